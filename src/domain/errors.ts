@@ -1,0 +1,104 @@
+/**
+ * The one catalogue of error codes the service may answer with (contract §4), and the HTTP
+ * status each maps to. Adding a code without a status is a compile error (exhaustive switch).
+ */
+export type ErrorCode =
+  | 'INVALID_JSON'
+  | 'IDEMPOTENCY_KEY_REQUIRED'
+  | 'IDEMPOTENCY_KEY_INVALID'
+  | 'API_AUTH_FAILED'
+  | 'API_SCOPE_DENIED'
+  | 'API_IP_NOT_ALLOWED'
+  | 'NOT_FOUND'
+  | 'GONE'
+  | 'IDEMPOTENCY_KEY_IN_PROGRESS'
+  | 'INVALID_STATE'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'VALIDATION_FAILED'
+  | 'IDEMPOTENCY_KEY_REUSED'
+  | 'SENSITIVE_DATA_REJECTED'
+  | 'BENEFICIARY_INVALID'
+  | 'ROUTE_INVALID'
+  | 'MODE_NOT_ENABLED'
+  | 'RATE_LIMITED'
+  | 'INTERNAL_ERROR'
+  | 'SERVICE_UNAVAILABLE';
+
+export function httpStatusOf(code: ErrorCode): number {
+  switch (code) {
+    case 'INVALID_JSON':
+    case 'IDEMPOTENCY_KEY_REQUIRED':
+    case 'IDEMPOTENCY_KEY_INVALID':
+      return 400;
+    case 'API_AUTH_FAILED':
+      return 401;
+    case 'API_SCOPE_DENIED':
+    case 'API_IP_NOT_ALLOWED':
+      return 403;
+    case 'NOT_FOUND':
+      return 404;
+    case 'IDEMPOTENCY_KEY_IN_PROGRESS':
+    case 'INVALID_STATE':
+      return 409;
+    case 'GONE':
+      return 410;
+    case 'PAYLOAD_TOO_LARGE':
+      return 413;
+    case 'UNSUPPORTED_MEDIA_TYPE':
+      return 415;
+    case 'VALIDATION_FAILED':
+    case 'IDEMPOTENCY_KEY_REUSED':
+    case 'SENSITIVE_DATA_REJECTED':
+    case 'BENEFICIARY_INVALID':
+    case 'ROUTE_INVALID':
+    case 'MODE_NOT_ENABLED':
+      return 422;
+    case 'RATE_LIMITED':
+      return 429;
+    case 'INTERNAL_ERROR':
+      return 500;
+    case 'SERVICE_UNAVAILABLE':
+      return 503;
+  }
+}
+
+/** One field-level problem, as carried in `error.details` of a validation error. */
+export interface FieldIssue {
+  field: string;
+  issue: string;
+}
+
+/**
+ * An expected failure with a code from the catalogue. Its message is safe to show to a merchant;
+ * anything that is not an AppError becomes INTERNAL_ERROR with a generic message.
+ */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly details: FieldIssue[] | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { details?: FieldIssue[]; headers?: Record<string, string>; cause?: unknown } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'AppError';
+    this.code = code;
+    this.details = options.details;
+    this.headers = options.headers;
+  }
+
+  get status(): number {
+    return httpStatusOf(this.code);
+  }
+}
+
+export function validationError(details: FieldIssue[], message = 'The request is not valid.'): AppError {
+  return new AppError('VALIDATION_FAILED', message, { details });
+}
+
+export function notFound(what = 'resource'): AppError {
+  return new AppError('NOT_FOUND', `No such ${what}.`);
+}
