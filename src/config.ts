@@ -1,0 +1,95 @@
+/**
+ * Environment → typed configuration (contract §1). Everything is optional in development; in
+ * production (NODE_ENV=production) MASTER_KEY and DATABASE_URL must be given explicitly.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export interface Config {
+  production: boolean;
+  host: string;
+  port: number;
+  internalHost: string;
+  internalPort: number;
+  sandboxPort: number;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  publicBaseUrl: string | undefined;
+  adminToken: string;
+  masterKey: Buffer;
+  provider: string;
+  redisUrl: string | undefined;
+  callbackAllowPrivateNetworks: boolean;
+  trustProxy: string[];
+  logLevel: string;
+  /** Pool size of the PostgreSQL connection pool of one instance. */
+  dbPoolSize: number;
+  /** Whether this instance runs the background workers (several instances may). */
+  runWorkers: boolean;
+}
+
+type Env = Record<string, string | undefined>;
+
+function intFrom(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 65535 * 1000) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  return n;
+}
+
+function boolFrom(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['true', '1', 'yes'].includes(raw)) return true;
+  if (['false', '0', 'no'].includes(raw)) return false;
+  throw new Error(`${name} must be true or false, got "${env[name]}"`);
+}
+
+/** A development secret is generated once into DATA_DIR so restarts keep it. */
+function fileSecret(dataDir: string, file: string, make: () => string): string {
+  const path = join(dataDir, file);
+  if (existsSync(path)) return readFileSync(path, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const value = make();
+  writeFileSync(path, `${value}\n`, { mode: 0o600 });
+  return value;
+}
+
+function parseMasterKey(b64: string): Buffer {
+  const key = Buffer.from(b64, 'base64');
+  if (key.length !== 32) throw new Error('MASTER_KEY must be 32 bytes, base64-encoded');
+  return key;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const production = env.NODE_ENV === 'production';
+  const dataDir = resolve(env.DATA_DIR || './data');
+  const host = env.HOST || '127.0.0.1';
+  const port = intFrom(env, 'PORT', 8080);
+  if (production && !env.MASTER_KEY) throw new Error('MASTER_KEY is required in production');
+  if (production && !env.DATABASE_URL) throw new Error('DATABASE_URL is required in production');
+  const masterKey = parseMasterKey(env.MASTER_KEY || fileSecret(dataDir, 'master.key', () => randomBytes(32).toString('base64')));
+  const adminToken = env.ADMIN_TOKEN || fileSecret(dataDir, 'admin-token', () => randomBytes(32).toString('base64url'));
+  return {
+    production,
+    host,
+    port,
+    internalHost: env.INTERNAL_HOST || '127.0.0.1',
+    internalPort: intFrom(env, 'INTERNAL_PORT', 8081),
+    sandboxPort: intFrom(env, 'SANDBOX_PORT', 8082),
+    databaseUrl: env.DATABASE_URL || undefined,
+    dataDir,
+    publicBaseUrl: env.PUBLIC_BASE_URL ? env.PUBLIC_BASE_URL.replace(/\/+$/, '') : undefined,
+    adminToken,
+    masterKey,
+    provider: env.PROVIDER || 'sandbox',
+    redisUrl: env.REDIS_URL || undefined,
+    callbackAllowPrivateNetworks: boolFrom(env, 'CALLBACK_ALLOW_PRIVATE_NETWORKS', false),
+    trustProxy: (env.TRUST_PROXY || '').split(',').map((s) => s.trim()).filter(Boolean),
+    logLevel: env.LOG_LEVEL || 'info',
+    dbPoolSize: intFrom(env, 'DB_POOL_SIZE', 20),
+    runWorkers: boolFrom(env, 'RUN_WORKERS', true),
+  };
+}

@@ -1,0 +1,48 @@
+/**
+ * The services of one running instance, built once and handed to the HTTP apps, the workers and
+ * the tests. Each feature adds its service here, so every entry point calls the same code.
+ */
+import type { Config } from './config.js';
+import type { RateLimiter } from './http/plugins/rate-limiter.js';
+import type { Logger } from './observability/logger.js';
+import { Metrics } from './observability/metrics.js';
+import { Vault } from './security/vault.js';
+import { ClientsService } from './services/clients.js';
+import { IdempotencyService } from './services/idempotency.js';
+import type { Db } from './store/db.js';
+
+export interface AppContext {
+  config: Config;
+  db: Db;
+  log: Logger;
+  metrics: Metrics;
+  vault: Vault;
+  rateLimiter: RateLimiter;
+  clients: ClientsService;
+  idempotency: IdempotencyService;
+  /** Base URL of the public listener (PUBLIC_BASE_URL, else the real listening address). */
+  publicBaseUrl(): string;
+}
+
+export interface ContextDeps {
+  config: Config;
+  db: Db;
+  log: Logger;
+  rateLimiter: RateLimiter;
+}
+
+export function buildContext(deps: ContextDeps): AppContext {
+  let listeningBase: string | undefined;
+  const ctx: AppContext & { setListeningBase(url: string): void } = {
+    ...deps,
+    metrics: new Metrics(),
+    vault: new Vault(deps.config.masterKey),
+    clients: new ClientsService(deps.db),
+    idempotency: new IdempotencyService(deps.db),
+    publicBaseUrl: () => deps.config.publicBaseUrl ?? listeningBase ?? `http://${deps.config.host}:${deps.config.port}`,
+    setListeningBase: (url: string) => {
+      listeningBase = url;
+    },
+  };
+  return ctx;
+}

@@ -1,0 +1,83 @@
+/**
+ * What the public and the internal listener share: request ids, JSON-only bodies of at most
+ * 64 KiB, strict validation (no coercion, unknown fields kept so they can be rejected), the
+ * envelope error handling, one log line and metrics per request.
+ */
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.js';
+import { AppError } from '../domain/errors.js';
+import { installEnvelope } from './plugins/envelope.js';
+
+export const BODY_LIMIT_BYTES = 64 * 1024;
+
+export function createBaseApp(ctx: AppContext, listener: 'public' | 'internal'): FastifyInstance {
+  const app: FastifyInstance = Fastify({
+    loggerInstance: ctx.log.child({ listener }) as FastifyBaseLogger,
+    disableRequestLogging: true,
+    bodyLimit: BODY_LIMIT_BYTES,
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    trustProxy: ctx.config.trustProxy.length > 0 ? ctx.config.trustProxy : false,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    ajv: {
+      customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: true, strict: false },
+    },
+  });
+
+  app.decorateRequest('principal', null);
+
+  // Only JSON bodies are accepted; anything else is 415 before it is read.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(/^application\/json(\s*;.*)?$/i, { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES }, (_req, body, done) => {
+    try {
+      const text = body as string;
+      if (text.trim() === '') return done(new AppError('INVALID_JSON', 'The request body is empty; send a JSON object.'), undefined);
+      const parsed = JSON.parse(text, (key, value) => {
+        if (key === '__proto__' || key === 'constructor') throw new SyntaxError('forbidden key');
+        return value;
+      });
+      if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+        return done(new AppError('INVALID_JSON', 'The request body must be a JSON object.'), undefined);
+      }
+      done(null, parsed);
+    } catch {
+      done(new AppError('INVALID_JSON', 'The request body is not valid JSON.'), undefined);
+    }
+  });
+  app.addContentTypeParser('*', (_req, _payload, done) => {
+    done(new AppError('UNSUPPORTED_MEDIA_TYPE', 'Request bodies must be sent as Content-Type: application/json.'), undefined);
+  });
+
+  installEnvelope(app);
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    reply.header('x-request-id', request.id);
+    reply.header('cache-control', 'no-store');
+    reply.header('x-content-type-options', 'nosniff');
+    return payload;
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unknown';
+    const latencyMs = reply.elapsedTime;
+    ctx.metrics.httpRequests.inc({ listener, method: request.method, route, status: String(reply.statusCode) });
+    ctx.metrics.httpDuration.observe({ listener, route }, latencyMs / 1000);
+    request.log.info(
+      {
+        request_id: request.id,
+        client_id: request.principal?.clientId,
+        method: request.method,
+        route,
+        status: reply.statusCode,
+        latency_ms: Math.round(latencyMs * 100) / 100,
+        ip: request.ip,
+      },
+      'request',
+    );
+  });
+
+  return app;
+}

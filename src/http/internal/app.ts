@@ -1,0 +1,36 @@
+/**
+ * The internal listener: the admin API used by the `tijori` CLI (bearer ADMIN_TOKEN), provider
+ * callback intake and Prometheus metrics. Never exposed to merchants.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { AppError } from '../../domain/errors.js';
+import { safeEqualStrings } from '../../security/secrets.js';
+import { createBaseApp } from '../base-app.js';
+import { registerAdminClientRoutes } from './admin-clients.js';
+import { registerInternalRoutes } from './routes.js';
+
+export function adminAuth(ctx: AppContext) {
+  return async (request: FastifyRequest) => {
+    const token = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '')?.[1];
+    if (!token || !safeEqualStrings(token, ctx.config.adminToken)) throw new AppError('API_AUTH_FAILED', 'Missing or invalid admin token.');
+  };
+}
+
+export async function buildInternalApp(ctx: AppContext): Promise<FastifyInstance> {
+  const app = createBaseApp(ctx, 'internal');
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/metrics', async (_req, reply) => {
+    ctx.metrics.dbUp.set((await ctx.db.ping()) ? 1 : 0);
+    return reply.type(ctx.metrics.registry.contentType).send(await ctx.metrics.registry.metrics());
+  });
+  await app.register(
+    async (admin) => {
+      admin.addHook('onRequest', adminAuth(ctx));
+      await registerAdminClientRoutes(admin, ctx);
+    },
+    { prefix: '/admin' },
+  );
+  await registerInternalRoutes(app, ctx);
+  return app;
+}

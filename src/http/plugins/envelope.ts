@@ -1,0 +1,76 @@
+/**
+ * The response envelopes of API §2.1 and §7, and the error handler that turns every failure into
+ * one: AppErrors keep their code, Fastify's own errors are mapped to catalogue codes, anything
+ * else is logged and answered as INTERNAL_ERROR without detail.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, type ErrorCode, type FieldIssue, httpStatusOf } from '../../domain/errors.js';
+import { validationDetails } from './validation.js';
+
+export interface ErrorEnvelope {
+  success: false;
+  error: { code: ErrorCode; message: string; request_id: string; details?: FieldIssue[] };
+  request_id: string;
+}
+
+export function errorEnvelope(requestId: string, code: ErrorCode, message: string, details?: FieldIssue[]): ErrorEnvelope {
+  return {
+    success: false,
+    error: { code, message, request_id: requestId, ...(details && details.length > 0 ? { details } : {}) },
+    request_id: requestId,
+  };
+}
+
+export function okEnvelope<T>(request: FastifyRequest, data: T, extra: Record<string, unknown> = {}) {
+  return { success: true as const, data, ...extra, request_id: request.id };
+}
+
+const FASTIFY_CODES: Record<string, ErrorCode> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'INVALID_JSON',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'INVALID_JSON',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'INVALID_JSON',
+  FST_ERR_CTP_EMPTY_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_CTP_INVALID_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+};
+
+const MESSAGES: Partial<Record<ErrorCode, string>> = {
+  UNSUPPORTED_MEDIA_TYPE: 'Request bodies must be sent as Content-Type: application/json.',
+  PAYLOAD_TOO_LARGE: 'The request body is larger than 64 KiB.',
+  INVALID_JSON: 'The request body is not a valid JSON object.',
+  INTERNAL_ERROR: 'An internal error occurred. Retry with the same Idempotency-Key.',
+  NOT_FOUND: 'No such resource.',
+};
+
+/** Classifies any thrown value into a code, a safe message and optional details. */
+export function classify(err: unknown): { code: ErrorCode; message: string; details?: FieldIssue[]; headers?: Record<string, string> } {
+  if (err instanceof AppError) return { code: err.code, message: err.message, details: err.details, headers: err.headers };
+  const fe = err as FastifyError;
+  if (fe && Array.isArray(fe.validation)) {
+    return { code: 'VALIDATION_FAILED', message: 'The request is not valid.', details: validationDetails(fe.validation, fe.validationContext) };
+  }
+  const mapped = fe?.code ? FASTIFY_CODES[fe.code] : undefined;
+  if (mapped) return { code: mapped, message: MESSAGES[mapped] ?? fe.message };
+  // JSON.parse failures (incl. prototype poisoning) surface as SyntaxError with status 400.
+  if (fe && (fe instanceof SyntaxError || fe.statusCode === 400)) return { code: 'INVALID_JSON', message: MESSAGES.INVALID_JSON as string };
+  if (fe?.statusCode === 413) return { code: 'PAYLOAD_TOO_LARGE', message: MESSAGES.PAYLOAD_TOO_LARGE as string };
+  if (fe?.statusCode === 415) return { code: 'UNSUPPORTED_MEDIA_TYPE', message: MESSAGES.UNSUPPORTED_MEDIA_TYPE as string };
+  return { code: 'INTERNAL_ERROR', message: MESSAGES.INTERNAL_ERROR as string };
+}
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, err: unknown): FastifyReply {
+  const c = classify(err);
+  const status = httpStatusOf(c.code);
+  if (status >= 500 && c.code !== 'SERVICE_UNAVAILABLE') request.log.error({ err }, 'unhandled error');
+  else if (c.code === 'SERVICE_UNAVAILABLE') request.log.warn({ err: (err as Error)?.message }, 'dependency unavailable');
+  if (c.headers) reply.headers(c.headers);
+  if (c.code === 'SERVICE_UNAVAILABLE') reply.header('retry-after', '1');
+  return reply.code(status).type('application/json; charset=utf-8').send(errorEnvelope(request.id, c.code, c.message, c.details));
+}
+
+/** Installs the envelope error and not-found handlers on an app. */
+export function installEnvelope(app: FastifyInstance): void {
+  app.setErrorHandler((err, request, reply) => sendError(request, reply, err));
+  app.setNotFoundHandler((request, reply) => sendError(request, reply, new AppError('NOT_FOUND', 'No such resource or path.')));
+}

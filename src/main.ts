@@ -1,0 +1,35 @@
+/** `npm start`: one instance of the service, configured from the environment (contract §1). */
+import { loadConfig } from './config.js';
+import { createLogger } from './observability/logger.js';
+import { startService } from './service.js';
+
+const config = loadConfig();
+const log = createLogger(config.logLevel);
+
+try {
+  const svc = await startService(config, { log });
+  process.stdout.write(`${JSON.stringify({ event: 'listening', public: svc.publicUrl, internal: svc.internalUrl, sandbox: svc.sandboxUrl ?? null })}\n`);
+  let signalled = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (signalled) return;
+    signalled = true;
+    log.info({ signal }, 'shutting down: draining requests and workers');
+    svc.stop().then(
+      () => {
+        log.info('stopped');
+        log.flush?.();
+        process.exit(0);
+      },
+      (err: unknown) => {
+        log.error({ err }, 'error while stopping');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+} catch (err) {
+  log.fatal({ err }, 'failed to start');
+  log.flush?.();
+  setTimeout(() => process.exit(1), 100);
+}

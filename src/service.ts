@@ -1,0 +1,81 @@
+/**
+ * Starts and stops one instance of the whole service: the database (DATABASE_URL or the embedded
+ * one), migrations, the public and internal listeners, the sandbox provider and the workers.
+ * Used by `npm start` and by the integration tests, so both run the same thing.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Config } from './config.js';
+import { type AppContext, buildContext } from './context.js';
+import { buildInternalApp } from './http/internal/app.js';
+import { createRateLimiter } from './http/plugins/rate-limiter.js';
+import { buildPublicApp } from './http/public/app.js';
+import { createLogger, type Logger } from './observability/logger.js';
+import { Db } from './store/db.js';
+import { type EmbeddedPostgresHandle, startEmbeddedPostgres } from './store/embedded.js';
+import { migrate } from './store/migrate.js';
+import type { Worker } from './workers/polling-worker.js';
+import { createWorkers } from './workers/registry.js';
+import { join } from 'node:path';
+
+export interface RunningService {
+  ctx: AppContext;
+  publicUrl: string;
+  internalUrl: string;
+  sandboxUrl: string | undefined;
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  log?: Logger;
+}
+
+function urlOf(app: FastifyInstance): string {
+  const addr = app.server.address();
+  if (!addr || typeof addr === 'string') throw new Error('listener has no TCP address');
+  const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+  return `http://${host}:${addr.port}`;
+}
+
+export async function startService(config: Config, opts: StartOptions = {}): Promise<RunningService> {
+  const log = opts.log ?? createLogger(config.logLevel);
+  let embedded: EmbeddedPostgresHandle | undefined;
+  let databaseUrl = config.databaseUrl;
+  if (!databaseUrl) {
+    embedded = await startEmbeddedPostgres({ dataDir: join(config.dataDir, 'db'), port: 0, persistent: true });
+    databaseUrl = embedded.url;
+    log.info({ dataDir: config.dataDir }, 'embedded PostgreSQL started');
+  }
+  const db = new Db({ url: databaseUrl, poolSize: config.dbPoolSize });
+  const applied = await migrate(db);
+  if (applied.length > 0) log.info({ applied }, 'migrations applied');
+
+  const rateLimiter = await createRateLimiter(config.redisUrl);
+  const ctx = buildContext({ config, db, log, rateLimiter });
+
+  const publicApp = await buildPublicApp(ctx);
+  const internalApp = await buildInternalApp(ctx);
+  await publicApp.listen({ host: config.host, port: config.port });
+  await internalApp.listen({ host: config.internalHost, port: config.internalPort });
+  const publicUrl = urlOf(publicApp);
+  const internalUrl = urlOf(internalApp);
+  (ctx as AppContext & { setListeningBase(u: string): void }).setListeningBase(publicUrl);
+
+  const sandboxUrl: string | undefined = undefined;
+
+  const workers: Worker[] = config.runWorkers ? createWorkers(ctx) : [];
+  for (const w of workers) w.start();
+
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    stopping ??= (async () => {
+      // Stop taking requests and let in-flight ones finish, then let workers finish their batch.
+      await Promise.allSettled([publicApp.close(), internalApp.close()]);
+      await Promise.allSettled(workers.map((w) => w.stop()));
+      await rateLimiter.close();
+      await db.close();
+      if (embedded) await embedded.stop();
+    })();
+    return stopping;
+  };
+  return { ctx, publicUrl, internalUrl, sandboxUrl, stop };
+}

@@ -1,0 +1,122 @@
+/**
+ * Organizations and API clients: creation, IP allow lists, secret rotation and authentication of
+ * merchant requests. The HTTP layer and the admin API both call this service.
+ */
+import { randomUUID } from 'node:crypto';
+import { AppError, validationError } from '../domain/errors.js';
+import { isScope, type Scope } from '../domain/scopes.js';
+import { hashSecret, newClientId, newClientSecret, secretMatches } from '../security/secrets.js';
+import { ipAllowed, normalizeIp } from '../security/ip.js';
+import type { Db } from '../store/db.js';
+import * as repo from '../store/repos/clients-repo.js';
+
+/** The authenticated caller of a merchant API request. */
+export interface Principal {
+  pk: string;
+  clientId: string;
+  orgId: string;
+  scopes: readonly Scope[];
+  rateLimitPerMinute: number;
+}
+
+export interface CreateClientInput {
+  orgId: string;
+  scopes: string[];
+  name?: string | undefined;
+  allowIps?: string[] | undefined;
+  rateLimitPerMinute?: number | undefined;
+}
+
+export const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
+/**
+ * Client rows are cached this long per instance, so authentication costs no database round trip on
+ * the hot path. A rotated secret or changed allow list therefore takes effect within this time.
+ */
+export const CLIENT_CACHE_MS = 2_000;
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export class ClientsService {
+  private readonly cache = new Map<string, { row: repo.ClientRow | null; at: number }>();
+
+  constructor(private readonly db: Db) {}
+
+  async createOrg(name: string): Promise<repo.OrgRow> {
+    const trimmed = name.trim();
+    if (trimmed.length < 1 || trimmed.length > 200) throw validationError([{ field: 'name', issue: 'must be 1 to 200 characters' }]);
+    return repo.insertOrg(this.db, { id: randomUUID(), name: trimmed });
+  }
+
+  async createClient(input: CreateClientInput): Promise<{ row: repo.ClientRow; secret: string }> {
+    const issues = [];
+    if (!UUID_RE.test(input.orgId)) issues.push({ field: 'org', issue: 'must be an organization id (UUID)' });
+    const scopes = [...new Set(input.scopes)];
+    if (scopes.length === 0 || !scopes.every(isScope)) {
+      issues.push({ field: 'scopes', issue: 'must be one or more of collections:write, collections:read, payouts:write, payouts:read' });
+    }
+    const ips = (input.allowIps ?? []).map((ip) => ({ ip, n: normalizeIp(ip) }));
+    for (const { ip, n } of ips) if (n === null) issues.push({ field: 'allow_ip', issue: `"${ip}" is not an IPv4 or IPv6 address` });
+    const rate = input.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE;
+    if (!Number.isInteger(rate) || rate < 1 || rate > 1_000_000) issues.push({ field: 'rate_limit', issue: 'must be an integer from 1 to 1000000 per minute' });
+    if (issues.length > 0) throw validationError(issues);
+    if (!UUID_RE.test(input.orgId) || !(await repo.findOrg(this.db, input.orgId))) throw new AppError('NOT_FOUND', 'No such organization.');
+    const secret = newClientSecret();
+    const row = await repo.insertClient(this.db, {
+      id: randomUUID(),
+      client_id: newClientId(),
+      org_id: input.orgId,
+      name: input.name ?? null,
+      secret_hash: hashSecret(secret),
+      scopes: scopes as Scope[],
+      allowed_ips: [...new Set(ips.map((x) => x.n as string))],
+      rate_limit_per_minute: rate,
+    });
+    return { row, secret };
+  }
+
+  async allowIp(clientId: string, ip: string): Promise<string[]> {
+    const n = normalizeIp(ip);
+    if (n === null) throw validationError([{ field: 'ip', issue: `"${ip}" is not an IPv4 or IPv6 address` }]);
+    const list = await repo.addAllowedIp(this.db, clientId, n);
+    if (list === null) throw new AppError('NOT_FOUND', 'No such client.');
+    this.cache.delete(clientId);
+    return list;
+  }
+
+  async rotateSecret(clientId: string): Promise<string> {
+    const secret = newClientSecret();
+    if (!(await repo.replaceSecretHash(this.db, clientId, hashSecret(secret)))) throw new AppError('NOT_FOUND', 'No such client.');
+    this.cache.delete(clientId);
+    return secret;
+  }
+
+  private async lookup(clientId: string, now: number): Promise<repo.ClientRow | null> {
+    const hit = this.cache.get(clientId);
+    if (hit && now - hit.at < CLIENT_CACHE_MS) return hit.row;
+    const row = await repo.findClientByClientId(this.db, clientId);
+    if (this.cache.size > 10_000) this.cache.clear(); // bound memory against random ids
+    this.cache.set(clientId, { row, at: now });
+    return row;
+  }
+
+  /**
+   * Authenticates a merchant request: client id and secret first (401), then the IP allow list
+   * (403). The scope is checked per route by `requireScope`.
+   */
+  async authenticate(clientId: string | undefined, authorization: string | undefined, ip: string): Promise<Principal> {
+    const secret = /^Bearer (\S+)$/.exec(authorization ?? '')?.[1];
+    if (!clientId || !secret || clientId.length > 100 || secret.length > 200) {
+      throw new AppError('API_AUTH_FAILED', 'Missing or invalid X-Service-Client-Id or Authorization: Bearer credentials.');
+    }
+    const row = await this.lookup(clientId, Date.now());
+    if (!row || !row.active || !secretMatches(secret, row.secret_hash)) {
+      throw new AppError('API_AUTH_FAILED', 'Missing or invalid X-Service-Client-Id or Authorization: Bearer credentials.');
+    }
+    if (!ipAllowed(ip, row.allowed_ips)) throw new AppError('API_IP_NOT_ALLOWED', 'Requests from this source address are not allowed for this client.');
+    return { pk: row.id, clientId: row.client_id, orgId: row.org_id, scopes: row.scopes, rateLimitPerMinute: row.rate_limit_per_minute };
+  }
+}
+
+export function requireScope(principal: Principal, scope: Scope): void {
+  if (!principal.scopes.includes(scope)) throw new AppError('API_SCOPE_DENIED', `This client lacks the ${scope} scope.`);
+}

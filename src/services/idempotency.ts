@@ -1,0 +1,161 @@
+/**
+ * Idempotency of financial creates (contract §4): a row per (API client, key) with a fingerprint
+ * of the request. The primary key makes concurrent first requests race-free across instances:
+ * exactly one INSERT wins; the others wait for it and replay, or see it in flight (409).
+ *
+ * Two ways to run a create:
+ * - atomic: the key row, the resource and its events are written in one transaction, so no one
+ *   ever sees the key "in progress" (concurrent duplicates block on the key and then replay);
+ * - leased: for creates that must call a provider before they can answer. The key is taken with a
+ *   lease first; duplicates get 409 until it completes. A lease that expires (crashed instance) is
+ *   taken over by the next retry, which resumes with the same resource id.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { AppError } from '../domain/errors.js';
+import type { Db, Queryable } from '../store/db.js';
+
+export interface IdempotencyScope {
+  clientPk: string;
+  key: string;
+  method: string;
+  path: string;
+  body: unknown;
+}
+
+export interface CreateOutcome {
+  status: number;
+  /** The whole response envelope; stored as text and replayed byte for byte. */
+  body: unknown;
+  resourceType: string;
+  resourceId: string;
+}
+
+export interface CreateResponse {
+  status: number;
+  bodyText: string;
+  replayed: boolean;
+}
+
+/** JSON with object keys sorted, so `{"a":1,"b":2}` and `{"b":2,"a":1}` fingerprint alike. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  const entries = Object.keys(value as object)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
+  return `{${entries.join(',')}}`;
+}
+
+export function fingerprint(scope: IdempotencyScope): string {
+  return createHash('sha256').update(`${scope.method.toUpperCase()} ${scope.path}\n${canonicalJson(scope.body)}`).digest('hex');
+}
+
+interface KeyRow {
+  fingerprint: string;
+  state: 'in_progress' | 'completed';
+  locked: boolean;
+  response_status: number | null;
+  response_body: string | null;
+  resource_id: string | null;
+}
+
+type Claim = { kind: 'new'; resourceId: string } | { kind: 'replay'; status: number; bodyText: string };
+
+export const DEFAULT_LEASE_MS = 30_000;
+
+export class IdempotencyService {
+  constructor(private readonly db: Db) {}
+
+  /** Takes the key, or explains why not (replay, 409, 422). */
+  private async claim(q: Queryable, scope: IdempotencyScope, leaseMs: number): Promise<Claim> {
+    const fp = fingerprint(scope);
+    const resourceId = randomUUID();
+    const inserted = await q.query(
+      `INSERT INTO idempotency_keys (client_pk, key, fingerprint, state, locked_until, resource_id)
+       VALUES ($1, $2, $3, 'in_progress', now() + make_interval(secs => $4::double precision / 1000), $5)
+       ON CONFLICT DO NOTHING RETURNING 1`,
+      [scope.clientPk, scope.key, fp, leaseMs, resourceId],
+    );
+    if (inserted.rowCount === 1) return { kind: 'new', resourceId };
+
+    const existing = await q.query<KeyRow>(
+      `SELECT fingerprint, state, locked_until > now() AS locked, response_status, response_body, resource_id
+         FROM idempotency_keys WHERE client_pk = $1 AND key = $2`,
+      [scope.clientPk, scope.key],
+    );
+    const row = existing.rows[0];
+    if (!row) return this.claim(q, scope, leaseMs); // the holder rolled back: try again
+    if (row.fingerprint !== fp) {
+      throw new AppError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request.');
+    }
+    if (row.state === 'completed') return { kind: 'replay', status: row.response_status as number, bodyText: row.response_body as string };
+    if (row.locked) throw new AppError('IDEMPOTENCY_KEY_IN_PROGRESS', 'A request with this Idempotency-Key is still being processed. Retry shortly.');
+    const taken = await q.query(
+      `UPDATE idempotency_keys SET locked_until = now() + make_interval(secs => $3::double precision / 1000)
+        WHERE client_pk = $1 AND key = $2 AND state = 'in_progress' AND locked_until <= now() RETURNING 1`,
+      [scope.clientPk, scope.key, leaseMs],
+    );
+    if (taken.rowCount !== 1) throw new AppError('IDEMPOTENCY_KEY_IN_PROGRESS', 'A request with this Idempotency-Key is still being processed. Retry shortly.');
+    return { kind: 'new', resourceId: row.resource_id ?? randomUUID() };
+  }
+
+  /** Records the answer; must run in the transaction that creates the resource. */
+  private async complete(q: Queryable, scope: IdempotencyScope, outcome: CreateOutcome): Promise<string> {
+    const bodyText = JSON.stringify(outcome.body);
+    const r = await q.query(
+      `UPDATE idempotency_keys
+          SET state = 'completed', locked_until = NULL, response_status = $3, response_body = $4,
+              resource_type = $5, resource_id = $6, completed_at = now()
+        WHERE client_pk = $1 AND key = $2 AND state = 'in_progress'`,
+      [scope.clientPk, scope.key, outcome.status, bodyText, outcome.resourceType, outcome.resourceId],
+    );
+    if (r.rowCount !== 1) throw new Error('idempotency key was not held at completion');
+    return bodyText;
+  }
+
+  /**
+   * Key, resource and events in one transaction. `work` receives the resource id to use (stable
+   * across a takeover) and the transaction.
+   */
+  async runAtomic(scope: IdempotencyScope, work: (tx: Queryable, resourceId: string) => Promise<CreateOutcome>): Promise<CreateResponse> {
+    return this.db.tx(async (tx) => {
+      const claim = await this.claim(tx, scope, DEFAULT_LEASE_MS);
+      if (claim.kind === 'replay') return { status: claim.status, bodyText: claim.bodyText, replayed: true };
+      const outcome = await work(tx, claim.resourceId);
+      const bodyText = await this.complete(tx, scope, outcome);
+      return { status: outcome.status, bodyText, replayed: false };
+    });
+  }
+
+  /**
+   * For creates that call out before answering. `work` does its outside calls and then finishes in
+   * its own transaction, calling `complete(tx, outcome)` there. If it throws before that, the key is
+   * released so that a retry with the same key can proceed.
+   */
+  async runLeased(
+    scope: IdempotencyScope,
+    work: (ctx: { resourceId: string; complete: (tx: Queryable, outcome: CreateOutcome) => Promise<string> }) => Promise<CreateResponse>,
+    leaseMs = DEFAULT_LEASE_MS,
+  ): Promise<CreateResponse> {
+    const claim = await this.claim(this.db, scope, leaseMs);
+    if (claim.kind === 'replay') return { status: claim.status, bodyText: claim.bodyText, replayed: true };
+    let completed = false;
+    try {
+      return await work({
+        resourceId: claim.resourceId,
+        complete: async (tx, outcome) => {
+          const text = await this.complete(tx, scope, outcome);
+          completed = true;
+          return text;
+        },
+      });
+    } catch (err) {
+      if (!completed) {
+        await this.db
+          .query(`DELETE FROM idempotency_keys WHERE client_pk = $1 AND key = $2 AND state = 'in_progress'`, [scope.clientPk, scope.key])
+          .catch(() => undefined); // unreachable database: the lease expires by itself
+      }
+      throw err;
+    }
+  }
+}

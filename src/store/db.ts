@@ -1,0 +1,133 @@
+/**
+ * The one way the service talks to PostgreSQL: a pooled connection with connect and statement
+ * timeouts, transactions, and the mapping of "database unreachable" to SERVICE_UNAVAILABLE.
+ * Repositories take a `Queryable` so the same function runs inside or outside a transaction.
+ */
+import pg from 'pg';
+import { AppError } from '../domain/errors.js';
+
+// bigint (int8) columns hold paise: parse them as numbers, guarded against precision loss.
+pg.types.setTypeParser(20, (v: string) => {
+  const n = Number(v);
+  if (!Number.isSafeInteger(n)) throw new Error(`int8 value ${v} exceeds the safe integer range`);
+  return n;
+});
+
+export interface Queryable {
+  query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>>;
+}
+
+export interface DbOptions {
+  url: string;
+  poolSize?: number;
+  connectTimeoutMs?: number;
+  statementTimeoutMs?: number;
+  applicationName?: string;
+}
+
+const UNAVAILABLE_CODES = new Set(['57P01', '57P02', '57P03', '53300', '57014', '08000', '08001', '08003', '08004', '08006', '08007']);
+const UNAVAILABLE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH']);
+
+/** True when an error means "the database is not reachable right now" rather than a bug. */
+export function isUnavailableError(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const code = (err as { code?: string }).code;
+  if (code && (UNAVAILABLE_CODES.has(code) || UNAVAILABLE_ERRNOS.has(code))) return true;
+  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|the database system is (starting up|shutting down)|Connection ended unexpectedly/i.test(
+    err.message,
+  );
+}
+
+function mapError(err: unknown): unknown {
+  if (isUnavailableError(err)) {
+    return new AppError('SERVICE_UNAVAILABLE', 'The service is temporarily unavailable. Retry with the same Idempotency-Key.', { cause: err });
+  }
+  return err;
+}
+
+export class Db implements Queryable {
+  readonly pool: pg.Pool;
+
+  constructor(opts: DbOptions) {
+    this.pool = new pg.Pool({
+      connectionString: opts.url,
+      max: opts.poolSize ?? 20,
+      connectionTimeoutMillis: opts.connectTimeoutMs ?? 5_000,
+      idleTimeoutMillis: 30_000,
+      statement_timeout: opts.statementTimeoutMs ?? 10_000,
+      query_timeout: (opts.statementTimeoutMs ?? 10_000) + 2_000,
+      application_name: opts.applicationName ?? 'tijori',
+      keepAlive: true,
+    });
+    // An idle client losing its connection (database restart) must not crash the process;
+    // the pool drops it and the next checkout reconnects.
+    this.pool.on('error', () => {});
+  }
+
+  async query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>> {
+    try {
+      return await this.pool.query<R>(text, values);
+    } catch (err) {
+      throw mapError(err);
+    }
+  }
+
+  /** Runs `fn` in one READ COMMITTED transaction; rolls back on any error. */
+  async tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (err) {
+      throw mapError(err);
+    }
+    let broken = false;
+    try {
+      await client.query('BEGIN');
+      const result = await fn(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      try {
+        await client.query('ROLLBACK');
+      } catch {
+        broken = true;
+      }
+      if (isUnavailableError(err)) broken = true;
+      throw mapError(err);
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  /** Holds one pooled connection for a session-level advisory lock or similar. */
+  async withClient<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (err) {
+      throw mapError(err);
+    }
+    let broken = false;
+    try {
+      return await fn(client);
+    } catch (err) {
+      if (isUnavailableError(err)) broken = true;
+      throw mapError(err);
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  async ping(): Promise<boolean> {
+    try {
+      await this.query('SELECT 1');
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}

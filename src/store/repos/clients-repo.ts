@@ -1,0 +1,67 @@
+/** SQL for organizations and API clients. */
+import type { Scope } from '../../domain/scopes.js';
+import type { Queryable } from '../db.js';
+
+export interface OrgRow {
+  id: string;
+  name: string;
+  created_at: Date;
+}
+
+export interface ClientRow {
+  id: string;
+  client_id: string;
+  org_id: string;
+  name: string | null;
+  secret_hash: Buffer;
+  scopes: Scope[];
+  allowed_ips: string[];
+  rate_limit_per_minute: number;
+  active: boolean;
+}
+
+export async function insertOrg(q: Queryable, org: { id: string; name: string }): Promise<OrgRow> {
+  const r = await q.query<OrgRow>('INSERT INTO organizations (id, name) VALUES ($1, $2) RETURNING id, name, created_at', [org.id, org.name]);
+  return r.rows[0] as OrgRow;
+}
+
+export async function findOrg(q: Queryable, id: string): Promise<OrgRow | null> {
+  const r = await q.query<OrgRow>('SELECT id, name, created_at FROM organizations WHERE id = $1', [id]);
+  return r.rows[0] ?? null;
+}
+
+export async function insertClient(
+  q: Queryable,
+  c: Omit<ClientRow, 'active'>,
+): Promise<ClientRow> {
+  const r = await q.query<ClientRow>(
+    `INSERT INTO api_clients (id, client_id, org_id, name, secret_hash, scopes, allowed_ips, rate_limit_per_minute)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
+    [c.id, c.client_id, c.org_id, c.name, c.secret_hash, c.scopes, c.allowed_ips, c.rate_limit_per_minute],
+  );
+  return r.rows[0] as ClientRow;
+}
+
+export async function findClientByClientId(q: Queryable, clientId: string): Promise<ClientRow | null> {
+  const r = await q.query<ClientRow>(
+    `SELECT id, client_id, org_id, name, secret_hash, scopes, allowed_ips, rate_limit_per_minute, active
+       FROM api_clients WHERE client_id = $1`,
+    [clientId],
+  );
+  return r.rows[0] ?? null;
+}
+
+export async function addAllowedIp(q: Queryable, clientId: string, ip: string): Promise<string[] | null> {
+  const r = await q.query<{ allowed_ips: string[] }>(
+    `UPDATE api_clients
+        SET allowed_ips = CASE WHEN $2 = ANY (allowed_ips) THEN allowed_ips ELSE array_append(allowed_ips, $2) END
+      WHERE client_id = $1 RETURNING allowed_ips`,
+    [clientId, ip],
+  );
+  return r.rows[0]?.allowed_ips ?? null;
+}
+
+export async function replaceSecretHash(q: Queryable, clientId: string, hash: Buffer): Promise<boolean> {
+  const r = await q.query('UPDATE api_clients SET secret_hash = $2, secret_rotated_at = now() WHERE client_id = $1', [clientId, hash]);
+  return (r.rowCount ?? 0) === 1;
+}
