@@ -1,0 +1,11 @@
+/** CLI command groups added by features (sandbox, route, destination, callbacks). */
+import type { AdminClient } from './admin-client.js';
+import type { Flags } from './args.js';
+
+export interface CliCommand {
+  group: string;
+  usage: string;
+  run(input: { admin: AdminClient; sub: string | undefined; args: string[]; flags: Flags }): Promise<{ json: Record<string, unknown>; text: string }>;
+}
+
+export const cliCommands: CliCommand[] = [];

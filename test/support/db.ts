@@ -1,0 +1,54 @@
+/**
+ * A fresh, migrated database per test file on the PostgreSQL under test (TEST_DATABASE_URL, set by
+ * `npm test` to CI's server or to an embedded one). Dropped again by `drop()`.
+ */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { Db } from '../../src/store/db.js';
+import { migrate } from '../../src/store/migrate.js';
+
+export interface TestDatabase {
+  url: string;
+  db: Db;
+  drop(): Promise<void>;
+}
+
+export function serverUrl(): string {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('TEST_DATABASE_URL is not set: run the suite with `npm test`, which provides a PostgreSQL');
+  return url;
+}
+
+function withDatabase(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const name = `tijori_t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl() });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = withDatabase(serverUrl(), name);
+  const db = new Db({ url, poolSize: 10 });
+  await migrate(db);
+  return {
+    url,
+    db,
+    drop: async () => {
+      await db.close().catch(() => undefined);
+      const c = new pg.Client({ connectionString: serverUrl() });
+      await c.connect();
+      try {
+        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await c.end();
+      }
+    },
+  };
+}

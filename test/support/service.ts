@@ -1,0 +1,128 @@
+/**
+ * The whole service for an integration test: its own database, ports chosen by the OS, logs kept
+ * in memory (so tests can grep them), and small helpers to make organizations, clients and calls.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { type Config, loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/observability/logger.js';
+import { type RunningService, startService } from '../../src/service.js';
+import { createTestDatabase, type TestDatabase } from './db.js';
+
+export interface TestClient {
+  orgId: string;
+  clientId: string;
+  secret: string;
+}
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface TestService {
+  svc: RunningService;
+  config: Config;
+  database: TestDatabase;
+  logs: string[];
+  admin<T = any>(method: string, path: string, body?: unknown): Promise<ApiResponse<T>>;
+  createOrg(name?: string): Promise<string>;
+  createClient(opts: { orgId?: string; scopes?: string[]; allowIps?: string[]; rateLimit?: number }): Promise<TestClient>;
+  api<T = any>(
+    method: string,
+    path: string,
+    opts?: { client?: TestClient; body?: unknown; rawBody?: string; headers?: Record<string, string>; idempotencyKey?: string },
+  ): Promise<ApiResponse<T>>;
+  stop(): Promise<void>;
+}
+
+export const ALL_SCOPES = ['collections:write', 'collections:read', 'payouts:write', 'payouts:read'];
+
+async function call<T>(url: string, init: RequestInit): Promise<ApiResponse<T>> {
+  const res = await fetch(url, init);
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON: tests look at `text`
+  }
+  return { status: res.status, headers: res.headers, body: body as T, text };
+}
+
+export async function startTestService(env: Record<string, string> = {}, opts: { database?: TestDatabase } = {}): Promise<TestService> {
+  const database = opts.database ?? (await createTestDatabase());
+  const dataDir = mkdtempSync(join(tmpdir(), 'tijori-svc-'));
+  const config = loadConfig({
+    PORT: '0',
+    INTERNAL_PORT: '0',
+    SANDBOX_PORT: '0',
+    DATA_DIR: dataDir,
+    DATABASE_URL: database.url,
+    LOG_LEVEL: 'info',
+    CALLBACK_ALLOW_PRIVATE_NETWORKS: 'true',
+    ...env,
+  });
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk, _enc, cb) {
+      for (const line of String(chunk).split('\n')) if (line) logs.push(line);
+      cb();
+    },
+  });
+  const svc = await startService(config, { log: createLogger(config.logLevel, sink) });
+
+  const admin = <T>(method: string, path: string, body?: unknown) =>
+    call<T>(`${svc.internalUrl}/admin${path}`, {
+      method,
+      headers: { authorization: `Bearer ${config.adminToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+
+  const ts: TestService = {
+    svc,
+    config,
+    database,
+    logs,
+    admin,
+    async createOrg(name = 'Test Org') {
+      const r = await admin<any>('POST', '/orgs', { name });
+      if (r.status !== 201) throw new Error(`org create failed: ${r.text}`);
+      return r.body.data.id as string;
+    },
+    async createClient({ orgId, scopes = ALL_SCOPES, allowIps, rateLimit }) {
+      const org = orgId ?? (await ts.createOrg());
+      const r = await admin<any>('POST', '/clients', {
+        org,
+        scopes,
+        ...(allowIps ? { allow_ips: allowIps } : {}),
+        ...(rateLimit ? { rate_limit: rateLimit } : {}),
+      });
+      if (r.status !== 201) throw new Error(`client create failed: ${r.text}`);
+      return { orgId: org, clientId: r.body.data.client_id, secret: r.body.data.client_secret };
+    },
+    api(method, path, o = {}) {
+      const headers: Record<string, string> = { ...(o.headers ?? {}) };
+      if (o.client) {
+        headers['x-service-client-id'] = o.client.clientId;
+        headers.authorization = `Bearer ${o.client.secret}`;
+      }
+      if (o.idempotencyKey) headers['idempotency-key'] = o.idempotencyKey;
+      let body: string | undefined;
+      if (o.rawBody !== undefined) body = o.rawBody;
+      else if (o.body !== undefined) body = JSON.stringify(o.body);
+      if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+      return call(`${svc.publicUrl}/api/v1${path}`, { method, headers, ...(body === undefined ? {} : { body }) });
+    },
+    async stop() {
+      await svc.stop();
+      if (!opts.database) await database.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return ts;
+}
