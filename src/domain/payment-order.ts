@@ -1,0 +1,144 @@
+/**
+ * Payment order lifecycle (merchant API §3.1, operator contract §4). The list of states and the
+ * one transition table below are the only source: SQL CHECK constraints and OpenAPI enums are
+ * generated from them, and every status change goes through assertTransition().
+ */
+import { AppError } from './errors.js';
+
+export const PAYMENT_ORDER_STATUSES = [
+  'AWAITING_CUSTOMER',
+  'PENDING_PAYMENT',
+  'AWAITING_CONFIRMATION',
+  'PAID',
+  'MANUALLY_CONFIRMED',
+  'FAILED',
+  'EXPIRED',
+  'CANCELLED',
+  'REFUNDED',
+] as const;
+export type PaymentOrderStatus = (typeof PAYMENT_ORDER_STATUSES)[number];
+
+/** States in which the payer may still pay; a provider confirmation applies only here. */
+export const OPEN_ORDER_STATUSES = ['AWAITING_CUSTOMER', 'PENDING_PAYMENT', 'AWAITING_CONFIRMATION'] as const;
+export type OpenOrderStatus = (typeof OPEN_ORDER_STATUSES)[number];
+
+export const ORDER_TRIGGERS = [
+  'payer_details',
+  'payer_reference',
+  'provider_confirmed',
+  'provider_failed',
+  'expired',
+  'merchant_cancel',
+  'operations_review',
+  'refund_completed',
+] as const;
+export type OrderTrigger = (typeof ORDER_TRIGGERS)[number];
+
+export interface OrderTransition {
+  from: PaymentOrderStatus;
+  to: PaymentOrderStatus;
+  trigger: OrderTrigger;
+}
+
+const fromEveryOpenState = (to: PaymentOrderStatus, trigger: OrderTrigger): OrderTransition[] =>
+  OPEN_ORDER_STATUSES.map((from) => ({ from, to, trigger }));
+
+/** Every legal move. Anything not listed is refused. */
+export const ORDER_TRANSITIONS: readonly OrderTransition[] = Object.freeze([
+  { from: 'AWAITING_CUSTOMER', to: 'PENDING_PAYMENT', trigger: 'payer_details' },
+  { from: 'PENDING_PAYMENT', to: 'AWAITING_CONFIRMATION', trigger: 'payer_reference' },
+  ...fromEveryOpenState('PAID', 'provider_confirmed'),
+  ...fromEveryOpenState('MANUALLY_CONFIRMED', 'operations_review'),
+  ...fromEveryOpenState('FAILED', 'provider_failed'),
+  ...fromEveryOpenState('EXPIRED', 'expired'),
+  ...fromEveryOpenState('CANCELLED', 'merchant_cancel'),
+  { from: 'PAID', to: 'REFUNDED', trigger: 'refund_completed' },
+]);
+
+const transitionKey = (from: PaymentOrderStatus, to: PaymentOrderStatus): string => `${from}>${to}`;
+const triggerByMove = new Map(ORDER_TRANSITIONS.map((t) => [transitionKey(t.from, t.to), t.trigger]));
+
+export function isPaymentOrderStatus(value: unknown): value is PaymentOrderStatus {
+  return typeof value === 'string' && (PAYMENT_ORDER_STATUSES as readonly string[]).includes(value);
+}
+
+export function isOpen(status: PaymentOrderStatus): status is OpenOrderStatus {
+  return (OPEN_ORDER_STATUSES as readonly PaymentOrderStatus[]).includes(status);
+}
+
+/**
+ * The payment outcome is decided (paid, confirmed, failed, expired, cancelled, refunded). PAID can
+ * still become REFUNDED, so "final" is not "no further moves": see isTerminal().
+ */
+export function isFinal(status: PaymentOrderStatus): boolean {
+  return !isOpen(status);
+}
+
+/** No transition leaves this state at all. */
+export function isTerminal(status: PaymentOrderStatus): boolean {
+  return !ORDER_TRANSITIONS.some((t) => t.from === status);
+}
+
+/** The first state of a new order: the hosted page collects payer details, an intent is live at once. */
+export function initialOrderStatus(responseMode: 'CHECKOUT' | 'INTENT'): PaymentOrderStatus {
+  return responseMode === 'CHECKOUT' ? 'AWAITING_CUSTOMER' : 'PENDING_PAYMENT';
+}
+
+export function transitionTrigger(from: PaymentOrderStatus, to: PaymentOrderStatus): OrderTrigger | undefined {
+  return triggerByMove.get(transitionKey(from, to));
+}
+
+export function canTransition(from: PaymentOrderStatus, to: PaymentOrderStatus): boolean {
+  return transitionTrigger(from, to) !== undefined;
+}
+
+/** Throws INVALID_STATE (409); the message names both states and is safe to show a merchant. */
+export function assertTransition(from: PaymentOrderStatus, to: PaymentOrderStatus): OrderTrigger {
+  const trigger = transitionTrigger(from, to);
+  if (trigger === undefined) {
+    throw new AppError('INVALID_STATE', `A payment order in status ${from} cannot move to ${to}.`);
+  }
+  return trigger;
+}
+
+/** Where `trigger` takes an order in `from`; throws INVALID_STATE when it does not apply there. */
+export function applyTrigger(from: PaymentOrderStatus, trigger: OrderTrigger): PaymentOrderStatus {
+  const move = ORDER_TRANSITIONS.find((t) => t.from === from && t.trigger === trigger);
+  if (move === undefined) {
+    throw new AppError('INVALID_STATE', `A payment order in status ${from} does not accept ${trigger}.`);
+  }
+  return move.to;
+}
+
+/**
+ * What to do with a provider's payment confirmation. Money that arrives for an order we already
+ * closed (expired, cancelled, failed) is real money: it is never dropped and never silently turns
+ * the order PAID; the service records it and flags the order for operations review.
+ */
+export function confirmationOutcome(status: PaymentOrderStatus): 'apply' | 'already_applied' | 'flag_for_review' {
+  switch (status) {
+    case 'AWAITING_CUSTOMER':
+    case 'PENDING_PAYMENT':
+    case 'AWAITING_CONFIRMATION':
+      return 'apply';
+    case 'PAID':
+    case 'MANUALLY_CONFIRMED':
+    case 'REFUNDED':
+      return 'already_applied';
+    case 'FAILED':
+    case 'EXPIRED':
+    case 'CANCELLED':
+      return 'flag_for_review';
+    default:
+      return unreachable(status);
+  }
+}
+
+/** A provider failure only closes an open order; after any final outcome it is stale news. */
+export function failureOutcome(status: PaymentOrderStatus): 'apply' | 'ignore' {
+  return isOpen(status) ? 'apply' : 'ignore';
+}
+
+function unreachable(value: never): never {
+  throw new Error(`unhandled payment order status ${String(value)}`);
+}

@@ -1,0 +1,72 @@
+/**
+ * Small predicates the request validators share. Each answers one yes/no question; which field
+ * failed and why is the validator's business.
+ */
+
+/**
+ * Limits such as "3 to 255 characters" are about what a person typed, so an emoji or a Devanagari
+ * conjunct part counts once per code point, not twice as UTF-16 would.
+ */
+export function charLength(value: string): number {
+  let count = 0;
+  for (const _codePoint of value) count += 1;
+  return count;
+}
+
+/**
+ * A lone surrogate cannot be encoded as UTF-8 (JSON.parse accepts "\ud800"), so text that will be
+ * stored, signed or put into a URI must be rejected or repaired first.
+ */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+export function isWellFormedText(value: string): boolean {
+  return !LONE_SURROGATE.test(value);
+}
+
+/**
+ * The WHATWG form-validation shape plus a mandatory dot in the domain: a payment receipt address
+ * needs a real domain, and anything stricter rejects addresses real people use.
+ */
+const EMAIL =
+  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+
+export function isEmail(value: string): boolean {
+  return EMAIL.test(value);
+}
+
+// Control characters are the point. A backslash is not legal in a URI (RFC 3986), and parsers
+// disagree about it (WHATWG reads it as `/`), which is how host checks get bypassed.
+// eslint-disable-next-line no-control-regex
+const FORBIDDEN_IN_URL = /[\s\u0000-\u001f\u007f\\]/;
+
+/**
+ * Callback and return URLs. The literal `https://` prefix rules out forms the URL parser would
+ * quietly repair (`https:host`, leading spaces); credentials (any `@` in the authority, even an empty
+ * `https://:@host`) are refused: they would be stored and logged in clear, and `user@host` is a
+ * classic way to make one host look like another.
+ */
+export function isHttpsUrl(value: string): boolean {
+  if (!/^https:\/\//i.test(value) || FORBIDDEN_IN_URL.test(value)) return false;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  const authority = value.slice('https://'.length).split(/[/?#]/, 1)[0] ?? '';
+  return url.protocol === 'https:' && url.hostname !== '' && !authority.includes('@');
+}
+
+/** Idempotency keys: version nibble 4 and RFC 4122 variant (8, 9, a or b), either case. */
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+
+export function isUuidV4(value: string): boolean {
+  return UUID_V4.test(value);
+}
+
+/** Any RFC 4122 UUID, for path parameters and ids we issued (not necessarily v4). */
+const UUID_ANY = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isUuid(value: string): boolean {
+  return UUID_ANY.test(value);
+}
