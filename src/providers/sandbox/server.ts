@@ -1,0 +1,37 @@
+/**
+ * The sandbox provider's own HTTP server (contract §3): a UPI PSP for collections and a bank for
+ * payouts. The service reaches it only over HTTP, through the sandbox adapter, like a real
+ * provider. It keeps its state in tables of its own (sandbox_*) in the service's database, and
+ * sends signed callbacks to the service's provider callback intake.
+ */
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Logger } from '../../observability/logger.js';
+import type { Db } from '../../store/db.js';
+import { registerBankRoutes } from './bank-routes.js';
+import { registerPspRoutes } from './psp-routes.js';
+
+export interface SandboxDeps {
+  db: Db;
+  log: Logger;
+  /** HMAC key the sandbox signs its callbacks with (the adapter verifies with the same key). */
+  signingSecret: string;
+  /** Where the sandbox posts its callbacks: the service's provider callback intake. */
+  callbackUrl: () => string;
+}
+
+export interface SandboxServer {
+  app: FastifyInstance;
+  url: string;
+  stop(): Promise<void>;
+}
+
+export async function startSandboxServer(deps: SandboxDeps, host: string, port: number): Promise<SandboxServer> {
+  const app = Fastify({ loggerInstance: deps.log.child({ component: 'sandbox' }) as FastifyBaseLogger, disableRequestLogging: true, bodyLimit: 64 * 1024 });
+  app.get('/healthz', async () => ({ status: 'ok', provider: 'sandbox' }));
+  await registerPspRoutes(app, deps);
+  await registerBankRoutes(app, deps);
+  await app.listen({ host, port });
+  const addr = app.server.address();
+  if (!addr || typeof addr === 'string') throw new Error('sandbox has no TCP address');
+  return { app, url: `http://${addr.address}:${addr.port}`, stop: () => app.close() };
+}
