@@ -55,12 +55,12 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
   const rateLimiter = await createRateLimiter(config.redisUrl);
   if (config.provider !== 'sandbox') throw new Error(`unknown PROVIDER "${config.provider}" (available: sandbox)`);
   const signingSecret = sandboxSigningSecret(config.masterKey);
-  let sandboxUrl: string | undefined;
+  const sandboxRef: { url?: string } = {};
   let internalUrl = '';
   const provider = createSandboxProvider({
     baseUrl: () => {
-      if (!sandboxUrl) throw new Error('sandbox provider is not running');
-      return sandboxUrl;
+      if (!sandboxRef.url) throw new Error('sandbox provider is not running');
+      return sandboxRef.url;
     },
     signingSecret,
   });
@@ -79,7 +79,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     '127.0.0.1',
     config.sandboxPort,
   );
-  sandboxUrl = sandbox.url;
+  sandboxRef.url = sandbox.url;
 
   const workers: Worker[] = config.runWorkers ? createWorkers(ctx) : [];
   for (const w of workers) w.start();
@@ -97,5 +97,5 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     })();
     return stopping;
   };
-  return { ctx, publicUrl, internalUrl, sandboxUrl, stop };
+  return { ctx, publicUrl, internalUrl, sandboxUrl: sandbox.url, stop };
 }
