@@ -1,0 +1,127 @@
+/**
+ * The idempotency framework against real PostgreSQL: concurrent first requests with one key make
+ * exactly one resource; a different body is 422; a held lease is 409; an expired lease is taken over.
+ */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, test } from 'node:test';
+import { AppError } from '../../src/domain/errors.js';
+import { IdempotencyService, type IdempotencyScope } from '../../src/services/idempotency.js';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
+
+let t: TestDatabase;
+let clientPk: string;
+let svc: IdempotencyService;
+
+before(async () => {
+  t = await createTestDatabase();
+  const org = randomUUID();
+  clientPk = randomUUID();
+  await t.db.query(`INSERT INTO organizations (id, name) VALUES ($1, 'o')`, [org]);
+  await t.db.query(
+    `INSERT INTO api_clients (id, client_id, org_id, secret_hash, scopes) VALUES ($1, $2, $3, '\\x00', '{collections:write}')`,
+    [clientPk, `c-${clientPk}`, org],
+  );
+  await t.db.query('CREATE TABLE widgets (id uuid PRIMARY KEY, n int NOT NULL)');
+  svc = new IdempotencyService(t.db);
+});
+after(() => t.drop());
+
+function scope(key: string, body: unknown = { n: 1 }): IdempotencyScope {
+  return { clientPk, key, method: 'POST', path: '/widgets', body };
+}
+
+test('50 concurrent atomic creates with one key make exactly one resource and identical answers', async () => {
+  const key = randomUUID();
+  const results = await Promise.allSettled(
+    Array.from({ length: 50 }, () =>
+      svc.runAtomic(scope(key), async (tx, id) => {
+        await tx.query('INSERT INTO widgets (id, n) VALUES ($1, 1)', [id]);
+        return { status: 201, body: { success: true, data: { id } }, resourceType: 'widget', resourceId: id };
+      }),
+    ),
+  );
+  const ok = results.filter((r) => r.status === 'fulfilled').map((r) => (r as PromiseFulfilledResult<{ status: number; bodyText: string; replayed: boolean }>).value);
+  const failed = results.filter((r) => r.status === 'rejected') as PromiseRejectedResult[];
+  for (const f of failed) assert.equal((f.reason as AppError).code, 'IDEMPOTENCY_KEY_IN_PROGRESS');
+  assert.ok(ok.length >= 1);
+  assert.equal(ok.filter((r) => !r.replayed).length, 1);
+  assert.equal(new Set(ok.map((r) => r.bodyText)).size, 1, 'every answer is byte-identical');
+  const count = await t.db.query<{ c: number }>('SELECT count(*)::int AS c FROM widgets');
+  assert.equal(count.rows[0]?.c, 1);
+});
+
+test('the same key with a different body is IDEMPOTENCY_KEY_REUSED; same body after key order change replays', async () => {
+  const key = randomUUID();
+  const work = async (tx: { query: (s: string, v: unknown[]) => Promise<unknown> }, id: string) => {
+    await tx.query('INSERT INTO widgets (id, n) VALUES ($1, 2)', [id]);
+    return { status: 201, body: { id }, resourceType: 'widget', resourceId: id };
+  };
+  const first = await svc.runAtomic(scope(key, { n: 2, m: 'x' }), work);
+  const again = await svc.runAtomic(scope(key, { m: 'x', n: 2 }), work);
+  assert.equal(again.replayed, true);
+  assert.equal(again.bodyText, first.bodyText);
+  await assert.rejects(svc.runAtomic(scope(key, { n: 3, m: 'x' }), work), (e: AppError) => e.code === 'IDEMPOTENCY_KEY_REUSED');
+});
+
+test('a failed atomic create leaves no key behind, so a retry with the same key proceeds', async () => {
+  const key = randomUUID();
+  await assert.rejects(
+    svc.runAtomic(scope(key), async () => {
+      throw new AppError('BENEFICIARY_INVALID', 'no');
+    }),
+  );
+  const r = await svc.runAtomic(scope(key), async (_tx, id) => ({ status: 201, body: { id }, resourceType: 'widget', resourceId: id }));
+  assert.equal(r.replayed, false);
+});
+
+test('leased creates: 409 while held, release on failure, takeover after expiry with the same resource id', async () => {
+  const key = randomUUID();
+  let release!: () => void;
+  const gate = new Promise<void>((r) => {
+    release = r;
+  });
+  let firstId = '';
+  const first = svc.runLeased(scope(key), async ({ resourceId, complete }) => {
+    firstId = resourceId;
+    await gate;
+    return t.db.tx(async (tx) => {
+      const text = await complete(tx, { status: 201, body: { id: resourceId }, resourceType: 'widget', resourceId });
+      return { status: 201, bodyText: text, replayed: false };
+    });
+  });
+  await new Promise((r) => setTimeout(r, 50));
+  await assert.rejects(
+    svc.runLeased(scope(key), async () => ({ status: 500, bodyText: '', replayed: false })),
+    (e: AppError) => e.code === 'IDEMPOTENCY_KEY_IN_PROGRESS',
+  );
+  release();
+  const done = await first;
+  const replay = await svc.runLeased(scope(key), async () => assert.fail('must not run again'));
+  assert.equal(replay.replayed, true);
+  assert.equal(replay.bodyText, done.bodyText);
+  assert.equal(JSON.parse(done.bodyText).id, firstId);
+
+  // A holder that crashed: the lease expires and the next retry resumes with the same resource id.
+  const key2 = randomUUID();
+  let crashedId = '';
+  await svc
+    .runLeased(scope(key2), async ({ resourceId }) => {
+      crashedId = resourceId;
+      // simulate a crash: keep the row in progress (as a dead process would), with a 1 ms lease
+      await t.db.query(`UPDATE idempotency_keys SET locked_until = now() - interval '1 second' WHERE key = $1`, [key2]);
+      throw Object.assign(new Error('crash'), { simulatedCrash: true });
+    })
+    .catch(() => undefined);
+  // The failure path released the key; re-create a stale in-progress row as a crashed process leaves it.
+  await t.db.query(
+    `INSERT INTO idempotency_keys (client_pk, key, fingerprint, state, locked_until, resource_id)
+     SELECT $1, $2, fp, 'in_progress', now() - interval '1 second', $3 FROM (SELECT $4::text AS fp) f
+     ON CONFLICT DO NOTHING`,
+    [clientPk, key2, crashedId, (await import('../../src/services/idempotency.js')).fingerprint(scope(key2))],
+  );
+  const resumed = await svc.runLeased(scope(key2), async ({ resourceId, complete }) =>
+    t.db.tx(async (tx) => ({ status: 201, bodyText: await complete(tx, { status: 201, body: { id: resourceId }, resourceType: 'widget', resourceId }), replayed: false })),
+  );
+  assert.equal(JSON.parse(resumed.bodyText).id, crashedId);
+});

@@ -1,0 +1,27 @@
+/**
+ * One log line per request with request_id, client id, route, status and latency; planted secrets
+ * (client secret, admin token, Authorization header) appear in no log line.
+ */
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { startTestService, type TestService } from '../support/service.js';
+
+let ts: TestService;
+before(async () => {
+  ts = await startTestService();
+});
+after(() => ts.stop());
+
+test('request lines carry the fields; secrets are never logged', async () => {
+  const c = await ts.createClient({ scopes: ['collections:read'] });
+  const r = await ts.api('GET', '/nothing-here', { client: c });
+  await ts.api('GET', '/nothing-here', { headers: { authorization: 'Bearer planted-secret-value-123', 'x-service-client-id': c.clientId } });
+  await new Promise((res) => setTimeout(res, 200)); // pino writes asynchronously
+  const lines = ts.logs.map((l) => JSON.parse(l));
+  const line = lines.find((l) => l.request_id === r.body.request_id);
+  assert.ok(line, 'a line for the request');
+  for (const field of ['request_id', 'method', 'route', 'status', 'latency_ms']) assert.ok(field in line, field);
+  assert.equal(line.status, 404);
+  const all = ts.logs.join('\n');
+  for (const secret of [c.secret, ts.config.adminToken, 'planted-secret-value-123']) assert.ok(!all.includes(secret), 'secret leaked into logs');
+});
