@@ -50,7 +50,7 @@ test('submitPayerDetails: validated; AWAITING_CUSTOMER -> PENDING_PAYMENT with t
   assert.equal(api.status, 'PENDING_PAYMENT');
   assert.equal(api.next_action.type, 'HOSTED_CHECKOUT');
   assert.equal(api.upi_intent, undefined);
-  const row = (await t.database.db.query('SELECT customer_name, customer_phone, customer_consent_at FROM payment_orders WHERE id = $1', [o.id])).rows[0];
+  const row = (await t.database.db.query('SELECT customer_name, customer_phone, customer_consent_at FROM payment_orders WHERE id = $1', [o.id])).rows[0]!;
   assert.equal(row.customer_name, 'Ravi Kumar');
   assert.ok(row.customer_consent_at);
 });
@@ -61,7 +61,7 @@ test('concurrent payer detail submissions make one move and one collection', asy
   const views = await Promise.all(Array.from({ length: 10 }, () => svc().submitPayerDetails(token, payer)));
   assert.equal(new Set(views.map((v) => v.upi_uri)).size, 1);
   const h = await t.database.db.query(`SELECT count(*)::int AS n FROM payment_order_transitions WHERE order_pk = $1 AND trigger = 'payer_details'`, [o.id]);
-  assert.equal(h.rows[0].n, 1);
+  assert.equal(h.rows[0]!.n, 1);
 });
 
 test('submitPayerReference: 12-digit UTR; PENDING_PAYMENT -> AWAITING_CONFIRMATION; then paid by the provider', async () => {

@@ -24,7 +24,7 @@ async function tijori(...args: string[]): Promise<{ code: number; stdout: string
   }
 }
 
-const status = async (id: string) => (await t.database.db.query('SELECT status, bank_transaction_id FROM payment_orders WHERE id = $1', [id])).rows[0];
+const status = async (id: string): Promise<any> => (await t.database.db.query('SELECT status, bank_transaction_id FROM payment_orders WHERE id = $1', [id])).rows[0]!;
 
 test('pay ORDER --utr: the sandbox pays and calls back; --json prints one object', async () => {
   const o = await createOrder(t, client, intentBody());

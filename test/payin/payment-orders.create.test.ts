@@ -53,10 +53,10 @@ describe('CHECKOUT create', () => {
     const r = await create(checkoutBody());
     const token = tokenOf(r.body.data);
     const row = await t.database.db.query('SELECT checkout_token_hash, expires_in_minutes FROM payment_orders WHERE id = $1', [r.body.data.id]);
-    assert.deepEqual(row.rows[0].checkout_token_hash, createHash('sha256').update(token).digest());
-    assert.equal(row.rows[0].expires_in_minutes, 30, 'default expiry is 30 minutes');
+    assert.deepEqual(row.rows[0]!.checkout_token_hash, createHash('sha256').update(token).digest());
+    assert.equal(row.rows[0]!.expires_in_minutes, 30, 'default expiry is 30 minutes');
     const dump = await t.database.db.query('SELECT row_to_json(p)::text AS j FROM payment_orders p WHERE id = $1', [r.body.data.id]);
-    assert.ok(!dump.rows[0].j.includes(token));
+    assert.ok(!dump.rows[0]!.j.includes(token));
   });
 
   test('history starts with the creation row', async () => {
@@ -69,7 +69,7 @@ describe('CHECKOUT create', () => {
     const secret = 's'.repeat(40);
     const r = await create(checkoutBody({ callback_url: 'https://merchant.example.in/hook', callback_secret: secret }));
     assert.equal(r.status, 201, r.text);
-    const row = (await t.database.db.query('SELECT callback_url, callback_secret_enc FROM payment_orders WHERE id = $1', [r.body.data.id])).rows[0];
+    const row = (await t.database.db.query('SELECT callback_url, callback_secret_enc FROM payment_orders WHERE id = $1', [r.body.data.id])).rows[0]!;
     assert.equal(row.callback_url, 'https://merchant.example.in/hook');
     assert.ok(!row.callback_secret_enc.toString('latin1').includes(secret));
     assert.equal(t.svc.ctx.vault.decrypt(row.callback_secret_enc, callbackSecretContext(r.body.data.id)), secret);
@@ -102,8 +102,8 @@ describe('INTENT create', () => {
     assert.equal(p.mc, undefined, 'the sandbox route has no merchant category code');
     const stored = await t.database.db.query('SELECT upi_uri FROM payment_orders WHERE id = $1', [d.id]);
     const issued = await t.database.db.query('SELECT upi_uri FROM sandbox_collections WHERE reference = $1', [d.order_id]);
-    assert.equal(stored.rows[0].upi_uri, issued.rows[0].upi_uri);
-    assert.equal(stored.rows[0].upi_uri, d.upi_intent);
+    assert.equal(stored.rows[0]!.upi_uri, issued.rows[0]!.upi_uri);
+    assert.equal(stored.rows[0]!.upi_uri, d.upi_intent);
   });
 
   test('amount is exact at the bounds (₹1.00 and ₹10,00,00,000.00)', async () => {
@@ -258,10 +258,10 @@ describe('idempotency', () => {
       assert.equal(ids.size, 1);
       assert.ok(new Set(ok.map((r) => r.text)).size === 1, 'identical replays');
       const count = await t.database.db.query('SELECT count(*)::int AS n FROM payment_orders WHERE purpose = $1', [`concurrent ${mode}`]);
-      assert.equal(count.rows[0].n, 1);
+      assert.equal(count.rows[0]!.n, 1);
       if (mode === 'INTENT') {
         const collections = await t.database.db.query('SELECT count(*)::int AS n FROM sandbox_collections WHERE note = $1', [`concurrent ${mode}`]);
-        assert.equal(collections.rows[0].n, 1);
+        assert.equal(collections.rows[0]!.n, 1);
       }
       const later = await create(body, { k, c });
       assert.equal(later.status, 201);

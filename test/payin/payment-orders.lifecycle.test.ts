@@ -20,7 +20,7 @@ after(() => t.stop());
 
 const get = (ref: string, c: TestClient = client) => t.api('GET', `/merchant/payment-orders/${ref}`, { client: c });
 const status = async (ref: string) => (await get(ref)).body.data.status as string;
-const dbRow = async (id: string) => (await t.database.db.query('SELECT * FROM payment_orders WHERE id = $1', [id])).rows[0];
+const dbRow = async (id: string): Promise<any> => (await t.database.db.query('SELECT * FROM payment_orders WHERE id = $1', [id])).rows[0]!;
 const history = async (id: string) =>
   (await t.database.db.query('SELECT from_status, to_status, trigger FROM payment_order_transitions WHERE order_pk = $1 ORDER BY id', [id])).rows;
 const events = async (id: string) => (await t.database.db.query('SELECT kind, body FROM events WHERE aggregate_id = $1', [id])).rows;
@@ -35,7 +35,7 @@ async function postCallback(body: Record<string, unknown>, signature?: string) {
     headers: { 'content-type': 'application/json', 'x-sandbox-signature': sig },
     body: text,
   });
-  return { status: res.status, body: await res.json() };
+  return { status: res.status, body: (await res.json()) as any };
 }
 
 const successCallback = (reference: string, utr: string, id = randomUUID()) => ({
@@ -127,8 +127,8 @@ describe('provider callbacks', () => {
     assert.ok(!Number.isNaN(Date.parse(d.confirmed_at)));
     const ev = await events(o.id);
     assert.equal(ev.length, 1);
-    assert.equal(ev[0].kind, 'collection.received');
-    const body = JSON.parse(ev[0].body);
+    assert.equal(ev[0]!.kind, 'collection.received');
+    const body = JSON.parse(ev[0]!.body);
     assert.deepEqual(Object.keys(body).sort(), ['created_at', 'data', 'event', 'event_id']);
     assert.deepEqual(body.data, {
       order_id: o.order_id,
@@ -198,7 +198,7 @@ describe('provider callbacks', () => {
     const stale = await postCallback(cb, signSandboxBody(sandboxSigningSecret(t.config.masterKey), JSON.stringify(cb), Math.floor(Date.now() / 1000) - 600));
     assert.equal(stale.status, 401);
     const n = await t.database.db.query('SELECT count(*)::int AS n FROM provider_events WHERE event_id = $1', [cb.id]);
-    assert.equal(n.rows[0].n, 0);
+    assert.equal(n.rows[0]!.n, 0);
     await sleep(200);
     assert.equal(await status(o.id), 'PENDING_PAYMENT');
   });
@@ -218,7 +218,7 @@ describe('provider callbacks', () => {
     await t.svc.ctx.providerIntake.processBatch(5);
     const row = await waitFor(async () => {
       const r = await t.database.db.query('SELECT state, attempts, last_error FROM provider_events WHERE event_id = $1', [id]);
-      return r.rows[0].attempts > 0 ? r.rows[0] : null;
+      return r.rows[0]!.attempts > 0 ? r.rows[0] : null;
     });
     assert.equal(row.state, 'pending');
     assert.match(row.last_error, /no handler registered for payout events/);
@@ -342,7 +342,7 @@ describe('expiry', () => {
     await waitFor(async () => (await dbRow(o.id)).review_required);
     assert.equal((await dbRow(o.id)).status, 'EXPIRED');
     const late = await t.database.db.query('SELECT status_at_arrival FROM payment_order_late_confirmations WHERE order_pk = $1', [o.id]);
-    assert.equal(late.rows[0].status_at_arrival, 'EXPIRED');
+    assert.equal(late.rows[0]!.status_at_arrival, 'EXPIRED');
   });
 });
 
