@@ -10,6 +10,9 @@ import { Vault } from './security/vault.js';
 import { ClientsService } from './services/clients.js';
 import { IdempotencyService } from './services/idempotency.js';
 import type { Provider } from './providers/provider.js';
+import type { SandboxControls } from './providers/sandbox/adapter.js';
+import { PaymentOrdersService } from './services/payment-orders.js';
+import { ProviderIntake } from './services/provider-intake.js';
 import type { Db } from './store/db.js';
 
 export interface AppContext {
@@ -23,8 +26,13 @@ export interface AppContext {
   idempotency: IdempotencyService;
   /** The provider adapter for new orders and payouts (PROVIDER; `sandbox` by default). */
   provider: Provider;
+  /** Present when the provider is the sandbox: its pay/fail controls and counters. */
+  sandbox: SandboxControls | undefined;
   /** Base URL of the public listener (PUBLIC_BASE_URL, else the real listening address). */
   publicBaseUrl(): string;
+  paymentOrders: PaymentOrdersService;
+  /** Verified provider callbacks: stored, then processed by a worker. */
+  providerIntake: ProviderIntake;
 }
 
 export interface ContextDeps {
@@ -33,12 +41,14 @@ export interface ContextDeps {
   log: Logger;
   rateLimiter: RateLimiter;
   provider: Provider;
+  sandbox?: SandboxControls | undefined;
 }
 
 export function buildContext(deps: ContextDeps): AppContext {
   let listeningBase: string | undefined;
-  const ctx: AppContext & { setListeningBase(url: string): void } = {
+  const ctx = {
     ...deps,
+    sandbox: deps.sandbox,
     metrics: new Metrics(),
     vault: new Vault(deps.config.masterKey),
     clients: new ClientsService(deps.db),
@@ -47,6 +57,8 @@ export function buildContext(deps: ContextDeps): AppContext {
     setListeningBase: (url: string) => {
       listeningBase = url;
     },
-  };
+  } as AppContext & { setListeningBase(url: string): void };
+  ctx.paymentOrders = new PaymentOrdersService(ctx);
+  ctx.providerIntake = new ProviderIntake(ctx);
   return ctx;
 }

@@ -64,7 +64,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     },
     signingSecret,
   });
-  const ctx = buildContext({ config, db, log, rateLimiter, provider });
+  const ctx = buildContext({ config, db, log, rateLimiter, provider, sandbox: provider.controls });
 
   const publicApp = await buildPublicApp(ctx);
   const internalApp = await buildInternalApp(ctx);

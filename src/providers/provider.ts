@@ -15,6 +15,8 @@ export interface CollectionRequest {
   /** Payee name shown by UPI apps (`pn`); the provider may use its own registered name. */
   payeeName: string;
   expiresAt: Date;
+  /** `mc`: 4-digit merchant category code, when the route has one. */
+  merchantCategoryCode?: string | undefined;
 }
 
 export interface CollectionIssued {
@@ -70,7 +72,8 @@ export class ProviderError extends Error {
 export interface Provider {
   readonly name: string;
   createCollection(req: CollectionRequest): Promise<CollectionIssued>;
-  collectionStatus(reference: string): Promise<CollectionStatus>;
+  /** `timeoutMs` bounds this one call (the live check of an order retrieval uses a short bound). */
+  collectionStatus(reference: string, opts?: { timeoutMs?: number }): Promise<CollectionStatus>;
   submitPayout(req: PayoutRequest): Promise<PayoutSubmitResult>;
   payoutStatus(reference: string): Promise<PayoutStatus>;
   /** Verifies the provider's signature over the raw body; null when it does not verify. */

@@ -1,8 +1,9 @@
 /** The background workers of an instance. Each feature adds its worker here. */
 import type { AppContext } from '../context.js';
+import { createOrderExpiryWorker } from './order-expiry-worker.js';
 import type { Worker } from './polling-worker.js';
+import { createProviderEventsWorker } from './provider-events-worker.js';
 
 export function createWorkers(ctx: AppContext): Worker[] {
-  void ctx;
-  return [];
+  return [createProviderEventsWorker(ctx), createOrderExpiryWorker(ctx)];
 }

@@ -4,8 +4,17 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
+import { registerAdminSandboxRoutes } from './admin-sandbox.js';
+import { adminAuth } from './app.js';
+import { registerProviderCallbackRoutes } from './provider-callbacks.js';
 
 export async function registerInternalRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  void app;
-  void ctx;
+  await registerProviderCallbackRoutes(app, ctx);
+  await app.register(
+    async (admin) => {
+      admin.addHook('onRequest', adminAuth(ctx));
+      await registerAdminSandboxRoutes(admin, ctx);
+    },
+    { prefix: '/admin' },
+  );
 }

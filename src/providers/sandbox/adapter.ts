@@ -3,6 +3,8 @@
  * provider adapter. Collections live in psp-client.ts, payouts in bank-client.ts.
  */
 import type { Provider, ProviderCallback } from '../provider.js';
+import type { SandboxDecision } from './psp-client.js';
+import type { SandboxStats } from './stats.js';
 import { createBankClient, parseBankCallback } from './bank-client.js';
 import { createPspClient, parsePspCallback } from './psp-client.js';
 import { SANDBOX_SIGNATURE_HEADER, verifySandboxSignature } from './signing.js';
@@ -14,12 +16,25 @@ export interface SandboxAdapterOptions {
   timeoutMs?: number;
 }
 
-export function createSandboxProvider(opts: SandboxAdapterOptions): Provider {
+/**
+ * Sandbox-only controls: deciding a collection the way a payer's bank would, and the sandbox's
+ * counters. Used by the admin API (`tijori sandbox ...`) and the checkout's "Simulate payment".
+ */
+export interface SandboxControls {
+  payCollection(reference: string, opts: { utr?: string | undefined; callback: boolean }): Promise<SandboxDecision>;
+  failCollection(reference: string, opts: { callback: boolean }): Promise<SandboxDecision>;
+  stats(): Promise<SandboxStats>;
+}
+
+export type SandboxProvider = Provider & { controls: SandboxControls };
+
+export function createSandboxProvider(opts: SandboxAdapterOptions): SandboxProvider {
   const timeoutMs = opts.timeoutMs ?? 3_000;
   const psp = createPspClient({ baseUrl: opts.baseUrl, timeoutMs });
   const bank = createBankClient({ baseUrl: opts.baseUrl, timeoutMs });
   return {
     name: 'sandbox',
+    controls: { payCollection: psp.pay, failCollection: psp.fail, stats: psp.stats },
     createCollection: psp.createCollection,
     collectionStatus: psp.collectionStatus,
     submitPayout: bank.submitPayout,

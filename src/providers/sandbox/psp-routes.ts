@@ -1,8 +1,177 @@
-/** The sandbox UPI PSP: collections, their status API and `pay`/`fail` controls. */
-import type { FastifyInstance } from 'fastify';
+/**
+ * The sandbox UPI PSP (contract §3): issues dynamic UPI intents for collections (idempotent by our
+ * reference), answers status inquiries (counted per reference), and lets an operator decide a
+ * collection with `pay` / `fail`, after which it sends its signed callback to the service.
+ *
+ * Its HTTP API (all JSON):
+ *   POST /psp/collections                     {reference, amount_paise, note, payee_name, expires_at, merchant_category_code?}
+ *                                             201 new, 200 same reference + same parameters, 409 conflicting parameters
+ *   GET  /psp/collections/:reference          status inquiry; 404 {status: "NOT_FOUND"}
+ *   POST /psp/collections/:reference/pay      {utr?, callback?}  (callback defaults to true)
+ *   POST /psp/collections/:reference/fail     {reason?, callback?}
+ *   GET  /psp/stats                           {payin_status_checks: {reference: count}}
+ */
+import { randomBytes, randomInt, randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { AppError } from '../../domain/errors.js';
+import { buildUpiIntent } from '../../domain/upi-intent.js';
+import * as repo from '../../store/repos/sandbox-psp-repo.js';
+import type { SandboxCollectionRow } from '../../store/repos/sandbox-psp-repo.js';
+import { createCallbackSender } from './callback-sender.js';
 import type { SandboxDeps } from './server.js';
+import { payinStatusCheckStats } from './stats.js';
+
+/** The payee VPA of every sandbox intent. No merchant category code: the sandbox has no MCC. */
+export const SANDBOX_PAYEE_VPA = 'tijori.sandbox@sandbox';
+const UTR = /^[0-9]{12}$/;
+
+export function sandboxUtr(): string {
+  // 12 digits, first one non-zero, like a UPI RRN.
+  return `${randomInt(1, 10)}${String(randomInt(0, 100_000)).padStart(5, '0')}${String(randomInt(0, 1_000_000)).padStart(6, '0')}`;
+}
+
+export function collectionJson(c: SandboxCollectionRow) {
+  return {
+    reference: c.reference,
+    provider_reference: c.provider_reference,
+    amount_paise: c.amount_paise,
+    upi_uri: c.upi_uri,
+    expires_at: c.expires_at.toISOString(),
+    status: c.status,
+    utr: c.utr,
+    paid_at: c.paid_at?.toISOString() ?? null,
+    failure_reason: c.failure_reason,
+  };
+}
+
+function problem(reply: FastifyReply, status: number, error: string, message: string) {
+  return reply.code(status).send({ error, message });
+}
+
+interface CreateBody {
+  reference: string;
+  amount_paise: number;
+  note: string;
+  payee_name: string;
+  expires_at: string;
+  merchant_category_code?: string;
+}
+
+const createSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['reference', 'amount_paise', 'note', 'payee_name', 'expires_at'],
+  properties: {
+    reference: { type: 'string', pattern: '^[A-Za-z0-9]{1,35}$' },
+    amount_paise: { type: 'integer', minimum: 100, maximum: 10_000_000_000 },
+    note: { type: 'string', maxLength: 255 },
+    payee_name: { type: 'string', minLength: 1, maxLength: 200 },
+    expires_at: { type: 'string', maxLength: 40 },
+    merchant_category_code: { type: 'string', pattern: '^[0-9]{4}$' },
+  },
+} as const;
+
+const decideSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    utr: { type: 'string', pattern: UTR.source },
+    reason: { type: 'string', minLength: 1, maxLength: 200 },
+    callback: { type: 'boolean' },
+  },
+} as const;
 
 export async function registerPspRoutes(app: FastifyInstance, deps: SandboxDeps): Promise<void> {
-  void app;
-  void deps;
+  const sender = createCallbackSender({ url: deps.callbackUrl, secret: deps.signingSecret, log: deps.log.child({ component: 'sandbox-psp' }) });
+  app.addHook('onClose', async () => sender.close());
+
+  const notify = (c: SandboxCollectionRow) =>
+    sender.send({
+      id: randomUUID(),
+      type: 'collection.updated',
+      reference: c.reference,
+      provider_reference: c.provider_reference,
+      status: c.status,
+      amount_paise: c.amount_paise,
+      utr: c.utr,
+      paid_at: c.paid_at?.toISOString() ?? null,
+      failure_reason: c.failure_reason,
+    });
+
+  app.post('/psp/collections', { schema: { body: createSchema } }, async (request, reply) => {
+    const b = request.body as CreateBody;
+    const expiresAt = new Date(b.expires_at);
+    if (Number.isNaN(expiresAt.getTime())) return problem(reply, 422, 'invalid_request', 'expires_at is not a timestamp');
+    let upiUri: string;
+    try {
+      upiUri = buildUpiIntent({
+        payeeVpa: SANDBOX_PAYEE_VPA,
+        payeeName: b.payee_name,
+        amountPaise: b.amount_paise,
+        transactionRef: b.reference,
+        note: b.note,
+        merchantCategoryCode: b.merchant_category_code,
+      });
+    } catch (err) {
+      if (err instanceof AppError) return problem(reply, 422, 'invalid_request', err.message);
+      throw err;
+    }
+    const created = await repo.insertCollection(deps.db, {
+      reference: b.reference,
+      provider_reference: `SBX${randomBytes(9).toString('hex').toUpperCase()}`,
+      amount_paise: b.amount_paise,
+      note: b.note,
+      payee_name: b.payee_name,
+      merchant_category: b.merchant_category_code ?? null,
+      expires_at: expiresAt,
+      upi_uri: upiUri,
+    });
+    if (created) return reply.code(201).send(collectionJson(created));
+    const existing = await repo.findCollection(deps.db, b.reference);
+    if (!existing) return problem(reply, 503, 'retry', 'try again');
+    const same =
+      existing.amount_paise === b.amount_paise &&
+      existing.note === b.note &&
+      existing.payee_name === b.payee_name &&
+      existing.merchant_category === (b.merchant_category_code ?? null);
+    if (!same) return problem(reply, 409, 'reference_conflict', 'this reference was issued with different parameters');
+    return reply.code(200).send(collectionJson(existing));
+  });
+
+  app.get('/psp/collections/:reference', async (request, reply) => {
+    const { reference } = request.params as { reference: string };
+    const c = await repo.inquireCollection(deps.db, reference);
+    if (!c) return reply.code(404).send({ reference, status: 'NOT_FOUND' });
+    return collectionJson(c);
+  });
+
+  app.post('/psp/collections/:reference/pay', { schema: { body: decideSchema } }, async (request, reply) => {
+    const { reference } = request.params as { reference: string };
+    const b = (request.body ?? {}) as { utr?: string; callback?: boolean };
+    const decided = await repo.decideCollection(deps.db, reference, { status: 'SUCCESS', utr: b.utr ?? sandboxUtr() });
+    if (decided) {
+      if (b.callback !== false) notify(decided);
+      return collectionJson(decided);
+    }
+    const existing = await repo.findCollection(deps.db, reference);
+    if (!existing) return problem(reply, 404, 'not_found', 'no collection with this reference');
+    if (existing.status === 'SUCCESS' && (b.utr === undefined || b.utr === existing.utr)) return collectionJson(existing);
+    return problem(reply, 409, 'already_decided', `the collection is already ${existing.status}`);
+  });
+
+  app.post('/psp/collections/:reference/fail', { schema: { body: decideSchema } }, async (request, reply) => {
+    const { reference } = request.params as { reference: string };
+    const b = (request.body ?? {}) as { reason?: string; callback?: boolean };
+    const decided = await repo.decideCollection(deps.db, reference, { status: 'FAILED', reason: b.reason ?? 'Payment declined by the payer bank (sandbox)' });
+    if (decided) {
+      if (b.callback !== false) notify(decided);
+      return collectionJson(decided);
+    }
+    const existing = await repo.findCollection(deps.db, reference);
+    if (!existing) return problem(reply, 404, 'not_found', 'no collection with this reference');
+    if (existing.status === 'FAILED') return collectionJson(existing);
+    return problem(reply, 409, 'already_decided', `the collection is already ${existing.status}`);
+  });
+
+  app.get('/psp/stats', async () => ({ payin_status_checks: await payinStatusCheckStats(deps) }));
 }

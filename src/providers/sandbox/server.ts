@@ -9,6 +9,7 @@ import type { Logger } from '../../observability/logger.js';
 import type { Db } from '../../store/db.js';
 import { registerBankRoutes } from './bank-routes.js';
 import { registerPspRoutes } from './psp-routes.js';
+import { sandboxStats } from './stats.js';
 
 export interface SandboxDeps {
   db: Db;
@@ -28,6 +29,7 @@ export interface SandboxServer {
 export async function startSandboxServer(deps: SandboxDeps, host: string, port: number): Promise<SandboxServer> {
   const app = Fastify({ loggerInstance: deps.log.child({ component: 'sandbox' }) as FastifyBaseLogger, disableRequestLogging: true, bodyLimit: 64 * 1024 });
   app.get('/healthz', async () => ({ status: 'ok', provider: 'sandbox' }));
+  app.get('/stats', async () => sandboxStats(deps));
   await registerPspRoutes(app, deps);
   await registerBankRoutes(app, deps);
   await app.listen({ host, port });

@@ -1,0 +1,22 @@
+/**
+ * Provider callback intake (internal listener): POST /provider/:provider/callbacks. The raw body is
+ * verified by the provider adapter, stored (duplicates absorbed) and acknowledged at once; a worker
+ * processes it. 401 when the signature does not verify.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { BODY_LIMIT_BYTES } from '../base-app.js';
+
+export async function registerProviderCallbackRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  await app.register(async (scope) => {
+    // Signatures cover the exact bytes: keep the body as received (no parse and re-serialise).
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser(/^application\/json(\s*;.*)?$/i, { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES }, (_req, body, done) => done(null, body));
+    scope.post('/provider/:provider/callbacks', async (request, reply) => {
+      const { provider } = request.params as { provider: string };
+      const raw = typeof request.body === 'string' ? request.body : '';
+      const result = await ctx.providerIntake.accept(provider, raw, request.headers);
+      return reply.code(200).send({ received: true, duplicate: result === 'duplicate' });
+    });
+  });
+}

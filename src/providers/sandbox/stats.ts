@@ -1,0 +1,26 @@
+/**
+ * What `tijori sandbox stats` reports (contract §2). The PSP side counts status inquiries per
+ * collection reference (= the service's order_id); the bank side (payouts) fills
+ * payoutExecutionStats when the sandbox bank is built.
+ */
+import * as pspRepo from '../../store/repos/sandbox-psp-repo.js';
+import type { SandboxDeps } from './server.js';
+
+export interface SandboxStats {
+  payin_status_checks: Record<string, number>;
+  payout_executions: Record<string, number>;
+}
+
+export async function payinStatusCheckStats(deps: Pick<SandboxDeps, 'db'>): Promise<Record<string, number>> {
+  return pspRepo.statusCheckCounts(deps.db);
+}
+
+/** Executions per payout transaction_id. Extended by the sandbox bank; nothing executes yet. */
+export async function payoutExecutionStats(_deps: Pick<SandboxDeps, 'db'>): Promise<Record<string, number>> {
+  return {};
+}
+
+export async function sandboxStats(deps: Pick<SandboxDeps, 'db'>): Promise<SandboxStats> {
+  const [payin, payout] = await Promise.all([payinStatusCheckStats(deps), payoutExecutionStats(deps)]);
+  return { payin_status_checks: payin, payout_executions: payout };
+}

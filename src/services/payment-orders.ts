@@ -1,0 +1,350 @@
+/**
+ * Payment orders (PayIn): create, retrieve with the live provider check, cancel, and the hosted
+ * checkout's steps. Every status change goes through transitionOrder(); every provider outcome
+ * through applyCollectionStatus().
+ */
+import type { AppContext } from '../context.js';
+import { AppError, validationError } from '../domain/errors.js';
+import { initialOrderStatus, isOpen } from '../domain/payment-order.js';
+import { type CollectionIssued, type CollectionStatus, ProviderError, type ProviderCallback } from '../providers/provider.js';
+import type { Principal } from './clients.js';
+import type { CreateResponse, IdempotencyScope } from './idempotency.js';
+import { findOrg } from '../store/repos/clients-repo.js';
+import * as repo from '../store/repos/payment-orders-repo.js';
+import type { PaymentOrderRow } from '../store/repos/payment-orders-repo.js';
+import type { Queryable } from '../store/db.js';
+import { type CreatePaymentOrderBody, type CreatePaymentOrderInput, type PayerDetails, payerDetailsIssues, validateCreatePaymentOrder } from './payment-order-input.js';
+import { applyCollectionStatus, applyCollectionStatusByReference, lockOrder, type ProviderOutcomeResult, transitionOrder } from './payment-order-transitions.js';
+import { type CheckoutView, checkoutTokenFor, checkoutTokenHash, checkoutUrl, checkoutView, orderIdFor, paymentOrderView } from './payment-order-view.js';
+import { isUuid } from '../domain/text.js';
+
+/** API §8: a live check only when the previous one is older than this. */
+export const LIVE_CHECK_INTERVAL_MS = 2_000;
+/** Upper bound of the provider call inside a retrieval; the GET answers within about this. */
+export const LIVE_CHECK_TIMEOUT_MS = 1_500;
+/** A hosted checkout link whose payer never gives details expires this long after creation. */
+export const CHECKOUT_LINK_MINUTES = 1_440;
+/** Bound of the final provider check before an order expires (a worker, not a request). */
+export const FINAL_CHECK_TIMEOUT_MS = 5_000;
+
+const UTR = /^[0-9]{12}$/;
+
+/** Resolves within `ms` with the promise's value, or null (the promise keeps running, unobserved). */
+async function within<T>(promise: Promise<T>, ms: number): Promise<T | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function providerUnavailable(err: unknown): AppError {
+  return new AppError('SERVICE_UNAVAILABLE', 'The payment provider is temporarily unavailable. Retry with the same Idempotency-Key.', { cause: err });
+}
+
+export interface CreateRequest {
+  principal: Principal;
+  scope: IdempotencyScope;
+  body: CreatePaymentOrderBody;
+  requestId: string;
+}
+
+export class PaymentOrdersService {
+  constructor(private readonly ctx: AppContext) {}
+
+  private urlFor(o: PaymentOrderRow): string {
+    return checkoutUrl(this.ctx.publicBaseUrl(), checkoutTokenFor(this.ctx.vault, o.id));
+  }
+
+  /** The API §2.2 representation. */
+  view(o: PaymentOrderRow): Record<string, unknown> {
+    return paymentOrderView(o, this.urlFor(o));
+  }
+
+  private newRow(id: string, principal: Principal, input: CreatePaymentOrderInput, issued: (CollectionIssued & { expiresAt: Date }) | null): repo.NewPaymentOrder {
+    const status = initialOrderStatus(input.responseMode);
+    return {
+      id,
+      order_id: orderIdFor(id),
+      org_id: principal.orgId,
+      client_pk: principal.pk,
+      merchant_order_reference: input.merchantOrderReference,
+      amount_paise: input.amountPaise,
+      currency: 'INR',
+      purpose: input.purpose,
+      response_mode: input.responseMode,
+      status,
+      provider: this.ctx.provider.name,
+      provider_status: issued ? 'PENDING' : 'NOT_INITIATED',
+      provider_reference: issued?.providerReference ?? null,
+      upi_uri: issued?.upiUri ?? null,
+      customer_name: input.customer.name,
+      customer_email: input.customer.email,
+      customer_phone: input.customer.phone,
+      customer_consent_at: input.customer.consent ? new Date() : null,
+      expires_in_minutes: input.expiresInMinutes,
+      expires_at: issued?.expiresAt ?? null,
+      checkout_token_hash: checkoutTokenHash(checkoutTokenFor(this.ctx.vault, id)),
+      callback_url: input.callback?.url ?? null,
+      callback_secret_enc: input.callback ? this.ctx.vault.encrypt(input.callback.secret, callbackSecretContext(id)) : null,
+      return_url: input.returnUrl,
+    };
+  }
+
+  private async issueCollection(o: { orderId: string; orgId: string; amountPaise: number; purpose: string; expiresInMinutes: number }): Promise<CollectionIssued & { expiresAt: Date }> {
+    const org = await findOrg(this.ctx.db, o.orgId);
+    const expiresAt = new Date(Date.now() + o.expiresInMinutes * 60_000);
+    try {
+      const issued = await this.ctx.provider.createCollection({
+        reference: o.orderId,
+        amountPaise: o.amountPaise,
+        note: o.purpose,
+        payeeName: org?.name ?? 'Merchant',
+        expiresAt,
+      });
+      return { ...issued, expiresAt };
+    } catch (err) {
+      if (err instanceof ProviderError) throw providerUnavailable(err);
+      throw err;
+    }
+  }
+
+  /**
+   * POST /merchant/payment-orders. CHECKOUT: key, order, history in one transaction. INTENT: the
+   * provider must issue the intent before we can answer, so the key is leased while it does; the
+   * order id (and so the provider reference) is stable across a resumed attempt.
+   */
+  async create(req: CreateRequest): Promise<CreateResponse> {
+    const input = validateCreatePaymentOrder(req.body);
+    const outcome = (row: PaymentOrderRow) => ({
+      status: 201,
+      body: { success: true, data: this.view(row), request_id: req.requestId },
+      resourceType: 'payment_order',
+      resourceId: row.id,
+    });
+    if (input.responseMode === 'CHECKOUT') {
+      return this.ctx.idempotency.runAtomic(req.scope, async (tx, id) => outcome(await repo.insertOrderWithHistory(tx, this.newRow(id, req.principal, input, null))));
+    }
+    return this.ctx.idempotency.runLeased(req.scope, async ({ resourceId, complete }) => {
+      const issued = await this.issueCollection({
+        orderId: orderIdFor(resourceId),
+        orgId: req.principal.orgId,
+        amountPaise: input.amountPaise,
+        purpose: input.purpose,
+        expiresInMinutes: input.expiresInMinutes,
+      });
+      return this.ctx.db.tx(async (tx) => {
+        const row = await repo.insertOrderWithHistory(tx, this.newRow(resourceId, req.principal, input, issued));
+        const bodyText = await complete(tx, outcome(row));
+        return { status: 201, bodyText, replayed: false };
+      });
+    });
+  }
+
+  private async findForClient(principal: Principal, ref: string): Promise<PaymentOrderRow> {
+    const row = isUuid(ref)
+      ? await repo.findForClient(this.ctx.db, principal.pk, { id: ref.toLowerCase() })
+      : /^[A-Za-z0-9]{1,35}$/.test(ref)
+        ? await repo.findForClient(this.ctx.db, principal.pk, { orderId: ref.toUpperCase() })
+        : null;
+    if (!row) throw new AppError('NOT_FOUND', 'No such payment order.');
+    return row;
+  }
+
+  /** GET /merchant/payment-orders/{order}: the authoritative state, after a live check when due. */
+  async retrieve(principal: Principal, ref: string): Promise<Record<string, unknown>> {
+    const row = await this.findForClient(principal, ref);
+    return this.view(await this.liveCheck(row));
+  }
+
+  /**
+   * At most one provider inquiry per order per LIVE_CHECK_INTERVAL_MS across all instances (an
+   * atomic claim on last_provider_check_at), made outside any transaction and bounded by
+   * LIVE_CHECK_TIMEOUT_MS. A slow or failing provider leaves the state as it is.
+   */
+  async liveCheck(row: PaymentOrderRow): Promise<PaymentOrderRow> {
+    if (!isOpen(row.status) || row.upi_uri === null) return row;
+    if (!(await repo.claimLiveCheck(this.ctx.db, row.id, LIVE_CHECK_INTERVAL_MS))) return row;
+    let status: CollectionStatus | null = null;
+    try {
+      status = await within(this.ctx.provider.collectionStatus(row.order_id, { timeoutMs: LIVE_CHECK_TIMEOUT_MS }), LIVE_CHECK_TIMEOUT_MS + 100);
+    } catch (err) {
+      this.ctx.log.warn({ order_id: row.order_id, err: (err as Error).message }, 'live provider check failed');
+      return row;
+    }
+    if (status === null) {
+      this.ctx.log.warn({ order_id: row.order_id }, 'live provider check timed out');
+      return row;
+    }
+    const known = status;
+    return this.ctx.db.tx(async (tx) => {
+      const locked = await lockOrder(tx, row.id);
+      await applyCollectionStatus(tx, locked, known, 'live_check');
+      return (await repo.findByIdOrOrderId(tx, { id: row.id })) as PaymentOrderRow;
+    });
+  }
+
+  /** POST /merchant/payment-orders/{order}/cancel: open orders only (409 INVALID_STATE otherwise). */
+  async cancel(principal: Principal, ref: string): Promise<Record<string, unknown>> {
+    const found = await this.findForClient(principal, ref);
+    const row = await this.ctx.db.tx(async (tx) => {
+      const locked = await lockOrder(tx, found.id);
+      if (!isOpen(locked.status)) throw new AppError('INVALID_STATE', `A payment order in status ${locked.status} cannot be cancelled.`);
+      return transitionOrder(tx, locked, 'CANCELLED', 'merchant_cancel', { detail: { source: 'merchant_api' } });
+    });
+    return this.view(row);
+  }
+
+  /** Provider-event handler (see ProviderIntake): applies a verified collection callback. */
+  async applyProviderCallback(tx: Queryable, cb: ProviderCallback): Promise<ProviderOutcomeResult> {
+    if (cb.kind !== 'collection') throw new Error('not a collection callback');
+    const result = await applyCollectionStatusByReference(tx, cb.reference, cb.status, `callback:${cb.eventId}`);
+    if (result === 'unknown_order') this.ctx.log.warn({ reference: cb.reference, event_id: cb.eventId }, 'provider callback for an unknown order');
+    return result;
+  }
+
+  // ---- the hosted checkout page's steps (the page itself is another module) ----
+
+  private async byToken(token: string): Promise<PaymentOrderRow> {
+    const row = /^[A-Za-z0-9_-]{20,100}$/.test(token) ? await repo.findByCheckoutTokenHash(this.ctx.db, checkoutTokenHash(token)) : null;
+    if (!row) throw new AppError('NOT_FOUND', 'No such checkout.');
+    return row;
+  }
+
+  private async checkout(row: PaymentOrderRow): Promise<CheckoutView> {
+    const org = await findOrg(this.ctx.db, row.org_id);
+    return checkoutView(row, org?.name ?? 'Merchant');
+  }
+
+  /** The order behind a checkout token; `liveCheck` applies the same 2-second-gated provider check as the API. */
+  async getByCheckoutToken(token: string, opts: { liveCheck?: boolean } = {}): Promise<CheckoutView> {
+    const row = await this.byToken(token);
+    return this.checkout(opts.liveCheck ? await this.liveCheck(row) : row);
+  }
+
+  /**
+   * AWAITING_CUSTOMER -> PENDING_PAYMENT: stores the payer, has the provider issue the intent and
+   * starts the payment window. Repeating it once the intent exists returns the order unchanged.
+   */
+  async submitPayerDetails(token: string, details: PayerDetails): Promise<CheckoutView> {
+    const issues = payerDetailsIssues(details, '');
+    if (issues.length > 0) throw validationError(issues);
+    const row = await this.byToken(token);
+    if (row.status === 'PENDING_PAYMENT' || row.status === 'AWAITING_CONFIRMATION') return this.checkout(row);
+    if (row.status !== 'AWAITING_CUSTOMER') throw new AppError('INVALID_STATE', `This payment is ${row.status}.`);
+    const issued = await this.issueCollection({
+      orderId: row.order_id,
+      orgId: row.org_id,
+      amountPaise: row.amount_paise,
+      purpose: row.purpose,
+      expiresInMinutes: row.expires_in_minutes,
+    });
+    const updated = await this.ctx.db.tx(async (tx) => {
+      const locked = await lockOrder(tx, row.id);
+      if (locked.status !== 'AWAITING_CUSTOMER') return locked; // a concurrent submit won, or it closed meanwhile
+      return transitionOrder(tx, locked, 'PENDING_PAYMENT', 'payer_details', {
+        changes: {
+          customer_name: details.name,
+          customer_email: details.email,
+          customer_phone: details.phone,
+          customer_consent_at: new Date(),
+          upi_uri: issued.upiUri,
+          provider_reference: issued.providerReference,
+          provider_status: 'PENDING',
+          expires_at: issued.expiresAt,
+        },
+        detail: { source: 'checkout' },
+      });
+    });
+    return this.checkout(updated);
+  }
+
+  /** PENDING_PAYMENT -> AWAITING_CONFIRMATION: the payer typed the UTR their app showed. */
+  async submitPayerReference(token: string, utr: string): Promise<CheckoutView> {
+    if (!UTR.test(utr)) throw validationError([{ field: 'utr', issue: 'must be the 12-digit UPI reference number' }]);
+    const row = await this.byToken(token);
+    if (row.status === 'AWAITING_CONFIRMATION' && row.payer_reference === utr) return this.checkout(row);
+    const updated = await this.ctx.db.tx(async (tx) => {
+      const locked = await lockOrder(tx, row.id);
+      if (locked.status !== 'PENDING_PAYMENT') throw new AppError('INVALID_STATE', `This payment is ${locked.status}.`);
+      return transitionOrder(tx, locked, 'AWAITING_CONFIRMATION', 'payer_reference', { changes: { payer_reference: utr }, detail: { source: 'checkout' } });
+    });
+    return this.checkout(updated);
+  }
+
+  /** The checkout's sandbox-only "Simulate payment" / "Simulate failure": asks the sandbox PSP, like a payer's bank would. */
+  async simulateSandboxOutcome(token: string, outcome: 'pay' | 'fail'): Promise<CheckoutView> {
+    const row = await this.byToken(token);
+    await this.sandboxDecide(row, outcome, { callback: true });
+    return this.checkout(row);
+  }
+
+  /** Admin (`tijori sandbox pay|fail ORDER`): the order by UUID or order_id, decided by the sandbox. */
+  async sandboxDecideByRef(ref: string, outcome: 'pay' | 'fail', opts: { utr?: string | undefined; callback: boolean }) {
+    const row = isUuid(ref)
+      ? await repo.findByIdOrOrderId(this.ctx.db, { id: ref.toLowerCase() })
+      : await repo.findByIdOrOrderId(this.ctx.db, { orderId: ref.toUpperCase() });
+    if (!row) throw new AppError('NOT_FOUND', 'No such payment order.');
+    const collection = await this.sandboxDecide(row, outcome, opts);
+    return { id: row.id, order_id: row.order_id, callback: opts.callback, collection };
+  }
+
+  private async sandboxDecide(row: PaymentOrderRow, outcome: 'pay' | 'fail', opts: { utr?: string | undefined; callback: boolean }) {
+    const sandbox = this.ctx.sandbox;
+    if (!sandbox || row.provider !== 'sandbox') throw new AppError('INVALID_STATE', 'This payment order is not handled by the sandbox provider.');
+    if (row.upi_uri === null) throw new AppError('INVALID_STATE', 'No UPI collection exists yet: the payer has not given details on the checkout page.');
+    let decision;
+    try {
+      decision = outcome === 'pay' ? await sandbox.payCollection(row.order_id, opts) : await sandbox.failCollection(row.order_id, opts);
+    } catch (err) {
+      if (err instanceof ProviderError) throw new AppError('SERVICE_UNAVAILABLE', 'The sandbox provider is not reachable.', { cause: err });
+      throw err;
+    }
+    if (!decision.ok) throw new AppError('INVALID_STATE', `The sandbox refused: ${decision.message}.`);
+    return decision.collection;
+  }
+
+  /**
+   * The expiry worker's step for one leased order: a final provider check, then EXPIRED only if the
+   * provider has no payment (a SUCCESS makes it PAID, a failure FAILED). A provider that cannot be
+   * asked leaves the order for the next round. Returns what happened.
+   */
+  async expireAfterFinalCheck(row: PaymentOrderRow, now: () => Date = () => new Date()): Promise<ProviderOutcomeResult | 'expired' | 'deferred'> {
+    let status: CollectionStatus | null = null;
+    if (row.upi_uri !== null) {
+      try {
+        status = await within(this.ctx.provider.collectionStatus(row.order_id, { timeoutMs: FINAL_CHECK_TIMEOUT_MS }), FINAL_CHECK_TIMEOUT_MS + 100);
+      } catch (err) {
+        this.ctx.log.warn({ order_id: row.order_id, err: (err as Error).message }, 'final provider check before expiry failed');
+        return 'deferred';
+      }
+      if (status === null) return 'deferred';
+    }
+    const known = status;
+    return this.ctx.db.tx(async (tx) => {
+      const locked = await lockOrder(tx, row.id);
+      if (!isOpen(locked.status)) return 'unchanged';
+      if (known && (known.status === 'SUCCESS' || known.status === 'FAILED')) return applyCollectionStatus(tx, locked, known, 'expiry_check');
+      if (!windowEnded(locked, now())) return 'unchanged';
+      await transitionOrder(tx, locked, 'EXPIRED', 'expired', {
+        changes: known && known.status === 'PENDING' ? { provider_status: known.providerStatus } : {},
+        detail: { source: 'expiry_worker', provider_status: known?.status ?? null },
+      });
+      return 'expired';
+    });
+  }
+}
+
+export function windowEnded(o: PaymentOrderRow, now: Date): boolean {
+  if (o.expires_at !== null) return o.expires_at.getTime() <= now.getTime();
+  return o.status === 'AWAITING_CUSTOMER' && o.created_at.getTime() + CHECKOUT_LINK_MINUTES * 60_000 <= now.getTime();
+}
+
+/** AES-GCM associated data of an order's callback secret (binds the ciphertext to its row). */
+export function callbackSecretContext(orderPk: string): string {
+  return `payment_order:${orderPk}:callback_secret`;
+}

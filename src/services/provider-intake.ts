@@ -1,0 +1,96 @@
+/**
+ * Provider callbacks: verified, stored durably (deduplicated by the provider's event id) and
+ * acknowledged at once; a worker then processes each stored event in a transaction of its own,
+ * dispatched by kind to the service that owns it. The dispatch map is the one place where a new
+ * kind gets its handler: `collection` -> payment orders; `payout` is registered by the payout
+ * service with registerHandler('payout', ...). An event whose kind has no handler yet stays
+ * pending (with an error and a back-off), so nothing a provider told us is ever dropped.
+ */
+import { randomUUID } from 'node:crypto';
+import type { AppContext } from '../context.js';
+import { AppError } from '../domain/errors.js';
+import type { ProviderCallback } from '../providers/provider.js';
+import type { Queryable } from '../store/db.js';
+import * as repo from '../store/repos/provider-events-repo.js';
+
+export type ProviderEventHandler = (tx: Queryable, callback: ProviderCallback) => Promise<unknown>;
+
+/** Back-off of an event whose processing failed or whose kind has no handler yet. */
+export function retryDelayMs(attempts: number): number {
+  return Math.min(1_000 * 2 ** Math.min(attempts, 10), 5 * 60_000);
+}
+
+const DATE_FIELDS = new Set(['paidAt', 'processedAt']);
+
+/** The stored JSON payload back into a ProviderCallback (dates revived). */
+export function reviveCallback(payload: Record<string, unknown>): ProviderCallback {
+  return JSON.parse(JSON.stringify(payload), (key, value) => (DATE_FIELDS.has(key) && typeof value === 'string' ? new Date(value) : value)) as ProviderCallback;
+}
+
+export class ProviderIntake {
+  private readonly handlers = new Map<ProviderCallback['kind'], ProviderEventHandler>();
+  private readonly listeners = new Set<() => void>();
+
+  constructor(private readonly ctx: AppContext) {
+    this.handlers.set('collection', (tx, cb) => ctx.paymentOrders.applyProviderCallback(tx, cb));
+    // 'payout': registered by the payout service (registerHandler('payout', ...)).
+  }
+
+  registerHandler(kind: ProviderCallback['kind'], handler: ProviderEventHandler): void {
+    this.handlers.set(kind, handler);
+  }
+
+  /** Called when an event was stored, so the local worker can process it without waiting. */
+  onStored(listener: () => void): void {
+    this.listeners.add(listener);
+  }
+
+  /**
+   * Verifies and stores one callback. Throws API_AUTH_FAILED (401) when it does not verify;
+   * returns whether it was new or a duplicate (both are acknowledged).
+   */
+  async accept(providerName: string, rawBody: string, headers: Record<string, string | string[] | undefined>): Promise<'stored' | 'duplicate'> {
+    if (providerName !== this.ctx.provider.name) throw new AppError('NOT_FOUND', 'No such provider.');
+    const cb = this.ctx.provider.parseCallback(rawBody, headers);
+    if (!cb) throw new AppError('API_AUTH_FAILED', 'The callback signature does not verify.');
+    const stored = await repo.insertEvent(this.ctx.db, {
+      id: randomUUID(),
+      provider: providerName,
+      eventId: cb.eventId,
+      kind: cb.kind,
+      reference: cb.reference,
+      payload: cb,
+      rawBody,
+    });
+    if (stored) for (const l of this.listeners) l();
+    return stored ? 'stored' : 'duplicate';
+  }
+
+  /** Processes up to `limit` due events, one transaction each; returns how many were handled. */
+  async processBatch(limit = 20): Promise<number> {
+    let handled = 0;
+    for (; handled < limit; handled++) {
+      const found = await this.ctx.db.tx(async (tx) => {
+        const ev = await repo.claimNext(tx);
+        if (!ev) return false;
+        const handler = this.handlers.get(ev.kind as ProviderCallback['kind']);
+        if (!handler) {
+          await repo.markRetry(tx, ev.id, `no handler registered for ${ev.kind} events`, retryDelayMs(ev.attempts));
+          return true;
+        }
+        await tx.query('SAVEPOINT provider_event');
+        try {
+          const result = await handler(tx, reviveCallback(ev.payload));
+          await repo.markProcessed(tx, ev.id, typeof result === 'string' ? result : null);
+        } catch (err) {
+          await tx.query('ROLLBACK TO SAVEPOINT provider_event');
+          this.ctx.log.warn({ provider_event: ev.id, err: (err as Error).message }, 'provider event processing failed');
+          await repo.markRetry(tx, ev.id, (err as Error).message, retryDelayMs(ev.attempts));
+        }
+        return true;
+      });
+      if (!found) break;
+    }
+    return handled;
+  }
+}

@@ -1,0 +1,202 @@
+/**
+ * SQL for payment orders, their append-only history and late confirmations. Status changes are
+ * written only by updateStatusWithHistory(), which the one transition function of
+ * src/services/payment-order-transitions.ts calls.
+ */
+import type { OrderTrigger, PaymentOrderStatus } from '../../domain/payment-order.js';
+import type { Queryable } from '../db.js';
+
+export interface PaymentOrderRow {
+  id: string;
+  order_id: string;
+  org_id: string;
+  client_pk: string;
+  merchant_order_reference: string | null;
+  amount_paise: number;
+  currency: 'INR';
+  purpose: string;
+  response_mode: 'CHECKOUT' | 'INTENT';
+  status: PaymentOrderStatus;
+  provider: string;
+  provider_status: string;
+  provider_reference: string | null;
+  upi_uri: string | null;
+  customer_name: string | null;
+  customer_email: string | null;
+  customer_phone: string | null;
+  customer_consent_at: Date | null;
+  payer_reference: string | null;
+  expires_in_minutes: number;
+  expires_at: Date | null;
+  checkout_token_hash: Buffer;
+  callback_url: string | null;
+  callback_secret_enc: Buffer | null;
+  return_url: string | null;
+  bank_transaction_id: string | null;
+  confirmed_at: Date | null;
+  failure_reason: string | null;
+  review_required: boolean;
+  last_provider_check_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export type NewPaymentOrder = Omit<
+  PaymentOrderRow,
+  'review_required' | 'last_provider_check_at' | 'created_at' | 'updated_at' | 'bank_transaction_id' | 'confirmed_at' | 'failure_reason' | 'payer_reference'
+>;
+
+const INSERT_COLUMNS = [
+  'id', 'order_id', 'org_id', 'client_pk', 'merchant_order_reference', 'amount_paise', 'currency', 'purpose', 'response_mode',
+  'status', 'provider', 'provider_status', 'provider_reference', 'upi_uri', 'customer_name', 'customer_email', 'customer_phone',
+  'customer_consent_at', 'expires_in_minutes', 'expires_at', 'checkout_token_hash', 'callback_url', 'callback_secret_enc', 'return_url',
+] as const satisfies readonly (keyof NewPaymentOrder)[];
+
+/** Columns a transition may set besides the status. */
+export const UPDATABLE_COLUMNS = [
+  'provider_status', 'provider_reference', 'upi_uri', 'customer_name', 'customer_email', 'customer_phone', 'customer_consent_at',
+  'payer_reference', 'expires_at', 'bank_transaction_id', 'confirmed_at', 'failure_reason',
+] as const satisfies readonly (keyof PaymentOrderRow)[];
+export type OrderColumnChanges = Partial<Pick<PaymentOrderRow, (typeof UPDATABLE_COLUMNS)[number]>>;
+
+/** The order and its creation history row, in one statement (one round trip on the hot path). */
+export async function insertOrderWithHistory(q: Queryable, o: NewPaymentOrder): Promise<PaymentOrderRow> {
+  const params = INSERT_COLUMNS.map((_c, i) => `$${i + 1}`).join(', ');
+  const r = await q.query<PaymentOrderRow>(
+    `WITH o AS (INSERT INTO payment_orders (${INSERT_COLUMNS.join(', ')}) VALUES (${params}) RETURNING *),
+          h AS (INSERT INTO payment_order_transitions (order_pk, from_status, to_status, trigger) SELECT id, NULL, status, 'created' FROM o)
+     SELECT * FROM o`,
+    INSERT_COLUMNS.map((c) => o[c]),
+  );
+  return r.rows[0] as PaymentOrderRow;
+}
+
+/** By service UUID or order_id, visible only to the client that created it. */
+export async function findForClient(q: Queryable, clientPk: string, ref: { id?: string; orderId?: string }): Promise<PaymentOrderRow | null> {
+  const r =
+    ref.id !== undefined
+      ? await q.query<PaymentOrderRow>('SELECT * FROM payment_orders WHERE id = $1 AND client_pk = $2', [ref.id, clientPk])
+      : await q.query<PaymentOrderRow>('SELECT * FROM payment_orders WHERE order_id = $1 AND client_pk = $2', [ref.orderId, clientPk]);
+  return r.rows[0] ?? null;
+}
+
+/** Unscoped look-up by UUID or order_id (admin API, provider events). */
+export async function findByIdOrOrderId(q: Queryable, ref: { id?: string; orderId?: string }): Promise<PaymentOrderRow | null> {
+  const r =
+    ref.id !== undefined
+      ? await q.query<PaymentOrderRow>('SELECT * FROM payment_orders WHERE id = $1', [ref.id])
+      : await q.query<PaymentOrderRow>('SELECT * FROM payment_orders WHERE order_id = $1', [ref.orderId]);
+  return r.rows[0] ?? null;
+}
+
+export async function findByCheckoutTokenHash(q: Queryable, hash: Buffer): Promise<PaymentOrderRow | null> {
+  const r = await q.query<PaymentOrderRow>('SELECT * FROM payment_orders WHERE checkout_token_hash = $1', [hash]);
+  return r.rows[0] ?? null;
+}
+
+export async function lockById(q: Queryable, id: string): Promise<PaymentOrderRow | null> {
+  const r = await q.query<PaymentOrderRow>('SELECT * FROM payment_orders WHERE id = $1 FOR UPDATE', [id]);
+  return r.rows[0] ?? null;
+}
+
+export async function lockByOrderId(q: Queryable, orderId: string): Promise<PaymentOrderRow | null> {
+  const r = await q.query<PaymentOrderRow>('SELECT * FROM payment_orders WHERE order_id = $1 FOR UPDATE', [orderId]);
+  return r.rows[0] ?? null;
+}
+
+/**
+ * Status change + history row in one statement, guarded by the expected current status so a
+ * change can never be applied on top of a state the caller did not see. null when the guard fails.
+ */
+export async function updateStatusWithHistory(
+  q: Queryable,
+  move: { id: string; from: PaymentOrderStatus; to: PaymentOrderStatus; trigger: OrderTrigger; changes: OrderColumnChanges; detail: Record<string, unknown> | null },
+): Promise<PaymentOrderRow | null> {
+  const sets = ['status = $3', 'updated_at = now()'];
+  const values: unknown[] = [move.id, move.from, move.to, move.trigger, move.detail === null ? null : JSON.stringify(move.detail)];
+  for (const column of UPDATABLE_COLUMNS) {
+    if (!(column in move.changes)) continue;
+    values.push(move.changes[column]);
+    sets.push(`${column} = $${values.length}`);
+  }
+  const r = await q.query<PaymentOrderRow>(
+    `WITH u AS (UPDATE payment_orders SET ${sets.join(', ')} WHERE id = $1 AND status = $2 RETURNING *),
+          h AS (INSERT INTO payment_order_transitions (order_pk, from_status, to_status, trigger, detail)
+                SELECT id, $2, $3, $4, $5::jsonb FROM u)
+     SELECT * FROM u`,
+    values,
+  );
+  return r.rows[0] ?? null;
+}
+
+/** What the provider last said, for an order whose status does not change. */
+export async function setProviderStatus(q: Queryable, id: string, providerStatus: string): Promise<void> {
+  await q.query('UPDATE payment_orders SET provider_status = $2, updated_at = now() WHERE id = $1 AND provider_status <> $2', [id, providerStatus]);
+}
+
+/**
+ * The cross-instance 2-second gate of the live check: true for the one caller that may ask the
+ * provider now. The database clock decides, so instances with skewed clocks agree.
+ */
+export async function claimLiveCheck(q: Queryable, id: string, minIntervalMs: number): Promise<boolean> {
+  const r = await q.query(
+    `UPDATE payment_orders SET last_provider_check_at = now()
+      WHERE id = $1 AND status IN ('AWAITING_CUSTOMER', 'PENDING_PAYMENT', 'AWAITING_CONFIRMATION')
+        AND (last_provider_check_at IS NULL OR last_provider_check_at <= now() - make_interval(secs => $2::double precision / 1000))
+      RETURNING 1`,
+    [id, minIntervalMs],
+  );
+  return r.rowCount === 1;
+}
+
+/** Records money that arrived for a closed order and flags the order; false when already known. */
+export async function recordLateConfirmation(
+  q: Queryable,
+  c: { orderPk: string; statusAtArrival: PaymentOrderStatus; utr: string; paidAt: Date; source: string },
+): Promise<boolean> {
+  const r = await q.query(
+    `WITH l AS (INSERT INTO payment_order_late_confirmations (order_pk, status_at_arrival, utr, paid_at, source)
+                VALUES ($1, $2, $3, $4, $5) ON CONFLICT (order_pk, utr) DO NOTHING RETURNING order_pk)
+     UPDATE payment_orders SET review_required = true, updated_at = now() WHERE id IN (SELECT order_pk FROM l) RETURNING 1`,
+    [c.orderPk, c.statusAtArrival, c.utr, c.paidAt, c.source],
+  );
+  return r.rowCount === 1;
+}
+
+export interface HistoryRow {
+  from_status: PaymentOrderStatus | null;
+  to_status: PaymentOrderStatus;
+  trigger: string;
+  detail: Record<string, unknown> | null;
+  created_at: Date;
+}
+
+export async function history(q: Queryable, orderPk: string): Promise<HistoryRow[]> {
+  const r = await q.query<HistoryRow>(
+    'SELECT from_status, to_status, trigger, detail, created_at FROM payment_order_transitions WHERE order_pk = $1 ORDER BY id',
+    [orderPk],
+  );
+  return r.rows;
+}
+
+/**
+ * Leases a batch of open orders whose window ended (a hosted checkout that never got payer details
+ * ends `checkoutLinkMinutes` after creation) for the expiry worker. SKIP LOCKED + lease: several
+ * instances share the work, and an instance that dies mid-check releases its batch by timeout.
+ */
+export async function claimExpiredOrders(q: Queryable, o: { limit: number; leaseMs: number; checkoutLinkMinutes: number }): Promise<PaymentOrderRow[]> {
+  const r = await q.query<PaymentOrderRow>(
+    `UPDATE payment_orders SET expiry_claimed_until = now() + make_interval(secs => $2::double precision / 1000)
+      WHERE id IN (
+        SELECT id FROM payment_orders
+         WHERE status IN ('AWAITING_CUSTOMER', 'PENDING_PAYMENT', 'AWAITING_CONFIRMATION')
+           AND (expires_at <= now() OR (status = 'AWAITING_CUSTOMER' AND created_at <= now() - make_interval(mins => $3)))
+           AND (expiry_claimed_until IS NULL OR expiry_claimed_until <= now())
+         ORDER BY expires_at NULLS FIRST
+         LIMIT $1
+         FOR UPDATE SKIP LOCKED)
+      RETURNING *`,
+    [o.limit, o.leaseMs, o.checkoutLinkMinutes],
+  );
+  return r.rows;
+}

@@ -1,0 +1,40 @@
+/** Shared helpers of the PayIn integration tests. */
+import { randomUUID } from 'node:crypto';
+import type { TestClient, TestService } from '../support/service.js';
+
+export const key = (): string => randomUUID();
+
+export const checkoutBody = (extra: Record<string, unknown> = {}) => ({ amount_paise: 49_900, purpose: 'Order #1001', ...extra });
+
+export const intentBody = (extra: Record<string, unknown> = {}) => ({
+  amount_paise: 49_900,
+  purpose: 'Order #1002',
+  response_mode: 'INTENT',
+  customer_name: 'Asha Rao',
+  customer_email: 'asha@example.in',
+  customer_phone: '9876543210',
+  customer_consent: true,
+  ...extra,
+});
+
+export async function createOrder(t: TestService, client: TestClient, body: Record<string, unknown>): Promise<any> {
+  const r = await t.api('POST', '/merchant/payment-orders', { client, body, idempotencyKey: key() });
+  if (r.status !== 201) throw new Error(`create failed: ${r.status} ${r.text}`);
+  return r.body.data;
+}
+
+export async function waitFor<T>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 5_000, stepMs = 50): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, stepMs));
+  }
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export function tokenOf(order: { checkout_url: string }): string {
+  return order.checkout_url.split('/checkout/')[1] as string;
+}
