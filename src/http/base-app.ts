@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { AppError } from '../domain/errors.js';
-import { installEnvelope } from './plugins/envelope.js';
+import { installEnvelope, sendError } from './plugins/envelope.js';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -22,6 +22,11 @@ export function createBaseApp(ctx: AppContext, listener: 'public' | 'internal'):
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // Malformed URLs and over-long path parameters never reach a route: answer them in the envelope.
+    frameworkErrors: (_err, request, reply) => {
+      reply.header('x-request-id', request.id);
+      return sendError(request, reply, new AppError('NOT_FOUND', 'No such resource or path.'));
+    },
     ajv: {
       customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: true, strict: false },
     },
