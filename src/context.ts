@@ -9,6 +9,10 @@ import { Metrics } from './observability/metrics.js';
 import { Vault } from './security/vault.js';
 import { ClientsService } from './services/clients.js';
 import { IdempotencyService } from './services/idempotency.js';
+import { BeneficiariesService } from './services/beneficiaries.js';
+import { PayoutsService } from './services/payouts.js';
+import { RoutesService } from './services/routes.js';
+import { loadIfscData } from './domain/ifsc.js';
 import type { Provider } from './providers/provider.js';
 import type { Db } from './store/db.js';
 
@@ -23,6 +27,9 @@ export interface AppContext {
   idempotency: IdempotencyService;
   /** The provider adapter for new orders and payouts (PROVIDER; `sandbox` by default). */
   provider: Provider;
+  routes: RoutesService;
+  beneficiaries: BeneficiariesService;
+  payouts: PayoutsService;
   /** Base URL of the public listener (PUBLIC_BASE_URL, else the real listening address). */
   publicBaseUrl(): string;
 }
@@ -37,10 +44,17 @@ export interface ContextDeps {
 
 export function buildContext(deps: ContextDeps): AppContext {
   let listeningBase: string | undefined;
+  // Keep the IFSC dataset load (~15 ms) off the first payout request.
+  loadIfscData();
+  const vault = new Vault(deps.config.masterKey);
   const ctx: AppContext & { setListeningBase(url: string): void } = {
     ...deps,
     metrics: new Metrics(),
-    vault: new Vault(deps.config.masterKey),
+    vault,
+    routes: new RoutesService(deps.db),
+    beneficiaries: new BeneficiariesService(vault),
+    // Set right below: the payouts service needs the finished context (provider, vault, config).
+    payouts: undefined as unknown as PayoutsService,
     clients: new ClientsService(deps.db),
     idempotency: new IdempotencyService(deps.db),
     publicBaseUrl: () => deps.config.publicBaseUrl ?? listeningBase ?? `http://${deps.config.host}:${deps.config.port}`,
@@ -48,5 +62,6 @@ export function buildContext(deps: ContextDeps): AppContext {
       listeningBase = url;
     },
   };
+  ctx.payouts = new PayoutsService(ctx);
   return ctx;
 }

@@ -1,6 +1,7 @@
 /** CLI command groups added by features (sandbox, route, destination, callbacks). */
 import type { AdminClient } from './admin-client.js';
 import type { Flags } from './args.js';
+import { routeCommand } from './commands/route.js';
 
 export interface CliCommand {
   group: string;
@@ -8,4 +9,4 @@ export interface CliCommand {
   run(input: { admin: AdminClient; sub: string | undefined; args: string[]; flags: Flags }): Promise<{ json: Record<string, unknown>; text: string }>;
 }
 
-export const cliCommands: CliCommand[] = [];
+export const cliCommands: CliCommand[] = [routeCommand];

@@ -1,8 +1,8 @@
 /** Every public route module, registered under /api/v1. One line per feature. */
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
+import { registerPayoutRoutes } from './payouts.js';
 
 export async function registerPublicRoutes(api: FastifyInstance, ctx: AppContext): Promise<void> {
-  void api;
-  void ctx;
+  await registerPayoutRoutes(api, ctx);
 }
