@@ -65,7 +65,7 @@ export async function submitAndRecord(ctx: AppContext, input: SubmissionInput): 
     ctx.log.warn({ transaction_id: input.transactionId, error: result.error }, 'payout submit outcome unknown; will inquire, never resend');
   }
   crashHere(ctx, 'after_submit');
-  await recordOutcome(ctx, input.attemptId, updateFromSubmit(result), { holder: true, inquired: false });
+  await recordOutcome(ctx, input.attemptId, updateFromSubmit(result), { holder: true, inquired: false, submitted: true });
 }
 
 /** Create path: the payout is committed; submit it now. Failures are left to the payout worker. */
@@ -102,7 +102,7 @@ export async function recordOutcome(
   ctx: AppContext,
   attemptId: string,
   update: AttemptUpdate,
-  opts: { holder: boolean; inquired: boolean },
+  opts: { holder: boolean; inquired: boolean; submitted?: boolean },
 ): Promise<ChangeResult | 'missing'> {
   const { maxAttempts, leaseMs } = ctx.config.payout;
   let retryAttemptId: string | undefined;
@@ -121,7 +121,7 @@ export async function recordOutcome(
     if (opts.holder) {
       const inquiries = locked.attempt.inquiry_count + (opts.inquired ? 1 : 0);
       const lastError = update.kind === 'unknown' ? update.error : null;
-      await repo.scheduleCheck(tx, { id: attemptId, delayMs: inquiryDelayMs(ctx, inquiries), inquired: opts.inquired, lastError });
+      await repo.scheduleCheck(tx, { id: attemptId, delayMs: inquiryDelayMs(ctx, inquiries), inquired: opts.inquired, lastError, submitted: opts.submitted ?? false });
     }
     return res;
   });
@@ -168,11 +168,11 @@ export async function inquire(ctx: AppContext, claimed: repo.ClaimedAttempt): Pr
   }
   if (claimed.status === 'PENDING_SUBMIT') {
     ctx.log.info({ transaction_id: claimed.transaction_id }, 'unsent payout attempt unknown to the bank; submitting it now');
-    await repo.markSubmitted(ctx.db, claimed.id);
     await submitStored(ctx, claimed.id);
     return;
   }
-  const sinceSubmitMs = claimed.submitted_at ? Date.now() - new Date(claimed.submitted_at).getTime() : Number.POSITIVE_INFINITY;
+  // An UNKNOWN attempt always has submitted_at (stamped when its submit ended); without one, wait.
+  const sinceSubmitMs = claimed.submitted_at ? Date.now() - new Date(claimed.submitted_at).getTime() : 0;
   if (claimed.status === 'UNKNOWN' && sinceSubmitMs >= ctx.config.payout.notFoundGraceMs) {
     await recordOutcome(ctx, claimed.id, { kind: 'not_executed', detail: 'status inquiry: the bank has no transfer under this reference' }, { holder: true, inquired: true });
     return;

@@ -95,6 +95,18 @@ test('58: lost before the bank, submit times out -> never SUCCESS; retried as ne
   assert.deepEqual(done.attempts.map((a: any) => a.status), ['FAILED', 'FAILED', 'FAILED']);
   assert.equal((await executions(w))[done.transaction_id], undefined);
   assert.deepEqual(await submissionsTo(done.transaction_id), ['LOST', 'LOST', 'LOST']);
+  // NOT_FOUND proves non-execution only after the grace period (800 ms here) since the submit ended.
+  const moves = await w.t.database.db.query<{ attempt_id: string; to_status: string; at: Date }>(
+    `SELECT attempt_id, to_status, created_at AS at FROM payout_transitions
+      WHERE payout_id = $1 AND entity = 'attempt' AND to_status IN ('UNKNOWN', 'NOT_EXECUTED') ORDER BY id`,
+    [done.id],
+  );
+  assert.equal(moves.rowCount, 6);
+  for (let i = 0; i < 6; i += 2) {
+    const [unknown, notExecuted] = [moves.rows[i]!, moves.rows[i + 1]!];
+    assert.equal(unknown.attempt_id, notExecuted.attempt_id);
+    assert.ok(notExecuted.at.getTime() - unknown.at.getTime() >= 800, 'waited out the not-found grace period');
+  }
   const kinds = (await eventsOf(w, done.id)).map((e) => e.kind).sort();
   assert.deepEqual(kinds, ['payout.created', 'payout.failed']);
 });

@@ -184,18 +184,21 @@ export async function insertTransitions(q: Queryable, rows: TransitionRow[]): Pr
   );
 }
 
-/** Marks the moment a submit is sent (the not-found grace period counts from it). */
-export async function markSubmitted(q: Queryable, attemptId: string): Promise<void> {
-  await q.query('UPDATE payout_attempts SET submitted_at = now() WHERE id = $1', [attemptId]);
-}
-
-/** Releases the lease and sets when the attempt is due for its next status inquiry. */
-export async function scheduleCheck(q: Queryable, s: { id: string; delayMs: number; inquired: boolean; lastError: string | null }): Promise<void> {
+/**
+ * Releases the lease and sets when the attempt is due for its next status inquiry. `submitted`:
+ * a submit call just ended; `submitted_at` is stamped now, after the call, so the not-found grace
+ * period is counted from a moment no earlier than the request could have reached the bank.
+ */
+export async function scheduleCheck(
+  q: Queryable,
+  s: { id: string; delayMs: number; inquired: boolean; lastError: string | null; submitted?: boolean },
+): Promise<void> {
   await q.query(
     `UPDATE payout_attempts SET locked_until = NULL, next_check_at = now() + make_interval(secs => $2::double precision / 1000),
-            inquiry_count = inquiry_count + CASE WHEN $3 THEN 1 ELSE 0 END, last_error = coalesce($4, last_error)
+            inquiry_count = inquiry_count + CASE WHEN $3 THEN 1 ELSE 0 END, last_error = coalesce($4, last_error),
+            submitted_at = CASE WHEN $5 THEN now() ELSE submitted_at END
       WHERE id = $1`,
-    [s.id, s.delayMs, s.inquired, s.lastError],
+    [s.id, s.delayMs, s.inquired, s.lastError, s.submitted ?? false],
   );
 }
 
