@@ -27,6 +27,31 @@ export interface Config {
   dbPoolSize: number;
   /** Whether this instance runs the background workers (several instances may). */
   runWorkers: boolean;
+  /** Bound of every provider call; a payout submit past it is an UNKNOWN outcome. */
+  providerTimeoutMs: number;
+  payout: PayoutSettings;
+  /**
+   * Development/test only (ignored in production): `after_persist` or `after_submit` makes the
+   * process SIGKILL itself at that point of a payout create, to prove crash recovery.
+   */
+  testCrashPoint: 'after_persist' | 'after_submit' | undefined;
+}
+
+export interface PayoutSettings {
+  /** How often the payout worker looks for due attempts. */
+  workerIntervalMs: number;
+  /** First status inquiry delay; doubles per inquiry up to inquiryMaxMs. */
+  inquiryBaseMs: number;
+  inquiryMaxMs: number;
+  /**
+   * A NOT_FOUND inquiry proves "not executed" only this long after the last submit: a request
+   * still in flight towards the bank is not yet found.
+   */
+  notFoundGraceMs: number;
+  /** Lease of a submitting/inquiring instance on an attempt; a crashed holder's work resumes after it. */
+  leaseMs: number;
+  /** Submissions per payout (new attempts only after a proven non-execution) before it FAILS. */
+  maxAttempts: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -63,6 +88,12 @@ function parseMasterKey(b64: string): Buffer {
   return key;
 }
 
+function crashPointFrom(raw: string | undefined): Config['testCrashPoint'] {
+  if (raw === undefined || raw === '') return undefined;
+  if (raw === 'after_persist' || raw === 'after_submit') return raw;
+  throw new Error(`TIJORI_TEST_CRASH_POINT must be after_persist or after_submit, got "${raw}"`);
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const production = env.NODE_ENV === 'production';
   const dataDir = resolve(env.DATA_DIR || './data');
@@ -71,6 +102,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (production && !env.MASTER_KEY) throw new Error('MASTER_KEY is required in production');
   if (production && !env.DATABASE_URL) throw new Error('DATABASE_URL is required in production');
   const masterKey = parseMasterKey(env.MASTER_KEY || fileSecret(dataDir, 'master.key', () => randomBytes(32).toString('base64')));
+  const providerTimeoutMs = intFrom(env, 'PROVIDER_TIMEOUT_MS', 3_000);
   const adminToken = env.ADMIN_TOKEN || fileSecret(dataDir, 'admin-token', () => randomBytes(32).toString('base64url'));
   return {
     production,
@@ -91,5 +123,16 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     dbPoolSize: intFrom(env, 'DB_POOL_SIZE', 20),
     runWorkers: boolFrom(env, 'RUN_WORKERS', true),
+    providerTimeoutMs,
+    payout: {
+      workerIntervalMs: intFrom(env, 'PAYOUT_WORKER_INTERVAL_MS', 1_000),
+      inquiryBaseMs: intFrom(env, 'PAYOUT_INQUIRY_BASE_MS', 2_000),
+      inquiryMaxMs: intFrom(env, 'PAYOUT_INQUIRY_MAX_MS', 300_000),
+      notFoundGraceMs: intFrom(env, 'PAYOUT_NOT_FOUND_GRACE_MS', 60_000),
+      // The lease must outlive a provider call, or a second instance could inquire mid-call.
+      leaseMs: Math.max(intFrom(env, 'PAYOUT_LEASE_MS', 10_000), providerTimeoutMs + 1_000),
+      maxAttempts: Math.max(1, intFrom(env, 'PAYOUT_MAX_ATTEMPTS', 3)),
+    },
+    testCrashPoint: production ? undefined : crashPointFrom(env.TIJORI_TEST_CRASH_POINT),
   };
 }

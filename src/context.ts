@@ -9,6 +9,10 @@ import { Metrics } from './observability/metrics.js';
 import { Vault } from './security/vault.js';
 import { ClientsService } from './services/clients.js';
 import { IdempotencyService } from './services/idempotency.js';
+import { BeneficiariesService } from './services/beneficiaries.js';
+import { PayoutsService } from './services/payouts.js';
+import { RoutesService } from './services/routes.js';
+import { loadIfscData } from './domain/ifsc.js';
 import type { Provider } from './providers/provider.js';
 import type { SandboxControls } from './providers/sandbox/adapter.js';
 import { PaymentOrdersService } from './services/payment-orders.js';
@@ -28,6 +32,9 @@ export interface AppContext {
   provider: Provider;
   /** Present when the provider is the sandbox: its pay/fail controls and counters. */
   sandbox: SandboxControls | undefined;
+  routes: RoutesService;
+  beneficiaries: BeneficiariesService;
+  payouts: PayoutsService;
   /** Base URL of the public listener (PUBLIC_BASE_URL, else the real listening address). */
   publicBaseUrl(): string;
   paymentOrders: PaymentOrdersService;
@@ -46,11 +53,16 @@ export interface ContextDeps {
 
 export function buildContext(deps: ContextDeps): AppContext {
   let listeningBase: string | undefined;
+  // Keep the IFSC dataset load (~15 ms) off the first payout request.
+  loadIfscData();
+  const vault = new Vault(deps.config.masterKey);
   const ctx = {
     ...deps,
     sandbox: deps.sandbox,
     metrics: new Metrics(),
-    vault: new Vault(deps.config.masterKey),
+    vault,
+    routes: new RoutesService(deps.db),
+    beneficiaries: new BeneficiariesService(vault),
     clients: new ClientsService(deps.db),
     idempotency: new IdempotencyService(deps.db),
     publicBaseUrl: () => deps.config.publicBaseUrl ?? listeningBase ?? `http://${deps.config.host}:${deps.config.port}`,
@@ -58,7 +70,9 @@ export function buildContext(deps: ContextDeps): AppContext {
       listeningBase = url;
     },
   } as AppContext & { setListeningBase(url: string): void };
+  // These services need the finished context (provider, vault, config, each other).
   ctx.paymentOrders = new PaymentOrdersService(ctx);
+  ctx.payouts = new PayoutsService(ctx);
   ctx.providerIntake = new ProviderIntake(ctx);
   return ctx;
 }

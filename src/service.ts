@@ -63,6 +63,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
       return sandboxRef.url;
     },
     signingSecret,
+    timeoutMs: config.providerTimeoutMs,
   });
   const ctx = buildContext({ config, db, log, rateLimiter, provider, sandbox: provider.controls });
 

@@ -2,8 +2,7 @@
  * Provider callbacks: verified, stored durably (deduplicated by the provider's event id) and
  * acknowledged at once; a worker then processes each stored event in a transaction of its own,
  * dispatched by kind to the service that owns it. The dispatch map is the one place where a new
- * kind gets its handler: `collection` -> payment orders; `payout` is registered by the payout
- * service with registerHandler('payout', ...). An event whose kind has no handler yet stays
+ * kind gets its handler: `collection` -> payment orders, `payout` -> payouts. An event whose kind has no handler yet stays
  * pending (with an error and a back-off), so nothing a provider told us is ever dropped.
  */
 import { randomUUID } from 'node:crypto';
@@ -12,6 +11,7 @@ import { AppError } from '../domain/errors.js';
 import type { ProviderCallback } from '../providers/provider.js';
 import type { Queryable } from '../store/db.js';
 import * as repo from '../store/repos/provider-events-repo.js';
+import { applyProviderPayoutUpdate } from './payout-submission.js';
 
 export type ProviderEventHandler = (tx: Queryable, callback: ProviderCallback) => Promise<unknown>;
 
@@ -33,7 +33,9 @@ export class ProviderIntake {
 
   constructor(private readonly ctx: AppContext) {
     this.handlers.set('collection', (tx, cb) => ctx.paymentOrders.applyProviderCallback(tx, cb));
-    // 'payout': registered by the payout service (registerHandler('payout', ...)).
+    // Payout updates are applied in the payout service's own transactions; it is idempotent, so a
+    // retried event changes nothing twice.
+    this.handlers.set('payout', (_tx, cb) => (cb.kind === 'payout' ? applyProviderPayoutUpdate(ctx, cb) : Promise.resolve('ignored')));
   }
 
   registerHandler(kind: ProviderCallback['kind'], handler: ProviderEventHandler): void {

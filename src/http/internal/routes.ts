@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
+import { registerAdminRouteRoutes } from './admin-routes.js';
 import { registerAdminSandboxRoutes } from './admin-sandbox.js';
 import { adminAuth } from './app.js';
 import { registerProviderCallbackRoutes } from './provider-callbacks.js';
@@ -14,6 +15,7 @@ export async function registerInternalRoutes(app: FastifyInstance, ctx: AppConte
     async (admin) => {
       admin.addHook('onRequest', adminAuth(ctx));
       await registerAdminSandboxRoutes(admin, ctx);
+      await registerAdminRouteRoutes(admin, ctx);
     },
     { prefix: '/admin' },
   );

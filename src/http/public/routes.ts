@@ -2,7 +2,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { registerPaymentOrderRoutes } from './payment-orders.js';
+import { registerPayoutRoutes } from './payouts.js';
 
 export async function registerPublicRoutes(api: FastifyInstance, ctx: AppContext): Promise<void> {
   await registerPaymentOrderRoutes(api, ctx);
+  await registerPayoutRoutes(api, ctx);
 }

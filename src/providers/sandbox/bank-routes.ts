@@ -1,8 +1,134 @@
-/** The sandbox bank: payout submission with the outcomes of contract §3, ledger and status API. */
-import type { FastifyInstance } from 'fastify';
+/**
+ * The sandbox bank's HTTP API (contract §3): payout submission with deterministic outcomes by the
+ * last two digits of amount_paise, status inquiry by reference, and execution statistics.
+ *
+ * | ends in | behaviour |
+ * |---|---|
+ * | other | accepted; executes after ~1 s (SUCCESS with a UTR of the mode's shape) |
+ * | 13 | accepted; fails after ~1 s (account closed) |
+ * | 57 | transfer recorded and executed after ~1 s, but the submit call never answers |
+ * | 58 | the request is lost before the bank records it: no transfer, no answer (NOT_FOUND) |
+ * | 59 | the first submit of a reference answers 503 without recording anything; a later submit of the
+ * |    | same reference (the service's safe retry after a NOT_FOUND inquiry) is accepted normally |
+ * | 77 | accepted; stays PENDING for 10 minutes, then executes |
+ *
+ * The reference is the bank's idempotency key: a transfer per reference (UNIQUE), and a repeated
+ * submit of a known reference answers with that transfer instead of creating a second one.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import * as repo from '../../store/repos/sandbox-bank-repo.js';
+import { startBankExecutor } from './bank-executor.js';
 import type { SandboxDeps } from './server.js';
 
+export const EXECUTION_DELAY_MS = 1_000;
+export const LONG_PENDING_MS = 10 * 60_000;
+/** A held (never answered) submit is dropped after this, should the client never give up. */
+const HOLD_MAX_MS = 120_000;
+
+interface SubmitBody {
+  reference: string;
+  amount_paise: number;
+  mode: string;
+  beneficiary: { name: string; account_number: string; ifsc: string };
+  remarks?: string | null;
+}
+
+const SubmitSchema = {
+  type: 'object',
+  required: ['reference', 'amount_paise', 'mode', 'beneficiary'],
+  properties: {
+    reference: { type: 'string', pattern: '^[A-Za-z0-9]{1,35}$' },
+    amount_paise: { type: 'integer', minimum: 1 },
+    mode: { type: 'string', enum: ['IMPS', 'NEFT', 'RTGS'] },
+    beneficiary: {
+      type: 'object',
+      required: ['name', 'account_number', 'ifsc'],
+      properties: {
+        name: { type: 'string', minLength: 1 },
+        account_number: { type: 'string', pattern: '^[0-9]{8,20}$' },
+        ifsc: { type: 'string', pattern: '^[A-Z]{4}0[A-Z0-9]{6}$' },
+      },
+    },
+    remarks: { type: ['string', 'null'] },
+  },
+} as const;
+
+export function statusBody(t: repo.TransferRow) {
+  return {
+    reference: t.reference,
+    status: t.status,
+    bank_reference: t.bank_reference,
+    utr: t.utr,
+    processed_at: t.processed_at ? t.processed_at.toISOString() : null,
+    reason: t.reason,
+  };
+}
+
+/** Answers to a known reference: what the bank already knows, never a second transfer. */
+function answerExisting(reply: FastifyReply, t: repo.TransferRow) {
+  if (t.status === 'FAILED') return reply.code(200).send({ ...statusBody(t), status: 'REJECTED' });
+  return reply.code(200).send({ ...statusBody(t), status: 'ACCEPTED', transfer_status: t.status });
+}
+
 export async function registerBankRoutes(app: FastifyInstance, deps: SandboxDeps): Promise<void> {
-  void app;
-  void deps;
+  const held = new Set<ServerResponse>();
+  const hold = (reply: FastifyReply) => {
+    reply.hijack();
+    const res = reply.raw;
+    held.add(res);
+    const timer = setTimeout(() => res.destroy(), HOLD_MAX_MS);
+    res.on('close', () => {
+      clearTimeout(timer);
+      held.delete(res);
+    });
+  };
+  const executor = startBankExecutor(deps);
+  app.addHook('preClose', async () => {
+    for (const res of held) res.destroy();
+  });
+  app.addHook('onClose', async () => executor.stop());
+
+  app.post('/bank/payouts', { schema: { body: SubmitSchema } }, async (request, reply) => {
+    const b = request.body as SubmitBody;
+    const known = await repo.findTransfer(deps.db, b.reference);
+    if (known) {
+      await repo.recordSubmission(deps.db, b.reference, 'DUPLICATE');
+      return answerExisting(reply, known);
+    }
+    const magic = b.amount_paise % 100;
+    if (magic === 58) {
+      await repo.recordSubmission(deps.db, b.reference, 'LOST');
+      return hold(reply);
+    }
+    if (magic === 59 && (await repo.countSubmissions(deps.db, b.reference)) === 0) {
+      await repo.recordSubmission(deps.db, b.reference, 'ERROR_503');
+      return reply.code(503).send({ status: 'ERROR', reason: 'core banking system unavailable' });
+    }
+    const { row } = await repo.insertTransfer(deps.db, {
+      id: randomUUID(),
+      reference: b.reference,
+      bankReference: `SBXB${randomBytes(8).toString('hex').toUpperCase()}`,
+      amountPaise: b.amount_paise,
+      mode: b.mode,
+      beneficiaryName: b.beneficiary.name,
+      accountLast4: b.beneficiary.account_number.slice(-4),
+      ifsc: b.beneficiary.ifsc,
+      outcome: magic === 13 ? 'ACCOUNT_CLOSED' : 'EXECUTE',
+      executeAfterMs: magic === 77 ? LONG_PENDING_MS : EXECUTION_DELAY_MS,
+    });
+    await repo.recordSubmission(deps.db, b.reference, magic === 57 ? 'ACCEPTED_NO_ANSWER' : 'ACCEPTED');
+    if (magic === 57) return hold(reply);
+    return reply.code(202).send({ ...statusBody(row), status: 'ACCEPTED', transfer_status: row.status });
+  });
+
+  app.get('/bank/payouts/:reference', async (request, reply) => {
+    const { reference } = request.params as { reference: string };
+    const t = await repo.findTransfer(deps.db, reference);
+    if (!t) return reply.code(404).send({ reference, status: 'NOT_FOUND' });
+    return reply.code(200).send(statusBody(t));
+  });
+
+  app.get('/bank/stats/payouts', async () => repo.executionCounts(deps.db));
 }

@@ -1,8 +1,9 @@
 /**
  * What `tijori sandbox stats` reports (contract §2). The PSP side counts status inquiries per
- * collection reference (= the service's order_id); the bank side (payouts) fills
- * payoutExecutionStats when the sandbox bank is built.
+ * collection reference (= the service's order_id); the bank side counts executions per
+ * payout reference (= the service's transaction_id).
  */
+import * as bankRepo from '../../store/repos/sandbox-bank-repo.js';
 import * as pspRepo from '../../store/repos/sandbox-psp-repo.js';
 import type { SandboxDeps } from './server.js';
 
@@ -15,9 +16,9 @@ export async function payinStatusCheckStats(deps: Pick<SandboxDeps, 'db'>): Prom
   return pspRepo.statusCheckCounts(deps.db);
 }
 
-/** Executions per payout transaction_id. Extended by the sandbox bank; nothing executes yet. */
-export async function payoutExecutionStats(_deps: Pick<SandboxDeps, 'db'>): Promise<Record<string, number>> {
-  return {};
+/** Executions per payout transaction_id, from the sandbox bank's ledger. */
+export async function payoutExecutionStats(deps: Pick<SandboxDeps, 'db'>): Promise<Record<string, number>> {
+  return bankRepo.executionCounts(deps.db);
 }
 
 export async function sandboxStats(deps: Pick<SandboxDeps, 'db'>): Promise<SandboxStats> {

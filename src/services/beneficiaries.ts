@@ -1,0 +1,99 @@
+/**
+ * Beneficiaries: IFSC-checked, confirmed bank accounts a payout can go to (API §2.4, §4.3).
+ * Inline details on a payout become a reusable beneficiary, one per organization and account
+ * (account number + IFSC). The account number is encrypted at rest and leaves the service only
+ * towards the bank; everything else carries its last four digits.
+ */
+import { randomUUID } from 'node:crypto';
+import { AppError, type FieldIssue } from '../domain/errors.js';
+import { lookupIfsc } from '../domain/ifsc.js';
+import { isIndianMobile } from '../domain/phone.js';
+import { charLength, isWellFormedText } from '../domain/text.js';
+import type { Vault } from '../security/vault.js';
+import type { Queryable } from '../store/db.js';
+import * as repo from '../store/repos/beneficiaries-repo.js';
+
+export interface InlineBeneficiaryInput {
+  name: string;
+  account_number: string;
+  ifsc: string;
+  mobile: string;
+  details_confirmation: boolean;
+}
+
+export interface InlineBeneficiary {
+  name: string;
+  accountNumber: string;
+  ifsc: string;
+  bankName: string;
+  mobile: string;
+}
+
+/** A beneficiary ready for a payout, with the full account number for the bank only. */
+export interface ResolvedBeneficiary {
+  id: string;
+  name: string;
+  last4: string;
+  ifsc: string;
+  bankName: string;
+  accountNumber: string;
+}
+
+const encryptionContext = (id: string) => `beneficiary:${id}:account_number`;
+
+/** Rules JSON schema cannot express: real IFSC (bank and branch), mobile shape, text sanity. */
+export function checkInlineBeneficiary(input: InlineBeneficiaryInput, issues: FieldIssue[]): InlineBeneficiary | null {
+  const name = input.name.trim();
+  if (name === '' || !isWellFormedText(name) || charLength(name) > 160) {
+    issues.push({ field: 'beneficiary.name', issue: 'must be 1 to 160 characters of text' });
+  }
+  const ifsc = input.ifsc.toUpperCase();
+  const info = lookupIfsc(ifsc);
+  if (!info) issues.push({ field: 'beneficiary.ifsc', issue: 'is not a valid Indian IFSC (format, bank and branch are checked)' });
+  if (!isIndianMobile(input.mobile)) issues.push({ field: 'beneficiary.mobile', issue: 'must be an Indian 10-digit mobile number' });
+  if (input.details_confirmation !== true) issues.push({ field: 'beneficiary.details_confirmation', issue: 'must be true' });
+  if (!info) return null;
+  return { name, accountNumber: input.account_number, ifsc, bankName: info.bankName, mobile: input.mobile };
+}
+
+export class BeneficiariesService {
+  constructor(private readonly vault: Vault) {}
+
+  /** Encrypts up front so the insert inside the create transaction costs no extra time. */
+  prepare(orgId: string, b: InlineBeneficiary): repo.NewBeneficiary {
+    const id = randomUUID();
+    return {
+      id,
+      orgId,
+      name: b.name,
+      accountNumberEnc: this.vault.encrypt(b.accountNumber, encryptionContext(id)),
+      last4: b.accountNumber.slice(-4),
+      lookup: this.vault.lookupHash(`${b.ifsc}:${b.accountNumber}`, 'beneficiary-account'),
+      ifsc: b.ifsc,
+      bankName: b.bankName,
+      mobile: b.mobile,
+    };
+  }
+
+  /** Stores inline details as a confirmed beneficiary, or finds the one with the same account. */
+  async saveInline(q: Queryable, prepared: repo.NewBeneficiary, inline: InlineBeneficiary): Promise<ResolvedBeneficiary> {
+    const row = await repo.upsertBeneficiary(q, prepared);
+    // The payout carries the name the merchant confirmed for it; the stored beneficiary keeps its first one.
+    return { id: row.id, name: inline.name, last4: row.account_number_last4, ifsc: row.ifsc, bankName: row.bank_name, accountNumber: inline.accountNumber };
+  }
+
+  /** An active, confirmed beneficiary of the organization; BENEFICIARY_INVALID otherwise. */
+  async findUsable(q: Queryable, orgId: string, id: string): Promise<ResolvedBeneficiary> {
+    const row = await repo.findUsableBeneficiary(q, orgId, id);
+    if (!row) throw new AppError('BENEFICIARY_INVALID', 'beneficiary_id does not name an active, confirmed beneficiary of this organization.');
+    return { ...this.fromRow(row), accountNumber: this.accountNumberOf(row) };
+  }
+
+  accountNumberOf(row: { id: string; account_number_enc: Buffer }): string {
+    return this.vault.decrypt(row.account_number_enc, encryptionContext(row.id));
+  }
+
+  private fromRow(row: repo.BeneficiaryRow) {
+    return { id: row.id, name: row.name, last4: row.account_number_last4, ifsc: row.ifsc, bankName: row.bank_name };
+  }
+}

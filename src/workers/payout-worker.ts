@@ -1,0 +1,44 @@
+/**
+ * Settles payouts on its own, callbacks or not: claims unresolved attempts that are due (FOR
+ * UPDATE SKIP LOCKED + a lease, so several instances can run it) and inquires at the bank by our
+ * reference. It also resumes creates that crashed between persisting and submitting: a
+ * PENDING_SUBMIT attempt whose lease expired is inquired first and sent only if the bank has
+ * never seen it. Unresolved attempts are exported as metrics so a stuck UNKNOWN is visible.
+ */
+import type { AppContext } from '../context.js';
+import { inquire } from '../services/payout-submission.js';
+import * as repo from '../store/repos/payouts-repo.js';
+import { PollingWorker } from './polling-worker.js';
+
+const BATCH = 20;
+
+export function createPayoutWorker(ctx: AppContext): PollingWorker {
+  const unresolved = ctx.metrics.gauge('tijori_payout_attempts_unresolved', 'Payout attempts not yet decided, by status', ['status']);
+  const oldest = ctx.metrics.gauge('tijori_payout_attempt_oldest_unresolved_seconds', 'Age of the oldest undecided payout attempt, by status', ['status']);
+  const refreshMetrics = async () => {
+    const summary = await repo.unresolvedSummary(ctx.db);
+    for (const status of ['PENDING_SUBMIT', 'PROCESSING', 'UNKNOWN']) {
+      const s = summary.find((x) => x.status === status);
+      unresolved.set({ status }, s?.n ?? 0);
+      oldest.set({ status }, s?.oldest_s ?? 0);
+    }
+  };
+  return new PollingWorker({
+    name: 'payout-inquiry',
+    intervalMs: ctx.config.payout.workerIntervalMs,
+    log: ctx.log,
+    tick: async () => {
+      const claimed = await repo.claimDueAttempts(ctx.db, BATCH, ctx.config.payout.leaseMs);
+      await Promise.all(
+        claimed.map((a) =>
+          inquire(ctx, a).catch((err: unknown) => {
+            // The lease expires and the next tick retries; nothing was guessed.
+            ctx.log.warn({ transaction_id: a.transaction_id, err: (err as Error).message }, 'payout inquiry failed');
+          }),
+        ),
+      );
+      await refreshMetrics();
+      return claimed.length;
+    },
+  });
+}
