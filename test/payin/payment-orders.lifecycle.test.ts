@@ -209,19 +209,19 @@ describe('provider callbacks', () => {
     assert.equal((await eventProcessed(cb.id)).outcome, 'unknown_order');
   });
 
-  test('payout callbacks have no handler yet: kept pending with an error, not dropped', async () => {
+  test('payout callbacks are dispatched to the payout service (unknown reference: processed, recorded, no change)', async () => {
     const id = randomUUID();
+    const payload = { eventId: id, kind: 'payout', reference: 'TXNOSUCH1', status: { status: 'FAILED', providerReference: 'B1', reason: 'account closed' } };
     await t.database.db.query(
-      `INSERT INTO provider_events (id, provider, event_id, kind, reference, payload, raw_body) VALUES ($1, 'sandbox', $2, 'payout', 'TX1', '{}', '{}')`,
-      [randomUUID(), id],
+      `INSERT INTO provider_events (id, provider, event_id, kind, reference, payload, raw_body) VALUES ($1, 'sandbox', $2, 'payout', 'TXNOSUCH1', $3, '{}')`,
+      [randomUUID(), id, JSON.stringify(payload)],
     );
     await t.svc.ctx.providerIntake.processBatch(5);
     const row = await waitFor(async () => {
-      const r = await t.database.db.query('SELECT state, attempts, last_error FROM provider_events WHERE event_id = $1', [id]);
-      return r.rows[0]!.attempts > 0 ? r.rows[0] : null;
+      const r = await t.database.db.query('SELECT state, outcome FROM provider_events WHERE event_id = $1', [id]);
+      return r.rows[0]!.state === 'processed' ? r.rows[0] : null;
     });
-    assert.equal(row.state, 'pending');
-    assert.match(row.last_error, /no handler registered for payout events/);
+    assert.equal(row.outcome, 'unknown_reference');
   });
 });
 
