@@ -231,7 +231,7 @@ export class PaymentOrdersService {
    * starts the payment window. Repeating it once the intent exists returns the order unchanged.
    */
   async submitPayerDetails(token: string, details: PayerDetails): Promise<CheckoutView> {
-    const issues = payerDetailsIssues(details, '');
+    const issues = payerDetailsIssues(details);
     if (issues.length > 0) throw validationError(issues);
     const row = await this.byToken(token);
     if (row.status === 'PENDING_PAYMENT' || row.status === 'AWAITING_CONFIRMATION') return this.checkout(row);
@@ -265,7 +265,7 @@ export class PaymentOrdersService {
 
   /** PENDING_PAYMENT -> AWAITING_CONFIRMATION: the payer typed the UTR their app showed. */
   async submitPayerReference(token: string, utr: string): Promise<CheckoutView> {
-    if (!UTR.test(utr)) throw validationError([{ field: 'utr', issue: 'must be the 12-digit UPI reference number' }]);
+    if (!UTR.test(utr)) throw validationError([{ field: 'payer_reference', issue: 'must be the 12-digit UPI reference number (UTR)' }]);
     const row = await this.byToken(token);
     if (row.status === 'AWAITING_CONFIRMATION' && row.payer_reference === utr) return this.checkout(row);
     const updated = await this.ctx.db.tx(async (tx) => {

@@ -3,6 +3,7 @@ import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { createBaseApp } from '../base-app.js';
+import { registerCheckoutRoutes } from './checkout/routes.js';
 import { registerPublicRoutes } from './routes.js';
 
 export const API_PREFIX = '/api/v1';
@@ -35,6 +36,8 @@ export async function buildPublicApp(ctx: AppContext): Promise<FastifyInstance> 
     ctx.metrics.dbUp.set(up ? 1 : 0);
     return reply.code(up ? 200 : 503).send({ status: up ? 'ready' : 'database unavailable' });
   });
+
+  await registerCheckoutRoutes(app, ctx);
 
   await app.register(
     async (api) => {

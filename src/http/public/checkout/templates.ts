@@ -40,6 +40,7 @@ function layout(view: CheckoutView, title: string, inner: string, final: boolean
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
+<link rel="icon" href="data:,">
 <title>${esc(title)} · ${esc(view.merchantName)}</title>
 <link rel="stylesheet" href="/checkout/assets/checkout.css">
 <script src="/checkout/assets/checkout.js" defer></script>
@@ -94,7 +95,7 @@ function paySection(view: CheckoutView): string {
     : `<details>
 <summary>I have paid</summary>
 <form id="reference-form" novalidate>
-${field('payer_reference', 'UPI reference (UTR)', 'text', 'inputmode="text" autocomplete="off" maxlength="35"', 'shown in your UPI app after paying')}
+${field('payer_reference', 'UPI reference number (UTR)', 'text', 'inputmode="numeric" autocomplete="off" maxlength="12" pattern="[0-9]{12}"', '12 digits, shown in your UPI app after paying')}
 <button type="submit" class="secondary">Submit reference</button>
 </form>
 </details>`;

@@ -92,8 +92,8 @@
     reference.addEventListener('submit', function (ev) {
       ev.preventDefault();
       var v = reference.payer_reference.value.trim();
-      if (!/^[A-Za-z0-9]{6,35}$/.test(v)) {
-        setError('payer_reference', 'Enter the UPI reference (UTR) shown by your app: 6 to 35 letters or digits.');
+      if (!/^[0-9]{12}$/.test(v)) {
+        setError('payer_reference', 'Enter the 12-digit UPI reference number (UTR) shown by your app.');
         reference.payer_reference.focus();
         return;
       }

@@ -1,0 +1,136 @@
+/**
+ * The hosted checkout behind `checkout_url` (API §4.1): server-rendered pages, a token-scoped JSON
+ * status endpoint the page polls, and the payer's steps. The page learns the payment state only
+ * from the server; it never trusts URL or return parameters and holds no merchant secret.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import QRCode from 'qrcode';
+import type { AppContext } from '../../../context.js';
+import { AppError } from '../../../domain/errors.js';
+import type { CheckoutView as OrderCheckoutView } from '../../../services/payment-order-view.js';
+import { okEnvelope } from '../../plugins/envelope.js';
+import { rejectSensitiveData } from '../../plugins/sensitive-data.js';
+import { type CheckoutView, renderCheckout, renderNotFound } from './templates.js';
+
+const ASSETS = join(dirname(fileURLToPath(import.meta.url)), 'assets');
+
+/** No inline script or style, nothing from another origin, no framing. */
+export const CHECKOUT_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+function securityHeaders(reply: FastifyReply, httpsOrigin: boolean): void {
+  reply.header('content-security-policy', CHECKOUT_CSP);
+  reply.header('x-frame-options', 'DENY');
+  reply.header('referrer-policy', 'no-referrer');
+  reply.header('permissions-policy', 'camera=(), microphone=(), geolocation=(), payment=()');
+  reply.header('cross-origin-opener-policy', 'same-origin');
+  reply.header('cross-origin-resource-policy', 'same-origin');
+  if (httpsOrigin) reply.header('strict-transport-security', 'max-age=31536000');
+}
+
+const TokenParams = Type.Object({ token: Type.String({ minLength: 16, maxLength: 128, pattern: '^[A-Za-z0-9_-]+$' }) });
+const DetailsBody = Type.Object(
+  {
+    customer_name: Type.String({ maxLength: 120 }),
+    customer_email: Type.String({ maxLength: 190 }),
+    customer_phone: Type.String({ maxLength: 10 }),
+    customer_consent: Type.Boolean(),
+  },
+  { additionalProperties: false },
+);
+const ReferenceBody = Type.Object({ payer_reference: Type.String({ maxLength: 35 }) }, { additionalProperties: false });
+const SimulateBody = Type.Object({ outcome: Type.Union([Type.Literal('pay'), Type.Literal('fail')]) }, { additionalProperties: false });
+
+async function toTemplateView(token: string, v: OrderCheckoutView): Promise<CheckoutView> {
+  const qrSvg = v.upi_uri ? await QRCode.toString(v.upi_uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 }) : null;
+  return {
+    token,
+    status: v.status,
+    merchantName: v.merchant_name,
+    amountPaise: v.amount_paise,
+    purpose: v.purpose,
+    upiIntent: v.upi_uri,
+    qrSvg,
+    expiresAt: v.expires_at,
+    returnUrl: v.return_url,
+    sandbox: v.sandbox,
+    bankTransactionId: v.bank_transaction_id,
+    payerReference: v.payer_reference,
+  };
+}
+
+function statusData(v: OrderCheckoutView) {
+  return { status: v.status, expires_at: v.expires_at, server_time: new Date().toISOString() };
+}
+
+export async function registerCheckoutRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const css = readFileSync(join(ASSETS, 'checkout.css'));
+  const js = readFileSync(join(ASSETS, 'checkout.js'));
+  const https = ctx.publicBaseUrl().startsWith('https:');
+  const hide = { hide: true };
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.url.startsWith('/checkout/')) securityHeaders(reply, https);
+  });
+
+  app.get('/checkout/assets/checkout.css', { schema: hide }, async (_req, reply) =>
+    reply.header('cache-control', 'public, max-age=3600').type('text/css; charset=utf-8').send(css),
+  );
+  app.get('/checkout/assets/checkout.js', { schema: hide }, async (_req, reply) =>
+    reply.header('cache-control', 'public, max-age=3600').type('text/javascript; charset=utf-8').send(js),
+  );
+
+  // The page. Query parameters (e.g. a forged ?status=PAID) are ignored by construction.
+  app.get('/checkout/:token', { schema: hide }, async (request, reply) => {
+    const { token } = request.params as { token: string };
+    let view: OrderCheckoutView;
+    try {
+      if (!/^[A-Za-z0-9_-]{16,128}$/.test(token)) throw new AppError('NOT_FOUND', 'No such checkout.');
+      view = await ctx.paymentOrders.getByCheckoutToken(token);
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'NOT_FOUND') return reply.code(404).type('text/html; charset=utf-8').send(renderNotFound('unknown'));
+      throw err;
+    }
+    const html = renderCheckout(await toTemplateView(token, view));
+    return reply.code(view.status === 'EXPIRED' ? 410 : 200).type('text/html; charset=utf-8').send(html);
+  });
+
+  app.get('/checkout/:token/status', { schema: { ...hide, params: TokenParams } }, async (request) => {
+    const { token } = request.params as { token: string };
+    return okEnvelope(request, statusData(await ctx.paymentOrders.getByCheckoutToken(token, { liveCheck: true })));
+  });
+
+  app.post('/checkout/:token/details', { schema: { ...hide, params: TokenParams, body: DetailsBody }, preValidation: async (r) => rejectSensitiveData(r.body) }, async (request) => {
+    const { token } = request.params as { token: string };
+    const b = request.body as { customer_name: string; customer_email: string; customer_phone: string; customer_consent: boolean };
+    const v = await ctx.paymentOrders.submitPayerDetails(token, { name: b.customer_name, email: b.customer_email, phone: b.customer_phone, consent: b.customer_consent });
+    return okEnvelope(request, statusData(v));
+  });
+
+  app.post('/checkout/:token/reference', { schema: { ...hide, params: TokenParams, body: ReferenceBody }, preValidation: async (r) => rejectSensitiveData(r.body) }, async (request) => {
+    const { token } = request.params as { token: string };
+    const v = await ctx.paymentOrders.submitPayerReference(token, (request.body as { payer_reference: string }).payer_reference);
+    return okEnvelope(request, statusData(v));
+  });
+
+  // Sandbox only: the service asks the sandbox PSP (over HTTP) to decide, as a bank would.
+  app.post('/checkout/:token/simulate', { schema: { ...hide, params: TokenParams, body: SimulateBody } }, async (request) => {
+    const { token } = request.params as { token: string };
+    const current = await ctx.paymentOrders.getByCheckoutToken(token);
+    if (!current.sandbox) throw new AppError('NOT_FOUND', 'No such resource or path.');
+    const v = await ctx.paymentOrders.simulateSandboxOutcome(token, (request.body as { outcome: 'pay' | 'fail' }).outcome);
+    return okEnvelope(request, statusData(v));
+  });
+}
