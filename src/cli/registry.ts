@@ -1,6 +1,8 @@
 /** CLI command groups added by features (sandbox, route, destination, callbacks). */
 import type { AdminClient } from './admin-client.js';
 import type { Flags } from './args.js';
+import { callbacksCommand } from './commands/callbacks.js';
+import { destinationCommand } from './commands/destination.js';
 
 export interface CliCommand {
   group: string;
@@ -8,4 +10,4 @@ export interface CliCommand {
   run(input: { admin: AdminClient; sub: string | undefined; args: string[]; flags: Flags }): Promise<{ json: Record<string, unknown>; text: string }>;
 }
 
-export const cliCommands: CliCommand[] = [];
+export const cliCommands: CliCommand[] = [destinationCommand, callbacksCommand];

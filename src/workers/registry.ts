@@ -1,8 +1,8 @@
 /** The background workers of an instance. Each feature adds its worker here. */
 import type { AppContext } from '../context.js';
+import { CallbackDeliveryWorker } from './callback-delivery-worker.js';
 import type { Worker } from './polling-worker.js';
 
 export function createWorkers(ctx: AppContext): Worker[] {
-  void ctx;
-  return [];
+  return [new CallbackDeliveryWorker(ctx)];
 }

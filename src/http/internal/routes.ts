@@ -4,8 +4,15 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
+import { registerAdminCallbackRoutes } from './admin-callbacks.js';
+import { adminAuth } from './app.js';
 
 export async function registerInternalRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  void app;
-  void ctx;
+  await app.register(
+    async (admin) => {
+      admin.addHook('onRequest', adminAuth(ctx));
+      await registerAdminCallbackRoutes(admin, ctx);
+    },
+    { prefix: '/admin' },
+  );
 }
