@@ -123,7 +123,7 @@ test('a receiver answering 500 gets the same event again: identical body, fresh 
 
 test('a receiver that is down and comes back up gets everything', async () => {
   await r.rx.stop();
-  const events = [];
+  const events: Array<{ id: string; body: string }> = [];
   for (let i = 0; i < 20; i++) events.push(await emit(ts, { orgId: org, kind: i % 2 ? 'payout.failed' : 'collection.received', data: { n: i } }));
   // Every first attempt fails while the receiver is down.
   await eventually(async () => {
@@ -131,7 +131,7 @@ test('a receiver that is down and comes back up gets everything', async () => {
       `SELECT count(*)::int AS n FROM callback_deliveries WHERE event_id = ANY($1) AND attempts >= 1 AND last_error = 'connection_refused'`,
       [events.map((e) => e.id)],
     );
-    return n.rows[0].n === 20;
+    return n.rows[0]?.n === 20;
   }, 10_000, 'failed first attempts');
   await r.rx.restart();
   await eventually(async () => events.every((e) => requestsFor(e.id).some((q) => q.answeredStatus === 200)), 15_000, 'all events after the receiver came back');

@@ -33,7 +33,7 @@ test('destination set prints exactly {kind, url, signing_secret}; the secret onl
   assert.notEqual(payout.signing_secret, first.signing_secret, 'each destination has its own secret');
 
   // Stored encrypted, bound to its row, and still the first secret after the URL change.
-  const row = (await ts.svc.ctx.db.query('SELECT secret_enc FROM callback_destinations WHERE org_id = $1 AND kind = $2', [org, 'payin'])).rows[0];
+  const row = (await ts.svc.ctx.db.query('SELECT secret_enc FROM callback_destinations WHERE org_id = $1 AND kind = $2', [org, 'payin'])).rows[0]!;
   assert.ok(!row.secret_enc.toString('latin1').includes(first.signing_secret));
   assert.equal(ts.svc.ctx.vault.decrypt(row.secret_enc, destinationSecretContext(org, 'payin')), first.signing_secret);
 
