@@ -137,26 +137,42 @@ export interface AttemptRecord {
 }
 
 /**
- * Records one attempt and, if this worker still holds the claim, the delivery's new state; one
- * statement, so one round trip and atomic. The attempt row is written even when the claim was
- * lost (the request did go out), but then the delivery is left to the worker that holds it now.
+ * Records attempts and, where the worker still holds the claim, each delivery's new state: one
+ * statement for the whole batch, so one round trip and one commit. An attempt row is written even
+ * when the claim was lost (the request did go out), but then the delivery is left to the worker that
+ * holds it now.
  */
-export async function recordAttempt(q: Queryable, a: AttemptRecord): Promise<boolean> {
-  const r = await q.query(
-    `WITH attempt AS (
+export async function recordAttempts(q: Queryable, batch: AttemptRecord[]): Promise<void> {
+  const col = <K extends keyof AttemptRecord>(k: K) => batch.map((a) => a[k]);
+  await q.query(
+    `WITH r AS (
+       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::text[], $5::int[], $6::int[], $7::text[], $8::text[], $9::text[], $10::bigint[])
+         AS t (delivery_id, claim_token, attempt_no, url, status_code, latency_ms, error, response_snippet, next_status, delay_ms)
+     ), attempt AS (
        INSERT INTO callback_delivery_attempts (delivery_id, attempt_no, url, status_code, latency_ms, error, response_snippet)
-       VALUES ($1, $3, $4, $5, $6, $7, $8)
+       SELECT delivery_id, attempt_no, url, status_code, latency_ms, error, response_snippet FROM r
      )
-     UPDATE callback_deliveries
-        SET status = $9, attempts = attempts + 1, schedule_step = schedule_step + 1, claim_token = NULL,
-            next_attempt_at = CASE WHEN $10::bigint IS NULL THEN next_attempt_at ELSE now() + make_interval(secs => $10::bigint / 1000.0) END,
-            last_status_code = $5, last_error = $7,
-            delivered_at = CASE WHEN $9 = 'delivered' THEN now() ELSE delivered_at END,
+     UPDATE callback_deliveries d
+        SET status = r.next_status, attempts = d.attempts + 1, schedule_step = d.schedule_step + 1, claim_token = NULL,
+            next_attempt_at = CASE WHEN r.delay_ms IS NULL THEN d.next_attempt_at ELSE now() + make_interval(secs => r.delay_ms / 1000.0) END,
+            last_status_code = r.status_code, last_error = r.error,
+            delivered_at = CASE WHEN r.next_status = 'delivered' THEN now() ELSE d.delivered_at END,
             updated_at = now()
-      WHERE id = $1 AND claim_token = $2`,
-    [a.deliveryId, a.claimToken, a.attemptNo, a.url, a.statusCode, a.latencyMs, a.error, a.responseSnippet, a.next.status, a.next.delayMs],
+       FROM r
+      WHERE d.id = r.delivery_id AND d.claim_token = r.claim_token`,
+    [
+      col('deliveryId'),
+      col('claimToken'),
+      col('attemptNo'),
+      col('url'),
+      col('statusCode'),
+      col('latencyMs'),
+      col('error'),
+      col('responseSnippet'),
+      batch.map((a) => a.next.status),
+      batch.map((a) => a.next.delayMs),
+    ],
   );
-  return (r.rowCount ?? 0) === 1;
 }
 
 export async function findEvent(q: Queryable, eventId: string): Promise<{ id: string; org_id: string; kind: string } | null> {
