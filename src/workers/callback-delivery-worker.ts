@@ -27,11 +27,14 @@ export class CallbackDeliveryWorker implements Worker {
   private readonly dispatcher: Agent;
   private readonly deliveries: DeliveriesService;
   private subscription: Subscription | undefined;
-  /** The last tick found every slot busy: a finishing attempt must wake the loop. */
+  /** The last tick found every slot busy: finishing attempts must wake the loop. */
   private saturated = false;
+  /** Free slots that make a claim worth a round trip once saturated (not one claim per finished attempt). */
+  private readonly refillAt: number;
 
   constructor(private readonly ctx: AppContext) {
     this.deliveries = ctx.deliveries;
+    this.refillAt = Math.max(1, Math.min(CLAIM_BATCH, Math.ceil(ctx.config.callbackConcurrency / 4)));
     const ca = ctx.config.callbackExtraCaFile ? readFileSync(ctx.config.callbackExtraCaFile, 'utf8') : undefined;
     this.dispatcher = createCallbackDispatcher({ allowPrivateNetworks: ctx.config.callbackAllowPrivateNetworks, ...(ca ? { ca } : {}) });
     this.loop = new PollingWorker({ name: this.name, intervalMs: POLL_INTERVAL_MS, tick: () => this.tick(), log: ctx.log });
@@ -44,13 +47,13 @@ export class CallbackDeliveryWorker implements Worker {
 
   private async tick(): Promise<number> {
     const free = this.ctx.config.callbackConcurrency - this.inFlight.size;
-    this.saturated = free <= 0;
+    this.saturated = free < this.refillAt;
     if (this.saturated) return 0;
     const claimed = await this.deliveries.claim(Math.min(free, CLAIM_BATCH));
     for (const d of claimed) {
       const p: Promise<void> = this.deliveries.attempt(d, this.dispatcher).finally(() => {
         this.inFlight.delete(p);
-        if (this.saturated) {
+        if (this.saturated && this.ctx.config.callbackConcurrency - this.inFlight.size >= this.refillAt) {
           this.saturated = false;
           this.loop.poke();
         }
