@@ -7,11 +7,12 @@
  * Fan-out happens here, at record time: one delivery to the organization's PayIn destination
  * (collection.*) or PayOut destination (payout.*) if one is configured at this moment, plus one to
  * `extraDestination` (a payment order's own callback_url). No delivery is ever made inline: the
- * delivery workers are woken by a notification that PostgreSQL sends when the transaction commits.
+ * delivery worker is woken once the transaction commits (see delivery-signal.ts).
  */
 import { randomUUID } from 'node:crypto';
-import type { Queryable } from '../store/db.js';
+import { afterCommit, type Queryable } from '../store/db.js';
 import { type DestinationKind, insertEventWithDeliveries } from '../store/repos/callbacks-repo.js';
+import { deliveriesCommitted, hasLocalDeliveryWorker } from './delivery-signal.js';
 
 export const EVENT_KINDS = [
   'collection.received',
@@ -60,6 +61,7 @@ export interface RecordedEvent {
 export async function recordEvent(q: Queryable, input: EventInput, now: Date = new Date()): Promise<RecordedEvent> {
   const id = randomUUID();
   const body = JSON.stringify({ event: input.kind, event_id: id, created_at: now.toISOString(), data: input.data });
+  const localWorker = hasLocalDeliveryWorker();
   const deliveries = await insertEventWithDeliveries(q, {
     id,
     orgId: input.orgId,
@@ -70,6 +72,8 @@ export async function recordEvent(q: Queryable, input: EventInput, now: Date = n
     createdAt: now,
     target: destinationKindOf(input.kind),
     extra: input.extraDestination ?? undefined,
+    notifyOtherInstances: !localWorker,
   });
+  if (deliveries > 0 && localWorker) afterCommit(q, deliveriesCommitted);
   return { id, body, deliveries };
 }

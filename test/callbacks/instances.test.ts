@@ -6,7 +6,9 @@
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
-import { claimDueDeliveries } from '../../src/store/repos/callbacks-repo.js';
+import type { Queryable } from '../../src/store/db.js';
+import { listen } from '../../src/store/notify.js';
+import { claimDueDeliveries, DELIVERIES_CHANNEL, insertEventWithDeliveries } from '../../src/store/repos/callbacks-repo.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { emit, eventually, setDestination, startTrustedReceiver, type TrustedReceiver } from './helpers.js';
@@ -75,4 +77,35 @@ test('a delivery claimed by a worker that died is delivered by another once the 
   await new Promise((res) => setTimeout(res, 1000));
   assert.equal(r.rx.received.filter((q) => q.headers['x-service-event-id'] === ev.id).length, 0, 'not before the lease ends');
   await eventually(async () => r.rx.received.some((q) => q.headers['x-service-event-id'] === ev.id && q.answeredStatus === 200), 5000, 'taken over');
+});
+
+test('an instance without a worker notifies the others on commit (and only then); one with a worker does not', async () => {
+  const org = await a.createOrg();
+  await setDestination(a, org, 'payout', r.rx.url('/unused'));
+  let notified = 0;
+  const sub = listen(database.db, DELIVERIES_CHANNEL, () => notified++, a.svc.ctx.log);
+  await eventually(async () => notified === 1, 5000, 'listening (one catch-up call on connect)');
+  const insert = (tx: Queryable, notify: boolean) =>
+    insertEventWithDeliveries(tx, {
+      id: randomUUID(),
+      orgId: org,
+      kind: 'payout.created',
+      aggregateType: 'payout',
+      aggregateId: randomUUID(),
+      body: '{}',
+      createdAt: new Date(),
+      target: 'payout',
+      extra: undefined,
+      notifyOtherInstances: notify,
+    });
+  await database.db.tx(async (tx) => {
+    await insert(tx, true);
+    await new Promise((res) => setTimeout(res, 100));
+    assert.equal(notified, 1, 'nothing before the commit');
+  });
+  await eventually(async () => notified === 2, 2000, 'notification after commit');
+  await database.db.tx((tx) => insert(tx, false));
+  await new Promise((res) => setTimeout(res, 200));
+  assert.equal(notified, 2);
+  await sub.close();
 });

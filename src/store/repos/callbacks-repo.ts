@@ -52,12 +52,14 @@ export interface OutboxInsert {
   target: DestinationKind;
   /** A payment order's own callback destination, when it has one. */
   extra: { url: string; secretEnc: Buffer; secretContext: string } | undefined;
+  /** NOTIFY the delivery workers of all instances on commit (costly: see delivery-signal.ts). */
+  notifyOtherInstances: boolean;
 }
 
 /**
  * One statement: the event row, a delivery for the organization's destination of `target` (when
- * one is configured), a delivery for the extra destination, and a notification that PostgreSQL
- * sends only when the surrounding transaction commits. Returns the number of deliveries created.
+ * one is configured), a delivery for the extra destination, and, if asked, a notification that
+ * PostgreSQL sends only when the surrounding transaction commits. Returns the number of deliveries.
  */
 export async function insertEventWithDeliveries(q: Queryable, e: OutboxInsert): Promise<number> {
   const r = await q.query<{ deliveries: number }>(
@@ -75,8 +77,8 @@ export async function insertEventWithDeliveries(q: Queryable, e: OutboxInsert): 
      ), created AS (
        SELECT count(*)::int AS n FROM (SELECT 1 FROM org_dest UNION ALL SELECT 1 FROM extra_dest) x
      )
-     SELECT n AS deliveries, CASE WHEN n > 0 THEN pg_notify('${DELIVERIES_CHANNEL}', '') END AS notified FROM created`,
-    [e.id, e.orgId, e.kind, e.aggregateType, e.aggregateId, e.body, e.createdAt, e.target, e.extra?.url ?? null, e.extra?.secretEnc ?? null, e.extra?.secretContext ?? null],
+     SELECT n AS deliveries, CASE WHEN n > 0 AND $12 THEN pg_notify('${DELIVERIES_CHANNEL}', '') END AS notified FROM created`,
+    [e.id, e.orgId, e.kind, e.aggregateType, e.aggregateId, e.body, e.createdAt, e.target, e.extra?.url ?? null, e.extra?.secretEnc ?? null, e.extra?.secretContext ?? null, e.notifyOtherInstances],
   );
   return r.rows[0]?.deliveries ?? 0;
 }
