@@ -21,6 +21,12 @@ export interface Config {
   provider: string;
   redisUrl: string | undefined;
   callbackAllowPrivateNetworks: boolean;
+  /** PEM file of CA certificates trusted for callbacks in addition to the system store and NODE_EXTRA_CA_CERTS. */
+  callbackExtraCaFile: string | undefined;
+  /** Deliveries in flight at once per instance. */
+  callbackConcurrency: number;
+  /** Multiplies callback retry delays. Testing only: 1 in production. */
+  callbackRetryScale: number;
   trustProxy: string[];
   logLevel: string;
   /** Pool size of the PostgreSQL connection pool of one instance. */
@@ -64,6 +70,14 @@ function intFrom(env: Env, name: string, fallback: number): number {
   return n;
 }
 
+function scaleFrom(env: Env, name: string): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return 1;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0 || n > 1) throw new Error(`${name} must be a number in (0, 1], got "${raw}"`);
+  return n;
+}
+
 function boolFrom(env: Env, name: string, fallback: boolean): boolean {
   const raw = env[name]?.toLowerCase();
   if (raw === undefined || raw === '') return fallback;
@@ -101,6 +115,7 @@ export function loadConfig(env: Env = process.env): Config {
   const port = intFrom(env, 'PORT', 8080);
   if (production && !env.MASTER_KEY) throw new Error('MASTER_KEY is required in production');
   if (production && !env.DATABASE_URL) throw new Error('DATABASE_URL is required in production');
+  if (production && scaleFrom(env, 'CALLBACK_RETRY_SCALE') !== 1) throw new Error('CALLBACK_RETRY_SCALE is for tests only and must not be set in production');
   const masterKey = parseMasterKey(env.MASTER_KEY || fileSecret(dataDir, 'master.key', () => randomBytes(32).toString('base64')));
   const providerTimeoutMs = intFrom(env, 'PROVIDER_TIMEOUT_MS', 3_000);
   const adminToken = env.ADMIN_TOKEN || fileSecret(dataDir, 'admin-token', () => randomBytes(32).toString('base64url'));
@@ -119,6 +134,9 @@ export function loadConfig(env: Env = process.env): Config {
     provider: env.PROVIDER || 'sandbox',
     redisUrl: env.REDIS_URL || undefined,
     callbackAllowPrivateNetworks: boolFrom(env, 'CALLBACK_ALLOW_PRIVATE_NETWORKS', false),
+    callbackExtraCaFile: env.CALLBACK_EXTRA_CA_FILE || undefined,
+    callbackConcurrency: Math.max(1, intFrom(env, 'CALLBACK_CONCURRENCY', 128)),
+    callbackRetryScale: scaleFrom(env, 'CALLBACK_RETRY_SCALE'),
     trustProxy: (env.TRUST_PROXY || '').split(',').map((s) => s.trim()).filter(Boolean),
     logLevel: env.LOG_LEVEL || 'info',
     dbPoolSize: intFrom(env, 'DB_POOL_SIZE', 20),

@@ -8,6 +8,8 @@ import type { Logger } from './observability/logger.js';
 import { Metrics } from './observability/metrics.js';
 import { Vault } from './security/vault.js';
 import { ClientsService } from './services/clients.js';
+import { DeliveriesService } from './services/deliveries.js';
+import { DestinationsService } from './services/destinations.js';
 import { IdempotencyService } from './services/idempotency.js';
 import { BeneficiariesService } from './services/beneficiaries.js';
 import { PayoutsService } from './services/payouts.js';
@@ -28,6 +30,10 @@ export interface AppContext {
   rateLimiter: RateLimiter;
   clients: ClientsService;
   idempotency: IdempotencyService;
+  /** Callback destinations of organizations (PayIn, PayOut). */
+  destinations: DestinationsService;
+  /** Callback delivery from the outbox: claim, attempt, record; replay. */
+  deliveries: DeliveriesService;
   /** The provider adapter for new orders and payouts (PROVIDER; `sandbox` by default). */
   provider: Provider;
   /** Present when the provider is the sandbox: its pay/fail controls and counters. */
@@ -55,16 +61,19 @@ export function buildContext(deps: ContextDeps): AppContext {
   let listeningBase: string | undefined;
   // Keep the IFSC dataset load (~15 ms) off the first payout request.
   loadIfscData();
+  const metrics = new Metrics();
   const vault = new Vault(deps.config.masterKey);
   const ctx = {
     ...deps,
     sandbox: deps.sandbox,
-    metrics: new Metrics(),
+    metrics,
     vault,
     routes: new RoutesService(deps.db),
     beneficiaries: new BeneficiariesService(vault),
     clients: new ClientsService(deps.db),
     idempotency: new IdempotencyService(deps.db),
+    destinations: new DestinationsService({ db: deps.db, vault, allowPrivateNetworks: deps.config.callbackAllowPrivateNetworks }),
+    deliveries: new DeliveriesService({ db: deps.db, vault, log: deps.log, metrics, retryScale: deps.config.callbackRetryScale }),
     publicBaseUrl: () => deps.config.publicBaseUrl ?? listeningBase ?? `http://${deps.config.host}:${deps.config.port}`,
     setListeningBase: (url: string) => {
       listeningBase = url;

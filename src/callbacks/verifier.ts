@@ -2,7 +2,7 @@
  * Reference verifier for Tijori callbacks (merchant API §6.2), for merchants' receivers.
  *
  * Self-contained on purpose: it imports only `node:` modules so a merchant can copy this one file
- * into their project (or import `tijori/verifier`).
+ * into their project. A complete receiver using it: example-receiver.ts, docs/callbacks.md.
  *
  * Usage with plain node:http (with Express/Fastify, give it the *raw* body bytes, never
  * `JSON.stringify(req.body)`: re-serialized JSON is not what was signed):

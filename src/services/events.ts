@@ -1,10 +1,18 @@
 /**
- * Writes an event of API §6.3 into the outbox. Must be called with the transaction of the state
- * change that causes it, so an event exists exactly when its state change does. The body is
- * serialised once here and delivered byte for byte in every attempt.
+ * Writes an event of API §6.3 into the outbox, together with its deliveries. Must be called with
+ * the transaction of the state change that causes it, so an event and its deliveries exist exactly
+ * when its state change does. The body is serialised once here and delivered byte for byte in
+ * every attempt.
+ *
+ * Fan-out happens here, at record time: one delivery to the organization's PayIn destination
+ * (collection.*) or PayOut destination (payout.*) if one is configured at this moment, plus one to
+ * `extraDestination` (a payment order's own callback_url). No delivery is ever made inline: the
+ * delivery worker is woken once the transaction commits (see delivery-signal.ts).
  */
 import { randomUUID } from 'node:crypto';
-import type { Queryable } from '../store/db.js';
+import { afterCommit, type Queryable } from '../store/db.js';
+import { type DestinationKind, insertEventWithDeliveries } from '../store/repos/callbacks-repo.js';
+import { deliveriesCommitted, hasLocalDeliveryWorker } from './delivery-signal.js';
 
 export const EVENT_KINDS = [
   'collection.received',
@@ -16,34 +24,56 @@ export const EVENT_KINDS = [
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
+/** Which organization destination an event goes to (API §6.3). */
+export function destinationKindOf(kind: string): DestinationKind {
+  if (kind.startsWith('collection.')) return 'payin';
+  if (kind.startsWith('payout.')) return 'payout';
+  throw new Error(`no destination for event kind "${kind}"`);
+}
+
+/**
+ * A further destination for this one event: a payment order's own `callback_url`, with its
+ * `callback_secret` encrypted by `ctx.vault.encrypt(secret, secretContext)`. The delivery worker
+ * decrypts it with the same context at send time; the plaintext never enters the outbox.
+ */
+export interface ExtraDestination {
+  url: string;
+  secretEnc: Buffer;
+  secretContext: string;
+}
+
 export interface EventInput {
   orgId: string;
   kind: EventKind;
   aggregateType: 'payment_order' | 'payout';
   aggregateId: string;
   data: Record<string, unknown>;
+  extraDestination?: ExtraDestination | null | undefined;
 }
 
 export interface RecordedEvent {
   id: string;
   body: string;
-}
-
-/** Hooks run in the same transaction after the event row is written (e.g. delivery fan-out). */
-export type EventHook = (q: Queryable, event: EventInput & RecordedEvent) => Promise<void>;
-const hooks: EventHook[] = [];
-
-export function onEventRecorded(hook: EventHook): void {
-  if (!hooks.includes(hook)) hooks.push(hook);
+  /** Deliveries created for it (0 when no destination applies). */
+  deliveries: number;
 }
 
 export async function recordEvent(q: Queryable, input: EventInput, now: Date = new Date()): Promise<RecordedEvent> {
   const id = randomUUID();
   const body = JSON.stringify({ event: input.kind, event_id: id, created_at: now.toISOString(), data: input.data });
-  await q.query(
-    `INSERT INTO events (id, org_id, kind, aggregate_type, aggregate_id, body, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [id, input.orgId, input.kind, input.aggregateType, input.aggregateId, body, now],
-  );
-  for (const hook of hooks) await hook(q, { ...input, id, body });
-  return { id, body };
+  const localWorker = hasLocalDeliveryWorker();
+  const deliveries = await insertEventWithDeliveries(q, {
+    id,
+    orgId: input.orgId,
+    kind: input.kind,
+    aggregateType: input.aggregateType,
+    aggregateId: input.aggregateId,
+    body,
+    createdAt: now,
+    target: destinationKindOf(input.kind),
+    extra: input.extraDestination ?? undefined,
+    notifyOtherInstances: !localWorker,
+  });
+  if (deliveries > 0 && localWorker) afterCommit(q, deliveriesCommitted);
+  return { id, body, deliveries };
 }

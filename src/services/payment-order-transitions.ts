@@ -19,6 +19,7 @@ import type { Queryable } from '../store/db.js';
 import * as repo from '../store/repos/payment-orders-repo.js';
 import type { OrderColumnChanges, PaymentOrderRow } from '../store/repos/payment-orders-repo.js';
 import { recordEvent } from './events.js';
+import { callbackSecretContext } from './payment-order-secrets.js';
 
 /** Locks the order row for the rest of the transaction (SELECT ... FOR UPDATE). */
 export async function lockOrder(tx: Queryable, id: string): Promise<PaymentOrderRow> {
@@ -69,6 +70,11 @@ export async function transitionOrder(
       aggregateType: 'payment_order',
       aggregateId: updated.id,
       data: collectionReceivedData(updated),
+      // The order's own callback_url is a further destination, signed with its own secret.
+      extraDestination:
+        updated.callback_url && updated.callback_secret_enc
+          ? { url: updated.callback_url, secretEnc: updated.callback_secret_enc, secretContext: callbackSecretContext(updated.id) }
+          : null,
     });
   }
   return updated;

@@ -17,6 +17,7 @@ import { type CreatePaymentOrderBody, type CreatePaymentOrderInput, type PayerDe
 import { applyCollectionStatus, applyCollectionStatusByReference, lockOrder, type ProviderOutcomeResult, transitionOrder } from './payment-order-transitions.js';
 import { type CheckoutView, checkoutTokenFor, checkoutTokenHash, checkoutUrl, checkoutView, orderIdFor, paymentOrderView } from './payment-order-view.js';
 import { isUuid } from '../domain/text.js';
+import { callbackSecretContext } from './payment-order-secrets.js';
 
 /** API §8: a live check only when the previous one is older than this. */
 export const LIVE_CHECK_INTERVAL_MS = 2_000;
@@ -344,7 +345,4 @@ export function windowEnded(o: PaymentOrderRow, now: Date): boolean {
   return o.status === 'AWAITING_CUSTOMER' && o.created_at.getTime() + CHECKOUT_LINK_MINUTES * 60_000 <= now.getTime();
 }
 
-/** AES-GCM associated data of an order's callback secret (binds the ciphertext to its row). */
-export function callbackSecretContext(orderPk: string): string {
-  return `payment_order:${orderPk}:callback_secret`;
-}
+export { callbackSecretContext };

@@ -13,6 +13,29 @@ pg.types.setTypeParser(20, (v: string) => {
   return n;
 });
 
+/** Callbacks to run once the transaction of a client has committed (never after a rollback). */
+const commitHooks = new WeakMap<object, Array<() => void>>();
+
+/**
+ * Runs `fn` after the transaction `q` belongs to commits: for signals such as "new work for a
+ * worker" that must not be seen before the work is visible to other connections. Outside a
+ * transaction (`q` is the Db itself) the statement already committed, so `fn` runs right away.
+ * A throwing `fn` is ignored: the transaction has committed either way.
+ */
+export function afterCommit(q: Queryable, fn: () => void): void {
+  const hooks = commitHooks.get(q);
+  if (hooks) hooks.push(fn);
+  else queueMicrotask(() => runHook(fn));
+}
+
+function runHook(fn: () => void): void {
+  try {
+    fn();
+  } catch {
+    // see afterCommit
+  }
+}
+
 export interface Queryable {
   query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>>;
 }
@@ -81,10 +104,14 @@ export class Db implements Queryable {
       throw mapError(err);
     }
     let broken = false;
+    const hooks: Array<() => void> = [];
+    commitHooks.set(client, hooks);
     try {
       await client.query('BEGIN');
       const result = await fn(client);
       await client.query('COMMIT');
+      commitHooks.delete(client);
+      for (const hook of hooks) runHook(hook);
       return result;
     } catch (err) {
       try {
@@ -95,6 +122,7 @@ export class Db implements Queryable {
       if (isUnavailableError(err)) broken = true;
       throw mapError(err);
     } finally {
+      commitHooks.delete(client);
       client.release(broken);
     }
   }

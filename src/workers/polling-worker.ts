@@ -24,6 +24,9 @@ export class PollingWorker implements Worker {
   private running = false;
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
+  // A poke that arrives while a tick runs is remembered: that tick may have looked for work just
+  // before the new work was committed, so the loop must look again instead of sleeping.
+  private poked = false;
   private failures = 0;
 
   constructor(private readonly opts: PollingWorkerOptions) {
@@ -38,12 +41,14 @@ export class PollingWorker implements Worker {
 
   /** Runs the next tick now instead of waiting for the interval (e.g. after new work arrived). */
   poke(): void {
+    this.poked = true;
     this.wake?.();
   }
 
   private async run(): Promise<void> {
     while (this.running) {
       let handled = 0;
+      this.poked = false;
       try {
         handled = await this.opts.tick();
         this.failures = 0;
@@ -52,7 +57,7 @@ export class PollingWorker implements Worker {
         this.opts.log.warn({ worker: this.name, err: (err as Error).message }, 'worker tick failed');
       }
       if (!this.running) break;
-      if (handled > 0 && this.failures === 0) continue;
+      if ((handled > 0 || this.poked) && this.failures === 0) continue;
       const delay = this.failures > 0 ? Math.min(this.opts.intervalMs * 2 ** this.failures, this.opts.maxBackoffMs ?? 10_000) : this.opts.intervalMs;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, delay);

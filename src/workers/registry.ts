@@ -1,10 +1,11 @@
 /** The background workers of an instance. Each feature adds its worker here. */
 import type { AppContext } from '../context.js';
+import { CallbackDeliveryWorker } from './callback-delivery-worker.js';
 import { createOrderExpiryWorker } from './order-expiry-worker.js';
 import { createPayoutWorker } from './payout-worker.js';
 import type { Worker } from './polling-worker.js';
 import { createProviderEventsWorker } from './provider-events-worker.js';
 
 export function createWorkers(ctx: AppContext): Worker[] {
-  return [createProviderEventsWorker(ctx), createOrderExpiryWorker(ctx), createPayoutWorker(ctx)];
+  return [createProviderEventsWorker(ctx), createOrderExpiryWorker(ctx), createPayoutWorker(ctx), new CallbackDeliveryWorker(ctx)];
 }

@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
+import { registerAdminCallbackRoutes } from './admin-callbacks.js';
 import { registerAdminRouteRoutes } from './admin-routes.js';
 import { registerAdminSandboxRoutes } from './admin-sandbox.js';
 import { adminAuth } from './app.js';
@@ -16,6 +17,7 @@ export async function registerInternalRoutes(app: FastifyInstance, ctx: AppConte
       admin.addHook('onRequest', adminAuth(ctx));
       await registerAdminSandboxRoutes(admin, ctx);
       await registerAdminRouteRoutes(admin, ctx);
+      await registerAdminCallbackRoutes(admin, ctx);
     },
     { prefix: '/admin' },
   );

@@ -1,0 +1,245 @@
+/** SQL for the event outbox, callback destinations, deliveries and delivery attempts. */
+import type { Queryable } from '../db.js';
+
+/** The channel on which committed deliveries wake the delivery workers of every instance. */
+export const DELIVERIES_CHANNEL = 'tijori_callback_deliveries';
+
+export type DestinationKind = 'payin' | 'payout';
+export type DeliveryTarget = DestinationKind | 'order';
+export type DeliveryStatus = 'pending' | 'delivered' | 'exhausted' | 'gone';
+
+export interface DestinationRow {
+  org_id: string;
+  kind: DestinationKind;
+  url: string;
+  secret_enc: Buffer;
+}
+
+/**
+ * Creates the destination, or changes its URL and keeps its secret. `created` tells which, so the
+ * secret is revealed only to the caller that actually created it (even when two race).
+ */
+export async function upsertDestination(
+  q: Queryable,
+  d: { orgId: string; kind: DestinationKind; url: string; secretEnc: Buffer },
+): Promise<{ url: string; created: boolean }> {
+  const r = await q.query<{ url: string; created: boolean }>(
+    `INSERT INTO callback_destinations (org_id, kind, url, secret_enc) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (org_id, kind) DO UPDATE SET url = EXCLUDED.url, updated_at = now()
+     RETURNING url, (xmax = 0) AS created`,
+    [d.orgId, d.kind, d.url, d.secretEnc],
+  );
+  return r.rows[0]!;
+}
+
+export async function listDestinations(q: Queryable, orgId: string): Promise<Array<{ kind: DestinationKind; url: string; updated_at: Date }>> {
+  const r = await q.query<{ kind: DestinationKind; url: string; updated_at: Date }>(
+    'SELECT kind, url, updated_at FROM callback_destinations WHERE org_id = $1 ORDER BY kind',
+    [orgId],
+  );
+  return r.rows;
+}
+
+export interface OutboxInsert {
+  id: string;
+  orgId: string;
+  kind: string;
+  aggregateType: string;
+  aggregateId: string;
+  body: string;
+  createdAt: Date;
+  /** The organization destination this event goes to. */
+  target: DestinationKind;
+  /** A payment order's own callback destination, when it has one. */
+  extra: { url: string; secretEnc: Buffer; secretContext: string } | undefined;
+  /** NOTIFY the delivery workers of all instances on commit (costly: see delivery-signal.ts). */
+  notifyOtherInstances: boolean;
+}
+
+/**
+ * One statement: the event row, a delivery for the organization's destination of `target` (when
+ * one is configured), a delivery for the extra destination, and, if asked, a notification that
+ * PostgreSQL sends only when the surrounding transaction commits. Returns the number of deliveries.
+ */
+export async function insertEventWithDeliveries(q: Queryable, e: OutboxInsert): Promise<number> {
+  const r = await q.query<{ deliveries: number }>(
+    `WITH ev AS (
+       INSERT INTO events (id, org_id, kind, aggregate_type, aggregate_id, body, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)
+     ), org_dest AS (
+       INSERT INTO callback_deliveries (id, event_id, org_id, target, next_attempt_at)
+       SELECT gen_random_uuid(), $1, org_id, kind, now() FROM callback_destinations WHERE org_id = $2 AND kind = $8
+       RETURNING 1
+     ), extra_dest AS (
+       INSERT INTO callback_deliveries (id, event_id, org_id, target, url, secret_enc, secret_context, next_attempt_at)
+       SELECT gen_random_uuid(), $1, $2, 'order', $9, $10, $11, now() WHERE $9::text IS NOT NULL
+       RETURNING 1
+     ), created AS (
+       SELECT count(*)::int AS n FROM (SELECT 1 FROM org_dest UNION ALL SELECT 1 FROM extra_dest) x
+     )
+     SELECT n AS deliveries, CASE WHEN n > 0 AND $12 THEN pg_notify('${DELIVERIES_CHANNEL}', '') END AS notified FROM created`,
+    [e.id, e.orgId, e.kind, e.aggregateType, e.aggregateId, e.body, e.createdAt, e.target, e.extra?.url ?? null, e.extra?.secretEnc ?? null, e.extra?.secretContext ?? null, e.notifyOtherInstances],
+  );
+  return r.rows[0]?.deliveries ?? 0;
+}
+
+export interface ClaimedDelivery {
+  id: string;
+  event_id: string;
+  org_id: string;
+  target: DeliveryTarget;
+  attempts: number;
+  schedule_step: number;
+  claim_token: string;
+  /** null only if the organization's destination has disappeared. */
+  url: string | null;
+  secret_enc: Buffer | null;
+  /** null for organization destinations (the service derives their context). */
+  secret_context: string | null;
+  body: string;
+}
+
+/**
+ * Claims up to `limit` due deliveries for this worker: a single-table `FOR UPDATE SKIP LOCKED`, so
+ * concurrent workers never claim the same row. The claim moves next_attempt_at `leaseSeconds`
+ * ahead: if this worker dies, the delivery becomes due again then and another worker takes it.
+ */
+export async function claimDueDeliveries(q: Queryable, c: { limit: number; leaseSeconds: number; claimToken: string }): Promise<ClaimedDelivery[]> {
+  const r = await q.query<ClaimedDelivery>(
+    `WITH due AS (
+       SELECT id FROM callback_deliveries
+        WHERE status = 'pending' AND next_attempt_at <= now()
+        ORDER BY next_attempt_at
+        LIMIT $1
+        FOR UPDATE SKIP LOCKED
+     )
+     UPDATE callback_deliveries d
+        SET claim_token = $3, next_attempt_at = now() + make_interval(secs => $2), updated_at = now()
+       FROM due
+      WHERE d.id = due.id
+     RETURNING d.id, d.event_id, d.org_id, d.target, d.attempts, d.schedule_step, d.claim_token, d.secret_context,
+       COALESCE(d.url, (SELECT c.url FROM callback_destinations c WHERE c.org_id = d.org_id AND c.kind = d.target)) AS url,
+       COALESCE(d.secret_enc, (SELECT c.secret_enc FROM callback_destinations c WHERE c.org_id = d.org_id AND c.kind = d.target)) AS secret_enc,
+       (SELECT e.body FROM events e WHERE e.id = d.event_id) AS body`,
+    [c.limit, c.leaseSeconds, c.claimToken],
+  );
+  return r.rows;
+}
+
+export interface AttemptRecord {
+  deliveryId: string;
+  claimToken: string;
+  attemptNo: number;
+  url: string;
+  statusCode: number | null;
+  latencyMs: number;
+  error: string | null;
+  responseSnippet: string | null;
+  next: { status: DeliveryStatus; delayMs: number | null };
+}
+
+/**
+ * Records attempts and, where the worker still holds the claim, each delivery's new state: one
+ * statement for the whole batch, so one round trip and one commit. An attempt row is written even
+ * when the claim was lost (the request did go out), but then the delivery is left to the worker that
+ * holds it now.
+ */
+export async function recordAttempts(q: Queryable, batch: AttemptRecord[]): Promise<void> {
+  const col = <K extends keyof AttemptRecord>(k: K) => batch.map((a) => a[k]);
+  await q.query(
+    `WITH r AS (
+       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::text[], $5::int[], $6::int[], $7::text[], $8::text[], $9::text[], $10::bigint[])
+         AS t (delivery_id, claim_token, attempt_no, url, status_code, latency_ms, error, response_snippet, next_status, delay_ms)
+     ), attempt AS (
+       INSERT INTO callback_delivery_attempts (delivery_id, attempt_no, url, status_code, latency_ms, error, response_snippet)
+       SELECT delivery_id, attempt_no, url, status_code, latency_ms, error, response_snippet FROM r
+     )
+     UPDATE callback_deliveries d
+        SET status = r.next_status, attempts = d.attempts + 1, schedule_step = d.schedule_step + 1, claim_token = NULL,
+            next_attempt_at = CASE WHEN r.delay_ms IS NULL THEN d.next_attempt_at ELSE now() + make_interval(secs => r.delay_ms / 1000.0) END,
+            last_status_code = r.status_code, last_error = r.error,
+            delivered_at = CASE WHEN r.next_status = 'delivered' THEN now() ELSE d.delivered_at END,
+            updated_at = now()
+       FROM r
+      WHERE d.id = r.delivery_id AND d.claim_token = r.claim_token`,
+    [
+      col('deliveryId'),
+      col('claimToken'),
+      col('attemptNo'),
+      col('url'),
+      col('statusCode'),
+      col('latencyMs'),
+      col('error'),
+      col('responseSnippet'),
+      batch.map((a) => a.next.status),
+      batch.map((a) => a.next.delayMs),
+    ],
+  );
+}
+
+export async function findEvent(q: Queryable, eventId: string): Promise<{ id: string; org_id: string; kind: string } | null> {
+  const r = await q.query<{ id: string; org_id: string; kind: string }>('SELECT id, org_id, kind FROM events WHERE id = $1', [eventId]);
+  return r.rows[0] ?? null;
+}
+
+/**
+ * Makes every delivery of the event due now with a fresh schedule, and adds a delivery for the
+ * organization's destination of `target` if the event has none yet (a destination configured after
+ * the event). Returns how many deliveries are now queued.
+ */
+export async function requeueEvent(q: Queryable, e: { eventId: string; orgId: string; target: DestinationKind }): Promise<number> {
+  const r = await q.query<{ requeued: number }>(
+    `WITH added AS (
+       INSERT INTO callback_deliveries (id, event_id, org_id, target, next_attempt_at)
+       SELECT gen_random_uuid(), $1, org_id, kind, now() FROM callback_destinations WHERE org_id = $2 AND kind = $3
+       ON CONFLICT (event_id, target) DO NOTHING
+       RETURNING 1
+     ), reset AS (
+       UPDATE callback_deliveries
+          SET status = 'pending', schedule_step = 0, next_attempt_at = now(), claim_token = NULL, updated_at = now()
+        WHERE event_id = $1
+       RETURNING 1
+     )
+     SELECT ((SELECT count(*) FROM added) + (SELECT count(*) FROM reset))::int AS requeued,
+            pg_notify('${DELIVERIES_CHANNEL}', '') AS notified`,
+    [e.eventId, e.orgId, e.target],
+  );
+  return r.rows[0]?.requeued ?? 0;
+}
+
+export interface DeliveryView {
+  id: string;
+  target: DeliveryTarget;
+  status: DeliveryStatus;
+  attempts: number;
+  next_attempt_at: Date;
+  last_status_code: number | null;
+  last_error: string | null;
+  delivered_at: Date | null;
+}
+
+export interface AttemptView {
+  delivery_id: string;
+  attempt_no: number;
+  url: string;
+  status_code: number | null;
+  latency_ms: number;
+  error: string | null;
+  response_snippet: string | null;
+  attempted_at: Date;
+}
+
+export async function deliveriesOfEvent(q: Queryable, eventId: string): Promise<{ deliveries: DeliveryView[]; attempts: AttemptView[] }> {
+  const d = await q.query<DeliveryView>(
+    `SELECT id, target, status, attempts, next_attempt_at, last_status_code, last_error, delivered_at
+       FROM callback_deliveries WHERE event_id = $1 ORDER BY target`,
+    [eventId],
+  );
+  const a = await q.query<AttemptView>(
+    `SELECT a.delivery_id, a.attempt_no, a.url, a.status_code, a.latency_ms, a.error, a.response_snippet, a.attempted_at
+       FROM callback_delivery_attempts a JOIN callback_deliveries d ON d.id = a.delivery_id
+      WHERE d.event_id = $1 ORDER BY a.id`,
+    [eventId],
+  );
+  return { deliveries: d.rows, attempts: a.rows };
+}
