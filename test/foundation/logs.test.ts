@@ -25,3 +25,14 @@ test('request lines carry the fields; secrets are never logged', async () => {
   const all = ts.logs.join('\n');
   for (const secret of [c.secret, ts.config.adminToken, 'planted-secret-value-123']) assert.ok(!all.includes(secret), 'secret leaked into logs');
 });
+
+test('a merchant-authenticated request line names the client id', async () => {
+  const c = await ts.createClient({ scopes: ['collections:read'] });
+  const r = await ts.api('GET', '/merchant/payment-orders/00000000-0000-4000-8000-000000000000', { client: c });
+  assert.equal(r.status, 404);
+  await new Promise((res) => setTimeout(res, 200));
+  const line = ts.logs.map((l) => JSON.parse(l)).find((l) => l.request_id === r.body.request_id);
+  assert.equal(line?.client_id, c.clientId);
+  assert.equal(line?.route, '/api/v1/merchant/payment-orders/:order');
+  assert.ok(!ts.logs.join('\n').includes(c.secret));
+});
