@@ -63,6 +63,13 @@ type Claim = { kind: 'new'; resourceId: string } | { kind: 'replay'; status: num
 
 export const DEFAULT_LEASE_MS = 30_000;
 
+/** A key row written already completed, in the same statement as the resource it answers for. */
+export interface CompletedKeyInsert {
+  /** `k AS (INSERT … ON CONFLICT DO NOTHING RETURNING 1)`: the resource rows must select FROM k. */
+  cte: string;
+  params: unknown[];
+}
+
 export class IdempotencyService {
   constructor(private readonly db: Db) {}
 
@@ -124,6 +131,44 @@ export class IdempotencyService {
       const outcome = await work(tx, claim.resourceId);
       const bodyText = await this.complete(tx, scope, outcome);
       return { status: outcome.status, bodyText, replayed: false };
+    });
+  }
+
+  /**
+   * The fastest form of an atomic create, for resources whose answer is fully known before they are
+   * written: the completed key and the resource go in ONE statement (one round trip, an implicit
+   * transaction). `prepare` builds the answer; `write` runs one statement that starts with the
+   * given key CTE and inserts the resource only when the key row was inserted, returning whether
+   * it was. A key that already exists is answered as in `claim` (replay, 422 or 409).
+   */
+  async runOneStatement(
+    scope: IdempotencyScope,
+    prepare: (resourceId: string) => CreateOutcome,
+    write: (q: Queryable, key: CompletedKeyInsert) => Promise<boolean>,
+  ): Promise<CreateResponse> {
+    const resourceId = randomUUID();
+    const outcome = prepare(resourceId);
+    const bodyText = JSON.stringify(outcome.body);
+    const key: CompletedKeyInsert = {
+      cte: `k AS (INSERT INTO idempotency_keys (client_pk, key, fingerprint, state, response_status, response_body, resource_type, resource_id, completed_at)
+                  VALUES ($1, $2, $3, 'completed', $4, $5, $6, $7, now()) ON CONFLICT DO NOTHING RETURNING 1)`,
+      params: [scope.clientPk, scope.key, fingerprint(scope), outcome.status, bodyText, outcome.resourceType, outcome.resourceId],
+    };
+    if (await write(this.db, key)) return { status: outcome.status, bodyText, replayed: false };
+    // The key exists (or a concurrent first request just committed it): answer as a repeat.
+    const claim = await this.claim(this.db, scope, DEFAULT_LEASE_MS);
+    if (claim.kind === 'replay') return { status: claim.status, bodyText: claim.bodyText, replayed: true };
+    // The holder of the key rolled back or its lease expired: this request now holds it; finish atomically.
+    return this.db.tx(async (tx) => {
+      const again = prepare(claim.resourceId);
+      const retryKey: CompletedKeyInsert = {
+        cte: `k AS (UPDATE idempotency_keys SET state = 'completed', locked_until = NULL, response_status = $4, response_body = $5,
+                      resource_type = $6, resource_id = $7, completed_at = now()
+                    WHERE client_pk = $1 AND key = $2 AND fingerprint = $3 AND state = 'in_progress' RETURNING 1)`,
+        params: [scope.clientPk, scope.key, fingerprint(scope), again.status, JSON.stringify(again.body), again.resourceType, again.resourceId],
+      };
+      if (!(await write(tx, retryKey))) throw new Error('idempotency key was not held at completion');
+      return { status: again.status, bodyText: retryKey.params[4] as string, replayed: false };
     });
   }
 

@@ -128,7 +128,17 @@ export class PaymentOrdersService {
       resourceId: row.id,
     });
     if (input.responseMode === 'CHECKOUT') {
-      return this.ctx.idempotency.runAtomic(req.scope, async (tx, id) => outcome(await repo.insertOrderWithHistory(tx, this.newRow(id, req.principal, input, null))));
+      // Nothing to ask a provider: key, order and history in one statement.
+      let pending: repo.NewPaymentOrder & { created_at: Date };
+      return this.ctx.idempotency.runOneStatement(
+        req.scope,
+        (id) => {
+          const createdAt = new Date();
+          pending = { ...this.newRow(id, req.principal, input, null), created_at: createdAt };
+          return outcome(repo.rowAsInserted(pending, createdAt));
+        },
+        (q, key) => repo.insertOrderWithHistoryAndKey(q, pending, key),
+      );
     }
     return this.ctx.idempotency.runLeased(req.scope, async ({ resourceId, complete }) => {
       const issued = await this.issueCollection({

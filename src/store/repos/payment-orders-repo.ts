@@ -71,6 +71,41 @@ export async function insertOrderWithHistory(q: Queryable, o: NewPaymentOrder): 
   return r.rows[0] as PaymentOrderRow;
 }
 
+/**
+ * The order, its creation history row and the completed idempotency key (the CTE `k` given by the
+ * idempotency service) in ONE statement; nothing is written unless the key row was. Returns
+ * whether the order was inserted.
+ */
+export async function insertOrderWithHistoryAndKey(q: Queryable, o: NewPaymentOrder & { created_at: Date }, key: { cte: string; params: unknown[] }): Promise<boolean> {
+  const cols = [...INSERT_COLUMNS, 'created_at', 'updated_at'] as const;
+  const values = [...INSERT_COLUMNS.map((c) => o[c]), o.created_at, o.created_at];
+  const params = cols.map((_c, i) => `$${key.params.length + i + 1}`).join(', ');
+  const r = await q.query(
+    `WITH ${key.cte},
+          o AS (INSERT INTO payment_orders (${cols.join(', ')}) SELECT ${params} FROM k RETURNING id, status),
+          h AS (INSERT INTO payment_order_transitions (order_pk, from_status, to_status, trigger, created_at)
+                SELECT id, NULL, status, 'created', $${key.params.length + cols.length} FROM o)
+     SELECT count(*)::int AS n FROM o`,
+    [...key.params, ...values],
+  );
+  return (r.rows[0] as { n: number }).n === 1;
+}
+
+/** The row as insertOrderWithHistoryAndKey writes it, for answering before the write. */
+export function rowAsInserted(o: NewPaymentOrder, createdAt: Date): PaymentOrderRow {
+  return {
+    ...o,
+    review_required: false,
+    last_provider_check_at: null,
+    created_at: createdAt,
+    updated_at: createdAt,
+    bank_transaction_id: null,
+    confirmed_at: null,
+    failure_reason: null,
+    payer_reference: null,
+  };
+}
+
 /** By service UUID or order_id, visible only to the client that created it. */
 export async function findForClient(q: Queryable, clientPk: string, ref: { id?: string; orderId?: string }): Promise<PaymentOrderRow | null> {
   const r =
