@@ -4,7 +4,8 @@
  * Tijori-only scenarios. BENCH_SMOKE=1: one short round of each, for CI.
  *
  * env: BENCH_DATABASE_URL (admin connection; default postgres://postgres@127.0.0.1:5432/test),
- *      BENCH_SECONDS (default 10), BENCH_ROUNDS (default 2), BENCH_CONNECTIONS (default 32).
+ *      BENCH_SECONDS (default 10), BENCH_ROUNDS (default 2), BENCH_CONNECTIONS (default 32),
+ *      BENCH_SEED_ROWS (default 1,000,000 existing orders for the table-size scenario; 0 skips it).
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -21,6 +22,7 @@ const seconds = smoke ? 2 : Number(process.env.BENCH_SECONDS ?? 10);
 const rounds = smoke ? 1 : Number(process.env.BENCH_ROUNDS ?? 2);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const seedRows = smoke ? 0 : Number(process.env.BENCH_SEED_ROWS ?? 1_000_000);
 
 async function load(spec: LoadSpec): Promise<LoadResult> {
   const { stdout } = await run(process.execPath, ['--import', 'tsx', 'bench/load.ts', JSON.stringify(spec)], { maxBuffer: 1 << 20 });
@@ -148,7 +150,7 @@ async function main() {
     CALLBACK_ALLOW_PRIVATE_NETWORKS: 'true',
   });
   const floor = await spawnNode(['bench/floor-server.ts'], { DATABASE_URL: db.url, PORT: '0' });
-  const results: Record<string, unknown> = { machine: { cpus: (await import('node:os')).cpus().length }, seconds, rounds, connections };
+  const results: Record<string, unknown> = { machine: { cpus: (await import('node:os')).cpus().length }, seconds, rounds, connections, seed_rows: seedRows };
   try {
     const tijori = await tijoriTarget(svc, adminToken);
     const fl = await floorTarget(floor);
@@ -166,8 +168,8 @@ async function main() {
     scenarios.push({ label: 'create payout (IMPS)', tijori: payout });
     results.scenarios = scenarios;
 
-    if (!smoke) {
-      const seeded = await seedOrders(db.url, 1_000_000);
+    if (seedRows > 0) {
+      const seeded = await seedOrders(db.url, seedRows);
       const big = await alternate('create payment order, 1,000,000 orders in table', tijori, fl, (t) => createSpec(t, CHECKOUT_BODY));
       const bigGet = await load(getSpec(tijori));
       results.large = { seeded, create: big, get: bigGet };
