@@ -53,8 +53,22 @@ const DetailsBody = Type.Object(
 const ReferenceBody = Type.Object({ payer_reference: Type.String({ maxLength: 35 }) }, { additionalProperties: false });
 const SimulateBody = Type.Object({ outcome: Type.Union([Type.Literal('pay'), Type.Literal('fail')]) }, { additionalProperties: false });
 
+/** About this many CSS pixels wide; fits a 360 px screen with the page's padding. */
+const QR_TARGET_PX = 264;
+const QR_MARGIN = 4; // the quiet zone the QR standard asks for, in modules
+
+/**
+ * The intent's QR as inline SVG, sized to a whole number of pixels per module so that every module
+ * is drawn the same size (sharper for a phone camera than a scaled, anti-aliased image).
+ */
+async function qrSvgFor(intent: string): Promise<string> {
+  const modules = QRCode.create(intent, { errorCorrectionLevel: 'M' }).modules.size + 2 * QR_MARGIN;
+  const width = modules * Math.max(2, Math.floor(QR_TARGET_PX / modules));
+  return QRCode.toString(intent, { type: 'svg', errorCorrectionLevel: 'M', margin: QR_MARGIN, width });
+}
+
 async function toTemplateView(token: string, v: OrderCheckoutView): Promise<CheckoutView> {
-  const qrSvg = v.upi_uri ? await QRCode.toString(v.upi_uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 }) : null;
+  const qrSvg = v.upi_uri ? await qrSvgFor(v.upi_uri) : null;
   return {
     token,
     status: v.status,
@@ -100,7 +114,7 @@ export async function registerCheckoutRoutes(app: FastifyInstance, ctx: AppConte
       if (!/^[A-Za-z0-9_-]{16,128}$/.test(token)) throw new AppError('NOT_FOUND', 'No such checkout.');
       view = await ctx.paymentOrders.getByCheckoutToken(token);
     } catch (err) {
-      if (err instanceof AppError && err.code === 'NOT_FOUND') return reply.code(404).type('text/html; charset=utf-8').send(renderNotFound('unknown'));
+      if (err instanceof AppError && err.code === 'NOT_FOUND') return reply.code(404).type('text/html; charset=utf-8').send(renderNotFound());
       throw err;
     }
     const html = renderCheckout(await toTemplateView(token, view));
