@@ -3,11 +3,13 @@
  * browser per test file, one fresh context per page, with everything the tests assert on recorded
  * (requests, console messages, page errors, CSP violations) and screenshots kept as artifacts.
  */
+import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import jsQRModule from 'jsqr';
 import { type Browser, type Page, chromium } from 'playwright-core';
 import { PNG } from 'pngjs';
+import { CHECKOUT_CSP } from '../../src/http/public/checkout/routes.js';
 import { createOrder, key, waitFor } from '../payin/helpers.js';
 import type { TestClient, TestService } from '../support/service.js';
 
@@ -64,6 +66,23 @@ export function problems(rec: Recorded, allow: RegExp[] = []): string[] {
 /** Requests that went anywhere but the service's own origin. */
 export function foreignRequests(rec: Recorded, origin: string): string[] {
   return rec.requests.filter((u) => !u.startsWith('data:') && new URL(u).origin !== origin);
+}
+
+/**
+ * What every page of every flow must satisfy: no script error, no console error (a CSP violation
+ * is one), no request to another origin, and the security headers on every document.
+ */
+export function assertCleanRun(rec: Recorded, origin: string, allow: RegExp[] = []): void {
+  assert.deepEqual(problems(rec, allow), []);
+  assert.deepEqual(foreignRequests(rec, origin), []);
+  assert.ok(rec.documents.length > 0);
+  for (const d of rec.documents) {
+    assert.equal(d.headers['content-security-policy'], CHECKOUT_CSP, d.url);
+    assert.equal(d.headers['x-frame-options'], 'DENY');
+    assert.equal(d.headers['x-content-type-options'], 'nosniff');
+    assert.equal(d.headers['referrer-policy'], 'no-referrer');
+    assert.equal(d.headers['cache-control'], 'no-store');
+  }
 }
 
 export async function screenshot(page: Page, name: string): Promise<Buffer> {

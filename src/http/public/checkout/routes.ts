@@ -140,7 +140,7 @@ export async function registerCheckoutRoutes(app: FastifyInstance, ctx: AppConte
   });
 
   // Sandbox only: the service asks the sandbox PSP (over HTTP) to decide, as a bank would.
-  app.post('/checkout/:token/simulate', { schema: { ...hide, params: TokenParams, body: SimulateBody } }, async (request) => {
+  app.post('/checkout/:token/simulate', { schema: { ...hide, params: TokenParams, body: SimulateBody }, preValidation: async (r) => rejectSensitiveData(r.body) }, async (request) => {
     const { token } = request.params as { token: string };
     const current = await ctx.paymentOrders.getByCheckoutToken(token);
     if (!current.sandbox) throw new AppError('NOT_FOUND', 'No such resource or path.');

@@ -68,8 +68,7 @@ ${inner}
 function field(id: string, label: string, type: string, extra: string, hint = ''): string {
   const describedBy = hint ? `${id}-hint ${id}-error` : `${id}-error`;
   return `<div class="field">
-<label for="${id}">${esc(label)}</label>
-${hint ? `<p class="hint" id="${id}-hint">${esc(hint)}</p>` : ''}
+<label for="${id}">${esc(label)}</label>${hint ? `\n<p class="hint" id="${id}-hint">${esc(hint)}</p>` : ''}
 <input id="${id}" name="${id}" type="${type}" ${extra} aria-describedby="${describedBy}" aria-invalid="false">
 <p class="error" id="${id}-error" role="alert"></p>
 </div>`;
