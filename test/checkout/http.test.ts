@@ -44,6 +44,16 @@ test('the page: HTML with a strict CSP and the usual security headers; nothing f
   assert.doesNotMatch(html, /type="password"|name="[^"]*(pin|otp|card|cvv)[^"]*"/i, 'never asks for a card, PIN or OTP');
 });
 
+test('the pay step is light: HTML (with the QR), CSS and JS together well under 40 KB', async () => {
+  const o = await createOrder(t, client, { amount_paise: 49_900, purpose: 'Order #4' });
+  assert.equal((await post(`/checkout/${tokenOf(o)}/details`, payer)).status, 200);
+  let bytes = 0;
+  for (const path of [`/checkout/${tokenOf(o)}`, '/checkout/assets/checkout.css', '/checkout/assets/checkout.js']) {
+    bytes += (await (await get(path)).arrayBuffer()).byteLength;
+  }
+  assert.ok(bytes < 40_000, `${bytes} bytes`);
+});
+
 test('assets are Tijori\'s own, typed, and load nothing else', async () => {
   for (const [path, type] of [
     ['/checkout/assets/checkout.css', /^text\/css/],

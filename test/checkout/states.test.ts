@@ -156,6 +156,19 @@ describe('hosted checkout: validation, authority, failure, expiry', { skip: SKIP
     });
   }
 
+  test('cancelled by the merchant while the payer fills the form: the submit shows the cancelled page', async () => {
+    const order = await newCheckoutOrder(t, client, { return_url: RETURN });
+    const rec = await openPage(browser, 360);
+    await rec.page.goto(order.checkout_url);
+    await t.api('POST', `/merchant/payment-orders/${order.id}/cancel`, { client });
+    await fillDetails(rec.page);
+    await waitForStatus(rec.page, 'CANCELLED');
+    assert.equal(await rec.page.getByRole('heading', { level: 1 }).textContent(), 'Payment cancelled');
+    assert.equal(await orderStatus(t, order.id), 'CANCELLED');
+    assertClean(rec, [/status of 409/]);
+    await rec.close();
+  });
+
   test('a cancelled order says so in plain words', async () => {
     const order = await newCheckoutOrder(t, client, { return_url: RETURN });
     await t.api('POST', `/merchant/payment-orders/${order.id}/cancel`, { client });

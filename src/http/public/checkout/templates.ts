@@ -89,8 +89,10 @@ ${field('customer_phone', 'Mobile number', 'tel', 'autocomplete="tel-national" i
 </div>
 <p class="error" id="customer_consent-error" role="alert"></p>
 </div>
-<p class="error" id="details-error" data-form-error role="alert"></p>
+<div>
+<p class="error" id="details-error" role="alert"></p>
 <button type="submit" id="details-submit">Continue to pay</button>
+</div>
 <p class="small">Never share your UPI PIN, OTP or card details. This page never asks for them.</p>
 </form>`;
 }
