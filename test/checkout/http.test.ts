@@ -38,6 +38,8 @@ test('the page: HTML with a strict CSP and the usual security headers; nothing f
   assert.equal(res.headers.get('cross-origin-opener-policy'), 'same-origin');
   assert.match(res.headers.get('permissions-policy')!, /camera=\(\)/);
   const html = await res.text();
+  assert.match(html, /href="\/checkout\/assets\/checkout\.css\?v=[0-9a-f]{12}"/, 'versioned, so the long asset cache is safe');
+  assert.match(html, /src="\/checkout\/assets\/checkout\.js\?v=[0-9a-f]{12}"/);
   assert.doesNotMatch(html, /https?:\/\//, 'no absolute URL at all before a final state');
   assert.doesNotMatch(html, /<script>|<style|\sstyle=|\son[a-z]+=/i, 'no inline script or style');
   assert.ok(!html.includes(secret) && !html.includes(client.secret) && !html.includes(client.clientId));
@@ -63,6 +65,7 @@ test('assets are Tijori\'s own, typed, and load nothing else', async () => {
     assert.equal(res.status, 200);
     assert.match(res.headers.get('content-type')!, type);
     assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
+    assert.equal(res.headers.get('cache-control'), 'public, max-age=31536000, immutable');
     const text = await res.text();
     assert.doesNotMatch(text, /https?:\/\/|@import|url\(|\/\/cdn|fonts\.googleapis/);
   }

@@ -9,6 +9,8 @@ import type { PaymentOrderStatus } from '../../../domain/payment-order.js';
 
 export interface CheckoutView {
   token: string;
+  /** Cache-busting version of the static assets (see routes.ts). */
+  assetVersion: string;
   status: PaymentOrderStatus;
   merchantName: string;
   amountPaise: number;
@@ -35,22 +37,22 @@ const FINAL: Partial<Record<PaymentOrderStatus, { title: string; text: string; t
   CANCELLED: { title: 'Payment cancelled', text: 'The merchant cancelled this payment request. Nothing more is needed from you.', tone: 'warn' },
 };
 
-function head(title: string): string {
+function head(title: string, assetVersion: string): string {
   return `<meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <meta name="robots" content="noindex, nofollow">
 <link rel="icon" href="data:,">
 <title>${esc(title)}</title>
-<link rel="stylesheet" href="/checkout/assets/checkout.css">`;
+<link rel="stylesheet" href="/checkout/assets/checkout.css?v=${esc(assetVersion)}">`;
 }
 
 function layout(view: CheckoutView, title: string, inner: string, final: boolean): string {
   return `<!doctype html>
 <html lang="en">
 <head>
-${head(`${title} · ${view.merchantName}`)}
-<script src="/checkout/assets/checkout.js" defer></script>
+${head(`${title} · ${view.merchantName}`, view.assetVersion)}
+<script src="/checkout/assets/checkout.js?v=${esc(view.assetVersion)}" defer></script>
 </head>
 <body data-token="${esc(view.token)}" data-status="${esc(view.status)}" data-final="${final}">
 <main>
@@ -159,11 +161,11 @@ export function renderCheckout(view: CheckoutView): string {
   return layout(view, view.status === 'AWAITING_CUSTOMER' ? 'Your details' : 'Pay', inner, false);
 }
 
-export function renderNotFound(): string {
+export function renderNotFound(assetVersion: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
-${head('Payment link not found')}
+${head('Payment link not found', assetVersion)}
 </head>
 <body>
 <main>
