@@ -102,7 +102,7 @@ ${field('customer_phone', 'Mobile number', 'tel', 'autocomplete="tel-national" i
 function referenceStep(view: CheckoutView): string {
   if (view.status === 'AWAITING_CONFIRMATION') {
     const ref = view.payerReference ? ` <strong>${esc(view.payerReference)}</strong>` : '';
-    return `<div class="notice" role="status"><p><span class="badge warn">Checking your payment</span></p><p>We received your reference${ref} and are waiting for the bank to confirm. This page updates by itself.</p></div>`;
+    return `<div class="notice" role="status"><p><span class="badge warn">Reference received</span></p><p>We received your reference${ref} and are waiting for the bank to confirm. This page updates by itself.</p></div>`;
   }
   return `<details id="reference">
 <summary>I have paid</summary>
