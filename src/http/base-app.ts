@@ -60,7 +60,8 @@ export function createBaseApp(ctx: AppContext, listener: 'public' | 'internal'):
 
   app.addHook('onSend', async (request, reply, payload) => {
     reply.header('x-request-id', request.id);
-    reply.header('cache-control', 'no-store');
+    // no-store unless a route chose otherwise (the checkout's versioned static assets).
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     reply.header('x-content-type-options', 'nosniff');
     return payload;
   });

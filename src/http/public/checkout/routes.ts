@@ -3,6 +3,7 @@
  * status endpoint the page polls, and the payer's steps. The page learns the payment state only
  * from the server; it never trusts URL or return parameters and holds no merchant secret.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,10 +54,25 @@ const DetailsBody = Type.Object(
 const ReferenceBody = Type.Object({ payer_reference: Type.String({ maxLength: 35 }) }, { additionalProperties: false });
 const SimulateBody = Type.Object({ outcome: Type.Union([Type.Literal('pay'), Type.Literal('fail')]) }, { additionalProperties: false });
 
-async function toTemplateView(token: string, v: OrderCheckoutView): Promise<CheckoutView> {
-  const qrSvg = v.upi_uri ? await QRCode.toString(v.upi_uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 }) : null;
+/** About this many CSS pixels wide; fits a 360 px screen with the page's padding. */
+const QR_TARGET_PX = 264;
+const QR_MARGIN = 4; // the quiet zone the QR standard asks for, in modules
+
+/**
+ * The intent's QR as inline SVG, sized to a whole number of pixels per module so that every module
+ * is drawn the same size (sharper for a phone camera than a scaled, anti-aliased image).
+ */
+async function qrSvgFor(intent: string): Promise<string> {
+  const modules = QRCode.create(intent, { errorCorrectionLevel: 'M' }).modules.size + 2 * QR_MARGIN;
+  const width = modules * Math.max(2, Math.floor(QR_TARGET_PX / modules));
+  return QRCode.toString(intent, { type: 'svg', errorCorrectionLevel: 'M', margin: QR_MARGIN, width });
+}
+
+async function toTemplateView(token: string, v: OrderCheckoutView, assetVersion: string): Promise<CheckoutView> {
+  const qrSvg = v.upi_uri ? await qrSvgFor(v.upi_uri) : null;
   return {
     token,
+    assetVersion,
     status: v.status,
     merchantName: v.merchant_name,
     amountPaise: v.amount_paise,
@@ -78,6 +94,10 @@ function statusData(v: OrderCheckoutView) {
 export async function registerCheckoutRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const css = readFileSync(join(ASSETS, 'checkout.css'));
   const js = readFileSync(join(ASSETS, 'checkout.js'));
+  // Pages link the assets with ?v=<hash of both>, so browsers may cache them for long and still
+  // never pair a new page with an old script.
+  const assetVersion = createHash('sha256').update(css).update(js).digest('hex').slice(0, 12);
+  const assetCache = 'public, max-age=31536000, immutable';
   const https = ctx.publicBaseUrl().startsWith('https:');
   const hide = { hide: true };
 
@@ -86,10 +106,10 @@ export async function registerCheckoutRoutes(app: FastifyInstance, ctx: AppConte
   });
 
   app.get('/checkout/assets/checkout.css', { schema: hide }, async (_req, reply) =>
-    reply.header('cache-control', 'public, max-age=3600').type('text/css; charset=utf-8').send(css),
+    reply.header('cache-control', assetCache).type('text/css; charset=utf-8').send(css),
   );
   app.get('/checkout/assets/checkout.js', { schema: hide }, async (_req, reply) =>
-    reply.header('cache-control', 'public, max-age=3600').type('text/javascript; charset=utf-8').send(js),
+    reply.header('cache-control', assetCache).type('text/javascript; charset=utf-8').send(js),
   );
 
   // The page. Query parameters (e.g. a forged ?status=PAID) are ignored by construction.
@@ -100,10 +120,10 @@ export async function registerCheckoutRoutes(app: FastifyInstance, ctx: AppConte
       if (!/^[A-Za-z0-9_-]{16,128}$/.test(token)) throw new AppError('NOT_FOUND', 'No such checkout.');
       view = await ctx.paymentOrders.getByCheckoutToken(token);
     } catch (err) {
-      if (err instanceof AppError && err.code === 'NOT_FOUND') return reply.code(404).type('text/html; charset=utf-8').send(renderNotFound('unknown'));
+      if (err instanceof AppError && err.code === 'NOT_FOUND') return reply.code(404).type('text/html; charset=utf-8').send(renderNotFound(assetVersion));
       throw err;
     }
-    const html = renderCheckout(await toTemplateView(token, view));
+    const html = renderCheckout(await toTemplateView(token, view, assetVersion));
     return reply.code(view.status === 'EXPIRED' ? 410 : 200).type('text/html; charset=utf-8').send(html);
   });
 
@@ -126,7 +146,7 @@ export async function registerCheckoutRoutes(app: FastifyInstance, ctx: AppConte
   });
 
   // Sandbox only: the service asks the sandbox PSP (over HTTP) to decide, as a bank would.
-  app.post('/checkout/:token/simulate', { schema: { ...hide, params: TokenParams, body: SimulateBody } }, async (request) => {
+  app.post('/checkout/:token/simulate', { schema: { ...hide, params: TokenParams, body: SimulateBody }, preValidation: async (r) => rejectSensitiveData(r.body) }, async (request) => {
     const { token } = request.params as { token: string };
     const current = await ctx.paymentOrders.getByCheckoutToken(token);
     if (!current.sandbox) throw new AppError('NOT_FOUND', 'No such resource or path.');

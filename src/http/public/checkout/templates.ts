@@ -1,12 +1,16 @@
 /**
  * Server-rendered HTML of the hosted checkout. Every dynamic value passes through `esc`; the only
- * script and stylesheet are Tijori's own (see the CSP in routes.ts).
+ * script and stylesheet are Tijori's own (see the CSP in routes.ts). Accessibility: one h1 per
+ * page naming the step, labelled fields whose hint and error are tied to them with
+ * aria-describedby, errors in role=alert regions, the state of a final page in a role=status region.
  */
 import { formatInr } from '../../../domain/money.js';
 import type { PaymentOrderStatus } from '../../../domain/payment-order.js';
 
 export interface CheckoutView {
   token: string;
+  /** Cache-busting version of the static assets (see routes.ts). */
+  assetVersion: string;
   status: PaymentOrderStatus;
   merchantName: string;
   amountPaise: number;
@@ -33,23 +37,28 @@ const FINAL: Partial<Record<PaymentOrderStatus, { title: string; text: string; t
   CANCELLED: { title: 'Payment cancelled', text: 'The merchant cancelled this payment request. Nothing more is needed from you.', tone: 'warn' },
 };
 
+function head(title: string, assetVersion: string): string {
+  return `<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<meta name="robots" content="noindex, nofollow">
+<link rel="icon" href="data:,">
+<title>${esc(title)}</title>
+<link rel="stylesheet" href="/checkout/assets/checkout.css?v=${esc(assetVersion)}">`;
+}
+
 function layout(view: CheckoutView, title: string, inner: string, final: boolean): string {
   return `<!doctype html>
 <html lang="en">
 <head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<link rel="icon" href="data:,">
-<title>${esc(title)} · ${esc(view.merchantName)}</title>
-<link rel="stylesheet" href="/checkout/assets/checkout.css">
-<script src="/checkout/assets/checkout.js" defer></script>
+${head(`${title} · ${view.merchantName}`, view.assetVersion)}
+<script src="/checkout/assets/checkout.js?v=${esc(view.assetVersion)}" defer></script>
 </head>
 <body data-token="${esc(view.token)}" data-status="${esc(view.status)}" data-final="${final}">
 <main>
-<header>
+<header class="summary">
 <p class="merchant">Pay <strong>${esc(view.merchantName)}</strong></p>
-<p class="amount" aria-label="Amount ${esc(formatInr(view.amountPaise))}">${esc(formatInr(view.amountPaise))}</p>
+<p class="amount">${esc(formatInr(view.amountPaise))}</p>
 <p class="purpose">${esc(view.purpose)}</p>
 </header>
 ${inner}
@@ -59,53 +68,66 @@ ${inner}
 }
 
 function field(id: string, label: string, type: string, extra: string, hint = ''): string {
-  return `<div>
-<label for="${id}">${esc(label)}${hint ? ` <span class="hint">${esc(hint)}</span>` : ''}</label>
-<input id="${id}" name="${id}" type="${type}" ${extra} aria-describedby="${id}-error" aria-invalid="false">
-<p class="error" id="${id}-error" role="alert" aria-live="polite"></p>
+  const describedBy = hint ? `${id}-hint ${id}-error` : `${id}-error`;
+  return `<div class="field">
+<label for="${id}">${esc(label)}</label>${hint ? `\n<p class="hint" id="${id}-hint">${esc(hint)}</p>` : ''}
+<input id="${id}" name="${id}" type="${type}" ${extra} aria-describedby="${describedBy}" aria-invalid="false">
+<p class="error" id="${id}-error" role="alert"></p>
 </div>`;
 }
 
-function detailsForm(): string {
+function detailsForm(view: CheckoutView): string {
+  // method=post: should the script not run, the payer's details never end up in a URL.
   return `<h1>Your details</h1>
-<form id="details-form" novalidate>
+<noscript><p class="error">This page needs JavaScript to continue. Please enable it, or open the link in another browser.</p></noscript>
+<form id="details-form" method="post" novalidate>
 ${field('customer_name', 'Full name', 'text', 'autocomplete="name" maxlength="120" required')}
 ${field('customer_email', 'Email', 'email', 'autocomplete="email" maxlength="190" required')}
-${field('customer_phone', 'Mobile number', 'tel', 'autocomplete="tel-national" inputmode="numeric" maxlength="10" pattern="[6-9][0-9]{9}" required', '10 digits, without +91')}
-<div>
+${field('customer_phone', 'Mobile number', 'tel', 'autocomplete="tel-national" inputmode="numeric" maxlength="10" pattern="[6-9][0-9]{9}" required', '10-digit Indian mobile number, without +91 or 0')}
+<div class="field">
 <div class="consent">
-<input id="customer_consent" name="customer_consent" type="checkbox" aria-describedby="customer_consent-error" required>
-<label for="customer_consent">I agree to share these details with the merchant and its payment provider for this payment.</label>
+<input id="customer_consent" name="customer_consent" type="checkbox" aria-describedby="customer_consent-error" aria-invalid="false" required>
+<label for="customer_consent">I agree to share these details with ${esc(view.merchantName)} and its payment provider for this payment.</label>
 </div>
-<p class="error" id="customer_consent-error" role="alert" aria-live="polite"></p>
+<p class="error" id="customer_consent-error" role="alert"></p>
 </div>
-<p class="error" data-form-error role="alert" aria-live="polite"></p>
-<button type="submit">Continue to pay</button>
+<div>
+<p class="error" id="details-error" role="alert"></p>
+<button type="submit" id="details-submit">Continue to pay</button>
+</div>
 <p class="small">Never share your UPI PIN, OTP or card details. This page never asks for them.</p>
 </form>`;
 }
 
-function paySection(view: CheckoutView): string {
-  const countdown = view.expiresAt
-    ? `<p class="countdown" id="countdown" data-expires-at="${esc(view.expiresAt)}" aria-live="off">Time left to pay: <span data-left>–:––</span></p>`
-    : '';
-  const awaiting = view.status === 'AWAITING_CONFIRMATION';
-  const reference = awaiting
-    ? `<p class="state"><span class="badge warn">Checking your payment</span></p><p>We received your reference${view.payerReference ? ` <strong>${esc(view.payerReference)}</strong>` : ''} and are waiting for the bank to confirm. This page updates by itself.</p>`
-    : `<details>
+function referenceStep(view: CheckoutView): string {
+  if (view.status === 'AWAITING_CONFIRMATION') {
+    const ref = view.payerReference ? ` <strong>${esc(view.payerReference)}</strong>` : '';
+    return `<div class="notice" role="status"><p><span class="badge warn">Reference received</span></p><p>We received your reference${ref} and are waiting for the bank to confirm. This page updates by itself.</p></div>`;
+  }
+  return `<details id="reference">
 <summary>I have paid</summary>
-<form id="reference-form" novalidate>
+<form id="reference-form" method="post" novalidate>
+<p class="small">If the page has not updated after you paid, enter the reference your UPI app showed.</p>
 ${field('payer_reference', 'UPI reference number (UTR)', 'text', 'inputmode="numeric" autocomplete="off" maxlength="12" pattern="[0-9]{12}"', '12 digits, shown in your UPI app after paying')}
 <button type="submit" class="secondary">Submit reference</button>
 </form>
 </details>`;
-  return `<h1>Scan and pay with any UPI app</h1>
-<div class="qr" role="img" aria-label="UPI QR code for ${esc(formatInr(view.amountPaise))} to ${esc(view.merchantName)}">${view.qrSvg ?? ''}</div>
+}
+
+function paySection(view: CheckoutView): string {
+  const countdown = view.expiresAt
+    ? `<p class="countdown" id="countdown" data-expires-at="${esc(view.expiresAt)}">Time left to pay: <span data-left>–:––</span></p>
+<p class="visually-hidden" id="countdown-announce" aria-live="polite"></p>`
+    : '';
+  const awaiting = view.status === 'AWAITING_CONFIRMATION';
+  const amount = esc(formatInr(view.amountPaise));
+  return `<h1>${awaiting ? 'Checking your payment' : 'Scan and pay with any UPI app'}</h1>
+<div class="qr" role="img" aria-label="UPI QR code: pay ${amount} to ${esc(view.merchantName)}">${view.qrSvg ?? ''}</div>
 ${countdown}
 <div class="stack">
 <a class="button" id="upi-link" href="${esc(view.upiIntent ?? '#')}">Pay with a UPI app</a>
-<p class="small">On a phone, the button opens your UPI app. Do not close this page until it shows the payment as received.</p>
-${reference}
+<p class="small">On a phone, this opens your UPI app. Keep this page open until it shows the payment as received.</p>
+${referenceStep(view)}
 </div>`;
 }
 
@@ -118,29 +140,38 @@ function sandboxControls(view: CheckoutView): string {
 <button type="button" data-simulate="pay">Simulate payment</button>
 <button type="button" data-simulate="fail">Simulate failure</button>
 </div>
+<p class="error" id="sandbox-error" role="alert"></p>
 </section>`;
 }
 
 export function renderCheckout(view: CheckoutView): string {
   const final = FINAL[view.status];
   if (final) {
+    // return_url is a convenience only, offered once the outcome is known; never proof of payment.
     const back = view.returnUrl ? `<footer><a class="button secondary" href="${esc(view.returnUrl)}" rel="noreferrer">Return to ${esc(view.merchantName)}</a></footer>` : '';
     const ref = view.bankTransactionId ? `<p class="small">Bank reference (UTR): <strong>${esc(view.bankTransactionId)}</strong></p>` : '';
     return layout(
       view,
       final.title,
-      `<div class="state" role="status"><span class="badge ${final.tone}">${esc(final.title)}</span></div><p>${esc(final.text)}</p>${ref}${back}`,
+      `<div class="state" role="status"><h1><span class="badge ${final.tone}">${esc(final.title)}</span></h1><p>${esc(final.text)}</p>${ref}</div>${back}`,
       true,
     );
   }
-  const inner = view.status === 'AWAITING_CUSTOMER' ? detailsForm() : paySection(view);
-  return layout(view, 'Pay', `${inner}${view.status === 'AWAITING_CUSTOMER' ? '' : sandboxControls(view)}`, false);
+  const inner = view.status === 'AWAITING_CUSTOMER' ? detailsForm(view) : `${paySection(view)}${sandboxControls(view)}`;
+  return layout(view, view.status === 'AWAITING_CUSTOMER' ? 'Your details' : 'Pay', inner, false);
 }
 
-export function renderNotFound(kind: 'unknown' | 'gone'): string {
-  const [title, text] =
-    kind === 'gone'
-      ? ['This payment link has expired', 'Ask the merchant for a new payment link.']
-      : ['Payment link not found', 'Check the link you were given, or ask the merchant for a new one.'];
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${esc(title)}</title><link rel="stylesheet" href="/checkout/assets/checkout.css"></head><body><main><h1>${esc(title)}</h1><p>${esc(text)}</p></main></body></html>`;
+export function renderNotFound(assetVersion: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+${head('Payment link not found', assetVersion)}
+</head>
+<body>
+<main>
+<h1>Payment link not found</h1>
+<p>Check the link you were given, or ask the merchant for a new one.</p>
+</main>
+</body>
+</html>`;
 }

@@ -1,6 +1,6 @@
 // Tijori hosted checkout: the page's only script (served by Tijori, allowed by its CSP).
 // It never decides the payment state: it asks the server (token-scoped status endpoint) and
-// re-renders the server's page when the state changes.
+// re-renders the server's page when the state changes. It ignores the URL's query entirely.
 (function () {
   'use strict';
   var body = document.body;
@@ -8,6 +8,25 @@
   var status = body.getAttribute('data-status');
   var base = '/checkout/' + encodeURIComponent(token);
   var clockOffsetMs = 0; // server time minus browser time
+  var FOCUS_KEY = 'tijori-checkout-focus';
+
+  // After a state change the server renders a new page; move focus to its heading so a screen
+  // reader reads the new step instead of starting over at the top.
+  try {
+    if (window.sessionStorage.getItem(FOCUS_KEY) === token) {
+      window.sessionStorage.removeItem(FOCUS_KEY);
+      var h1 = document.querySelector('h1');
+      if (h1) {
+        h1.setAttribute('tabindex', '-1');
+        h1.focus();
+      }
+    }
+  } catch { /* storage unavailable: focus stays at the top */ }
+
+  function reload() {
+    try { window.sessionStorage.setItem(FOCUS_KEY, token); } catch { /* ignore */ }
+    window.location.reload();
+  }
 
   function post(path, payload) {
     return fetch(base + path, {
@@ -30,19 +49,23 @@
     if (out) out.textContent = message || '';
   }
 
-  function formError(form, message) {
-    var out = form.querySelector('[data-form-error]');
-    if (out) out.textContent = message || '';
+  function errorMessage(r, fallback) {
+    var err = r && r.json && r.json.error;
+    if (err && err.code === 'INVALID_STATE') return 'This payment has changed. The page will update.';
+    if (err && err.code === 'RATE_LIMITED') return 'Too many attempts. Wait a moment and try again.';
+    return (err && err.message) || fallback;
   }
 
   var rules = {
-    customer_name: function (v) { return v.trim().length === 0 ? 'Enter your name.' : v.length > 120 ? 'Use at most 120 characters.' : ''; },
-    customer_email: function (v) { return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v.trim()) && v.length <= 190 ? '' : 'Enter a valid email address.'; },
-    customer_phone: function (v) { return /^[6-9][0-9]{9}$/.test(v.trim()) ? '' : 'Enter a 10-digit Indian mobile number, without +91.'; },
+    customer_name: function (v) { return v.trim().length === 0 ? 'Enter your full name.' : v.length > 120 ? 'Use at most 120 characters.' : ''; },
+    customer_email: function (v) { return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v.trim()) && v.length <= 190 ? '' : 'Enter a valid email address, like name@example.com.'; },
+    customer_phone: function (v) { return /^[6-9][0-9]{9}$/.test(v.trim()) ? '' : 'Enter a 10-digit Indian mobile number starting with 6, 7, 8 or 9, without +91 or 0.'; },
+    customer_consent: function (checked) { return checked ? '' : 'Tick the box to agree before you continue.'; },
   };
 
   var details = document.getElementById('details-form');
   if (details) {
+    var formError = document.getElementById('details-error');
     details.addEventListener('submit', function (ev) {
       ev.preventDefault();
       var values = {
@@ -57,15 +80,12 @@
         setError(k, msg);
         if (msg && !firstBad) firstBad = k;
       });
-      var consentMsg = values.customer_consent ? '' : 'Please confirm to continue.';
-      setError('customer_consent', consentMsg);
-      if (consentMsg && !firstBad) firstBad = 'customer_consent';
-      formError(details, '');
+      formError.textContent = '';
       if (firstBad) {
         document.getElementById(firstBad).focus();
         return;
       }
-      var button = details.querySelector('button[type="submit"]');
+      var button = document.getElementById('details-submit');
       button.disabled = true;
       post('/details', {
         customer_name: values.customer_name.trim(),
@@ -73,16 +93,18 @@
         customer_phone: values.customer_phone.trim(),
         customer_consent: true,
       }).then(function (r) {
-        if (r.status < 300) return window.location.reload();
+        if (r.status < 300) return reload();
         button.disabled = false;
         var err = r.json && r.json.error;
-        if (err && err.details) {
-          err.details.forEach(function (d) { setError(d.field, d.issue); });
-        }
-        formError(details, err ? err.message : 'Something went wrong. Please try again.');
+        if (err && err.code === 'INVALID_STATE') return reload();
+        (err && err.details || []).forEach(function (d) {
+          var rule = rules[d.field];
+          setError(d.field, rule ? rule(values[d.field]) || 'Check this field: ' + d.issue + '.' : d.issue);
+        });
+        formError.textContent = errorMessage(r, 'Something went wrong. Please try again.');
       }, function () {
         button.disabled = false;
-        formError(details, 'Network error. Check your connection and try again.');
+        formError.textContent = 'Network error. Check your connection and try again.';
       });
     });
   }
@@ -93,34 +115,56 @@
       ev.preventDefault();
       var v = reference.payer_reference.value.trim();
       if (!/^[0-9]{12}$/.test(v)) {
-        setError('payer_reference', 'Enter the 12-digit UPI reference number (UTR) shown by your app.');
+        setError('payer_reference', 'Enter the 12-digit UPI reference number (UTR) shown by your UPI app.');
         reference.payer_reference.focus();
         return;
       }
       setError('payer_reference', '');
       post('/reference', { payer_reference: v }).then(function (r) {
-        if (r.status < 300) return window.location.reload();
-        var err = r.json && r.json.error;
-        setError('payer_reference', err ? err.message : 'Could not save the reference. Try again.');
+        if (r.status < 300) return reload();
+        setError('payer_reference', errorMessage(r, 'Could not save the reference. Try again.'));
+        poll();
+      }, function () {
+        setError('payer_reference', 'Network error. Check your connection and try again.');
       });
     });
   }
 
+  var sandboxError = document.getElementById('sandbox-error');
   Array.prototype.forEach.call(document.querySelectorAll('[data-simulate]'), function (button) {
     button.addEventListener('click', function () {
       button.disabled = true;
-      post('/simulate', { outcome: button.getAttribute('data-simulate') }).then(function () { poll(); });
+      sandboxError.textContent = '';
+      post('/simulate', { outcome: button.getAttribute('data-simulate') }).then(function (r) {
+        if (r.status >= 300) {
+          button.disabled = false;
+          sandboxError.textContent = errorMessage(r, 'The sandbox did not answer. Try again.');
+        }
+        poll();
+      }, function () {
+        button.disabled = false;
+        sandboxError.textContent = 'Network error. Try again.';
+      });
     });
   });
 
   var countdown = document.getElementById('countdown');
+  var announce = document.getElementById('countdown-announce');
   var expiresAt = countdown ? Date.parse(countdown.getAttribute('data-expires-at')) : NaN;
+  var MILESTONES = [[300, '5 minutes left to pay.'], [60, '1 minute left to pay.'], [0, 'The time to pay has run out.']];
+  var lastLeft = null;
   function tick() {
     if (!countdown || isNaN(expiresAt)) return;
     var left = Math.max(0, Math.floor((expiresAt - (Date.now() + clockOffsetMs)) / 1000));
     var m = Math.floor(left / 60);
     var s = left % 60;
     countdown.querySelector('[data-left]').textContent = m + ':' + (s < 10 ? '0' : '') + s;
+    // The visible clock is not a live region (it would talk every second): announce the
+    // milestones the clock crosses while the page is open.
+    MILESTONES.forEach(function (mark) {
+      if (announce && lastLeft !== null && lastLeft > mark[0] && left <= mark[0]) announce.textContent = mark[1];
+    });
+    lastLeft = left;
     if (left === 0) poll();
   }
 
@@ -134,7 +178,7 @@
         polling = false;
         if (!json || !json.data) return;
         if (json.data.server_time) clockOffsetMs = Date.parse(json.data.server_time) - Date.now();
-        if (json.data.status !== status) window.location.reload();
+        if (json.data.status !== status) reload();
       }, function () { polling = false; });
   }
 
