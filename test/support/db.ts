@@ -35,7 +35,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     await admin.end();
   }
   const url = withDatabase(serverUrl(), name);
-  const db = new Db({ url, poolSize: 10 });
+  const db = new Db({ url, poolSize: 4 });
   await migrate(db);
   return {
     url,

@@ -64,6 +64,8 @@ export async function startTestService(env: Record<string, string> = {}, opts: {
     DATA_DIR: dataDir,
     DATABASE_URL: database.url,
     LOG_LEVEL: 'info',
+    // CI's PostgreSQL allows 100 connections, shared by every test file running at once.
+    DB_POOL_SIZE: '6',
     CALLBACK_ALLOW_PRIVATE_NETWORKS: 'true',
     ...env,
   });
