@@ -85,6 +85,13 @@ export class Db implements Queryable {
     // An idle client losing its connection (database restart) must not crash the process;
     // the pool drops it and the next checkout reconnects.
     this.pool.on('error', () => {});
+    // A checked-out client whose connection dies between two queries emits 'error' with no pool
+    // listener attached (pg-pool removes its idle listener on checkout): without this the process
+    // would crash. The next query on it fails, is mapped to SERVICE_UNAVAILABLE and the client is
+    // discarded on release.
+    this.pool.on('connect', (client) => {
+      client.on('error', () => {});
+    });
   }
 
   async query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>> {
