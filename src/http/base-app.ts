@@ -4,7 +4,7 @@
  * envelope error handling, one log line and metrics per request.
  */
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { AppError } from '../domain/errors.js';
 import { installEnvelope, sendError } from './plugins/envelope.js';
@@ -14,7 +14,7 @@ export const BODY_LIMIT_BYTES = 64 * 1024;
 export function createBaseApp(ctx: AppContext, listener: 'public' | 'internal'): FastifyInstance {
   const app: FastifyInstance = Fastify({
     loggerInstance: ctx.log.child({ listener }) as FastifyBaseLogger,
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: () => randomUUID(),
     requestIdHeader: false,

@@ -4,7 +4,7 @@
  * provider. It keeps its state in tables of its own (sandbox_*) in the service's database, and
  * sends signed callbacks to the service's provider callback intake.
  */
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from '../../observability/logger.js';
 import type { Db } from '../../store/db.js';
 import { registerBankRoutes } from './bank-routes.js';
@@ -27,7 +27,7 @@ export interface SandboxServer {
 }
 
 export async function startSandboxServer(deps: SandboxDeps, host: string, port: number): Promise<SandboxServer> {
-  const app = Fastify({ loggerInstance: deps.log.child({ component: 'sandbox' }) as FastifyBaseLogger, disableRequestLogging: true, bodyLimit: 64 * 1024 });
+  const app = Fastify({ loggerInstance: deps.log.child({ component: 'sandbox' }) as FastifyBaseLogger, logController: new LogController({ disableRequestLogging: true }), bodyLimit: 64 * 1024 });
   app.get('/healthz', async () => ({ status: 'ok', provider: 'sandbox' }));
   app.get('/stats', async () => sandboxStats(deps));
   await registerPspRoutes(app, deps);
