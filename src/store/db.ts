@@ -102,14 +102,17 @@ export class Db implements Queryable {
     }
   }
 
-  /** Runs `fn` in one READ COMMITTED transaction; rolls back on any error. */
-  async tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
-    let client: pg.PoolClient;
+  private async acquire(): Promise<pg.PoolClient> {
     try {
-      client = await this.pool.connect();
+      return await this.pool.connect();
     } catch (err) {
       throw mapError(err);
     }
+  }
+
+  /** Runs `fn` in one READ COMMITTED transaction; rolls back on any error. */
+  async tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
+    const client = await this.acquire();
     let broken = false;
     const hooks: Array<() => void> = [];
     commitHooks.set(client, hooks);
@@ -136,12 +139,7 @@ export class Db implements Queryable {
 
   /** Holds one pooled connection for a session-level advisory lock or similar. */
   async withClient<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
-    let client: pg.PoolClient;
-    try {
-      client = await this.pool.connect();
-    } catch (err) {
-      throw mapError(err);
-    }
+    const client = await this.acquire();
     let broken = false;
     try {
       return await fn(client);
