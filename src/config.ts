@@ -13,6 +13,8 @@ export interface Config {
   internalHost: string;
   internalPort: number;
   sandboxPort: number;
+  /** An external sandbox (`tijori sandbox serve`); unset: the sandbox runs inside this process. */
+  sandboxUrl: string | undefined;
   databaseUrl: string | undefined;
   dataDir: string;
   publicBaseUrl: string | undefined;
@@ -126,6 +128,7 @@ export function loadConfig(env: Env = process.env): Config {
     internalHost: env.INTERNAL_HOST || '127.0.0.1',
     internalPort: intFrom(env, 'INTERNAL_PORT', 8081),
     sandboxPort: intFrom(env, 'SANDBOX_PORT', 8082),
+    sandboxUrl: env.SANDBOX_URL ? env.SANDBOX_URL.replace(/\/+$/, '') : undefined,
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir,
     publicBaseUrl: env.PUBLIC_BASE_URL ? env.PUBLIC_BASE_URL.replace(/\/+$/, '') : undefined,

@@ -13,6 +13,7 @@ const USAGE = `usage: tijori <command> [options] [--json]
   client create --org ORG --scopes S1,S2 [--name N] [--allow-ip IP]... [--rate-limit PER_MINUTE]
   client allow-ip --client CLIENT_ID --ip IP
   client rotate-secret --client CLIENT_ID
+  sandbox serve [--port PORT]    (the sandbox provider as its own process; needs DATABASE_URL)
 ${cliCommands.map((c) => `  ${c.usage}`).join('\n')}
 
 Environment: ADMIN_URL (default http://127.0.0.1:8081), ADMIN_TOKEN (default: DATA_DIR/admin-token)`;
@@ -51,6 +52,17 @@ export async function runCli(argv: string[]): Promise<number> {
   if (!group || flags.help) {
     process.stdout.write(`${USAGE}\n`);
     return group ? 0 : 2;
+  }
+  if (group === 'sandbox' && sub === 'serve') {
+    // A long-running server, not an admin API call.
+    const { serveSandbox } = await import('../providers/sandbox/standalone.js');
+    try {
+      await serveSandbox({ port: typeof flags.port === 'string' ? Number(flags.port) : undefined });
+      return 0;
+    } catch (err) {
+      process.stderr.write(`tijori: ${(err as Error).message}\n`);
+      return 1;
+    }
   }
   const { orgCommand, clientCommand } = await import('./commands/org-client.js');
   const admin = createAdminClient();
