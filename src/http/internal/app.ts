@@ -19,7 +19,7 @@ export function adminAuth(ctx: AppContext) {
 
 export async function buildInternalApp(ctx: AppContext): Promise<FastifyInstance> {
   const app = createBaseApp(ctx, 'internal');
-  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/healthz', async (request) => ({ status: 'ok', request_id: request.id }));
   app.get('/metrics', async (_req, reply) => {
     ctx.metrics.dbUp.set((await ctx.db.ping()) ? 1 : 0);
     return reply.type(ctx.metrics.registry.contentType).send(await ctx.metrics.registry.metrics());

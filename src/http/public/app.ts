@@ -30,11 +30,11 @@ export async function buildPublicApp(ctx: AppContext): Promise<FastifyInstance> 
     transform: ({ schema, url }) => ({ schema, url: url.startsWith(API_PREFIX) ? url.slice(API_PREFIX.length) || '/' : url }),
   });
 
-  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
-  app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
+  app.get('/healthz', { schema: { hide: true } }, async (request) => ({ status: 'ok', request_id: request.id }));
+  app.get('/readyz', { schema: { hide: true } }, async (request, reply) => {
     const up = await ctx.db.ping();
     ctx.metrics.dbUp.set(up ? 1 : 0);
-    return reply.code(up ? 200 : 503).send({ status: up ? 'ready' : 'database unavailable' });
+    return reply.code(up ? 200 : 503).send({ status: up ? 'ready' : 'database unavailable', request_id: request.id });
   });
 
   await registerCheckoutRoutes(app, ctx);
