@@ -76,7 +76,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
   (ctx as AppContext & { setListeningBase(u: string): void }).setListeningBase(publicUrl);
 
   const sandbox = await startSandboxServer(
-    { db, log, signingSecret, callbackUrl: () => `${internalUrl}/provider/sandbox/callbacks` },
+    { db, log, signingSecret, callbackUrl: () => `${internalUrl}/provider/sandbox/callbacks`, faults: config.sandboxFaults },
     '127.0.0.1',
     config.sandboxPort,
   );
