@@ -1,0 +1,111 @@
+/**
+ * Idempotency races (issue 8 §1): 200 concurrent identical creates with one Idempotency-Key, split
+ * evenly across two service instances on one database. Exactly one resource is created; every
+ * answer is the original 201 replayed byte for byte, or 409 IDEMPOTENCY_KEY_IN_PROGRESS (payouts,
+ * whose key is leased while the bank is called). Short: 1 round per kind; full: 5.
+ */
+import assert from 'node:assert/strict';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { after, before, test } from 'node:test';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { startTestService, type TestClient, type TestService } from '../support/service.js';
+import { FAST_PAYOUT_ENV, inlineBeneficiary } from '../payout/helpers.js';
+import { report, size, until } from './helpers.js';
+
+const CONCURRENCY = 200;
+const ROUNDS = size('FAULTS_RACE_ROUNDS', 1, 5);
+
+let database: TestDatabase;
+let a: TestService;
+let b: TestService;
+let client: TestClient;
+
+before(async () => {
+  database = await createTestDatabase();
+  const env = { ...FAST_PAYOUT_ENV, MASTER_KEY: randomBytes(32).toString('base64') };
+  a = await startTestService(env, { database });
+  b = await startTestService(env, { database });
+  client = await a.createClient({ rateLimit: 1_000_000 });
+  const r = await a.admin('POST', '/routes', { org: client.orgId, modes: ['IMPS'] });
+  assert.equal(r.status, 201, r.text);
+});
+after(async () => {
+  await a?.stop();
+  await b?.stop();
+  await database?.drop();
+});
+
+interface RaceFigures {
+  created: number;
+  replays: number;
+  inProgress: number;
+  violations: string[];
+}
+
+async function race(path: string, body: unknown): Promise<RaceFigures & { id: string }> {
+  const key = randomUUID();
+  const answers = await Promise.all(
+    Array.from({ length: CONCURRENCY }, (_, i) => (i % 2 ? a : b).api('POST', path, { client, body, idempotencyKey: key })),
+  );
+  const violations: string[] = [];
+  const ok = answers.filter((r) => r.status === 201);
+  const inProgress = answers.filter((r) => r.status === 409 && r.body?.error?.code === 'IDEMPOTENCY_KEY_IN_PROGRESS').length;
+  for (const r of answers) {
+    if (r.status !== 201 && !(r.status === 409 && r.body?.error?.code === 'IDEMPOTENCY_KEY_IN_PROGRESS')) violations.push(`unexpected ${r.status}: ${r.text.slice(0, 200)}`);
+  }
+  const originals = ok.filter((r) => r.headers.get('idempotent-replayed') !== 'true');
+  if (originals.length !== 1) violations.push(`${originals.length} non-replayed 201s`);
+  const texts = new Set(ok.map((r) => r.text));
+  if (texts.size !== 1) violations.push(`${texts.size} different 201 bodies`);
+  // A late retry (after the race) must replay the same body.
+  const late = await a.api('POST', path, { client, body, idempotencyKey: key });
+  if (late.status !== 201 || late.headers.get('idempotent-replayed') !== 'true' || !texts.has(late.text)) violations.push(`late retry: ${late.status}`);
+  return { id: ok[0]?.body?.data?.id, created: originals.length, replays: ok.length - originals.length, inProgress, violations };
+}
+
+test(`${CONCURRENCY} concurrent identical creates over two instances: one order, identical replays`, { timeout: 300_000 }, async () => {
+  const started = Date.now();
+  let replays = 0;
+  let inProgress = 0;
+  const violations: string[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const reference = `race-order-${round}-${randomUUID().slice(0, 8)}`;
+    const f = await race('/merchant/payment-orders', { amount_paise: 10_000 + round, purpose: 'race', merchant_order_reference: reference });
+    replays += f.replays;
+    inProgress += f.inProgress;
+    violations.push(...f.violations);
+    const rows = await database.db.query('SELECT id FROM payment_orders WHERE merchant_order_reference = $1', [reference]);
+    if (rows.rowCount !== 1) violations.push(`${rows.rowCount} orders for one key`);
+    const created = await database.db.query(`SELECT 1 FROM payment_order_transitions t JOIN payment_orders o ON o.id = t.order_pk WHERE o.merchant_order_reference = $1 AND t.trigger = 'created'`, [reference]);
+    if (created.rowCount !== 1) violations.push(`${created.rowCount} 'created' history rows`);
+  }
+  report('idempotency-race-orders', { rounds: ROUNDS, operations: ROUNDS * (CONCURRENCY + 1), instances: 2, replays, in_progress_409: inProgress, violations: violations.length, ms: Date.now() - started });
+  assert.deepEqual(violations, []);
+});
+
+test(`${CONCURRENCY} concurrent identical payout creates over two instances: one payout, one bank execution`, { timeout: 300_000 }, async () => {
+  const started = Date.now();
+  let replays = 0;
+  let inProgress = 0;
+  const violations: string[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const reference = `race-payout-${round}-${randomUUID().slice(0, 8)}`;
+    const body = { beneficiary: inlineBeneficiary(), amount_paise: 20_000 + round * 100, mode: 'IMPS', client_reference: reference };
+    const f = await race('/merchant/payouts', body);
+    replays += f.replays;
+    inProgress += f.inProgress;
+    violations.push(...f.violations);
+    const rows = await database.db.query<{ transaction_id: string }>('SELECT transaction_id FROM payouts WHERE client_reference = $1', [reference]);
+    if (rows.rowCount !== 1) violations.push(`${rows.rowCount} payouts for one key`);
+    const txn = rows.rows[0]?.transaction_id;
+    const ledger = await until('the bank to execute', async () => {
+      const r = await database.db.query<{ n: number }>('SELECT count(*)::int AS n FROM sandbox_bank_ledger WHERE reference = $1', [txn]);
+      return r.rows[0]!.n > 0 ? r.rows[0]!.n : undefined;
+    });
+    const submits = await database.db.query('SELECT 1 FROM sandbox_bank_submissions WHERE reference = $1', [txn]);
+    if (ledger !== 1) violations.push(`${ledger} executions`);
+    if (submits.rowCount !== 1) violations.push(`${submits.rowCount} bank submits`);
+  }
+  report('idempotency-race-payouts', { rounds: ROUNDS, operations: ROUNDS * (CONCURRENCY + 1), instances: 2, replays, in_progress_409: inProgress, violations: violations.length, ms: Date.now() - started });
+  assert.deepEqual(violations, []);
+});
