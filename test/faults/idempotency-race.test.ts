@@ -63,14 +63,16 @@ async function race(path: string, body: unknown): Promise<RaceFigures & { id: st
   return { id: ok[0]?.body?.data?.id, created: originals.length, replays: ok.length - originals.length, inProgress, violations };
 }
 
-test(`${CONCURRENCY} concurrent identical creates over two instances: one order, identical replays`, { timeout: 300_000 }, async () => {
+const INTENT_FIELDS = { response_mode: 'INTENT', customer_name: 'Asha Rao', customer_email: 'asha@example.in', customer_phone: '9876543210', customer_consent: true };
+
+for (const mode of ['CHECKOUT', 'INTENT'] as const) test(`${CONCURRENCY} concurrent identical ${mode} creates over two instances: one order, identical replays`, { timeout: 300_000 }, async () => {
   const started = Date.now();
   let replays = 0;
   let inProgress = 0;
   const violations: string[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     const reference = `race-order-${round}-${randomUUID().slice(0, 8)}`;
-    const f = await race('/merchant/payment-orders', { amount_paise: 10_000 + round, purpose: 'race', merchant_order_reference: reference });
+    const f = await race('/merchant/payment-orders', { amount_paise: 10_000 + round, purpose: 'race', merchant_order_reference: reference, ...(mode === 'INTENT' ? INTENT_FIELDS : {}) });
     replays += f.replays;
     inProgress += f.inProgress;
     violations.push(...f.violations);
@@ -78,8 +80,12 @@ test(`${CONCURRENCY} concurrent identical creates over two instances: one order,
     if (rows.rowCount !== 1) violations.push(`${rows.rowCount} orders for one key`);
     const created = await database.db.query(`SELECT 1 FROM payment_order_transitions t JOIN payment_orders o ON o.id = t.order_pk WHERE o.merchant_order_reference = $1 AND t.trigger = 'created'`, [reference]);
     if (created.rowCount !== 1) violations.push(`${created.rowCount} 'created' history rows`);
+    if (mode === 'INTENT') {
+      const collections = await database.db.query('SELECT 1 FROM sandbox_collections WHERE reference = (SELECT order_id FROM payment_orders WHERE merchant_order_reference = $1)', [reference]);
+      if (collections.rowCount !== 1) violations.push(`${collections.rowCount} provider collections`);
+    }
   }
-  report('idempotency-race-orders', { rounds: ROUNDS, operations: ROUNDS * (CONCURRENCY + 1), instances: 2, replays, in_progress_409: inProgress, violations: violations.length, ms: Date.now() - started });
+  report(`idempotency-race-${mode.toLowerCase()}-orders`, { rounds: ROUNDS, operations: ROUNDS * (CONCURRENCY + 1), instances: 2, replays, in_progress_409: inProgress, violations: violations.length, ms: Date.now() - started });
   assert.deepEqual(violations, []);
 });
 
