@@ -104,6 +104,12 @@ export class Db implements Queryable {
       throw mapError(err);
     }
     let broken = false;
+    // A checked-out client has no 'error' listener of the pool's: a connection that dies between
+    // two queries (database restart) would be an uncaught exception and take the process down.
+    const onError = () => {
+      broken = true;
+    };
+    client.on('error', onError);
     const hooks: Array<() => void> = [];
     commitHooks.set(client, hooks);
     try {
@@ -123,6 +129,7 @@ export class Db implements Queryable {
       throw mapError(err);
     } finally {
       commitHooks.delete(client);
+      client.removeListener('error', onError);
       client.release(broken);
     }
   }
@@ -136,12 +143,17 @@ export class Db implements Queryable {
       throw mapError(err);
     }
     let broken = false;
+    const onError = () => {
+      broken = true; // see tx(): never an uncaught exception
+    };
+    client.on('error', onError);
     try {
       return await fn(client);
     } catch (err) {
       if (isUnavailableError(err)) broken = true;
       throw mapError(err);
     } finally {
+      client.removeListener('error', onError);
       client.release(broken);
     }
   }
