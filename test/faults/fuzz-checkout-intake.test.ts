@@ -104,3 +104,15 @@ test('fuzzed provider callback intake: unsigned or badly signed → 401, signed 
   report('fuzz-intake', { operations: sent, statuses, log_5xx: fivexx.length, violations: fivexx.length, ms: Date.now() - started });
   assert.equal(fivexx.length, 0, fivexx.slice(0, 3).join('\n'));
 });
+
+test('a validly signed callback carrying U+0000 is refused with 422, not a 500 (regression)', async () => {
+  const raw = JSON.stringify({ id: '\u0000', type: 'collection.updated', reference: 'ORD1', status: 'FAILED' });
+  const res = await fetch(`${ts.svc.internalUrl}/provider/sandbox/callbacks`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-sandbox-signature': signSandboxBody(sandboxSigningSecret(ts.config.masterKey), raw) },
+    body: raw,
+  });
+  const body = (await res.json()) as any;
+  assert.equal(res.status, 422, JSON.stringify(body));
+  assert.equal(body.error.code, 'VALIDATION_FAILED');
+});
