@@ -43,6 +43,18 @@ export interface Config {
    * process SIGKILL itself at that point of a payout create, to prove crash recovery.
    */
   testCrashPoint: 'after_persist' | 'after_submit' | undefined;
+  /**
+   * Test/demo only (refused in production): fault injection of the sandbox bank's submit endpoint,
+   * SANDBOX_FAULTS="timeout=0.3,error=0.1" (probabilities per submit call).
+   */
+  sandboxFaults: SandboxFaults;
+}
+
+export interface SandboxFaults {
+  /** Share of submits that never answer (the bank may or may not have executed). */
+  timeout: number;
+  /** Share of submits answered 503 (the bank may or may not have executed). */
+  error: number;
 }
 
 export interface PayoutSettings {
@@ -110,6 +122,21 @@ function crashPointFrom(raw: string | undefined): Config['testCrashPoint'] {
   throw new Error(`TIJORI_TEST_CRASH_POINT must be after_persist or after_submit, got "${raw}"`);
 }
 
+export function sandboxFaultsFrom(raw: string | undefined): SandboxFaults {
+  const faults: SandboxFaults = { timeout: 0, error: 0 };
+  if (raw === undefined || raw.trim() === '') return faults;
+  for (const part of raw.split(',')) {
+    const [name, value] = part.split('=').map((x) => x.trim());
+    const n = Number(value);
+    if ((name !== 'timeout' && name !== 'error') || value === undefined || value === '' || !Number.isFinite(n) || n < 0 || n > 1) {
+      throw new Error(`SANDBOX_FAULTS must look like "timeout=0.3,error=0.1", got "${raw}"`);
+    }
+    faults[name] = n;
+  }
+  if (faults.timeout + faults.error > 1) throw new Error('SANDBOX_FAULTS probabilities add up to more than 1');
+  return faults;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const production = env.NODE_ENV === 'production';
   const dataDir = resolve(env.DATA_DIR || './data');
@@ -117,6 +144,7 @@ export function loadConfig(env: Env = process.env): Config {
   const port = intFrom(env, 'PORT', 8080);
   if (production && !env.MASTER_KEY) throw new Error('MASTER_KEY is required in production');
   if (production && !env.DATABASE_URL) throw new Error('DATABASE_URL is required in production');
+  if (production && env.SANDBOX_FAULTS) throw new Error('SANDBOX_FAULTS is for tests and demos only and must not be set in production');
   if (production && scaleFrom(env, 'CALLBACK_RETRY_SCALE') !== 1) throw new Error('CALLBACK_RETRY_SCALE is for tests only and must not be set in production');
   const masterKey = parseMasterKey(env.MASTER_KEY || fileSecret(dataDir, 'master.key', () => randomBytes(32).toString('base64')));
   const providerTimeoutMs = intFrom(env, 'PROVIDER_TIMEOUT_MS', 3_000);
@@ -155,5 +183,6 @@ export function loadConfig(env: Env = process.env): Config {
       maxAttempts: Math.max(1, intFrom(env, 'PAYOUT_MAX_ATTEMPTS', 3)),
     },
     testCrashPoint: production ? undefined : crashPointFrom(env.TIJORI_TEST_CRASH_POINT),
+    sandboxFaults: sandboxFaultsFrom(env.SANDBOX_FAULTS),
   };
 }

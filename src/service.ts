@@ -78,7 +78,11 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
   // The sandbox runs in this process unless SANDBOX_URL names one started with `tijori sandbox serve`.
   const sandbox = config.sandboxUrl
     ? { url: config.sandboxUrl, stop: async () => {} }
-    : await startSandboxServer({ db, log, signingSecret, callbackUrl: () => `${internalUrl}/provider/sandbox/callbacks` }, '127.0.0.1', config.sandboxPort);
+    : await startSandboxServer(
+        { db, log, signingSecret, callbackUrl: () => `${internalUrl}/provider/sandbox/callbacks`, faults: config.sandboxFaults },
+        '127.0.0.1',
+        config.sandboxPort,
+      );
   sandboxRef.url = sandbox.url;
 
   const workers: Worker[] = config.runWorkers ? createWorkers(ctx) : [];

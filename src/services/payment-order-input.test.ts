@@ -43,3 +43,12 @@ test('payer details from the checkout page', () => {
     ['name', 'email', 'phone', 'consent'],
   );
 });
+
+test('a callback_url on a non-public address is refused unless private networks are allowed', () => {
+  const body = (host: string) => ({ amount_paise: 100, purpose: 'abc', callback_url: `https://${host}/hook`, callback_secret: 'x'.repeat(32) });
+  for (const host of ['127.0.0.1', '10.0.0.1', '169.254.169.254', '[fd00:ec2::254]', 'localhost']) {
+    assert.deepEqual(fields(() => validateCreatePaymentOrder(body(host))), ['callback_url'], host);
+    assert.equal(validateCreatePaymentOrder(body(host), { allowPrivateNetworks: true }).callback?.url, `https://${host}/hook`);
+  }
+  assert.equal(validateCreatePaymentOrder(body('merchant.example')).callback?.url, 'https://merchant.example/hook');
+});

@@ -3,6 +3,7 @@
  * src/http/public/payment-orders.ts covers types, lengths, bounds and unknown fields): INTENT needs
  * the customer and consent, URLs are HTTPS, callback URL and secret come together.
  */
+import { destinationUrlIssue } from '../callbacks/destination-url.js';
 import { type FieldIssue, validationError } from '../domain/errors.js';
 import { isValidAmountPaise } from '../domain/money.js';
 import { isIndianMobile } from '../domain/phone.js';
@@ -65,7 +66,12 @@ export function payerDetailsIssues(d: { name?: string | undefined; email?: strin
   return issues;
 }
 
-export function validateCreatePaymentOrder(b: CreatePaymentOrderBody): CreatePaymentOrderInput {
+/**
+ * `allowPrivateNetworks` is CALLBACK_ALLOW_PRIVATE_NETWORKS: when false, an order's callback_url
+ * naming a loopback/private/link-local/metadata address is refused at once (422), as an
+ * organization destination is; DNS names are judged again at connection time by the dispatcher.
+ */
+export function validateCreatePaymentOrder(b: CreatePaymentOrderBody, opts: { allowPrivateNetworks: boolean } = { allowPrivateNetworks: false }): CreatePaymentOrderInput {
   const issues: FieldIssue[] = [];
   if (!isValidAmountPaise(b.amount_paise)) issues.push({ field: 'amount_paise', issue: 'must be an integer from 100 to 10000000000' });
   textIssues(issues, 'purpose', b.purpose, 3, 255);
@@ -83,7 +89,10 @@ export function validateCreatePaymentOrder(b: CreatePaymentOrderBody): CreatePay
   }
   const minutes = b.expires_in_minutes ?? DEFAULT_EXPIRES_IN_MINUTES;
   if (!Number.isInteger(minutes) || minutes < 5 || minutes > 1440) issues.push({ field: 'expires_in_minutes', issue: 'must be an integer from 5 to 1440' });
-  if (b.callback_url !== undefined && !isHttpsUrl(b.callback_url)) issues.push({ field: 'callback_url', issue: 'must be an HTTPS URL' });
+  if (b.callback_url !== undefined) {
+    const urlIssue = isHttpsUrl(b.callback_url) ? destinationUrlIssue(b.callback_url, opts) : 'must be an HTTPS URL';
+    if (urlIssue) issues.push({ field: 'callback_url', issue: urlIssue });
+  }
   if (b.return_url !== undefined && !isHttpsUrl(b.return_url)) issues.push({ field: 'return_url', issue: 'must be an HTTPS URL' });
   if ((b.callback_url === undefined) !== (b.callback_secret === undefined)) {
     const missing = b.callback_url === undefined ? 'callback_url' : 'callback_secret';

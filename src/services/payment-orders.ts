@@ -120,7 +120,7 @@ export class PaymentOrdersService {
    * order id (and so the provider reference) is stable across a resumed attempt.
    */
   async create(req: CreateRequest): Promise<CreateResponse> {
-    const input = validateCreatePaymentOrder(req.body);
+    const input = validateCreatePaymentOrder(req.body, { allowPrivateNetworks: this.ctx.config.callbackAllowPrivateNetworks });
     const outcome = (row: PaymentOrderRow) => ({
       status: 201,
       body: { success: true, data: this.view(row), request_id: req.requestId },

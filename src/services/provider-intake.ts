@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.js';
-import { AppError } from '../domain/errors.js';
+import { AppError, validationError } from '../domain/errors.js';
 import type { ProviderCallback } from '../providers/provider.js';
 import type { Queryable } from '../store/db.js';
 import * as repo from '../store/repos/provider-events-repo.js';
@@ -55,6 +55,11 @@ export class ProviderIntake {
     if (providerName !== this.ctx.provider.name) throw new AppError('NOT_FOUND', 'No such provider.');
     const cb = this.ctx.provider.parseCallback(rawBody, headers);
     if (!cb) throw new AppError('API_AUTH_FAILED', 'The callback signature does not verify.');
+    // Signed but unstorable (PostgreSQL text and jsonb cannot hold U+0000) or absurdly long: a
+    // malformed provider message is refused (422), never a 500.
+    if (JSON.stringify(cb).includes('\\u0000') || cb.eventId.length > 200 || cb.reference.length > 200) {
+      throw validationError([{ field: 'body', issue: 'the callback carries values that cannot be stored' }]);
+    }
     const stored = await repo.insertEvent(this.ctx.db, {
       id: randomUUID(),
       provider: providerName,

@@ -12,10 +12,15 @@
  * |    | same reference (the service's safe retry after a NOT_FOUND inquiry) is accepted normally |
  * | 77 | accepted; stays PENDING for 10 minutes, then executes |
  *
+ * Fault injection (test/demo only, SANDBOX_FAULTS="timeout=0.3,error=0.1"): on top of the table,
+ * a share of submit calls never answers or answers 503. Whether the bank accepts the transfer is
+ * decided independently of the answer (a coin flip: the fault happens before or after the bank
+ * recorded it), and the submission log says which (FAULT_TIMEOUT_AFTER_ACCEPT, FAULT_503_BEFORE_ACCEPT...).
+ *
  * The reference is the bank's idempotency key: a transfer per reference (UNIQUE), and a repeated
  * submit of a known reference answers with that transfer instead of creating a second one.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import * as repo from '../../store/repos/sandbox-bank-repo.js';
@@ -90,14 +95,34 @@ export async function registerBankRoutes(app: FastifyInstance, deps: SandboxDeps
   });
   app.addHook('onClose', async () => executor.stop());
 
+  const faults = deps.faults ?? { timeout: 0, error: 0 };
+  /** The injected fault of this call, if any (none unless SANDBOX_FAULTS is set). */
+  const rollFault = (): 'timeout' | 'error' | undefined => {
+    const r = Math.random();
+    if (r < faults.timeout) return 'timeout';
+    if (r < faults.timeout + faults.error) return 'error';
+    return undefined;
+  };
+  const failAnswer = (reply: FastifyReply, fault: 'timeout' | 'error') => {
+    if (fault === 'timeout') return hold(reply);
+    return reply.code(503).send({ status: 'ERROR', reason: 'core banking system unavailable (injected fault)' });
+  };
+
   app.post('/bank/payouts', { schema: { body: SubmitSchema } }, async (request, reply) => {
     const b = request.body as SubmitBody;
+    const fault = rollFault();
+    const label = fault === 'timeout' ? 'FAULT_TIMEOUT' : 'FAULT_503';
     const known = await repo.findTransfer(deps.db, b.reference);
     if (known) {
-      await repo.recordSubmission(deps.db, b.reference, 'DUPLICATE');
-      return answerExisting(reply, known);
+      await repo.recordSubmission(deps.db, b.reference, fault ? `${label}_DUPLICATE` : 'DUPLICATE');
+      return fault ? failAnswer(reply, fault) : answerExisting(reply, known);
     }
     const magic = b.amount_paise % 100;
+    // The call failed before the bank recorded anything: no transfer.
+    if (fault && randomInt(2) === 0) {
+      await repo.recordSubmission(deps.db, b.reference, `${label}_BEFORE_ACCEPT`);
+      return failAnswer(reply, fault);
+    }
     if (magic === 58) {
       await repo.recordSubmission(deps.db, b.reference, 'LOST');
       return hold(reply);
@@ -118,6 +143,11 @@ export async function registerBankRoutes(app: FastifyInstance, deps: SandboxDeps
       outcome: magic === 13 ? 'ACCOUNT_CLOSED' : 'EXECUTE',
       executeAfterMs: magic === 77 ? LONG_PENDING_MS : EXECUTION_DELAY_MS,
     });
+    if (fault) {
+      // The bank accepted the transfer (it will execute or fail as the table says), then the answer was lost.
+      await repo.recordSubmission(deps.db, b.reference, `${label}_AFTER_ACCEPT`);
+      return failAnswer(reply, fault);
+    }
     await repo.recordSubmission(deps.db, b.reference, magic === 57 ? 'ACCEPTED_NO_ANSWER' : 'ACCEPTED');
     if (magic === 57) return hold(reply);
     return reply.code(202).send({ ...statusBody(row), status: 'ACCEPTED', transfer_status: row.status });

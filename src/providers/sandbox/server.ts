@@ -5,6 +5,7 @@
  * sends signed callbacks to the service's provider callback intake.
  */
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { SandboxFaults } from '../../config.js';
 import type { Logger } from '../../observability/logger.js';
 import type { Db } from '../../store/db.js';
 import { registerBankRoutes } from './bank-routes.js';
@@ -18,6 +19,8 @@ export interface SandboxDeps {
   signingSecret: string;
   /** Where the sandbox posts its callbacks: the service's provider callback intake. */
   callbackUrl: () => string;
+  /** Test/demo fault injection of the bank's submit endpoint (SANDBOX_FAULTS); none when absent. */
+  faults?: SandboxFaults;
 }
 
 export interface SandboxServer {

@@ -19,7 +19,7 @@ export async function serveSandbox(opts: { port?: number }, env: NodeJS.ProcessE
   await migrate(db);
   const callbackUrl = (env.SANDBOX_CALLBACK_URL || `http://${config.internalHost}:${config.internalPort}/provider/sandbox/callbacks`).replace(/\/+$/, '');
   const server = await startSandboxServer(
-    { db, log, signingSecret: sandboxSigningSecret(config.masterKey), callbackUrl: () => callbackUrl },
+    { db, log, signingSecret: sandboxSigningSecret(config.masterKey), callbackUrl: () => callbackUrl, faults: config.sandboxFaults },
     '127.0.0.1',
     opts.port ?? config.sandboxPort,
   );
