@@ -251,21 +251,29 @@ describe('idempotency', () => {
       const results = await Promise.all(Array.from({ length: 50 }, () => create(body, { k, c })));
       const ok = results.filter((r) => r.status === 201);
       const busy = results.filter((r) => r.status === 409);
-      assert.equal(ok.length + busy.length, 50, results.map((r) => `${r.status}`).join(','));
-      assert.ok(ok.length >= 1);
+      // Under load the sandbox may not answer within the provider timeout: that create answers a
+      // retryable 503 and releases the key (the contract: retry a 5xx with the same key).
+      const unavailable = results.filter((r) => r.status === 503);
+      assert.equal(ok.length + busy.length + unavailable.length, 50, results.map((r) => `${r.status}`).join(','));
       for (const r of busy) assert.equal(r.body.error.code, 'IDEMPOTENCY_KEY_IN_PROGRESS');
-      const ids = new Set(ok.map((r) => r.body.data.id));
+      for (const r of unavailable) assert.equal(r.body.error.code, 'SERVICE_UNAVAILABLE');
+      if (mode === 'CHECKOUT') assert.equal(unavailable.length, 0, 'no provider call on a CHECKOUT create');
+      // A later retry with the same key resolves to the one order.
+      let later = await create(body, { k, c });
+      for (let i = 0; i < 20 && later.status !== 201; i++) {
+        await new Promise((res) => setTimeout(res, 250));
+        later = await create(body, { k, c });
+      }
+      assert.equal(later.status, 201);
+      const ids = new Set([...ok, later].map((r) => r.body.data.id));
       assert.equal(ids.size, 1);
-      assert.ok(new Set(ok.map((r) => r.text)).size === 1, 'identical replays');
+      assert.ok(new Set([...ok, later].map((r) => r.text)).size === 1, 'identical replays');
       const count = await t.database.db.query('SELECT count(*)::int AS n FROM payment_orders WHERE purpose = $1', [`concurrent ${mode}`]);
       assert.equal(count.rows[0]!.n, 1);
       if (mode === 'INTENT') {
         const collections = await t.database.db.query('SELECT count(*)::int AS n FROM sandbox_collections WHERE note = $1', [`concurrent ${mode}`]);
         assert.equal(collections.rows[0]!.n, 1);
       }
-      const later = await create(body, { k, c });
-      assert.equal(later.status, 201);
-      assert.equal(later.body.data.id, [...ids][0]);
     });
   }
 });
