@@ -28,7 +28,6 @@ export interface PaymentOrderRow {
   payer_reference: string | null;
   expires_in_minutes: number;
   expires_at: Date | null;
-  checkout_token_hash: Buffer;
   callback_url: string | null;
   callback_secret_enc: Buffer | null;
   return_url: string | null;
@@ -49,7 +48,7 @@ export type NewPaymentOrder = Omit<
 const INSERT_COLUMNS = [
   'id', 'order_id', 'org_id', 'client_pk', 'merchant_order_reference', 'amount_paise', 'currency', 'purpose', 'response_mode',
   'status', 'provider', 'provider_status', 'provider_reference', 'upi_uri', 'customer_name', 'customer_email', 'customer_phone',
-  'customer_consent_at', 'expires_in_minutes', 'expires_at', 'checkout_token_hash', 'callback_url', 'callback_secret_enc', 'return_url',
+  'customer_consent_at', 'expires_in_minutes', 'expires_at', 'callback_url', 'callback_secret_enc', 'return_url',
 ] as const satisfies readonly (keyof NewPaymentOrder)[];
 
 /** Columns a transition may set besides the status. */
@@ -106,26 +105,33 @@ export function rowAsInserted(o: NewPaymentOrder, createdAt: Date): PaymentOrder
   };
 }
 
-/** By service UUID or order_id, visible only to the client that created it. */
-export async function findForClient(q: Queryable, clientPk: string, ref: { id?: string; orderId?: string }): Promise<PaymentOrderRow | null> {
-  const r =
-    ref.id !== undefined
-      ? await q.query<PaymentOrderRow>('SELECT * FROM payment_orders WHERE id = $1 AND client_pk = $2', [ref.id, clientPk])
-      : await q.query<PaymentOrderRow>('SELECT * FROM payment_orders WHERE order_id = $1 AND client_pk = $2', [ref.orderId, clientPk]);
+/**
+ * Look-ups by order_id go through the primary key: order_id is orderIdFor(id), a reversible
+ * function of the id (the caller decodes it, src/services/payment-order-view.ts idForOrderId), so
+ * the column has no index of its own; `order_id = ...` is still checked in the same statement.
+ */
+export interface OrderRef {
+  id: string;
+  orderId?: string;
+}
+
+function byRef(ref: OrderRef, first: number): { where: string; params: unknown[] } {
+  return ref.orderId === undefined
+    ? { where: `id = $${first}`, params: [ref.id] }
+    : { where: `id = $${first} AND order_id = $${first + 1}`, params: [ref.id, ref.orderId] };
+}
+
+/** Visible only to the client that created it. */
+export async function findForClient(q: Queryable, clientPk: string, ref: OrderRef): Promise<PaymentOrderRow | null> {
+  const b = byRef(ref, 2);
+  const r = await q.query<PaymentOrderRow>(`SELECT * FROM payment_orders WHERE client_pk = $1 AND ${b.where}`, [clientPk, ...b.params]);
   return r.rows[0] ?? null;
 }
 
-/** Unscoped look-up by UUID or order_id (admin API, provider events). */
-export async function findByIdOrOrderId(q: Queryable, ref: { id?: string; orderId?: string }): Promise<PaymentOrderRow | null> {
-  const r =
-    ref.id !== undefined
-      ? await q.query<PaymentOrderRow>('SELECT * FROM payment_orders WHERE id = $1', [ref.id])
-      : await q.query<PaymentOrderRow>('SELECT * FROM payment_orders WHERE order_id = $1', [ref.orderId]);
-  return r.rows[0] ?? null;
-}
-
-export async function findByCheckoutTokenHash(q: Queryable, hash: Buffer): Promise<PaymentOrderRow | null> {
-  const r = await q.query<PaymentOrderRow>('SELECT * FROM payment_orders WHERE checkout_token_hash = $1', [hash]);
+/** Unscoped look-up (admin API, provider events, checkout tokens). */
+export async function findByIdOrOrderId(q: Queryable, ref: OrderRef): Promise<PaymentOrderRow | null> {
+  const b = byRef(ref, 1);
+  const r = await q.query<PaymentOrderRow>(`SELECT * FROM payment_orders WHERE ${b.where}`, b.params);
   return r.rows[0] ?? null;
 }
 
@@ -134,8 +140,9 @@ export async function lockById(q: Queryable, id: string): Promise<PaymentOrderRo
   return r.rows[0] ?? null;
 }
 
-export async function lockByOrderId(q: Queryable, orderId: string): Promise<PaymentOrderRow | null> {
-  const r = await q.query<PaymentOrderRow>('SELECT * FROM payment_orders WHERE order_id = $1 FOR UPDATE', [orderId]);
+export async function lockByRef(q: Queryable, ref: OrderRef): Promise<PaymentOrderRow | null> {
+  const b = byRef(ref, 1);
+  const r = await q.query<PaymentOrderRow>(`SELECT * FROM payment_orders WHERE ${b.where} FOR UPDATE`, b.params);
   return r.rows[0] ?? null;
 }
 
@@ -225,7 +232,7 @@ export async function claimExpiredOrders(q: Queryable, o: { limit: number; lease
       WHERE id IN (
         SELECT id FROM payment_orders
          WHERE status IN ('AWAITING_CUSTOMER', 'PENDING_PAYMENT', 'AWAITING_CONFIRMATION')
-           AND (expires_at <= now() OR (status = 'AWAITING_CUSTOMER' AND created_at <= now() - make_interval(mins => $3)))
+           AND (expires_at <= now() OR (expires_at IS NULL AND status = 'AWAITING_CUSTOMER' AND created_at <= now() - make_interval(mins => $3)))
            AND (expiry_claimed_until IS NULL OR expiry_claimed_until <= now())
          ORDER BY expires_at NULLS FIRST
          LIMIT $1
