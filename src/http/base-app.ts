@@ -11,6 +11,13 @@ import { installEnvelope, sendError } from './plugins/envelope.js';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
+const MAY_HOLD_FORBIDDEN_KEY = /__proto__|constructor|\\u/;
+
+function rejectForbiddenKeys(key: string, value: unknown): unknown {
+  if (key === '__proto__' || key === 'constructor') throw new SyntaxError('forbidden key');
+  return value;
+}
+
 export function createBaseApp(ctx: AppContext, listener: 'public' | 'internal'): FastifyInstance {
   const app: FastifyInstance = Fastify({
     loggerInstance: ctx.log.child({ listener }) as FastifyBaseLogger,
@@ -40,10 +47,9 @@ export function createBaseApp(ctx: AppContext, listener: 'public' | 'internal'):
     try {
       const text = body as string;
       if (text.trim() === '') return done(new AppError('INVALID_JSON', 'The request body is empty; send a JSON object.'), undefined);
-      const parsed = JSON.parse(text, (key, value) => {
-        if (key === '__proto__' || key === 'constructor') throw new SyntaxError('forbidden key');
-        return value;
-      });
+      // A reviver makes JSON.parse several times slower, so it runs only when the text could
+      // spell a forbidden key at all (directly or through a \u escape).
+      const parsed = MAY_HOLD_FORBIDDEN_KEY.test(text) ? JSON.parse(text, rejectForbiddenKeys) : JSON.parse(text);
       if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
         return done(new AppError('INVALID_JSON', 'The request body must be a JSON object.'), undefined);
       }
