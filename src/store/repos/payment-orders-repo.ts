@@ -4,7 +4,7 @@
  * src/services/payment-order-transitions.ts calls.
  */
 import type { OrderTrigger, PaymentOrderStatus } from '../../domain/payment-order.js';
-import type { Queryable } from '../db.js';
+import { prepared, type Queryable } from '../db.js';
 
 export interface PaymentOrderRow {
   id: string;
@@ -80,11 +80,11 @@ export async function insertOrderWithHistoryAndKey(q: Queryable, o: NewPaymentOr
   const values = [...INSERT_COLUMNS.map((c) => o[c]), o.created_at, o.created_at];
   const params = cols.map((_c, i) => `$${key.params.length + i + 1}`).join(', ');
   const r = await q.query(
-    `WITH ${key.cte},
+    prepared(`WITH ${key.cte},
           o AS (INSERT INTO payment_orders (${cols.join(', ')}) SELECT ${params} FROM k RETURNING id, status),
           h AS (INSERT INTO payment_order_transitions (order_pk, from_status, to_status, trigger, created_at)
                 SELECT id, NULL, status, 'created', $${key.params.length + cols.length} FROM o)
-     SELECT count(*)::int AS n FROM o`,
+     SELECT count(*)::int AS n FROM o`),
     [...key.params, ...values],
   );
   return (r.rows[0] as { n: number }).n === 1;
@@ -121,10 +121,21 @@ function byRef(ref: OrderRef, first: number): { where: string; params: unknown[]
     : { where: `id = $${first} AND order_id = $${first + 1}`, params: [ref.id, ref.orderId] };
 }
 
-/** Visible only to the client that created it. */
+const ROW_COLUMNS = [
+  ...INSERT_COLUMNS, 'review_required', 'last_provider_check_at', 'created_at', 'updated_at', 'bank_transaction_id', 'confirmed_at',
+  'failure_reason', 'payer_reference',
+] as const satisfies readonly (keyof PaymentOrderRow)[];
+/** Compile-time check that ROW_COLUMNS names every field of PaymentOrderRow. */
+export const ROW_COLUMNS_COMPLETE: [Exclude<keyof PaymentOrderRow, (typeof ROW_COLUMNS)[number]>] extends [never] ? true : never = true;
+const FIND_FOR_CLIENT = {
+  byId: prepared(`SELECT ${ROW_COLUMNS.join(', ')} FROM payment_orders WHERE client_pk = $1 AND id = $2`),
+  byOrderId: prepared(`SELECT ${ROW_COLUMNS.join(', ')} FROM payment_orders WHERE client_pk = $1 AND id = $2 AND order_id = $3`),
+};
+
+/** Visible only to the client that created it (the merchant GET: a prepared statement). */
 export async function findForClient(q: Queryable, clientPk: string, ref: OrderRef): Promise<PaymentOrderRow | null> {
   const b = byRef(ref, 2);
-  const r = await q.query<PaymentOrderRow>(`SELECT * FROM payment_orders WHERE client_pk = $1 AND ${b.where}`, [clientPk, ...b.params]);
+  const r = await q.query<PaymentOrderRow>(ref.orderId === undefined ? FIND_FOR_CLIENT.byId : FIND_FOR_CLIENT.byOrderId, [clientPk, ...b.params]);
   return r.rows[0] ?? null;
 }
 
