@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { LoadResult, LoadSpec } from './load.js';
-import { freshDatabase, median, spawnNode } from './support.js';
+import { backendCpuMs, cpuMs, freshDatabase, median, spawnNode } from './support.js';
 
 const run = promisify(execFile);
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -62,16 +62,27 @@ try {
     for (const t of targets) await load({ ...spec(t), durationSeconds: 2 });
     const rps: number[][] = [[], []];
     const p99: number[][] = [[], []];
+    const nodeUs: number[][] = [[], []];
+    const pgUs: number[][] = [[], []];
     for (let r = 0; r < rounds; r++) {
       for (const [i, t] of targets.entries()) {
+        // CPU per request (service process; its database's backends) is far less sensitive to
+        // other load on the machine than req/s.
+        const n0 = cpuMs(t.svc.child.pid) as number;
+        const b0 = await backendCpuMs(adminUrl, t.db.name);
         const x = await load(spec(t));
+        nodeUs[i]!.push(Math.round((((cpuMs(t.svc.child.pid) as number) - n0) * 1000) / x.requests));
+        pgUs[i]!.push(Math.round((((await backendCpuMs(adminUrl, t.db.name)) - b0) * 1000) / x.requests));
         rps[i]!.push(x.rps);
         p99[i]!.push(x.p99);
-        console.error(`${kind} ${i === 0 ? 'A' : 'B'} round ${r + 1}: ${x.rps} req/s p99 ${x.p99} ms errors ${x.errors + x.non2xx}`);
+        console.error(
+          `${kind} ${i === 0 ? 'A' : 'B'} round ${r + 1}: ${x.rps} req/s p99 ${x.p99} ms errors ${x.errors + x.non2xx}; CPU/request: service ${nodeUs[i]!.at(-1)} µs, PostgreSQL ${pgUs[i]!.at(-1)} µs`,
+        );
       }
     }
-    const [a, b] = rps.map(median) as [number, number];
-    console.log(JSON.stringify({ kind, A: { rps: a, p99: median(p99[0]!) }, B: { rps: b, p99: median(p99[1]!) }, ratio_B_over_A: Math.round((b / a) * 100) / 100 }));
+    const side = (i: number) => ({ rps: median(rps[i]!), p99: median(p99[i]!), service_cpu_us: median(nodeUs[i]!), pg_cpu_us: median(pgUs[i]!) });
+    const [a, b] = [side(0), side(1)];
+    console.log(JSON.stringify({ kind, A: a, B: b, ratio_B_over_A: Math.round((b.rps / a.rps) * 100) / 100 }));
   }
 } finally {
   for (const t of targets) {

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { AppError } from '../domain/errors.js';
+import { accessLoggerFor } from '../observability/logger.js';
 import { installEnvelope, sendError } from './plugins/envelope.js';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -71,12 +72,13 @@ export function createBaseApp(ctx: AppContext, listener: 'public' | 'internal'):
     return payload;
   });
 
+  const access = accessLoggerFor(ctx.log).child({ listener });
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unknown';
     const latencyMs = reply.elapsedTime;
     ctx.metrics.httpRequests.inc({ listener, method: request.method, route, status: String(reply.statusCode) });
     ctx.metrics.httpDuration.observe({ listener, route }, latencyMs / 1000);
-    request.log.info(
+    access.info(
       {
         request_id: request.id,
         client_id: request.principal?.clientId,
