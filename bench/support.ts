@@ -116,12 +116,18 @@ export function cpuMs(pid: number | undefined): number | null {
   }
 }
 
-/** CPU time used so far by the PostgreSQL backends serving database `dbName` (same machine), in ms. */
-export async function backendCpuMs(adminUrl: string, dbName: string): Promise<number> {
+/**
+ * CPU time used so far by the PostgreSQL backends serving database `dbName` (optionally only those
+ * of one application_name), in ms; PostgreSQL must run on this machine.
+ */
+export async function backendCpuMs(adminUrl: string, dbName: string, applicationName?: string): Promise<number> {
   const c = new pg.Client({ connectionString: adminUrl });
   await c.connect();
   try {
-    const r = await c.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [dbName]);
+    const r = await c.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND ($2::text IS NULL OR application_name = $2)', [
+      dbName,
+      applicationName ?? null,
+    ]);
     return r.rows.reduce((sum, row) => sum + (cpuMs(row.pid) ?? 0), 0);
   } finally {
     await c.end();
