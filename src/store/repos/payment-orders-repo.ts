@@ -4,7 +4,7 @@
  * src/services/payment-order-transitions.ts calls.
  */
 import type { OrderTrigger, PaymentOrderStatus } from '../../domain/payment-order.js';
-import { prepared, type Queryable } from '../db.js';
+import { prepared, type PreparedStatement, type Queryable } from '../db.js';
 
 export interface PaymentOrderRow {
   id: string;
@@ -70,23 +70,33 @@ export async function insertOrderWithHistory(q: Queryable, o: NewPaymentOrder): 
   return r.rows[0] as PaymentOrderRow;
 }
 
+const CREATE_COLUMNS = [...INSERT_COLUMNS, 'created_at', 'updated_at'] as const;
+/** The statement per idempotency CTE (there are two: first insert, resumed key), built once. */
+const createStatements = new Map<string, PreparedStatement>();
+
+function createStatement(key: { cte: string; params: unknown[] }): PreparedStatement {
+  let statement = createStatements.get(key.cte);
+  if (statement === undefined) {
+    const first = key.params.length;
+    const params = CREATE_COLUMNS.map((_c, i) => `$${first + i + 1}`).join(', ');
+    statement = prepared(`WITH ${key.cte},
+          o AS (INSERT INTO payment_orders (${CREATE_COLUMNS.join(', ')}) SELECT ${params} FROM k RETURNING id, status),
+          h AS (INSERT INTO payment_order_transitions (order_pk, from_status, to_status, trigger, created_at)
+                SELECT id, NULL, status, 'created', $${first + CREATE_COLUMNS.length} FROM o)
+     SELECT count(*)::int AS n FROM o`);
+    createStatements.set(key.cte, statement);
+  }
+  return statement;
+}
+
 /**
  * The order, its creation history row and the completed idempotency key (the CTE `k` given by the
  * idempotency service) in ONE statement; nothing is written unless the key row was. Returns
  * whether the order was inserted.
  */
 export async function insertOrderWithHistoryAndKey(q: Queryable, o: NewPaymentOrder & { created_at: Date }, key: { cte: string; params: unknown[] }): Promise<boolean> {
-  const cols = [...INSERT_COLUMNS, 'created_at', 'updated_at'] as const;
   const values = [...INSERT_COLUMNS.map((c) => o[c]), o.created_at, o.created_at];
-  const params = cols.map((_c, i) => `$${key.params.length + i + 1}`).join(', ');
-  const r = await q.query(
-    prepared(`WITH ${key.cte},
-          o AS (INSERT INTO payment_orders (${cols.join(', ')}) SELECT ${params} FROM k RETURNING id, status),
-          h AS (INSERT INTO payment_order_transitions (order_pk, from_status, to_status, trigger, created_at)
-                SELECT id, NULL, status, 'created', $${key.params.length + cols.length} FROM o)
-     SELECT count(*)::int AS n FROM o`),
-    [...key.params, ...values],
-  );
+  const r = await q.query(createStatement(key), [...key.params, ...values]);
   return (r.rows[0] as { n: number }).n === 1;
 }
 
