@@ -1,8 +1,9 @@
 /**
  * The load generator, run as its own process so it does not share an event loop with what it
- * measures. Input: one JSON argument (LoadSpec). Output: one JSON line (LoadResult).
+ * measures. Input: one JSON argument (LoadSpec), or @file holding it. Output: one JSON line (LoadResult).
  */
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 
 export interface LoadSpec {
@@ -15,6 +16,12 @@ export interface LoadSpec {
   body?: Record<string, unknown>;
   connections: number;
   durationSeconds: number;
+  /** Send exactly this many requests (one per path when it equals paths.length) instead of running for durationSeconds. */
+  amount?: number;
+  /** Requests per second across all connections (autocannon overallRate); unlimited when absent. */
+  overallRate?: number;
+  /** Report, per path, when its (last) 2xx answer arrived (Date.now()). */
+  recordTimes?: boolean;
 }
 
 export interface LoadResult {
@@ -25,22 +32,34 @@ export interface LoadResult {
   errors: number;
   non2xx: number;
   statusCounts: Record<string, number>;
+  /** Wall-clock span of the run, ms. */
+  durationMs: number;
+  answeredAt?: Record<string, number>;
 }
 
-const spec = JSON.parse(process.argv[2] as string) as LoadSpec;
+// The spec is the argument itself, or `@file` when it is too long for a command line.
+const arg = process.argv[2] as string;
+const spec = JSON.parse(arg.startsWith('@') ? readFileSync(arg.slice(1), 'utf8') : arg) as LoadSpec;
 let i = 0;
 const bodyText = spec.body ? JSON.stringify(spec.body) : undefined;
 
+const answeredAt: Record<string, number> = {};
+const started = Date.now();
 const result = await autocannon({
   url: spec.url,
   connections: spec.connections,
-  duration: spec.durationSeconds,
+  ...(spec.amount ? { amount: spec.amount } : { duration: spec.durationSeconds }),
+  ...(spec.overallRate ? { overallRate: spec.overallRate } : {}),
   pipelining: 1,
   requests: [
     {
       method: spec.method,
-      setupRequest: (req) => {
+      onResponse: (status, _body, context) => {
+        if (spec.recordTimes && status >= 200 && status < 300) answeredAt[(context as { path: string }).path] = Date.now();
+      },
+      setupRequest: (req, context) => {
         const path = spec.paths[i++ % spec.paths.length] as string;
+        (context as { path: string }).path = path;
         const headers: Record<string, string> = { ...spec.headers };
         if (spec.method === 'POST') {
           headers['idempotency-key'] = randomUUID();
@@ -62,5 +81,7 @@ const out: LoadResult = {
   errors: result.errors + result.timeouts,
   non2xx: result.non2xx,
   statusCounts,
+  durationMs: Date.now() - started,
+  ...(spec.recordTimes ? { answeredAt } : {}),
 };
 process.stdout.write(`${JSON.stringify(out)}\n`);

@@ -3,18 +3,28 @@
  * autocannon from a separate process (bench/load.ts), alternately (A B A B, medians), plus
  * Tijori-only scenarios. BENCH_SMOKE=1: one short round of each, for CI.
  *
+ * Every target gets a warm-up run first (JIT, pools, caches); the service's peak RSS is reset
+ * before and read after each scenario. The service logs at info (its one line per request is part
+ * of the cost), to a pipe, as it would in production.
+ *
  * env: BENCH_DATABASE_URL (admin connection; default postgres://postgres@127.0.0.1:5432/test),
  *      BENCH_SECONDS (default 10), BENCH_ROUNDS (default 2), BENCH_CONNECTIONS (default 32),
- *      BENCH_SEED_ROWS (default 1,000,000 existing orders for the table-size scenario; 0 skips it).
+ *      BENCH_SEED_ROWS (default 1,000,000 existing orders for the table-size scenario; 0 skips it),
+ *      BENCH_ONLY (comma-separated scenarios: create,get,intent,payout,callbacks),
+ *      BENCH_CALLBACKS (orders confirmed per round of the callback scenario; default 3,000),
+ *      BENCH_CALLBACK_RATE (confirmations/s of its paced variant; default 100).
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import pg from 'pg';
+import { callbackRun, configureDestination, outboxRun } from './callbacks-scenario.js';
 import type { LoadResult, LoadSpec } from './load.js';
+import { printTable } from './report.js';
 import { seedOrders } from './seed.js';
-import { freshDatabase, median, peakRssMb, type Spawned, spawnNode } from './support.js';
+import { backendCpuMs, cpuMs, freshDatabase, median, peakRssMb, resetPeakRss, type Spawned, spawnNode } from './support.js';
 
 const run = promisify(execFile);
 const smoke = process.env.BENCH_SMOKE === '1';
@@ -23,9 +33,21 @@ const rounds = smoke ? 1 : Number(process.env.BENCH_ROUNDS ?? 2);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const seedRows = smoke ? 0 : Number(process.env.BENCH_SEED_ROWS ?? 1_000_000);
+const callbackOrders = smoke ? 200 : Number(process.env.BENCH_CALLBACKS ?? 3_000);
+const callbackRate = Number(process.env.BENCH_CALLBACK_RATE ?? 100);
+const warmupSeconds = smoke ? 1 : 3;
+/** BENCH_ONLY=create,get,intent,payout,callbacks runs only those scenarios (while working on one). */
+const only = process.env.BENCH_ONLY?.split(',');
+const wanted = (scenario: string) => !only || only.includes(scenario);
 
 async function load(spec: LoadSpec): Promise<LoadResult> {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'bench/load.ts', JSON.stringify(spec)], { maxBuffer: 1 << 20 });
+  let arg = JSON.stringify(spec);
+  if (arg.length > 64_000) {
+    const file = join(mkdtempSync(join(tmpdir(), 'tijori-load-')), 'spec.json');
+    writeFileSync(file, arg);
+    arg = `@${file}`;
+  }
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'bench/load.ts', arg], { maxBuffer: 64 << 20 });
   return JSON.parse(stdout.trim().split('\n').pop() as string) as LoadResult;
 }
 
@@ -38,6 +60,10 @@ async function json(url: string, init: RequestInit): Promise<any> {
 
 interface Target {
   name: string;
+  /** Its process, and the application_name of its database connections: for CPU per request. */
+  pid: number | undefined;
+  app: string;
+  orgId?: string;
   base: string;
   headers: Record<string, string>;
   orderPaths: string[];
@@ -52,12 +78,12 @@ async function tijoriTarget(svc: Spawned, adminToken: string): Promise<Target> {
     body: JSON.stringify({ org: org.data.id, scopes: ['collections:write', 'collections:read', 'payouts:write', 'payouts:read'], rate_limit: 1_000_000 }),
   });
   await json(`${svc.line.internal}/admin/routes`, { method: 'POST', headers: admin, body: JSON.stringify({ org: org.data.id, modes: ['IMPS', 'NEFT', 'RTGS'] }) }).catch(() => undefined);
-  return { name: 'tijori', base: svc.line.public as string, headers: { 'x-service-client-id': c.data.client_id, authorization: `Bearer ${c.data.client_secret}` }, orderPaths: [] };
+  return { name: 'tijori', pid: svc.child.pid, app: 'tijori', orgId: org.data.id, base: svc.line.public as string, headers: { 'x-service-client-id': c.data.client_id, authorization: `Bearer ${c.data.client_secret}` }, orderPaths: [] };
 }
 
 async function floorTarget(floor: Spawned): Promise<Target> {
   const c = await json(`${floor.line.url}/admin/clients`, { method: 'POST' });
-  return { name: 'floor', base: floor.line.url as string, headers: { 'x-service-client-id': c.client_id, authorization: `Bearer ${c.client_secret}` }, orderPaths: [] };
+  return { name: 'floor', pid: floor.child.pid, app: 'floor', base: floor.line.url as string, headers: { 'x-service-client-id': c.client_id, authorization: `Bearer ${c.client_secret}` }, orderPaths: [] };
 }
 
 const CHECKOUT_BODY = { amount_paise: 49_900, purpose: 'Bench order', merchant_order_reference: 'bench-1' };
@@ -92,25 +118,65 @@ function getSpec(t: Target): LoadSpec {
   return { url: t.base, method: 'GET', paths: t.orderPaths, headers: t.headers, connections, durationSeconds: seconds };
 }
 
+let dbName = '';
+
+interface Measured extends LoadResult {
+  service_cpu_us: number;
+  pg_cpu_us: number;
+}
+
+/**
+ * One load run, with the CPU time per request of the target's process and of its PostgreSQL
+ * backends: far less sensitive than req/s to whatever else runs on the machine.
+ */
+async function measure(t: Target, spec: LoadSpec): Promise<Measured> {
+  const n0 = cpuMs(t.pid) ?? 0;
+  const b0 = await backendCpuMs(adminUrl, dbName, t.app);
+  const x = await load(spec);
+  const per = (ms: number) => Math.round((ms * 1000) / Math.max(1, x.requests));
+  return { ...x, service_cpu_us: per((cpuMs(t.pid) ?? 0) - n0), pg_cpu_us: per((await backendCpuMs(adminUrl, dbName, t.app)) - b0) };
+}
+
 /** A B A B: alternates the two targets and keeps each one's runs. */
 async function alternate(label: string, a: Target, b: Target, spec: (t: Target) => LoadSpec) {
-  const runs: Record<string, LoadResult[]> = { [a.name]: [], [b.name]: [] };
+  const runs: Record<string, Measured[]> = { [a.name]: [], [b.name]: [] };
+  for (const t of [a, b]) await load({ ...spec(t), durationSeconds: warmupSeconds });
+  resetPeakRss(servicePid);
   for (let r = 0; r < rounds; r++) {
     for (const t of [a, b]) {
-      const res = await load(spec(t));
-      (runs[t.name] as LoadResult[]).push(res);
-      console.error(`  ${label} ${t.name} round ${r + 1}: ${res.rps} req/s p99 ${res.p99} ms errors ${res.errors} non2xx ${res.non2xx}`);
+      const res = await measure(t, spec(t));
+      (runs[t.name] as Measured[]).push(res);
+      console.error(
+        `  ${label} ${t.name} round ${r + 1}: ${res.rps} req/s p99 ${res.p99} ms errors ${res.errors} non2xx ${res.non2xx}; CPU/request ${res.service_cpu_us} µs + PostgreSQL ${res.pg_cpu_us} µs`,
+      );
     }
   }
-  const summary = (xs: LoadResult[]) => ({
+  const sa = summary(runs[a.name] as Measured[]);
+  const sb = summary(runs[b.name] as Measured[]);
+  return { label, [a.name]: { ...sa, peak_rss_mb: peakRssMb(servicePid) }, [b.name]: sb, ratio: Math.round((sa.rps / sb.rps) * 100) / 100 };
+}
+
+let servicePid: number | undefined;
+
+function summary(xs: Measured[]) {
+  return {
     rps: median(xs.map((x) => x.rps)),
     p50: median(xs.map((x) => x.p50)),
     p99: median(xs.map((x) => x.p99)),
     errors: xs.reduce((s, x) => s + x.errors + x.non2xx, 0),
-  });
-  const sa = summary(runs[a.name] as LoadResult[]);
-  const sb = summary(runs[b.name] as LoadResult[]);
-  return { label, [a.name]: sa, [b.name]: sb, ratio: Math.round((sa.rps / sb.rps) * 100) / 100 };
+    service_cpu_us: median(xs.map((x) => x.service_cpu_us)),
+    pg_cpu_us: median(xs.map((x) => x.pg_cpu_us)),
+  };
+}
+
+/** One Tijori-only scenario after a warm-up: median of `rounds` runs and the peak RSS. */
+async function single(label: string, t: Target, spec: LoadSpec) {
+  await load({ ...spec, durationSeconds: warmupSeconds });
+  resetPeakRss(servicePid);
+  const xs: Measured[] = [];
+  for (let r = 0; r < rounds; r++) xs.push(await measure(t, spec));
+  console.error(`  ${label}: ${xs.map((x) => `${x.rps} req/s p99 ${x.p99} ms, CPU/request ${x.service_cpu_us} + ${x.pg_cpu_us} µs`).join('; ')}`);
+  return { label, tijori: { ...summary(xs), peak_rss_mb: peakRssMb(servicePid) } };
 }
 
 async function pgbench(dbUrl: string): Promise<string | null> {
@@ -134,11 +200,93 @@ COMMIT;
   return `pgbench two inserts, 16 clients: ${tps} TPS, average latency ${lat} ms`;
 }
 
+const PAYOUT_BODY = {
+  amount_paise: 150_000,
+  mode: 'IMPS',
+  beneficiary: { name: 'Ravi Kumar', account_number: '123456789012', ifsc: 'HDFC0000001', mobile: '9876543210', details_confirmation: true },
+};
+
+async function callbackScenario(svc: Spawned, receiver: Spawned, tijori: Target, adminToken: string, dbUrl: string) {
+  const db = new pg.Client({ connectionString: dbUrl });
+  await db.connect();
+  try {
+    const file = join(mkdtempSync(join(tmpdir(), 'tijori-bench-cb-')), 'deliveries.json');
+    const deps = {
+      svc,
+      receiver,
+      adminToken,
+      db,
+      connections,
+      load,
+      ensureIntentOrders: async (n: number) => {
+        const open = (await db.query(`SELECT count(*)::int AS n FROM payment_orders WHERE response_mode = 'INTENT' AND status = 'PENDING_PAYMENT'`)).rows[0].n;
+        if (open < n) await load({ ...createSpec(tijori, INTENT_BODY), amount: n - open });
+      },
+    };
+    await configureDestination(deps, tijori.orgId as string);
+    const summarise = (label: string, runs: Awaited<ReturnType<typeof callbackRun>>[]) => ({
+      label,
+      tijori: {
+        confirmations_per_s: median(runs.map((x) => x.confirmations_per_s)),
+        deliveries_per_s: median(runs.map((x) => x.deliveries_per_s)),
+        p50: median(runs.map((x) => x.latency_ms.p50)),
+        p99: median(runs.map((x) => x.latency_ms.p99)),
+        delivered: runs.reduce((n, x) => n + x.delivered, 0),
+        orders: runs.reduce((n, x) => n + x.orders, 0),
+        errors: runs.reduce((n, x) => n + x.confirm_errors + (x.orders - x.delivered), 0),
+        peak_rss_mb: peakRssMb(servicePid),
+      },
+    });
+    let seen = (await callbackRun(deps, Math.min(300, callbackOrders), 0, file)).total; // warm-up
+    resetPeakRss(servicePid);
+    const confirmRuns = [];
+    for (let r = 0; r < rounds; r++) {
+      const x = await callbackRun(deps, callbackOrders, seen, file);
+      seen = x.total;
+      console.error(`  callbacks (confirm) round ${r + 1}: ${x.confirmations_per_s} confirmations/s, ${x.deliveries_per_s} deliveries/s, p50 ${x.latency_ms.p50} ms p99 ${x.latency_ms.p99} ms, ${x.delivered}/${x.orders} delivered`);
+      confirmRuns.push(x);
+    }
+    const confirmed = summarise('callback delivery: confirmations via the sandbox as fast as possible -> HTTPS receiver', confirmRuns);
+    resetPeakRss(servicePid);
+    const pacedRuns = [];
+    for (let r = 0; r < rounds; r++) {
+      const x = await callbackRun(deps, callbackRate * seconds, seen, file, callbackRate);
+      seen = x.total;
+      console.error(`  callbacks (confirm at ${callbackRate}/s) round ${r + 1}: ${x.confirmations_per_s} confirmations/s, ${x.deliveries_per_s} deliveries/s, p50 ${x.latency_ms.p50} ms p99 ${x.latency_ms.p99} ms, ${x.delivered}/${x.orders} delivered`);
+      pacedRuns.push(x);
+    }
+    const paced = summarise(`callback delivery: confirmations via the sandbox at ${callbackRate}/s -> HTTPS receiver`, pacedRuns);
+    const outDeps = { ...deps, dbUrl, orgId: tijori.orgId as string };
+    const outbox = async (mode: 'steady' | 'burst') => {
+      resetPeakRss(servicePid);
+      const runs = [];
+      for (let r = 0; r < rounds; r++) {
+        const x = await outboxRun(outDeps, callbackOrders * 2, seen, file, mode);
+        seen = x.total;
+        console.error(`  callbacks (outbox, ${mode}) round ${r + 1}: ${x.confirmations_per_s} events/s recorded, ${x.deliveries_per_s} deliveries/s, p50 ${x.latency_ms.p50} ms p99 ${x.latency_ms.p99} ms, ${x.delivered}/${x.orders} delivered`);
+        runs.push(x);
+      }
+      return runs;
+    };
+    return [
+      confirmed,
+      paced,
+      summarise('callback delivery: events recorded by another instance (16 concurrent commits) -> HTTPS receiver', await outbox('steady')),
+      summarise(`callback delivery: backlog of ${(callbackOrders * 2).toLocaleString('en')} events committed at once -> HTTPS receiver`, await outbox('burst')),
+    ];
+  } finally {
+    await db.end();
+  }
+}
+
 async function main() {
   const db = await freshDatabase(adminUrl);
+  dbName = db.name;
   const dataDir = mkdtempSync(join(tmpdir(), 'tijori-bench-'));
   const adminToken = 'bench-admin-token';
   console.error(`bench: database ${db.url.replace(/\/\/[^@]*@/, '//')}; ${seconds}s per run, ${rounds} round(s), ${connections} connections`);
+  // The service trusts the receiver's certificate: the receiver starts first.
+  const receiver = await spawnNode(['bench/callback-receiver.ts'], {});
   const svc = await spawnNode(['src/main.ts'], {
     DATABASE_URL: db.url,
     PORT: '0',
@@ -146,9 +294,11 @@ async function main() {
     SANDBOX_PORT: '0',
     DATA_DIR: dataDir,
     ADMIN_TOKEN: adminToken,
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
     CALLBACK_ALLOW_PRIVATE_NETWORKS: 'true',
+    CALLBACK_EXTRA_CA_FILE: receiver.line.ca_file as string,
   });
+  servicePid = svc.child.pid;
   const floor = await spawnNode(['bench/floor-server.ts'], { DATABASE_URL: db.url, PORT: '0' });
   const results: Record<string, unknown> = { machine: { cpus: (await import('node:os')).cpus().length }, seconds, rounds, connections, seed_rows: seedRows };
   try {
@@ -158,32 +308,30 @@ async function main() {
     fl.orderPaths = await createSome(fl, 200);
 
     const scenarios: unknown[] = [];
-    scenarios.push(await alternate('create payment order (CHECKOUT)', tijori, fl, (t) => createSpec(t, CHECKOUT_BODY)));
-    scenarios.push(await alternate('get payment order', tijori, fl, (t) => getSpec(t)));
-    const intent = await load(createSpec(tijori, INTENT_BODY));
-    scenarios.push({ label: 'create payment order (INTENT)', tijori: intent });
-    const payout = await load(
-      createSpec(tijori, { amount_paise: 150_000, mode: 'IMPS', beneficiary: { name: 'Ravi Kumar', account_number: '123456789012', ifsc: 'HDFC0000001', mobile: '9876543210', details_confirmation: true } }, '/api/v1/merchant/payouts'),
-    );
-    scenarios.push({ label: 'create payout (IMPS)', tijori: payout });
+    if (wanted('create')) scenarios.push(await alternate('create payment order (CHECKOUT)', tijori, fl, (t) => createSpec(t, CHECKOUT_BODY)));
+    if (wanted('get')) scenarios.push(await alternate('get payment order', tijori, fl, (t) => getSpec(t)));
+    if (wanted('intent')) scenarios.push(await single('create payment order (INTENT)', tijori, createSpec(tijori, INTENT_BODY)));
+    if (wanted('payout')) scenarios.push(await single('create payout (IMPS)', tijori, createSpec(tijori, PAYOUT_BODY, '/api/v1/merchant/payouts')));
+    if (wanted('callbacks')) scenarios.push(...(await callbackScenario(svc, receiver, tijori, adminToken, db.url)));
     results.scenarios = scenarios;
 
     if (seedRows > 0) {
       const seeded = await seedOrders(db.url, seedRows);
-      const big = await alternate('create payment order, 1,000,000 orders in table', tijori, fl, (t) => createSpec(t, CHECKOUT_BODY));
-      const bigGet = await load(getSpec(tijori));
+      const big = await alternate(`create payment order (CHECKOUT), ${seedRows.toLocaleString('en')} orders in table`, tijori, fl, (t) => createSpec(t, CHECKOUT_BODY));
+      const bigGet = await alternate(`get payment order, ${seedRows.toLocaleString('en')} orders in table`, tijori, fl, (t) => getSpec(t));
       results.large = { seeded, create: big, get: bigGet };
     }
     results.pgbench = await pgbench(db.url);
-    results.peak_rss_mb = peakRssMb(svc.child.pid);
   } finally {
     await svc.stop();
     await floor.stop();
+    await receiver.stop();
     await db.drop();
   }
   mkdirSync('bench/results', { recursive: true });
   writeFileSync('bench/results/latest.json', `${JSON.stringify(results, null, 2)}\n`);
   console.log(JSON.stringify(results, null, 2));
+  printTable(results);
 }
 
 await main();

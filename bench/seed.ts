@@ -17,9 +17,9 @@ export async function seedOrders(dbUrl: string, n: number): Promise<{ orders: nu
       await c.query(
         `WITH s AS (SELECT g, gen_random_uuid() AS id FROM generate_series($3::int, $4::int) g),
               o AS (INSERT INTO payment_orders (id, order_id, org_id, client_pk, amount_paise, purpose, response_mode, status, provider,
-                      provider_status, expires_in_minutes, checkout_token_hash, created_at)
+                      provider_status, expires_in_minutes, created_at)
                     SELECT id, 'SEED' || g, $1, $2, 10000 + g % 1000, 'seeded order', 'CHECKOUT', 'EXPIRED', 'sandbox', 'NOT_INITIATED', 30,
-                           sha256(convert_to(id::text, 'UTF8')), now() - interval '30 days'
+                           now() - interval '30 days'
                       FROM s RETURNING id),
               t AS (INSERT INTO payment_order_transitions (order_pk, from_status, to_status, trigger)
                     SELECT id, NULL, 'EXPIRED', 'created' FROM o)

@@ -1,41 +1,71 @@
 /** Process and database plumbing for the benchmark runner. */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import pg from 'pg';
 
 export interface Spawned {
   child: ChildProcess;
+  /** The first stdout line, a JSON object (what the process announces once it is ready). */
   line: Record<string, string>;
+  /** Writes one line to the process's stdin and resolves with its next stdout line, parsed. */
+  ask(command: string): Promise<Record<string, unknown>>;
   stop(): Promise<void>;
 }
 
 /** Starts a node process and waits for its first stdout line, a JSON object. */
 export async function spawnNode(args: string[], env: Record<string, string>): Promise<Spawned> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
-  child.stderr?.on('data', (d) => {
-    stderr = (stderr + d).slice(-4000);
+  child.stderr?.on('data', (d: Buffer) => {
+    // Keep only the tail (the service logs one line per request there): for the error message.
+    stderr = d.length >= 4000 ? d.toString('utf8', d.length - 4000) : (stderr + d).slice(-4000);
   });
-  const line = await new Promise<Record<string, string>>((resolve, reject) => {
-    let buf = '';
-    child.stdout?.on('data', (d) => {
-      buf += d;
-      const nl = buf.indexOf('\n');
-      if (nl >= 0) resolve(JSON.parse(buf.slice(0, nl)));
+  const lines: string[] = [];
+  const waiters: ((line: string) => void)[] = [];
+  let buf = '';
+  child.stdout?.on('data', (d) => {
+    buf += d;
+    for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
+      const l = buf.slice(0, nl);
+      buf = buf.slice(nl + 1);
+      const w = waiters.shift();
+      if (w) w(l);
+      else lines.push(l);
+    }
+  });
+  const next = () =>
+    new Promise<string>((resolve, reject) => {
+      const l = lines.shift();
+      if (l !== undefined) return resolve(l);
+      waiters.push(resolve);
+      child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}: ${stderr}`)));
     });
-    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}: ${stderr}`)));
-  });
+  const line = JSON.parse(await next()) as Record<string, string>;
   return {
     child,
     line,
+    ask: async (command) => {
+      child.stdin?.write(`${command}\n`);
+      return JSON.parse(await next()) as Record<string, unknown>;
+    },
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
         child.once('exit', () => resolve());
+        child.stdin?.end();
         child.kill('SIGTERM');
         setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
       }),
   };
+}
+
+/** Resets a process's peak RSS (VmHWM) so that the next peakRssMb() is the peak of what follows (Linux). */
+export function resetPeakRss(pid: number | undefined): void {
+  try {
+    if (pid) writeFileSync(`/proc/${pid}/clear_refs`, '5');
+  } catch {
+    // not Linux, or not permitted: peaks are then cumulative
+  }
 }
 
 /** Peak resident set size of a process so far, in MB (Linux: VmHWM). */
@@ -49,7 +79,7 @@ export function peakRssMb(pid: number | undefined): number | null {
   }
 }
 
-export async function freshDatabase(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+export async function freshDatabase(adminUrl: string): Promise<{ name: string; url: string; drop(): Promise<void> }> {
   const name = `tijori_bench_${Date.now()}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
@@ -58,6 +88,7 @@ export async function freshDatabase(adminUrl: string): Promise<{ url: string; dr
   const u = new URL(adminUrl);
   u.pathname = `/${name}`;
   return {
+    name,
     url: u.toString(),
     drop: async () => {
       const c = new pg.Client({ connectionString: adminUrl });
@@ -72,4 +103,33 @@ export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const mid = Math.floor(s.length / 2);
   return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+}
+
+/** CPU time (user + system) a process has used so far, in ms (Linux), or null. */
+export function cpuMs(pid: number | undefined): number | null {
+  if (!pid) return null;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * CPU time used so far by the PostgreSQL backends serving database `dbName` (optionally only those
+ * of one application_name), in ms; PostgreSQL must run on this machine.
+ */
+export async function backendCpuMs(adminUrl: string, dbName: string, applicationName?: string): Promise<number> {
+  const c = new pg.Client({ connectionString: adminUrl });
+  await c.connect();
+  try {
+    const r = await c.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND ($2::text IS NULL OR application_name = $2)', [
+      dbName,
+      applicationName ?? null,
+    ]);
+    return r.rows.reduce((sum, row) => sum + (cpuMs(row.pid) ?? 0), 0);
+  } finally {
+    await c.end();
+  }
 }

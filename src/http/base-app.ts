@@ -7,9 +7,17 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { AppError } from '../domain/errors.js';
+import { accessLoggerFor } from '../observability/logger.js';
 import { installEnvelope, sendError } from './plugins/envelope.js';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
+
+const MAY_HOLD_FORBIDDEN_KEY = /__proto__|constructor|\\u/;
+
+function rejectForbiddenKeys(key: string, value: unknown): unknown {
+  if (key === '__proto__' || key === 'constructor') throw new SyntaxError('forbidden key');
+  return value;
+}
 
 export function createBaseApp(ctx: AppContext, listener: 'public' | 'internal'): FastifyInstance {
   const app: FastifyInstance = Fastify({
@@ -40,10 +48,9 @@ export function createBaseApp(ctx: AppContext, listener: 'public' | 'internal'):
     try {
       const text = body as string;
       if (text.trim() === '') return done(new AppError('INVALID_JSON', 'The request body is empty; send a JSON object.'), undefined);
-      const parsed = JSON.parse(text, (key, value) => {
-        if (key === '__proto__' || key === 'constructor') throw new SyntaxError('forbidden key');
-        return value;
-      });
+      // A reviver makes JSON.parse several times slower, so it runs only when the text could
+      // spell a forbidden key at all (directly or through a \u escape).
+      const parsed = MAY_HOLD_FORBIDDEN_KEY.test(text) ? JSON.parse(text, rejectForbiddenKeys) : JSON.parse(text);
       if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
         return done(new AppError('INVALID_JSON', 'The request body must be a JSON object.'), undefined);
       }
@@ -66,12 +73,13 @@ export function createBaseApp(ctx: AppContext, listener: 'public' | 'internal'):
     return payload;
   });
 
+  const access = accessLoggerFor(ctx.log).child({ listener });
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unknown';
     const latencyMs = reply.elapsedTime;
     ctx.metrics.httpRequests.inc({ listener, method: request.method, route, status: String(reply.statusCode) });
     ctx.metrics.httpDuration.observe({ listener, route }, latencyMs / 1000);
-    request.log.info(
+    access.info(
       {
         request_id: request.id,
         client_id: request.principal?.clientId,

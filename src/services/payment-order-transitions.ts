@@ -20,6 +20,7 @@ import * as repo from '../store/repos/payment-orders-repo.js';
 import type { OrderColumnChanges, PaymentOrderRow } from '../store/repos/payment-orders-repo.js';
 import { recordEvent } from './events.js';
 import { callbackSecretContext } from './payment-order-secrets.js';
+import { idForOrderId } from './payment-order-view.js';
 
 /** Locks the order row for the rest of the transaction (SELECT ... FOR UPDATE). */
 export async function lockOrder(tx: Queryable, id: string): Promise<PaymentOrderRow> {
@@ -138,7 +139,8 @@ export async function applyCollectionStatusByReference(
   status: CollectionStatus,
   source: string,
 ): Promise<ProviderOutcomeResult> {
-  const order = await repo.lockByOrderId(tx, reference);
+  const id = idForOrderId(reference);
+  const order = id === null ? null : await repo.lockByRef(tx, { id, orderId: reference });
   if (!order) return 'unknown_order';
   return applyCollectionStatus(tx, order, status, source);
 }

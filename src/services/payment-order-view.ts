@@ -2,7 +2,8 @@
  * The payment order as the merchant API shows it (API §2.2), the checkout page's view, and the
  * identifiers an order carries: order_id (our UPI `tr`) and the checkout token.
  */
-import { createHash } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
+import { isUuid } from '../domain/text.js';
 import type { Vault } from '../security/vault.js';
 import type { PaymentOrderRow } from '../store/repos/payment-orders-repo.js';
 
@@ -28,26 +29,75 @@ function base32(bytes: Buffer): string {
 }
 
 /**
- * `PO` + the 128-bit service id in Crockford base32 (28 characters): unique because the id is,
+ * `PO` + the 128-bit service id in Crockford base32 (26 characters): unique because the id is,
  * alphanumeric and short enough for UPI's `tr` (≤ 35), and derived from the id so that an
- * idempotent create resumed after a crash sends the provider the same reference.
+ * idempotent create resumed after a crash sends the provider the same reference. Because it is a
+ * pure, reversible function of the id, look-ups by order_id decode it and use the primary key
+ * (idForOrderId): the column needs no unique index of its own (one index insertion less per create).
  */
 export function orderIdFor(id: string): string {
   return `PO${base32(Buffer.from(id.replace(/-/g, ''), 'hex'))}`;
 }
 
-/**
- * The checkout token is an HMAC of the order id under a key derived from MASTER_KEY (256 bits,
- * unguessable without the key) and is never stored: the row keeps only its SHA-256 for look-up.
- * So checkout_url can be shown again on every retrieval, and a copy of the database alone does
- * not reveal any live checkout link.
- */
-export function checkoutTokenFor(vault: Vault, orderPk: string): string {
-  return vault.lookupHash(orderPk, 'payment-order/checkout-token').toString('base64url');
+const CROCKFORD_VALUE = new Map([...CROCKFORD].map((c, i) => [c, i]));
+
+/** The id an order_id was derived from; null unless `orderId` is exactly orderIdFor(some id). */
+export function idForOrderId(orderId: string): string | null {
+  if (!/^PO[0-9A-HJKMNP-TV-Z]{26}$/.test(orderId)) return null;
+  const bytes = Buffer.alloc(16);
+  let bits = 0;
+  let value = 0;
+  let n = 0;
+  for (const c of orderId.slice(2)) {
+    value = (value << 5) | (CROCKFORD_VALUE.get(c) as number);
+    bits += 5;
+    if (bits >= 8) {
+      bits -= 8;
+      if (n < 16) bytes[n++] = (value >>> bits) & 0xff;
+      value &= (1 << bits) - 1;
+    }
+  }
+  if (value !== 0) return null; // non-zero padding bits: not a canonical encoding
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-export function checkoutTokenHash(token: string): Buffer {
-  return createHash('sha256').update(token, 'utf8').digest();
+/** `{order}` of a path (UUID, any case, or order_id, any case) as a primary-key reference; null when it cannot name an order. */
+export function orderRefFor(ref: string): { id: string; orderId?: string } | null {
+  if (isUuid(ref)) return { id: ref.toLowerCase() };
+  const orderId = ref.toUpperCase();
+  const id = idForOrderId(orderId);
+  return id === null ? null : { id, orderId };
+}
+
+const TOKEN_MAC_BYTES = 16;
+
+function tokenMac(vault: Vault, id: Buffer): Buffer {
+  return vault.lookupHash(id.toString('hex'), 'payment-order/checkout-token/v2').subarray(0, TOKEN_MAC_BYTES);
+}
+
+/**
+ * The checkout token names the order and proves it was issued by us: the 16 id bytes followed by
+ * a 128-bit HMAC of them under a key derived from MASTER_KEY (unguessable without the key; a
+ * forgery needs 2^128 attempts), base64url, 43 characters. Nothing is stored: the link is checked
+ * by recomputing the MAC (constant-time compare) and the order is read by primary key, so
+ * checkout_url can be shown again on every retrieval, a copy of the database alone does not reveal
+ * any live checkout link, and a create writes no token column or index.
+ */
+export function checkoutTokenFor(vault: Vault, orderPk: string): string {
+  const id = Buffer.from(orderPk.replace(/-/g, ''), 'hex');
+  return Buffer.concat([id, tokenMac(vault, id)]).toString('base64url');
+}
+
+/** The order id a checkout token was issued for; null for anything we did not issue. */
+export function orderPkForCheckoutToken(vault: Vault, token: string): string | null {
+  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
+  const raw = Buffer.from(token, 'base64url');
+  if (raw.length !== 16 + TOKEN_MAC_BYTES || raw.toString('base64url') !== token) return null;
+  const id = raw.subarray(0, 16);
+  if (!timingSafeEqual(raw.subarray(16), tokenMac(vault, id))) return null;
+  const hex = id.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 export function checkoutUrl(base: string, token: string): string {

@@ -15,8 +15,16 @@ import type { PaymentOrderRow } from '../store/repos/payment-orders-repo.js';
 import type { Queryable } from '../store/db.js';
 import { type CreatePaymentOrderBody, type CreatePaymentOrderInput, type PayerDetails, payerDetailsIssues, validateCreatePaymentOrder } from './payment-order-input.js';
 import { applyCollectionStatus, applyCollectionStatusByReference, lockOrder, type ProviderOutcomeResult, transitionOrder } from './payment-order-transitions.js';
-import { type CheckoutView, checkoutTokenFor, checkoutTokenHash, checkoutUrl, checkoutView, orderIdFor, paymentOrderView } from './payment-order-view.js';
-import { isUuid } from '../domain/text.js';
+import {
+  type CheckoutView,
+  checkoutTokenFor,
+  checkoutUrl,
+  checkoutView,
+  orderIdFor,
+  orderPkForCheckoutToken,
+  orderRefFor,
+  paymentOrderView,
+} from './payment-order-view.js';
 import { callbackSecretContext } from './payment-order-secrets.js';
 
 /** API §8: a live check only when the previous one is older than this. */
@@ -89,7 +97,6 @@ export class PaymentOrdersService {
       customer_consent_at: input.customer.consent ? new Date() : null,
       expires_in_minutes: input.expiresInMinutes,
       expires_at: issued?.expiresAt ?? null,
-      checkout_token_hash: checkoutTokenHash(checkoutTokenFor(this.ctx.vault, id)),
       callback_url: input.callback?.url ?? null,
       callback_secret_enc: input.callback ? this.ctx.vault.encrypt(input.callback.secret, callbackSecretContext(id)) : null,
       return_url: input.returnUrl,
@@ -157,11 +164,8 @@ export class PaymentOrdersService {
   }
 
   private async findForClient(principal: Principal, ref: string): Promise<PaymentOrderRow> {
-    const row = isUuid(ref)
-      ? await repo.findForClient(this.ctx.db, principal.pk, { id: ref.toLowerCase() })
-      : /^[A-Za-z0-9]{1,35}$/.test(ref)
-        ? await repo.findForClient(this.ctx.db, principal.pk, { orderId: ref.toUpperCase() })
-        : null;
+    const orderRef = orderRefFor(ref);
+    const row = orderRef === null ? null : await repo.findForClient(this.ctx.db, principal.pk, orderRef);
     if (!row) throw new AppError('NOT_FOUND', 'No such payment order.');
     return row;
   }
@@ -221,7 +225,8 @@ export class PaymentOrdersService {
   // ---- the hosted checkout page's steps (the page itself is another module) ----
 
   private async byToken(token: string): Promise<PaymentOrderRow> {
-    const row = /^[A-Za-z0-9_-]{20,100}$/.test(token) ? await repo.findByCheckoutTokenHash(this.ctx.db, checkoutTokenHash(token)) : null;
+    const id = orderPkForCheckoutToken(this.ctx.vault, token);
+    const row = id === null ? null : await repo.findByIdOrOrderId(this.ctx.db, { id });
     if (!row) throw new AppError('NOT_FOUND', 'No such checkout.');
     return row;
   }
@@ -296,9 +301,8 @@ export class PaymentOrdersService {
 
   /** Admin (`tijori sandbox pay|fail ORDER`): the order by UUID or order_id, decided by the sandbox. */
   async sandboxDecideByRef(ref: string, outcome: 'pay' | 'fail', opts: { utr?: string | undefined; callback: boolean }) {
-    const row = isUuid(ref)
-      ? await repo.findByIdOrOrderId(this.ctx.db, { id: ref.toLowerCase() })
-      : await repo.findByIdOrOrderId(this.ctx.db, { orderId: ref.toUpperCase() });
+    const orderRef = orderRefFor(ref);
+    const row = orderRef === null ? null : await repo.findByIdOrOrderId(this.ctx.db, orderRef);
     if (!row) throw new AppError('NOT_FOUND', 'No such payment order.');
     const collection = await this.sandboxDecide(row, outcome, opts);
     return { id: row.id, order_id: row.order_id, callback: opts.callback, collection };

@@ -3,6 +3,7 @@
  * timeouts, transactions, and the mapping of "database unreachable" to SERVICE_UNAVAILABLE.
  * Repositories take a `Queryable` so the same function runs inside or outside a transaction.
  */
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { AppError } from '../domain/errors.js';
 
@@ -36,8 +37,32 @@ function runHook(fn: () => void): void {
   }
 }
 
+/**
+ * A statement PostgreSQL parses and plans once per connection and then only executes (a named
+ * prepared statement). For the hot paths only: planning the create's CTE costs the database about
+ * as much as executing it. Prepared statements must name their result columns (no `SELECT *`):
+ * a column change by a migration would otherwise fail them with "cached plan must not change
+ * result type" on connections of instances still running.
+ */
+export interface PreparedStatement {
+  name: string;
+  text: string;
+}
+
+const preparedNames = new Map<string, string>();
+
+/** The prepared form of `text`; the name is derived from the text, so equal texts share it. */
+export function prepared(text: string): PreparedStatement {
+  let name = preparedNames.get(text);
+  if (name === undefined) {
+    name = `t_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
+    preparedNames.set(text, name);
+  }
+  return { name, text };
+}
+
 export interface Queryable {
-  query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>>;
+  query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string | PreparedStatement, values?: unknown[]): Promise<pg.QueryResult<R>>;
 }
 
 export interface DbOptions {
@@ -94,9 +119,9 @@ export class Db implements Queryable {
     });
   }
 
-  async query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>> {
+  async query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string | PreparedStatement, values?: unknown[]): Promise<pg.QueryResult<R>> {
     try {
-      return await this.pool.query<R>(text, values);
+      return await (typeof text === 'string' ? this.pool.query<R>(text, values) : this.pool.query<R>({ name: text.name, text: text.text, values }));
     } catch (err) {
       throw mapError(err);
     }

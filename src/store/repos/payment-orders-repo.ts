@@ -4,7 +4,7 @@
  * src/services/payment-order-transitions.ts calls.
  */
 import type { OrderTrigger, PaymentOrderStatus } from '../../domain/payment-order.js';
-import type { Queryable } from '../db.js';
+import { prepared, type PreparedStatement, type Queryable } from '../db.js';
 
 export interface PaymentOrderRow {
   id: string;
@@ -28,7 +28,6 @@ export interface PaymentOrderRow {
   payer_reference: string | null;
   expires_in_minutes: number;
   expires_at: Date | null;
-  checkout_token_hash: Buffer;
   callback_url: string | null;
   callback_secret_enc: Buffer | null;
   return_url: string | null;
@@ -49,7 +48,7 @@ export type NewPaymentOrder = Omit<
 const INSERT_COLUMNS = [
   'id', 'order_id', 'org_id', 'client_pk', 'merchant_order_reference', 'amount_paise', 'currency', 'purpose', 'response_mode',
   'status', 'provider', 'provider_status', 'provider_reference', 'upi_uri', 'customer_name', 'customer_email', 'customer_phone',
-  'customer_consent_at', 'expires_in_minutes', 'expires_at', 'checkout_token_hash', 'callback_url', 'callback_secret_enc', 'return_url',
+  'customer_consent_at', 'expires_in_minutes', 'expires_at', 'callback_url', 'callback_secret_enc', 'return_url',
 ] as const satisfies readonly (keyof NewPaymentOrder)[];
 
 /** Columns a transition may set besides the status. */
@@ -71,23 +70,33 @@ export async function insertOrderWithHistory(q: Queryable, o: NewPaymentOrder): 
   return r.rows[0] as PaymentOrderRow;
 }
 
+const CREATE_COLUMNS = [...INSERT_COLUMNS, 'created_at', 'updated_at'] as const;
+/** The statement per idempotency CTE (there are two: first insert, resumed key), built once. */
+const createStatements = new Map<string, PreparedStatement>();
+
+function createStatement(key: { cte: string; params: unknown[] }): PreparedStatement {
+  let statement = createStatements.get(key.cte);
+  if (statement === undefined) {
+    const first = key.params.length;
+    const params = CREATE_COLUMNS.map((_c, i) => `$${first + i + 1}`).join(', ');
+    statement = prepared(`WITH ${key.cte},
+          o AS (INSERT INTO payment_orders (${CREATE_COLUMNS.join(', ')}) SELECT ${params} FROM k RETURNING id, status),
+          h AS (INSERT INTO payment_order_transitions (order_pk, from_status, to_status, trigger, created_at)
+                SELECT id, NULL, status, 'created', $${first + CREATE_COLUMNS.length} FROM o)
+     SELECT count(*)::int AS n FROM o`);
+    createStatements.set(key.cte, statement);
+  }
+  return statement;
+}
+
 /**
  * The order, its creation history row and the completed idempotency key (the CTE `k` given by the
  * idempotency service) in ONE statement; nothing is written unless the key row was. Returns
  * whether the order was inserted.
  */
 export async function insertOrderWithHistoryAndKey(q: Queryable, o: NewPaymentOrder & { created_at: Date }, key: { cte: string; params: unknown[] }): Promise<boolean> {
-  const cols = [...INSERT_COLUMNS, 'created_at', 'updated_at'] as const;
   const values = [...INSERT_COLUMNS.map((c) => o[c]), o.created_at, o.created_at];
-  const params = cols.map((_c, i) => `$${key.params.length + i + 1}`).join(', ');
-  const r = await q.query(
-    `WITH ${key.cte},
-          o AS (INSERT INTO payment_orders (${cols.join(', ')}) SELECT ${params} FROM k RETURNING id, status),
-          h AS (INSERT INTO payment_order_transitions (order_pk, from_status, to_status, trigger, created_at)
-                SELECT id, NULL, status, 'created', $${key.params.length + cols.length} FROM o)
-     SELECT count(*)::int AS n FROM o`,
-    [...key.params, ...values],
-  );
+  const r = await q.query(createStatement(key), [...key.params, ...values]);
   return (r.rows[0] as { n: number }).n === 1;
 }
 
@@ -106,26 +115,44 @@ export function rowAsInserted(o: NewPaymentOrder, createdAt: Date): PaymentOrder
   };
 }
 
-/** By service UUID or order_id, visible only to the client that created it. */
-export async function findForClient(q: Queryable, clientPk: string, ref: { id?: string; orderId?: string }): Promise<PaymentOrderRow | null> {
-  const r =
-    ref.id !== undefined
-      ? await q.query<PaymentOrderRow>('SELECT * FROM payment_orders WHERE id = $1 AND client_pk = $2', [ref.id, clientPk])
-      : await q.query<PaymentOrderRow>('SELECT * FROM payment_orders WHERE order_id = $1 AND client_pk = $2', [ref.orderId, clientPk]);
+/**
+ * Look-ups by order_id go through the primary key: order_id is orderIdFor(id), a reversible
+ * function of the id (the caller decodes it, src/services/payment-order-view.ts idForOrderId), so
+ * the column has no index of its own; `order_id = ...` is still checked in the same statement.
+ */
+export interface OrderRef {
+  id: string;
+  orderId?: string;
+}
+
+function byRef(ref: OrderRef, first: number): { where: string; params: unknown[] } {
+  return ref.orderId === undefined
+    ? { where: `id = $${first}`, params: [ref.id] }
+    : { where: `id = $${first} AND order_id = $${first + 1}`, params: [ref.id, ref.orderId] };
+}
+
+const ROW_COLUMNS = [
+  ...INSERT_COLUMNS, 'review_required', 'last_provider_check_at', 'created_at', 'updated_at', 'bank_transaction_id', 'confirmed_at',
+  'failure_reason', 'payer_reference',
+] as const satisfies readonly (keyof PaymentOrderRow)[];
+/** Compile-time check that ROW_COLUMNS names every field of PaymentOrderRow. */
+export const ROW_COLUMNS_COMPLETE: [Exclude<keyof PaymentOrderRow, (typeof ROW_COLUMNS)[number]>] extends [never] ? true : never = true;
+const FIND_FOR_CLIENT = {
+  byId: prepared(`SELECT ${ROW_COLUMNS.join(', ')} FROM payment_orders WHERE client_pk = $1 AND id = $2`),
+  byOrderId: prepared(`SELECT ${ROW_COLUMNS.join(', ')} FROM payment_orders WHERE client_pk = $1 AND id = $2 AND order_id = $3`),
+};
+
+/** Visible only to the client that created it (the merchant GET: a prepared statement). */
+export async function findForClient(q: Queryable, clientPk: string, ref: OrderRef): Promise<PaymentOrderRow | null> {
+  const b = byRef(ref, 2);
+  const r = await q.query<PaymentOrderRow>(ref.orderId === undefined ? FIND_FOR_CLIENT.byId : FIND_FOR_CLIENT.byOrderId, [clientPk, ...b.params]);
   return r.rows[0] ?? null;
 }
 
-/** Unscoped look-up by UUID or order_id (admin API, provider events). */
-export async function findByIdOrOrderId(q: Queryable, ref: { id?: string; orderId?: string }): Promise<PaymentOrderRow | null> {
-  const r =
-    ref.id !== undefined
-      ? await q.query<PaymentOrderRow>('SELECT * FROM payment_orders WHERE id = $1', [ref.id])
-      : await q.query<PaymentOrderRow>('SELECT * FROM payment_orders WHERE order_id = $1', [ref.orderId]);
-  return r.rows[0] ?? null;
-}
-
-export async function findByCheckoutTokenHash(q: Queryable, hash: Buffer): Promise<PaymentOrderRow | null> {
-  const r = await q.query<PaymentOrderRow>('SELECT * FROM payment_orders WHERE checkout_token_hash = $1', [hash]);
+/** Unscoped look-up (admin API, provider events, checkout tokens). */
+export async function findByIdOrOrderId(q: Queryable, ref: OrderRef): Promise<PaymentOrderRow | null> {
+  const b = byRef(ref, 1);
+  const r = await q.query<PaymentOrderRow>(`SELECT * FROM payment_orders WHERE ${b.where}`, b.params);
   return r.rows[0] ?? null;
 }
 
@@ -134,8 +161,9 @@ export async function lockById(q: Queryable, id: string): Promise<PaymentOrderRo
   return r.rows[0] ?? null;
 }
 
-export async function lockByOrderId(q: Queryable, orderId: string): Promise<PaymentOrderRow | null> {
-  const r = await q.query<PaymentOrderRow>('SELECT * FROM payment_orders WHERE order_id = $1 FOR UPDATE', [orderId]);
+export async function lockByRef(q: Queryable, ref: OrderRef): Promise<PaymentOrderRow | null> {
+  const b = byRef(ref, 1);
+  const r = await q.query<PaymentOrderRow>(`SELECT * FROM payment_orders WHERE ${b.where} FOR UPDATE`, b.params);
   return r.rows[0] ?? null;
 }
 
@@ -225,7 +253,7 @@ export async function claimExpiredOrders(q: Queryable, o: { limit: number; lease
       WHERE id IN (
         SELECT id FROM payment_orders
          WHERE status IN ('AWAITING_CUSTOMER', 'PENDING_PAYMENT', 'AWAITING_CONFIRMATION')
-           AND (expires_at <= now() OR (status = 'AWAITING_CUSTOMER' AND created_at <= now() - make_interval(mins => $3)))
+           AND (expires_at <= now() OR (expires_at IS NULL AND status = 'AWAITING_CUSTOMER' AND created_at <= now() - make_interval(mins => $3)))
            AND (expiry_claimed_until IS NULL OR expiry_claimed_until <= now())
          ORDER BY expires_at NULLS FIRST
          LIMIT $1

@@ -24,12 +24,16 @@ export async function insertEvent(
   return r.rowCount === 1;
 }
 
-/** Claims the oldest due event for the rest of the transaction; other instances skip it. */
+/**
+ * Claims the longest-due event for the rest of the transaction; other instances skip it. Ordered by
+ * next_attempt_at (= received_at until a retry), the pending index's own order: ordering by
+ * received_at sorted the whole backlog on every claim, which made a burst of callbacks quadratic.
+ */
 export async function claimNext(q: Queryable): Promise<ProviderEventRow | null> {
   const r = await q.query<ProviderEventRow>(
     `SELECT id, provider, event_id, kind, reference, payload, attempts FROM provider_events
       WHERE state = 'pending' AND next_attempt_at <= now()
-      ORDER BY received_at LIMIT 1 FOR UPDATE SKIP LOCKED`,
+      ORDER BY next_attempt_at LIMIT 1 FOR UPDATE SKIP LOCKED`,
   );
   return r.rows[0] ?? null;
 }

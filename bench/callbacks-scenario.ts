@@ -1,0 +1,168 @@
+/**
+ * Callback delivery, end to end: INTENT orders are confirmed through the sandbox's admin "pay"
+ * endpoint (the sandbox PSP then calls Tijori's provider intake, which marks the order PAID and
+ * records collection.received), as fast as autocannon can; the service delivers each event to the
+ * org's payin destination, a local HTTPS receiver in its own process (bench/callback-receiver.ts)
+ * that verifies every signature. Measures confirmations/s in, verified deliveries/s out, and per
+ * order the latency from the confirmation's answer to the delivery's arrival.
+ */
+import { readFileSync } from 'node:fs';
+import type pg from 'pg';
+import type { LoadResult, LoadSpec } from './load.js';
+import type { Spawned } from './support.js';
+
+export interface CallbackRun {
+  orders: number;
+  confirmations_per_s: number;
+  deliveries_per_s: number;
+  delivered: number;
+  latency_ms: { p50: number; p99: number; max: number };
+  confirm_errors: number;
+}
+
+export interface CallbackDeps {
+  svc: Spawned;
+  receiver: Spawned;
+  adminToken: string;
+  db: pg.Client;
+  connections: number;
+  load(spec: LoadSpec): Promise<LoadResult>;
+  /** Makes at least n open INTENT orders exist. */
+  ensureIntentOrders(n: number): Promise<void>;
+}
+
+const pct = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor(xs.length * p))] ?? NaN;
+
+export async function configureDestination(d: CallbackDeps, orgId: string): Promise<void> {
+  const res = await fetch(`${d.svc.line.internal}/admin/orgs/${orgId}/destinations/payin`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${d.adminToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ url: d.receiver.line.url }),
+  });
+  const body = (await res.json()) as { data: { signing_secret: string } };
+  if (!res.ok) throw new Error(`destination: ${res.status} ${JSON.stringify(body)}`);
+  await d.receiver.ask(`secret ${body.data.signing_secret}`);
+}
+
+/** Confirms `n` open INTENT orders and waits for their deliveries. `already`: verified deliveries before this run. */
+export async function callbackRun(d: CallbackDeps, n: number, already: number, file: string, ratePerS?: number): Promise<CallbackRun & { total: number }> {
+  await d.ensureIntentOrders(n);
+  const rows = (
+    await d.db.query<{ id: string; order_id: string }>(
+      `SELECT id, order_id FROM payment_orders WHERE response_mode = 'INTENT' AND status = 'PENDING_PAYMENT' LIMIT $1`,
+      [n],
+    )
+  ).rows;
+  const ids = rows.map((r) => r.id);
+  const orderIdToPk = new Map(rows.map((r) => [r.order_id, r.id]));
+  const paths = ids.map((id) => `/admin/sandbox/payment-orders/${id}/pay`);
+  const started = Date.now();
+  const confirm = await d.load({
+    url: d.svc.line.internal as string,
+    method: 'POST',
+    paths,
+    headers: { authorization: `Bearer ${d.adminToken}` },
+    body: {},
+    connections: d.connections,
+    durationSeconds: 0,
+    amount: paths.length,
+    recordTimes: true,
+    ...(ratePerS ? { overallRate: ratePerS } : {}),
+  });
+  const answered = confirm.answeredAt ?? {};
+  const confirmed = Object.keys(answered).length;
+  const got = (await d.receiver.ask(`wait ${already + confirmed} 120000 ${file}`)) as { count: number };
+  const deliveries = (JSON.parse(readFileSync(file, 'utf8')) as [string, number][]).slice(already);
+  const byOrder = new Map(ids.map((id, i) => [id, answered[paths[i] as string]]));
+  const lags: number[] = [];
+  let last = started;
+  for (const [orderId, at] of deliveries) {
+    last = Math.max(last, at);
+    const t0 = byOrder.get(orderIdToPk.get(orderId) ?? '');
+    if (t0 !== undefined) lags.push(at - t0);
+  }
+  lags.sort((a, b) => a - b);
+  return {
+    orders: paths.length,
+    confirmations_per_s: Math.round(confirmed / (confirm.durationMs / 1000)),
+    deliveries_per_s: Math.round(deliveries.length / ((last - started) / 1000)),
+    delivered: deliveries.length,
+    latency_ms: { p50: pct(lags, 0.5), p99: pct(lags, 0.99), max: lags.at(-1) ?? NaN },
+    confirm_errors: confirm.errors + confirm.non2xx,
+    total: got.count,
+  };
+}
+
+
+/**
+ * The delivery engine alone: `n` collection.received events recorded from this process (as another
+ * instance would: its NOTIFY wakes the service's worker), delivered by the service to the
+ * receiver. 'steady': 16 concurrent one-event transactions; 'burst': one transaction of n events
+ * (deliveries/s is then the drain rate of a backlog). Latency: commit -> arrival.
+ */
+export async function outboxRun(
+  d: CallbackDeps & { dbUrl: string; orgId: string },
+  n: number,
+  already: number,
+  file: string,
+  mode: 'steady' | 'burst',
+): Promise<CallbackRun & { total: number }> {
+  const { Db } = await import('../src/store/db.js');
+  const { recordEvent } = await import('../src/services/events.js');
+  const db = new Db({ url: d.dbUrl, poolSize: 16, applicationName: 'bench-recorder' });
+  const committedAt = new Map<string, number>();
+  const record = (tx: Parameters<typeof recordEvent>[0], orderId: string) =>
+    recordEvent(tx, {
+      orgId: d.orgId,
+      kind: 'collection.received',
+      aggregateType: 'payment_order',
+      aggregateId: crypto.randomUUID(),
+      data: { order_id: orderId, merchant_order_reference: 'bench-1', status: 'PAID', provider_status: 'SUCCESS', amount_paise: 49_900, currency: 'INR', bank_transaction_id: '123456789012', confirmed_at: new Date().toISOString() },
+    });
+  let started = Date.now();
+  let next = 0;
+  try {
+    if (mode === 'steady') {
+      // 16 concurrent transactions of one event each, as fast as they commit.
+      await Promise.all(
+        Array.from({ length: 16 }, async () => {
+          while (next < n) {
+            const orderId = `BENCH${already + next++}`;
+            await db.tx((tx) => record(tx, orderId));
+            committedAt.set(orderId, Date.now());
+          }
+        }),
+      );
+    } else {
+      // All n in one transaction: at its commit the worker faces a backlog of n; measures how fast it drains.
+      const ids = Array.from({ length: n }, (_x, i) => `BENCH${already + i}`);
+      await db.tx(async (tx) => {
+        for (const id of ids) await record(tx, id);
+      });
+      started = Date.now();
+      for (const id of ids) committedAt.set(id, started);
+    }
+  } finally {
+    await db.close();
+  }
+  const recordedMs = Math.max(1, Date.now() - started);
+  const got = (await d.receiver.ask(`wait ${already + n} 120000 ${file}`)) as { count: number };
+  const deliveries = (JSON.parse(readFileSync(file, 'utf8')) as [string, number][]).slice(already);
+  const lags: number[] = [];
+  let last = started;
+  for (const [orderId, at] of deliveries) {
+    last = Math.max(last, at);
+    const t0 = committedAt.get(orderId);
+    if (t0 !== undefined) lags.push(at - t0);
+  }
+  lags.sort((a, b) => a - b);
+  return {
+    orders: n,
+    confirmations_per_s: mode === 'burst' ? NaN : Math.round(n / (recordedMs / 1000)),
+    deliveries_per_s: Math.round(deliveries.length / ((last - started) / 1000)),
+    delivered: deliveries.length,
+    latency_ms: { p50: pct(lags, 0.5), p99: pct(lags, 0.99), max: lags.at(-1) ?? NaN },
+    confirm_errors: 0,
+    total: got.count,
+  };
+}
