@@ -12,6 +12,7 @@ import type { PayoutMode } from '../domain/payout.js';
 import type { PayoutStatus as ProviderPayoutStatus, PayoutSubmitResult } from '../providers/provider.js';
 import * as repo from '../store/repos/payouts-repo.js';
 import { type AttemptUpdate, applyStateChange, type ChangeResult } from './payout-state.js';
+import type { Queryable } from '../store/db.js';
 
 export interface SubmissionInput {
   attemptId: string;
@@ -98,37 +99,50 @@ async function submitStored(ctx: AppContext, attemptId: string): Promise<void> {
  * the caller holds the attempt's lease (submit/inquiry), so it schedules the next inquiry and
  * releases the lease; a callback does neither.
  */
+/** The transaction body of recordOutcome, in the caller's transaction. */
+async function recordOutcomeIn(
+  ctx: AppContext,
+  tx: Queryable,
+  attemptId: string,
+  update: AttemptUpdate,
+  opts: { holder: boolean; inquired: boolean; submitted?: boolean },
+): Promise<{ result: ChangeResult | 'missing'; retryAttemptId?: string }> {
+  const { maxAttempts, leaseMs } = ctx.config.payout;
+  const locked = await repo.lockAttempt(tx, attemptId);
+  if (!locked) return { result: 'missing' };
+  let retryAttemptId: string | undefined;
+  const res = await applyStateChange(tx, locked, update);
+  if (res === 'applied' && locked.attempt.status === 'NOT_EXECUTED') {
+    if (locked.attempt.attempt_no < maxAttempts) {
+      retryAttemptId = randomUUID();
+      await repo.insertAttempt(tx, { id: retryAttemptId, payoutId: locked.payout.id, attemptNo: locked.attempt.attempt_no + 1, leaseMs });
+    } else {
+      await applyStateChange(tx, locked, { kind: 'payout_failed', reason: `NOT_EXECUTED: the bank did not execute the transfer after ${maxAttempts} attempts` });
+    }
+  }
+  if (opts.holder) {
+    const inquiries = locked.attempt.inquiry_count + (opts.inquired ? 1 : 0);
+    const lastError = update.kind === 'unknown' ? update.error : null;
+    await repo.scheduleCheck(tx, { id: attemptId, delayMs: inquiryDelayMs(ctx, inquiries), inquired: opts.inquired, lastError, submitted: opts.submitted ?? false });
+  }
+  return { result: res, ...(retryAttemptId ? { retryAttemptId } : {}) };
+}
+
+function reportOutcome(ctx: AppContext, attemptId: string, update: AttemptUpdate, result: ChangeResult | 'missing'): void {
+  if (result === 'stale' || result === 'invalid_utr') {
+    ctx.log.warn({ attempt_id: attemptId, update: update.kind, result }, 'payout update not applied');
+  }
+  if (result === 'invalid_utr') ctx.metrics.counter('tijori_payout_invalid_utr_total', 'Provider successes rejected for a UTR of the wrong shape').inc();
+}
+
 export async function recordOutcome(
   ctx: AppContext,
   attemptId: string,
   update: AttemptUpdate,
   opts: { holder: boolean; inquired: boolean; submitted?: boolean },
 ): Promise<ChangeResult | 'missing'> {
-  const { maxAttempts, leaseMs } = ctx.config.payout;
-  let retryAttemptId: string | undefined;
-  const result = await ctx.db.tx(async (tx) => {
-    const locked = await repo.lockAttempt(tx, attemptId);
-    if (!locked) return 'missing' as const;
-    const res = await applyStateChange(tx, locked, update);
-    if (res === 'applied' && locked.attempt.status === 'NOT_EXECUTED') {
-      if (locked.attempt.attempt_no < maxAttempts) {
-        retryAttemptId = randomUUID();
-        await repo.insertAttempt(tx, { id: retryAttemptId, payoutId: locked.payout.id, attemptNo: locked.attempt.attempt_no + 1, leaseMs });
-      } else {
-        await applyStateChange(tx, locked, { kind: 'payout_failed', reason: `NOT_EXECUTED: the bank did not execute the transfer after ${maxAttempts} attempts` });
-      }
-    }
-    if (opts.holder) {
-      const inquiries = locked.attempt.inquiry_count + (opts.inquired ? 1 : 0);
-      const lastError = update.kind === 'unknown' ? update.error : null;
-      await repo.scheduleCheck(tx, { id: attemptId, delayMs: inquiryDelayMs(ctx, inquiries), inquired: opts.inquired, lastError, submitted: opts.submitted ?? false });
-    }
-    return res;
-  });
-  if (result === 'stale' || result === 'invalid_utr') {
-    ctx.log.warn({ attempt_id: attemptId, update: update.kind, result }, 'payout update not applied');
-  }
-  if (result === 'invalid_utr') ctx.metrics.counter('tijori_payout_invalid_utr_total', 'Provider successes rejected for a UTR of the wrong shape').inc();
+  const { result, retryAttemptId } = await ctx.db.tx((tx) => recordOutcomeIn(ctx, tx, attemptId, update, opts));
+  reportOutcome(ctx, attemptId, update, result);
   if (retryAttemptId) await submitStored(ctx, retryAttemptId);
   return result;
 }
@@ -192,12 +206,18 @@ export async function inquire(ctx: AppContext, claimed: repo.ClaimedAttempt): Pr
 export async function applyProviderPayoutUpdate(
   ctx: AppContext,
   callback: { reference: string; status: ProviderPayoutStatus; eventId?: string },
+  tx: Queryable,
 ): Promise<ChangeResult | 'missing' | 'ignored' | 'unknown_reference'> {
   if (callback.status.status === 'NOT_FOUND') return 'ignored';
-  const attemptId = await repo.latestAttemptId(ctx.db, callback.reference);
+  const attemptId = await repo.latestAttemptId(tx, callback.reference);
   if (!attemptId) {
     ctx.log.warn({ reference: callback.reference, event_id: callback.eventId }, 'payout callback for an unknown reference');
     return 'unknown_reference';
   }
-  return recordOutcome(ctx, attemptId, updateFromStatus(callback.status), { holder: false, inquired: false });
+  // In the intake's transaction (one connection per event): a callback's status is never
+  // NOT_EXECUTED, so it never starts a new attempt that would need submitting after commit.
+  const update = updateFromStatus(callback.status);
+  const { result } = await recordOutcomeIn(ctx, tx, attemptId, update, { holder: false, inquired: false });
+  reportOutcome(ctx, attemptId, update, result);
+  return result;
 }

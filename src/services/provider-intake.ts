@@ -36,9 +36,9 @@ export class ProviderIntake {
 
   constructor(private readonly ctx: AppContext) {
     this.handlers.set('collection', (tx, cb) => ctx.paymentOrders.applyProviderCallback(tx, cb));
-    // Payout updates are applied in the payout service's own transactions; it is idempotent, so a
-    // retried event changes nothing twice.
-    this.handlers.set('payout', (_tx, cb) => (cb.kind === 'payout' ? applyProviderPayoutUpdate(ctx, cb) : Promise.resolve('ignored')));
+    // Both apply the event in the intake's own transaction: one connection per event in flight, so
+    // any number of lanes can never wait on the pool for a second one.
+    this.handlers.set('payout', (tx, cb) => (cb.kind === 'payout' ? applyProviderPayoutUpdate(ctx, cb, tx) : Promise.resolve('ignored')));
   }
 
   registerHandler(kind: ProviderCallback['kind'], handler: ProviderEventHandler): void {

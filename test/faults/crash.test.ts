@@ -124,7 +124,9 @@ test(`kill -9 at random moments under mixed load (${ROUNDS} rounds): nothing los
       const r = await until(`retry of ${cre.key}`, async () => {
         const x = await merchantCall(final.public, creds!, 'POST', cre.path, cre.body, cre.key);
         return x.status === 409 || x.status >= 500 || x.status === 0 ? undefined : x;
-      }, 20_000, 250);
+        // An INTENT create killed while it held its key answers 409 until the dead holder's lease
+        // (DEFAULT_LEASE_MS, 30 s) runs out; then the retry takes it over with the same order id.
+      }, 45_000, 250);
       if (r.status !== 201) violations.push(`retry ${cre.path} → ${r.status} ${r.text.slice(0, 200)}`);
       cre.id = r.body?.data?.id;
     }

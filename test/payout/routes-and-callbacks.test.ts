@@ -46,18 +46,18 @@ test('applyProviderPayoutUpdate: a verified payout.updated callback settles the 
   const base = { id: randomUUID(), type: 'payout.updated', reference: transaction_id, bank_reference: attempt.bank_reference, reason: null };
   const badUtr = signedCallback({ ...base, status: 'SUCCESS', utr: 'ABC', processed_at: new Date().toISOString() });
   assert.ok(badUtr && badUtr.kind === 'payout');
-  assert.equal(await applyProviderPayoutUpdate(w.t.svc.ctx, badUtr), 'invalid_utr');
+  assert.equal(await w.t.svc.ctx.db.tx((tx) => applyProviderPayoutUpdate(w.t.svc.ctx, badUtr, tx)), 'invalid_utr');
   const good = signedCallback({ ...base, status: 'SUCCESS', utr: '123456789012', processed_at: new Date().toISOString() });
   assert.ok(good && good.kind === 'payout');
-  assert.equal(await applyProviderPayoutUpdate(w.t.svc.ctx, good), 'applied');
-  assert.equal(await applyProviderPayoutUpdate(w.t.svc.ctx, good), 'unchanged');
+  assert.equal(await w.t.svc.ctx.db.tx((tx) => applyProviderPayoutUpdate(w.t.svc.ctx, good, tx)), 'applied');
+  assert.equal(await w.t.svc.ctx.db.tx((tx) => applyProviderPayoutUpdate(w.t.svc.ctx, good, tx)), 'unchanged');
   const late = signedCallback({ ...base, id: randomUUID(), status: 'FAILED', utr: null, processed_at: null, reason: 'late' });
-  assert.equal(await applyProviderPayoutUpdate(w.t.svc.ctx, late as any), 'stale');
+  assert.equal(await w.t.svc.ctx.db.tx((tx) => applyProviderPayoutUpdate(w.t.svc.ctx, late as any, tx)), 'stale');
   const g = await w.t.api('GET', `/merchant/payouts/${id}`, { client: w.client });
   assert.equal(g.body.data.status, 'SUCCESS');
   assert.equal(g.body.data.utr, '123456789012');
   const unknown = signedCallback({ ...base, reference: 'TJPNOSUCHREFERENCE', status: 'PENDING', utr: null, processed_at: null });
-  assert.equal(await applyProviderPayoutUpdate(w.t.svc.ctx, unknown as any), 'unknown_reference');
+  assert.equal(await w.t.svc.ctx.db.tx((tx) => applyProviderPayoutUpdate(w.t.svc.ctx, unknown as any, tx)), 'unknown_reference');
   assert.equal(w.t.svc.ctx.provider.parseCallback(JSON.stringify(base), { [SANDBOX_SIGNATURE_HEADER]: 't=1,v1=00' }), null);
 });
 
