@@ -2,28 +2,30 @@
  * The one catalogue of error codes the service may answer with (contract §4), and the HTTP
  * status each maps to. Adding a code without a status is a compile error (exhaustive switch).
  */
-export type ErrorCode =
-  | 'INVALID_JSON'
-  | 'IDEMPOTENCY_KEY_REQUIRED'
-  | 'IDEMPOTENCY_KEY_INVALID'
-  | 'API_AUTH_FAILED'
-  | 'API_SCOPE_DENIED'
-  | 'API_IP_NOT_ALLOWED'
-  | 'NOT_FOUND'
-  | 'GONE'
-  | 'IDEMPOTENCY_KEY_IN_PROGRESS'
-  | 'INVALID_STATE'
-  | 'PAYLOAD_TOO_LARGE'
-  | 'UNSUPPORTED_MEDIA_TYPE'
-  | 'VALIDATION_FAILED'
-  | 'IDEMPOTENCY_KEY_REUSED'
-  | 'SENSITIVE_DATA_REJECTED'
-  | 'BENEFICIARY_INVALID'
-  | 'ROUTE_INVALID'
-  | 'MODE_NOT_ENABLED'
-  | 'RATE_LIMITED'
-  | 'INTERNAL_ERROR'
-  | 'SERVICE_UNAVAILABLE';
+export const ERROR_CODES = [
+  'INVALID_JSON',
+  'IDEMPOTENCY_KEY_REQUIRED',
+  'IDEMPOTENCY_KEY_INVALID',
+  'API_AUTH_FAILED',
+  'API_SCOPE_DENIED',
+  'API_IP_NOT_ALLOWED',
+  'NOT_FOUND',
+  'GONE',
+  'IDEMPOTENCY_KEY_IN_PROGRESS',
+  'INVALID_STATE',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'VALIDATION_FAILED',
+  'IDEMPOTENCY_KEY_REUSED',
+  'SENSITIVE_DATA_REJECTED',
+  'BENEFICIARY_INVALID',
+  'ROUTE_INVALID',
+  'MODE_NOT_ENABLED',
+  'RATE_LIMITED',
+  'INTERNAL_ERROR',
+  'SERVICE_UNAVAILABLE',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export function httpStatusOf(code: ErrorCode): number {
   switch (code) {

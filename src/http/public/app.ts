@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { createBaseApp } from '../base-app.js';
 import { registerCheckoutRoutes } from './checkout/routes.js';
+import { documentedResponses } from './openapi-responses.js';
 import { registerPublicRoutes } from './routes.js';
 
 export const API_PREFIX = '/api/v1';
@@ -27,7 +28,11 @@ export async function buildPublicApp(ctx: AppContext): Promise<FastifyInstance> 
       },
       security: [{ clientId: [], clientSecret: [] }],
     },
-    transform: ({ schema, url }) => ({ schema, url: url.startsWith(API_PREFIX) ? url.slice(API_PREFIX.length) || '/' : url }),
+    transform: ({ schema, url, route }) => {
+      const method = Array.isArray(route.method) ? route.method[0] : route.method;
+      const response = documentedResponses(String(method), url);
+      return { schema: response ? { ...schema, response } : schema, url: url.startsWith(API_PREFIX) ? url.slice(API_PREFIX.length) || '/' : url };
+    },
   });
 
   app.get('/healthz', { schema: { hide: true } }, async (request) => ({ status: 'ok', request_id: request.id }));

@@ -1,0 +1,59 @@
+/**
+ * Response descriptions for the OpenAPI document only. They are added by @fastify/swagger's
+ * transform, not to the route schemas, so they never change how a response is serialised (the
+ * creates send their stored bytes; the GETs serialise their views as they are).
+ */
+import { ERROR_CODES } from '../../domain/errors.js';
+
+const errorEnvelope = {
+  type: 'object',
+  required: ['success', 'error', 'request_id'],
+  properties: {
+    success: { const: false },
+    error: {
+      type: 'object',
+      required: ['code', 'message', 'request_id'],
+      properties: {
+        code: { type: 'string', enum: [...ERROR_CODES] },
+        message: { type: 'string' },
+        request_id: { type: 'string' },
+        details: { type: 'array', items: { type: 'object', properties: { field: { type: 'string' }, issue: { type: 'string' } } } },
+      },
+    },
+    request_id: { type: 'string' },
+  },
+};
+
+function successEnvelope(description: string, extra: Record<string, unknown> = {}) {
+  return {
+    description,
+    type: 'object',
+    required: ['success', 'data', 'request_id'],
+    properties: { success: { const: true }, data: { type: 'object', additionalProperties: true }, ...extra, request_id: { type: 'string' } },
+  };
+}
+
+const errors = (codes: string) => ({ description: `Error envelope (${codes})`, ...errorEnvelope });
+
+/** Success status and description per route; every route also documents its error answers. */
+const SUCCESS: Record<string, { status: number; description: string; extra?: Record<string, unknown> }> = {
+  'POST /api/v1/merchant/payment-orders': { status: 201, description: 'The payment order (API §2.2). Replays carry `Idempotent-Replayed: true`.' },
+  'GET /api/v1/merchant/payment-orders/:order': { status: 200, description: 'The authoritative state of the payment order (API §2.2).' },
+  'POST /api/v1/merchant/payment-orders/:order/cancel': { status: 200, description: 'The cancelled payment order.' },
+  'POST /api/v1/merchant/payouts': {
+    status: 201,
+    description: 'The payout (API §2.3), submitted; not final. Replays carry `Idempotent-Replayed: true`.',
+    extra: { approval_required: { const: false }, message: { type: 'string' } },
+  },
+  'GET /api/v1/merchant/payouts/:payout': { status: 200, description: 'The payout with its attempts, bank reference and UTR (API §2.3).' },
+};
+
+export function documentedResponses(method: string, url: string): Record<string, unknown> | undefined {
+  const s = SUCCESS[`${method} ${url}`];
+  if (!s) return undefined;
+  return {
+    [s.status]: successEnvelope(s.description, s.extra),
+    '4XX': errors('400/422 validation, 401/403 credentials or scope, 404 not found, 409 idempotency or state, 413, 415, 429'),
+    '5XX': errors('500 internal, 503 dependency unavailable: retry with the same Idempotency-Key'),
+  };
+}
