@@ -26,30 +26,16 @@ import {
   paymentOrderView,
 } from './payment-order-view.js';
 import { callbackSecretContext } from './payment-order-secrets.js';
+import { expireAfterFinalCheck } from './payment-order-expiry.js';
+import { within } from './within.js';
+import { sandboxDecide, sandboxDecideByRef, type SandboxDecisionOptions } from './sandbox-decisions.js';
 
 /** API §8: a live check only when the previous one is older than this. */
 export const LIVE_CHECK_INTERVAL_MS = 2_000;
 /** Upper bound of the provider call inside a retrieval; the GET answers within about this. */
 export const LIVE_CHECK_TIMEOUT_MS = 1_500;
-/** A hosted checkout link whose payer never gives details expires this long after creation. */
-export const CHECKOUT_LINK_MINUTES = 1_440;
-/** Bound of the final provider check before an order expires (a worker, not a request). */
-export const FINAL_CHECK_TIMEOUT_MS = 5_000;
 
 const UTR = /^[0-9]{12}$/;
-
-/** Resolves within `ms` with the promise's value, or null (the promise keeps running, unobserved). */
-async function within<T>(promise: Promise<T>, ms: number): Promise<T | null> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<null>((resolve) => {
-    timer = setTimeout(() => resolve(null), ms);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 function providerUnavailable(err: unknown): AppError {
   return new AppError('SERVICE_UNAVAILABLE', 'The payment provider is temporarily unavailable. Retry with the same Idempotency-Key.', { cause: err });
@@ -295,68 +281,19 @@ export class PaymentOrdersService {
   /** The checkout's sandbox-only "Simulate payment" / "Simulate failure": asks the sandbox PSP, like a payer's bank would. */
   async simulateSandboxOutcome(token: string, outcome: 'pay' | 'fail'): Promise<CheckoutView> {
     const row = await this.byToken(token);
-    await this.sandboxDecide(row, outcome, { callback: true });
+    await sandboxDecide(this.ctx, row, outcome, { callback: true });
     return this.checkout(row);
   }
 
-  /** Admin (`tijori sandbox pay|fail ORDER`): the order by UUID or order_id, decided by the sandbox. */
-  async sandboxDecideByRef(ref: string, outcome: 'pay' | 'fail', opts: { utr?: string | undefined; callback: boolean }) {
-    const orderRef = orderRefFor(ref);
-    const row = orderRef === null ? null : await repo.findByIdOrOrderId(this.ctx.db, orderRef);
-    if (!row) throw new AppError('NOT_FOUND', 'No such payment order.');
-    const collection = await this.sandboxDecide(row, outcome, opts);
-    return { id: row.id, order_id: row.order_id, callback: opts.callback, collection };
+  /** Admin (`tijori sandbox pay|fail ORDER`): see sandbox-decisions.ts. */
+  sandboxDecideByRef(ref: string, outcome: 'pay' | 'fail', opts: SandboxDecisionOptions) {
+    return sandboxDecideByRef(this.ctx, ref, outcome, opts);
   }
 
-  private async sandboxDecide(row: PaymentOrderRow, outcome: 'pay' | 'fail', opts: { utr?: string | undefined; callback: boolean }) {
-    const sandbox = this.ctx.sandbox;
-    if (!sandbox || row.provider !== 'sandbox') throw new AppError('INVALID_STATE', 'This payment order is not handled by the sandbox provider.');
-    if (row.upi_uri === null) throw new AppError('INVALID_STATE', 'No UPI collection exists yet: the payer has not given details on the checkout page.');
-    let decision;
-    try {
-      decision = outcome === 'pay' ? await sandbox.payCollection(row.order_id, opts) : await sandbox.failCollection(row.order_id, opts);
-    } catch (err) {
-      if (err instanceof ProviderError) throw new AppError('SERVICE_UNAVAILABLE', 'The sandbox provider is not reachable.', { cause: err });
-      throw err;
-    }
-    if (!decision.ok) throw new AppError('INVALID_STATE', `The sandbox refused: ${decision.message}.`);
-    return decision.collection;
+  /** The expiry worker's step (see payment-order-expiry.ts). */
+  expireAfterFinalCheck(row: PaymentOrderRow, now?: () => Date): Promise<ProviderOutcomeResult | 'expired' | 'deferred'> {
+    return expireAfterFinalCheck(this.ctx, row, now);
   }
-
-  /**
-   * The expiry worker's step for one leased order: a final provider check, then EXPIRED only if the
-   * provider has no payment (a SUCCESS makes it PAID, a failure FAILED). A provider that cannot be
-   * asked leaves the order for the next round. Returns what happened.
-   */
-  async expireAfterFinalCheck(row: PaymentOrderRow, now: () => Date = () => new Date()): Promise<ProviderOutcomeResult | 'expired' | 'deferred'> {
-    let status: CollectionStatus | null = null;
-    if (row.upi_uri !== null) {
-      try {
-        status = await within(this.ctx.provider.collectionStatus(row.order_id, { timeoutMs: FINAL_CHECK_TIMEOUT_MS }), FINAL_CHECK_TIMEOUT_MS + 100);
-      } catch (err) {
-        this.ctx.log.warn({ order_id: row.order_id, err: (err as Error).message }, 'final provider check before expiry failed');
-        return 'deferred';
-      }
-      if (status === null) return 'deferred';
-    }
-    const known = status;
-    return this.ctx.db.tx(async (tx) => {
-      const locked = await lockOrder(tx, row.id);
-      if (!isOpen(locked.status)) return 'unchanged';
-      if (known && (known.status === 'SUCCESS' || known.status === 'FAILED')) return applyCollectionStatus(tx, locked, known, 'expiry_check');
-      if (!windowEnded(locked, now())) return 'unchanged';
-      await transitionOrder(tx, locked, 'EXPIRED', 'expired', {
-        changes: known && known.status === 'PENDING' ? { provider_status: known.providerStatus } : {},
-        detail: { source: 'expiry_worker', provider_status: known?.status ?? null },
-      });
-      return 'expired';
-    });
-  }
-}
-
-export function windowEnded(o: PaymentOrderRow, now: Date): boolean {
-  if (o.expires_at !== null) return o.expires_at.getTime() <= now.getTime();
-  return o.status === 'AWAITING_CUSTOMER' && o.created_at.getTime() + CHECKOUT_LINK_MINUTES * 60_000 <= now.getTime();
 }
 
 export { callbackSecretContext };

@@ -1,0 +1,50 @@
+/**
+ * The expiry worker's step for one leased payment order: a final provider check, then EXPIRED only
+ * if the provider has no payment. Kept apart from the request paths of payment-orders.ts.
+ */
+import type { AppContext } from '../context.js';
+import { isOpen } from '../domain/payment-order.js';
+import type { CollectionStatus } from '../providers/provider.js';
+import type { PaymentOrderRow } from '../store/repos/payment-orders-repo.js';
+import { applyCollectionStatus, lockOrder, type ProviderOutcomeResult, transitionOrder } from './payment-order-transitions.js';
+import { within } from './within.js';
+
+/** A hosted checkout link whose payer never gives details expires this long after creation. */
+export const CHECKOUT_LINK_MINUTES = 1_440;
+/** Bound of the final provider check before an order expires (a worker, not a request). */
+export const FINAL_CHECK_TIMEOUT_MS = 5_000;
+
+/**
+ * The expiry worker's step for one leased order: a final provider check, then EXPIRED only if the
+ * provider has no payment (a SUCCESS makes it PAID, a failure FAILED). A provider that cannot be
+ * asked leaves the order for the next round. Returns what happened.
+ */
+export async function expireAfterFinalCheck(ctx: AppContext, row: PaymentOrderRow, now: () => Date = () => new Date()): Promise<ProviderOutcomeResult | 'expired' | 'deferred'> {
+  let status: CollectionStatus | null = null;
+  if (row.upi_uri !== null) {
+    try {
+      status = await within(ctx.provider.collectionStatus(row.order_id, { timeoutMs: FINAL_CHECK_TIMEOUT_MS }), FINAL_CHECK_TIMEOUT_MS + 100);
+    } catch (err) {
+      ctx.log.warn({ order_id: row.order_id, err: (err as Error).message }, 'final provider check before expiry failed');
+      return 'deferred';
+    }
+    if (status === null) return 'deferred';
+  }
+  const known = status;
+  return ctx.db.tx(async (tx) => {
+    const locked = await lockOrder(tx, row.id);
+    if (!isOpen(locked.status)) return 'unchanged';
+    if (known && (known.status === 'SUCCESS' || known.status === 'FAILED')) return applyCollectionStatus(tx, locked, known, 'expiry_check');
+    if (!windowEnded(locked, now())) return 'unchanged';
+    await transitionOrder(tx, locked, 'EXPIRED', 'expired', {
+      changes: known && known.status === 'PENDING' ? { provider_status: known.providerStatus } : {},
+      detail: { source: 'expiry_worker', provider_status: known?.status ?? null },
+    });
+    return 'expired';
+  });
+}
+
+export function windowEnded(o: PaymentOrderRow, now: Date): boolean {
+  if (o.expires_at !== null) return o.expires_at.getTime() <= now.getTime();
+  return o.status === 'AWAITING_CUSTOMER' && o.created_at.getTime() + CHECKOUT_LINK_MINUTES * 60_000 <= now.getTime();
+}
