@@ -41,10 +41,6 @@ export class ProviderIntake {
     this.handlers.set('payout', (tx, cb) => (cb.kind === 'payout' ? applyProviderPayoutUpdate(ctx, cb, tx) : Promise.resolve('ignored')));
   }
 
-  registerHandler(kind: ProviderCallback['kind'], handler: ProviderEventHandler): void {
-    this.handlers.set(kind, handler);
-  }
-
   /** Called when an event was stored, so the local worker can process it without waiting. */
   onStored(listener: () => void): void {
     this.listeners.add(listener);
