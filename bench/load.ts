@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
+import { Pool } from 'undici';
 
 export interface LoadSpec {
   url: string;
@@ -18,7 +19,11 @@ export interface LoadSpec {
   durationSeconds: number;
   /** Send exactly this many requests (one per path when it equals paths.length) instead of running for durationSeconds. */
   amount?: number;
-  /** Requests per second across all connections (autocannon overallRate); unlimited when absent. */
+  /**
+   * Requests per second, evenly spaced (one every 1000/rate ms, over up to `connections` sockets);
+   * unlimited when absent. Not autocannon's overallRate: that sends each second's quota at once at
+   * the start of the second, i.e. bursts, which measures how fast a burst drains, not latency at a rate.
+   */
   overallRate?: number;
   /** Report, per path, when its (last) 2xx answer arrived (Date.now()). */
   recordTimes?: boolean;
@@ -45,31 +50,85 @@ const bodyText = spec.body ? JSON.stringify(spec.body) : undefined;
 
 const answeredAt: Record<string, number> = {};
 const started = Date.now();
-const result = await autocannon({
-  url: spec.url,
-  connections: spec.connections,
-  ...(spec.amount ? { amount: spec.amount } : { duration: spec.durationSeconds }),
-  ...(spec.overallRate ? { overallRate: spec.overallRate } : {}),
-  pipelining: 1,
-  requests: [
-    {
-      method: spec.method,
-      onResponse: (status, _body, context) => {
-        if (spec.recordTimes && status >= 200 && status < 300) answeredAt[(context as { path: string }).path] = Date.now();
+const result = spec.overallRate ? await paced(spec.overallRate) : await flatOut();
+
+function flatOut(): Promise<autocannon.Result> {
+  return autocannon({
+    url: spec.url,
+    connections: spec.connections,
+    ...(spec.amount ? { amount: spec.amount } : { duration: spec.durationSeconds }),
+    pipelining: 1,
+    requests: [
+      {
+        method: spec.method,
+        onResponse: (status, _body, context) => {
+          if (spec.recordTimes && status >= 200 && status < 300) answeredAt[(context as { path: string }).path] = Date.now();
+        },
+        setupRequest: (req, context) => {
+          const path = spec.paths[i++ % spec.paths.length] as string;
+          (context as { path: string }).path = path;
+          const headers: Record<string, string> = { ...spec.headers };
+          if (spec.method === 'POST') {
+            headers['idempotency-key'] = randomUUID();
+            headers['content-type'] = 'application/json';
+          }
+          return { ...req, path, headers, ...(bodyText ? { body: bodyText } : {}) };
+        },
       },
-      setupRequest: (req, context) => {
-        const path = spec.paths[i++ % spec.paths.length] as string;
-        (context as { path: string }).path = path;
-        const headers: Record<string, string> = { ...spec.headers };
-        if (spec.method === 'POST') {
-          headers['idempotency-key'] = randomUUID();
-          headers['content-type'] = 'application/json';
-        }
-        return { ...req, path, headers, ...(bodyText ? { body: bodyText } : {}) };
-      },
-    },
-  ],
-});
+    ],
+  });
+}
+
+/** `amount` requests (or durationSeconds × rate), request k sent at started + k × 1000 / rate ms. */
+async function paced(rate: number): Promise<Pick<autocannon.Result, 'requests' | 'latency' | 'errors' | 'timeouts' | 'non2xx' | 'statusCodeStats'>> {
+  const total = spec.amount ?? Math.round(spec.durationSeconds * rate);
+  const pool = new Pool(spec.url, { connections: spec.connections, pipelining: 1 });
+  const latencies: number[] = [];
+  const codes: Record<string, { count: number }> = {};
+  let errors = 0;
+  let non2xx = 0;
+  const one = async (k: number): Promise<void> => {
+    const path = spec.paths[k % spec.paths.length] as string;
+    const headers: Record<string, string> = { ...spec.headers };
+    if (spec.method === 'POST') {
+      headers['idempotency-key'] = randomUUID();
+      headers['content-type'] = 'application/json';
+    }
+    const t0 = performance.now();
+    try {
+      const res = await pool.request({ method: spec.method, path, headers, ...(bodyText ? { body: bodyText } : {}) });
+      await res.body.dump();
+      latencies.push(performance.now() - t0);
+      const c = (codes[String(res.statusCode)] ??= { count: 0 });
+      c.count++;
+      if (res.statusCode >= 200 && res.statusCode < 300) {
+        if (spec.recordTimes) answeredAt[path] = Date.now();
+      } else non2xx++;
+    } catch {
+      errors++;
+    }
+  };
+  const inFlight: Promise<void>[] = [];
+  const t0 = performance.now();
+  for (let k = 0; k < total; k++) {
+    const due = t0 + (k * 1000) / rate - performance.now();
+    if (due > 1) await new Promise((r) => setTimeout(r, due));
+    inFlight.push(one(k));
+  }
+  await Promise.all(inFlight);
+  await pool.close();
+  latencies.sort((a, b) => a - b);
+  const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? Number.NaN;
+  const seconds = (performance.now() - t0) / 1000;
+  return {
+    requests: { total: latencies.length, average: latencies.length / seconds } as autocannon.Result['requests'],
+    latency: { p50: at(0.5), p99: at(0.99) } as autocannon.Result['latency'],
+    errors,
+    timeouts: 0,
+    non2xx,
+    statusCodeStats: codes as autocannon.Result['statusCodeStats'],
+  };
+}
 
 const statusCounts: Record<string, number> = {};
 for (const [k, v] of Object.entries(result.statusCodeStats ?? {})) statusCounts[k] = (v as { count: number }).count;

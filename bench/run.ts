@@ -12,7 +12,8 @@
  *      BENCH_SEED_ROWS (default 1,000,000 existing orders for the table-size scenario; 0 skips it),
  *      BENCH_ONLY (comma-separated scenarios: create,get,intent,payout,callbacks),
  *      BENCH_CALLBACKS (orders confirmed per round of the callback scenario; default 3,000),
- *      BENCH_CALLBACK_RATE (confirmations/s of its paced variant; default 100).
+ *      BENCH_CALLBACK_RATE (confirmations/s of its paced variant; default 100),
+ *      BENCH_KEEP_DB=1 (leave the run's database for inspection).
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -326,7 +327,8 @@ async function main() {
     await svc.stop();
     await floor.stop();
     await receiver.stop();
-    await db.drop();
+    if (process.env.BENCH_KEEP_DB === '1') console.error(`kept database ${db.name}`);
+    else await db.drop();
   }
   mkdirSync('bench/results', { recursive: true });
   writeFileSync('bench/results/latest.json', `${JSON.stringify(results, null, 2)}\n`);
