@@ -30,7 +30,8 @@ async function json(url: string, init: RequestInit): Promise<any> {
 
 async function start(dir: string) {
   const db = await freshDatabase(adminUrl);
-  const svc = await spawnNode([join(dir, 'src/main.ts')], {
+  await run(process.execPath, ['scripts/build.mjs', dir]);
+  const svc = await spawnNode([join(dir, 'dist/main.js')], {
     DATABASE_URL: db.url, PORT: '0', INTERNAL_PORT: '0', SANDBOX_PORT: '0', DATA_DIR: mkdtempSync(join(tmpdir(), 'tijori-ab-')),
     ADMIN_TOKEN: 'ab', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
   });

@@ -13,7 +13,8 @@
  *      BENCH_ONLY (comma-separated scenarios: create,get,intent,payout,callbacks),
  *      BENCH_CALLBACKS (orders confirmed per round of the callback scenario; default 3,000),
  *      BENCH_CALLBACK_RATE (confirmations/s of its paced variant; default 100),
- *      BENCH_KEEP_DB=1 (leave the run's database for inspection).
+ *      BENCH_KEEP_DB=1 (leave the run's database for inspection),
+ *      BENCH_CPU_PROF=DIR (the service writes a V8 CPU profile there when it stops).
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -288,7 +289,10 @@ async function main() {
   console.error(`bench: database ${db.url.replace(/\/\/[^@]*@/, '//')}; ${seconds}s per run, ${rounds} round(s), ${connections} connections`);
   // The service trusts the receiver's certificate: the receiver starts first.
   const receiver = await spawnNode(['bench/callback-receiver.ts'], {});
-  const svc = await spawnNode(['src/main.ts'], {
+  // The service as `npm start` runs it: compiled to dist/ first.
+  await run(process.execPath, ['scripts/build.mjs']);
+  const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const svc = await spawnNode([...prof, 'dist/main.js'], {
     DATABASE_URL: db.url,
     PORT: '0',
     INTERNAL_PORT: '0',

@@ -14,7 +14,9 @@ export interface Spawned {
 
 /** Starts a node process and waits for its first stdout line, a JSON object. */
 export async function spawnNode(args: string[], env: Record<string, string>): Promise<Spawned> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  // TypeScript through tsx; a compiled script (dist/main.js, what `npm start` runs) as it is.
+  const loader = args.some((a) => a.endsWith('.ts')) ? ['--import', 'tsx'] : [];
+  const child = spawn(process.execPath, [...loader, ...args], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => {
     // Keep only the tail (the service logs one line per request there): for the error message.
