@@ -304,7 +304,7 @@ async function main() {
     CALLBACK_EXTRA_CA_FILE: receiver.line.ca_file as string,
   });
   servicePid = svc.child.pid;
-  const floor = await spawnNode(['bench/floor-server.ts'], { DATABASE_URL: db.url, PORT: '0' });
+  const floor = await spawnNode([...prof, 'bench/floor-server.ts'], { DATABASE_URL: db.url, PORT: '0' });
   const results: Record<string, unknown> = { machine: { cpus: (await import('node:os')).cpus().length }, seconds, rounds, connections, seed_rows: seedRows };
   try {
     const tijori = await tijoriTarget(svc, adminToken);
