@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { AppError } from '../domain/errors.js';
+import { lazyChildLoggerFactory } from '../observability/lazy-child-logger.js';
 import { accessLoggerFor } from '../observability/logger.js';
 import { installEnvelope, sendError } from './plugins/envelope.js';
 
@@ -23,6 +24,7 @@ export function createBaseApp(ctx: AppContext, listener: 'public' | 'internal'):
   const app: FastifyInstance = Fastify({
     loggerInstance: ctx.log.child({ listener }) as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: lazyChildLoggerFactory,
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: () => randomUUID(),
     requestIdHeader: false,

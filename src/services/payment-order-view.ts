@@ -5,7 +5,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { isUuid } from '../domain/text.js';
 import type { Vault } from '../security/vault.js';
-import type { PaymentOrderRow } from '../store/repos/payment-orders-repo.js';
+import type { PaymentOrderRow, PaymentOrderViewRow } from '../store/repos/payment-orders-repo.js';
 
 export const VERIFICATION_MODE = 'PROVIDER_PAYIN_STATUS_API';
 
@@ -107,7 +107,7 @@ export function checkoutUrl(base: string, token: string): string {
 const iso = (d: Date | null): string | null => (d === null ? null : d.toISOString());
 
 /** API §2.2, field for field. Confirmation fields appear once the order is confirmed. */
-export function paymentOrderView(o: PaymentOrderRow, checkoutPageUrl: string): Record<string, unknown> {
+export function paymentOrderView(o: PaymentOrderViewRow, checkoutPageUrl: string): Record<string, unknown> {
   const nextAction =
     o.response_mode === 'CHECKOUT'
       ? { type: 'HOSTED_CHECKOUT', url: checkoutPageUrl }

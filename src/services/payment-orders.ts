@@ -11,7 +11,7 @@ import type { Principal } from './clients.js';
 import type { CreateResponse, IdempotencyScope } from './idempotency.js';
 import { findOrg } from '../store/repos/clients-repo.js';
 import * as repo from '../store/repos/payment-orders-repo.js';
-import type { PaymentOrderRow } from '../store/repos/payment-orders-repo.js';
+import type { PaymentOrderRow, PaymentOrderViewRow } from '../store/repos/payment-orders-repo.js';
 import type { Queryable } from '../store/db.js';
 import { type CreatePaymentOrderBody, type CreatePaymentOrderInput, type PayerDetails, payerDetailsIssues, validateCreatePaymentOrder } from './payment-order-input.js';
 import { applyCollectionStatus, applyCollectionStatusByReference, lockOrder, type ProviderOutcomeResult, transitionOrder } from './payment-order-transitions.js';
@@ -51,12 +51,12 @@ export interface CreateRequest {
 export class PaymentOrdersService {
   constructor(private readonly ctx: AppContext) {}
 
-  private urlFor(o: PaymentOrderRow): string {
+  private urlFor(o: { id: string }): string {
     return checkoutUrl(this.ctx.publicBaseUrl(), checkoutTokenFor(this.ctx.vault, o.id));
   }
 
   /** The API §2.2 representation. */
-  view(o: PaymentOrderRow): Record<string, unknown> {
+  view(o: PaymentOrderViewRow): Record<string, unknown> {
     return paymentOrderView(o, this.urlFor(o));
   }
 
@@ -149,7 +149,7 @@ export class PaymentOrdersService {
     });
   }
 
-  private async findForClient(principal: Principal, ref: string): Promise<PaymentOrderRow> {
+  private async findForClient(principal: Principal, ref: string): Promise<PaymentOrderViewRow> {
     const orderRef = orderRefFor(ref);
     const row = orderRef === null ? null : await repo.findForClient(this.ctx.db, principal.pk, orderRef);
     if (!row) throw new AppError('NOT_FOUND', 'No such payment order.');
@@ -167,7 +167,7 @@ export class PaymentOrdersService {
    * atomic claim on last_provider_check_at), made outside any transaction and bounded by
    * LIVE_CHECK_TIMEOUT_MS. A slow or failing provider leaves the state as it is.
    */
-  async liveCheck(row: PaymentOrderRow): Promise<PaymentOrderRow> {
+  async liveCheck<R extends PaymentOrderViewRow>(row: R): Promise<R | PaymentOrderRow> {
     if (!isOpen(row.status) || row.upi_uri === null) return row;
     if (!(await repo.claimLiveCheck(this.ctx.db, row.id, LIVE_CHECK_INTERVAL_MS))) return row;
     let status: CollectionStatus | null = null;

@@ -131,21 +131,25 @@ function byRef(ref: OrderRef, first: number): { where: string; params: unknown[]
     : { where: `id = $${first} AND order_id = $${first + 1}`, params: [ref.id, ref.orderId] };
 }
 
-const ROW_COLUMNS = [
-  ...INSERT_COLUMNS, 'review_required', 'last_provider_check_at', 'created_at', 'updated_at', 'bank_transaction_id', 'confirmed_at',
-  'failure_reason', 'payer_reference',
+/**
+ * The columns the merchant API's representation (API §2.2) and the live check read: the merchant
+ * GET selects only these, since every column of a result costs its parsing on every request.
+ */
+export const VIEW_COLUMNS = [
+  'id', 'order_id', 'merchant_order_reference', 'amount_paise', 'currency', 'status', 'provider_status', 'response_mode', 'upi_uri',
+  'expires_at', 'bank_transaction_id', 'confirmed_at', 'purpose', 'created_at',
 ] as const satisfies readonly (keyof PaymentOrderRow)[];
-/** Compile-time check that ROW_COLUMNS names every field of PaymentOrderRow. */
-export const ROW_COLUMNS_COMPLETE: [Exclude<keyof PaymentOrderRow, (typeof ROW_COLUMNS)[number]>] extends [never] ? true : never = true;
+export type PaymentOrderViewRow = Pick<PaymentOrderRow, (typeof VIEW_COLUMNS)[number]>;
+
 const FIND_FOR_CLIENT = {
-  byId: prepared(`SELECT ${ROW_COLUMNS.join(', ')} FROM payment_orders WHERE client_pk = $1 AND id = $2`),
-  byOrderId: prepared(`SELECT ${ROW_COLUMNS.join(', ')} FROM payment_orders WHERE client_pk = $1 AND id = $2 AND order_id = $3`),
+  byId: prepared(`SELECT ${VIEW_COLUMNS.join(', ')} FROM payment_orders WHERE client_pk = $1 AND id = $2`),
+  byOrderId: prepared(`SELECT ${VIEW_COLUMNS.join(', ')} FROM payment_orders WHERE client_pk = $1 AND id = $2 AND order_id = $3`),
 };
 
-/** Visible only to the client that created it (the merchant GET: a prepared statement). */
-export async function findForClient(q: Queryable, clientPk: string, ref: OrderRef): Promise<PaymentOrderRow | null> {
+/** Visible only to the client that created it (the merchant GET: a prepared statement, the view's columns). */
+export async function findForClient(q: Queryable, clientPk: string, ref: OrderRef): Promise<PaymentOrderViewRow | null> {
   const b = byRef(ref, 2);
-  const r = await q.query<PaymentOrderRow>(ref.orderId === undefined ? FIND_FOR_CLIENT.byId : FIND_FOR_CLIENT.byOrderId, [clientPk, ...b.params]);
+  const r = await q.query<PaymentOrderViewRow>(ref.orderId === undefined ? FIND_FOR_CLIENT.byId : FIND_FOR_CLIENT.byOrderId, [clientPk, ...b.params]);
   return r.rows[0] ?? null;
 }
 
