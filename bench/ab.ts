@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import type { LoadResult, LoadSpec } from './load.js';
-import { backendCpuMs, cpuMs, freshDatabase, median, spawnNode } from './support.js';
+import { backendCpuMs, cpuMs, freshDatabase, median, SERVICE_NODE_FLAGS, spawnNode } from './support.js';
 
 const run = promisify(execFile);
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -31,7 +31,7 @@ async function json(url: string, init: RequestInit): Promise<any> {
 async function start(dir: string) {
   const db = await freshDatabase(adminUrl);
   await run(process.execPath, ['scripts/build.mjs', dir]);
-  const svc = await spawnNode([join(dir, 'dist/main.js')], {
+  const svc = await spawnNode([...SERVICE_NODE_FLAGS, join(dir, 'dist/main.js')], {
     DATABASE_URL: db.url, PORT: '0', INTERNAL_PORT: '0', SANDBOX_PORT: '0', DATA_DIR: mkdtempSync(join(tmpdir(), 'tijori-ab-')),
     ADMIN_TOKEN: 'ab', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
   });

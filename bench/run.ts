@@ -26,7 +26,7 @@ import { callbackRun, configureDestination, outboxRun } from './callbacks-scenar
 import type { LoadResult, LoadSpec } from './load.js';
 import { printTable } from './report.js';
 import { seedOrders } from './seed.js';
-import { backendCpuMs, cpuMs, freshDatabase, median, peakRssMb, resetPeakRss, type Spawned, spawnNode } from './support.js';
+import { backendCpuMs, cpuMs, freshDatabase, median, peakRssMb, resetPeakRss, SERVICE_NODE_FLAGS, type Spawned, spawnNode } from './support.js';
 
 const run = promisify(execFile);
 const smoke = process.env.BENCH_SMOKE === '1';
@@ -292,7 +292,7 @@ async function main() {
   // The service as `npm start` runs it: compiled to dist/ first.
   await run(process.execPath, ['scripts/build.mjs']);
   const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const svc = await spawnNode([...prof, 'dist/main.js'], {
+  const svc = await spawnNode([...SERVICE_NODE_FLAGS, ...prof, 'dist/main.js'], {
     DATABASE_URL: db.url,
     PORT: '0',
     INTERNAL_PORT: '0',
