@@ -31,6 +31,9 @@ export interface CallbackDeps {
   ensureIntentOrders(n: number): Promise<void>;
 }
 
+/** Concurrent one-event transactions of the 'steady' outbox run (BENCH_OUTBOX_WRITERS, default 16). */
+export const OUTBOX_WRITERS = Number(process.env.BENCH_OUTBOX_WRITERS ?? 16);
+
 const pct = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor(xs.length * p))] ?? NaN;
 
 export async function configureDestination(d: CallbackDeps, orgId: string): Promise<void> {
@@ -97,7 +100,7 @@ export async function callbackRun(d: CallbackDeps, n: number, already: number, f
 /**
  * The delivery engine alone: `n` collection.received events recorded from this process (as another
  * instance would: its NOTIFY wakes the service's worker), delivered by the service to the
- * receiver. 'steady': 16 concurrent one-event transactions; 'burst': one transaction of n events
+ * receiver. 'steady': OUTBOX_WRITERS concurrent one-event transactions; 'burst': one transaction of n events
  * (deliveries/s is then the drain rate of a backlog). Latency: commit -> arrival.
  */
 export async function outboxRun(
@@ -109,7 +112,7 @@ export async function outboxRun(
 ): Promise<CallbackRun & { total: number }> {
   const { Db } = await import('../src/store/db.js');
   const { recordEvent } = await import('../src/services/events.js');
-  const db = new Db({ url: d.dbUrl, poolSize: 16, applicationName: 'bench-recorder' });
+  const db = new Db({ url: d.dbUrl, poolSize: OUTBOX_WRITERS, applicationName: 'bench-recorder' });
   const committedAt = new Map<string, number>();
   const record = (tx: Parameters<typeof recordEvent>[0], orderId: string) =>
     recordEvent(tx, {
@@ -123,9 +126,9 @@ export async function outboxRun(
   let next = 0;
   try {
     if (mode === 'steady') {
-      // 16 concurrent transactions of one event each, as fast as they commit.
+      // OUTBOX_WRITERS concurrent transactions of one event each, as fast as they commit.
       await Promise.all(
-        Array.from({ length: 16 }, async () => {
+        Array.from({ length: OUTBOX_WRITERS }, async () => {
           while (next < n) {
             const orderId = `BENCH${already + next++}`;
             await db.tx((tx) => record(tx, orderId));

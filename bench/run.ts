@@ -14,6 +14,8 @@
  *      BENCH_CALLBACKS (orders confirmed per round of the callback scenario; default 3,000),
  *      BENCH_CALLBACK_RATE (confirmations/s of its paced variant; default 100),
  *      BENCH_KEEP_DB=1 (leave the run's database for inspection),
+ *      BENCH_OUTBOX_WRITERS (concurrent one-event transactions of the steady outbox run; default 16),
+ *      BENCH_SERVICE_FLAGS (Node.js flags of the service instead of npm start's, space-separated),
  *      BENCH_CPU_PROF=DIR (the service writes a V8 CPU profile there when it stops).
  */
 import { execFile } from 'node:child_process';
@@ -22,7 +24,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { callbackRun, configureDestination, outboxRun } from './callbacks-scenario.js';
+import { callbackRun, configureDestination, OUTBOX_WRITERS, outboxRun } from './callbacks-scenario.js';
 import type { LoadResult, LoadSpec } from './load.js';
 import { printTable } from './report.js';
 import { seedOrders } from './seed.js';
@@ -273,7 +275,7 @@ async function callbackScenario(svc: Spawned, receiver: Spawned, tijori: Target,
     return [
       confirmed,
       paced,
-      summarise('callback delivery: events recorded by another instance (16 concurrent commits) -> HTTPS receiver', await outbox('steady')),
+      summarise(`callback delivery: events recorded by another instance (${OUTBOX_WRITERS} concurrent commits) -> HTTPS receiver`, await outbox('steady')),
       summarise(`callback delivery: backlog of ${(callbackOrders * 2).toLocaleString('en')} events committed at once -> HTTPS receiver`, await outbox('burst')),
     ];
   } finally {
