@@ -23,8 +23,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import pg from 'pg';
-import { callbackRun, configureDestination, OUTBOX_WRITERS, outboxRun } from './callbacks-scenario.js';
+import { callbackScenarios } from './callbacks-suite.js';
 import type { LoadResult, LoadSpec } from './load.js';
 import { printTable } from './report.js';
 import { seedOrders } from './seed.js';
@@ -210,79 +209,6 @@ const PAYOUT_BODY = {
   beneficiary: { name: 'Ravi Kumar', account_number: '123456789012', ifsc: 'HDFC0000001', mobile: '9876543210', details_confirmation: true },
 };
 
-async function callbackScenario(svc: Spawned, receiver: Spawned, tijori: Target, adminToken: string, dbUrl: string) {
-  const db = new pg.Client({ connectionString: dbUrl });
-  await db.connect();
-  try {
-    const file = join(mkdtempSync(join(tmpdir(), 'tijori-bench-cb-')), 'deliveries.json');
-    const deps = {
-      svc,
-      receiver,
-      adminToken,
-      db,
-      connections,
-      load,
-      ensureIntentOrders: async (n: number) => {
-        const open = (await db.query(`SELECT count(*)::int AS n FROM payment_orders WHERE response_mode = 'INTENT' AND status = 'PENDING_PAYMENT'`)).rows[0].n;
-        if (open < n) await load({ ...createSpec(tijori, INTENT_BODY), amount: n - open });
-      },
-    };
-    await configureDestination(deps, tijori.orgId as string);
-    const summarise = (label: string, runs: Awaited<ReturnType<typeof callbackRun>>[]) => ({
-      label,
-      tijori: {
-        confirmations_per_s: median(runs.map((x) => x.confirmations_per_s)),
-        deliveries_per_s: median(runs.map((x) => x.deliveries_per_s)),
-        p50: median(runs.map((x) => x.latency_ms.p50)),
-        p99: median(runs.map((x) => x.latency_ms.p99)),
-        delivered: runs.reduce((n, x) => n + x.delivered, 0),
-        orders: runs.reduce((n, x) => n + x.orders, 0),
-        errors: runs.reduce((n, x) => n + x.confirm_errors + (x.orders - x.delivered), 0),
-        peak_rss_mb: peakRssMb(servicePid),
-      },
-    });
-    let seen = (await callbackRun(deps, Math.min(300, callbackOrders), 0, file)).total; // warm-up
-    resetPeakRss(servicePid);
-    const confirmRuns = [];
-    for (let r = 0; r < rounds; r++) {
-      const x = await callbackRun(deps, callbackOrders, seen, file);
-      seen = x.total;
-      console.error(`  callbacks (confirm) round ${r + 1}: ${x.confirmations_per_s} confirmations/s, ${x.deliveries_per_s} deliveries/s, p50 ${x.latency_ms.p50} ms p99 ${x.latency_ms.p99} ms, ${x.delivered}/${x.orders} delivered`);
-      confirmRuns.push(x);
-    }
-    const confirmed = summarise('callback delivery: confirmations via the sandbox as fast as possible -> HTTPS receiver', confirmRuns);
-    resetPeakRss(servicePid);
-    const pacedRuns = [];
-    for (let r = 0; r < rounds; r++) {
-      const x = await callbackRun(deps, callbackRate * seconds, seen, file, callbackRate);
-      seen = x.total;
-      console.error(`  callbacks (confirm at ${callbackRate}/s) round ${r + 1}: ${x.confirmations_per_s} confirmations/s, ${x.deliveries_per_s} deliveries/s, p50 ${x.latency_ms.p50} ms p99 ${x.latency_ms.p99} ms, ${x.delivered}/${x.orders} delivered`);
-      pacedRuns.push(x);
-    }
-    const paced = summarise(`callback delivery: confirmations via the sandbox at ${callbackRate}/s -> HTTPS receiver`, pacedRuns);
-    const outDeps = { ...deps, dbUrl, orgId: tijori.orgId as string };
-    const outbox = async (mode: 'steady' | 'burst') => {
-      resetPeakRss(servicePid);
-      const runs = [];
-      for (let r = 0; r < rounds; r++) {
-        const x = await outboxRun(outDeps, callbackOrders * 2, seen, file, mode);
-        seen = x.total;
-        console.error(`  callbacks (outbox, ${mode}) round ${r + 1}: ${x.confirmations_per_s} events/s recorded, ${x.deliveries_per_s} deliveries/s, p50 ${x.latency_ms.p50} ms p99 ${x.latency_ms.p99} ms, ${x.delivered}/${x.orders} delivered`);
-        runs.push(x);
-      }
-      return runs;
-    };
-    return [
-      confirmed,
-      paced,
-      summarise(`callback delivery: events recorded by another instance (${OUTBOX_WRITERS} concurrent commits) -> HTTPS receiver`, await outbox('steady')),
-      summarise(`callback delivery: backlog of ${(callbackOrders * 2).toLocaleString('en')} events committed at once -> HTTPS receiver`, await outbox('burst')),
-    ];
-  } finally {
-    await db.end();
-  }
-}
-
 async function main() {
   const db = await freshDatabase(adminUrl);
   dbName = db.name;
@@ -319,7 +245,11 @@ async function main() {
     if (wanted('get')) scenarios.push(await alternate('get payment order', tijori, fl, (t) => getSpec(t)));
     if (wanted('intent')) scenarios.push(await single('create payment order (INTENT)', tijori, createSpec(tijori, INTENT_BODY)));
     if (wanted('payout')) scenarios.push(await single('create payout (IMPS)', tijori, createSpec(tijori, PAYOUT_BODY, '/api/v1/merchant/payouts')));
-    if (wanted('callbacks')) scenarios.push(...(await callbackScenario(svc, receiver, tijori, adminToken, db.url)));
+    if (wanted('callbacks')) {
+      const settings = { connections, rounds, seconds, orders: callbackOrders, ratePerS: callbackRate };
+      const ensureIntentOrders = (n: number) => load({ ...createSpec(tijori, INTENT_BODY), amount: n });
+      scenarios.push(...(await callbackScenarios({ svc, receiver, adminToken, dbUrl: db.url, orgId: tijori.orgId as string, load, ensureIntentOrders }, settings)));
+    }
     results.scenarios = scenarios;
 
     if (seedRows > 0) {

@@ -1,0 +1,112 @@
+/**
+ * The callback-delivery scenarios of `npm run bench`, in the order they run: confirmations through
+ * the sandbox as fast as possible, the same evenly paced, events committed by another instance
+ * (steady), and a backlog committed at once (drain rate). Each is measured `rounds` times after a
+ * warm-up, with the service's peak RSS reset before it; see callbacks-scenario.ts for one run.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { callbackRun, configureDestination, OUTBOX_WRITERS, outboxRun } from './callbacks-scenario.js';
+import type { LoadResult, LoadSpec } from './load.js';
+import { median, peakRssMb, resetPeakRss, type Spawned } from './support.js';
+
+export interface SuiteTarget {
+  svc: Spawned;
+  receiver: Spawned;
+  adminToken: string;
+  dbUrl: string;
+  orgId: string;
+  load(spec: LoadSpec): Promise<LoadResult>;
+  /** Creates n more open INTENT orders. */
+  ensureIntentOrders(n: number): Promise<unknown>;
+}
+
+export interface SuiteSettings {
+  connections: number;
+  rounds: number;
+  seconds: number;
+  /** Orders confirmed per round of the flat-out run. */
+  orders: number;
+  /** Confirmations per second of the paced run. */
+  ratePerS: number;
+}
+
+export async function callbackScenarios(target: SuiteTarget, s: SuiteSettings) {
+  const { svc, receiver, adminToken, dbUrl, load } = target;
+  const servicePid = svc.child.pid;
+  const { connections, rounds, seconds } = s;
+  const callbackOrders = s.orders;
+  const callbackRate = s.ratePerS;
+  const db = new pg.Client({ connectionString: dbUrl });
+  await db.connect();
+  try {
+    const file = join(mkdtempSync(join(tmpdir(), 'tijori-bench-cb-')), 'deliveries.json');
+    const deps = {
+      svc,
+      receiver,
+      adminToken,
+      db,
+      connections,
+      load,
+      ensureIntentOrders: async (n: number) => {
+        const open = (await db.query(`SELECT count(*)::int AS n FROM payment_orders WHERE response_mode = 'INTENT' AND status = 'PENDING_PAYMENT'`)).rows[0].n;
+        if (open < n) await target.ensureIntentOrders(n - open);
+      },
+    };
+    await configureDestination(deps, target.orgId);
+    const summarise = (label: string, runs: Awaited<ReturnType<typeof callbackRun>>[]) => ({
+      label,
+      tijori: {
+        confirmations_per_s: median(runs.map((x) => x.confirmations_per_s)),
+        deliveries_per_s: median(runs.map((x) => x.deliveries_per_s)),
+        p50: median(runs.map((x) => x.latency_ms.p50)),
+        p99: median(runs.map((x) => x.latency_ms.p99)),
+        delivered: runs.reduce((n, x) => n + x.delivered, 0),
+        orders: runs.reduce((n, x) => n + x.orders, 0),
+        errors: runs.reduce((n, x) => n + x.confirm_errors + (x.orders - x.delivered), 0),
+        peak_rss_mb: peakRssMb(servicePid),
+      },
+    });
+    let seen = (await callbackRun(deps, Math.min(300, callbackOrders), 0, file)).total; // warm-up
+    resetPeakRss(servicePid);
+    const confirmRuns = [];
+    for (let r = 0; r < rounds; r++) {
+      const x = await callbackRun(deps, callbackOrders, seen, file);
+      seen = x.total;
+      console.error(`  callbacks (confirm) round ${r + 1}: ${x.confirmations_per_s} confirmations/s, ${x.deliveries_per_s} deliveries/s, p50 ${x.latency_ms.p50} ms p99 ${x.latency_ms.p99} ms, ${x.delivered}/${x.orders} delivered`);
+      confirmRuns.push(x);
+    }
+    const confirmed = summarise('callback delivery: confirmations via the sandbox as fast as possible -> HTTPS receiver', confirmRuns);
+    resetPeakRss(servicePid);
+    const pacedRuns = [];
+    for (let r = 0; r < rounds; r++) {
+      const x = await callbackRun(deps, callbackRate * seconds, seen, file, callbackRate);
+      seen = x.total;
+      console.error(`  callbacks (confirm at ${callbackRate}/s) round ${r + 1}: ${x.confirmations_per_s} confirmations/s, ${x.deliveries_per_s} deliveries/s, p50 ${x.latency_ms.p50} ms p99 ${x.latency_ms.p99} ms, ${x.delivered}/${x.orders} delivered`);
+      pacedRuns.push(x);
+    }
+    const paced = summarise(`callback delivery: confirmations via the sandbox at ${callbackRate}/s -> HTTPS receiver`, pacedRuns);
+    const outDeps = { ...deps, dbUrl, orgId: target.orgId };
+    const outbox = async (mode: 'steady' | 'burst') => {
+      resetPeakRss(servicePid);
+      const runs = [];
+      for (let r = 0; r < rounds; r++) {
+        const x = await outboxRun(outDeps, callbackOrders * 2, seen, file, mode);
+        seen = x.total;
+        console.error(`  callbacks (outbox, ${mode}) round ${r + 1}: ${x.confirmations_per_s} events/s recorded, ${x.deliveries_per_s} deliveries/s, p50 ${x.latency_ms.p50} ms p99 ${x.latency_ms.p99} ms, ${x.delivered}/${x.orders} delivered`);
+        runs.push(x);
+      }
+      return runs;
+    };
+    return [
+      confirmed,
+      paced,
+      summarise(`callback delivery: events recorded by another instance (${OUTBOX_WRITERS} concurrent commits) -> HTTPS receiver`, await outbox('steady')),
+      summarise(`callback delivery: backlog of ${(callbackOrders * 2).toLocaleString('en')} events committed at once -> HTTPS receiver`, await outbox('burst')),
+    ];
+  } finally {
+    await db.end();
+  }
+}
