@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { type EventInput, type EventKind, recordEvent } from '../../src/services/events.js';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver.js';
 import type { TestService } from '../support/service.js';
+import { poll } from '../support/poll.js';
 
 export interface TrustedReceiver {
   rx: HttpsReceiver;
@@ -95,14 +96,8 @@ export async function emit(ts: TestService, o: EmitOptions): Promise<{ id: strin
 }
 
 /** Polls `fn` until it returns a truthy value (or fails after timeoutMs). */
-export async function eventually<T>(fn: () => Promise<T>, timeoutMs = 10_000, what = 'condition'): Promise<NonNullable<T>> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v as NonNullable<T>;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
+export function eventually<T>(fn: () => Promise<T>, timeoutMs = 10_000, what = 'condition'): Promise<NonNullable<T>> {
+  return poll(fn, { what, timeoutMs, stepMs: 25 }) as Promise<NonNullable<T>>;
 }
 
 export async function deliveryRows(ts: TestService, eventId: string): Promise<Array<{ target: string; status: string; attempts: number; last_error: string | null }>> {

@@ -5,6 +5,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { poll, sleep } from '../support/poll.js';
 
 export const FULL = process.env.FAULTS_FULL === '1';
 
@@ -20,16 +21,10 @@ export function report(test: string, figures: Record<string, unknown>): void {
   console.log(`faults: ${JSON.stringify({ test, mode: FULL ? 'full' : 'short', ...figures })}`);
 }
 
-export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+export { sleep };
 
-export async function until<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 20_000, stepMs = 100): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(stepMs);
-  }
+export function until<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 20_000, stepMs = 100): Promise<T> {
+  return poll(probe, { what, timeoutMs, stepMs }) as Promise<T>;
 }
 
 export interface ChildService {

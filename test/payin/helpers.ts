@@ -1,6 +1,7 @@
 /** Shared helpers of the PayIn integration tests. */
 import { randomUUID } from 'node:crypto';
 import type { TestClient, TestService } from '../support/service.js';
+import { poll, sleep } from '../support/poll.js';
 
 export const key = (): string => randomUUID();
 
@@ -23,17 +24,11 @@ export async function createOrder(t: TestService, client: TestClient, body: Reco
   return r.body.data;
 }
 
-export async function waitFor<T>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 5_000, stepMs = 50): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, stepMs));
-  }
+export function waitFor<T>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 5_000, stepMs = 50): Promise<T> {
+  return poll(fn, { what: 'condition', timeoutMs, stepMs }) as Promise<T>;
 }
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export { sleep };
 
 export function tokenOf(order: { checkout_url: string }): string {
   return order.checkout_url.split('/checkout/')[1] as string;

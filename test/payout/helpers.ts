@@ -1,6 +1,7 @@
 /** Shared set-up of the payout tests: a service with short provider timings, an org with a route. */
 import { randomUUID } from 'node:crypto';
 import { startTestService, type TestClient, type TestService } from '../support/service.js';
+import { poll } from '../support/poll.js';
 
 /** Short timings so the outcomes of contract §3 resolve in seconds. */
 export const FAST_PAYOUT_ENV = {
@@ -40,14 +41,9 @@ export function createPayout(w: PayoutWorld, body: unknown, key = randomUUID()) 
   return w.t.api('POST', '/merchant/payouts', { client: w.client, body, idempotencyKey: key });
 }
 
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+/** Polls until `probe` returns anything but undefined (false and null count as answers here). */
+export function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
+  return poll(probe, { what, timeoutMs, stepMs: 100, accept: (v) => v !== undefined }) as Promise<T>;
 }
 
 /** Polls GET /merchant/payouts/{id} until its status is `status`. */
