@@ -3,28 +3,22 @@
  * on pages and assets, nothing from another origin, no secrets in the page, the token-scoped status
  * endpoint's shape, refusal of card numbers / PINs / OTPs, and 404 for unknown tokens.
  */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CHECKOUT_CSP } from '../../src/http/public/checkout/routes.js';
-import { startTestService, type TestClient, type TestService } from '../support/service.js';
+import { serviceWithClient } from '../support/service.js';
 import { createOrder, tokenOf } from '../payin/helpers.js';
 
-let t: TestService;
-let client: TestClient;
-before(async () => {
-  t = await startTestService();
-  client = await t.createClient({});
-});
-after(() => t.stop());
+const w = serviceWithClient();
 
-const get = (path: string) => fetch(`${t.svc.publicUrl}${path}`);
+const get = (path: string) => fetch(`${w.t.svc.publicUrl}${path}`);
 const post = (path: string, body: unknown) =>
-  fetch(`${t.svc.publicUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  fetch(`${w.t.svc.publicUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 const payer = { customer_name: 'Asha Rao', customer_email: 'asha@example.in', customer_phone: '9876543210', customer_consent: true };
 const secret = 's'.repeat(40);
 
 test('the page: HTML with a strict CSP and the usual security headers; nothing from another origin; no secrets', async () => {
-  const o = await createOrder(t, client, { amount_paise: 49_900, purpose: 'Order #1', callback_url: 'https://merchant.example.in/hook', callback_secret: secret });
+  const o = await createOrder(w.t, w.client, { amount_paise: 49_900, purpose: 'Order #1', callback_url: 'https://merchant.example.in/hook', callback_secret: secret });
   const res = await get(`/checkout/${tokenOf(o)}`);
   assert.equal(res.status, 200);
   assert.match(res.headers.get('content-type')!, /^text\/html; charset=utf-8/);
@@ -42,12 +36,12 @@ test('the page: HTML with a strict CSP and the usual security headers; nothing f
   assert.match(html, /src="\/checkout\/assets\/checkout\.js\?v=[0-9a-f]{12}"/);
   assert.doesNotMatch(html, /https?:\/\//, 'no absolute URL at all before a final state');
   assert.doesNotMatch(html, /<script>|<style|\sstyle=|\son[a-z]+=/i, 'no inline script or style');
-  assert.ok(!html.includes(secret) && !html.includes(client.secret) && !html.includes(client.clientId));
+  assert.ok(!html.includes(secret) && !html.includes(w.client.secret) && !html.includes(w.client.clientId));
   assert.doesNotMatch(html, /type="password"|name="[^"]*(pin|otp|card|cvv)[^"]*"/i, 'never asks for a card, PIN or OTP');
 });
 
 test('the pay step is light: HTML (with the QR), CSS and JS together well under 40 KB', async () => {
-  const o = await createOrder(t, client, { amount_paise: 49_900, purpose: 'Order #4' });
+  const o = await createOrder(w.t, w.client, { amount_paise: 49_900, purpose: 'Order #4' });
   assert.equal((await post(`/checkout/${tokenOf(o)}/details`, payer)).status, 200);
   let bytes = 0;
   for (const path of [`/checkout/${tokenOf(o)}`, '/checkout/assets/checkout.css', '/checkout/assets/checkout.js']) {
@@ -72,7 +66,7 @@ test('assets are Tijori\'s own, typed, and load nothing else', async () => {
 });
 
 test('status endpoint: token-scoped, only status and times; unknown tokens 404', async () => {
-  const o = await createOrder(t, client, { amount_paise: 49_900, purpose: 'Order #2' });
+  const o = await createOrder(w.t, w.client, { amount_paise: 49_900, purpose: 'Order #2' });
   const token = tokenOf(o);
   const s = (await (await get(`/checkout/${token}/status`)).json()) as any;
   assert.deepEqual(Object.keys(s.data).sort(), ['expires_at', 'server_time', 'status']);
@@ -85,7 +79,7 @@ test('status endpoint: token-scoped, only status and times; unknown tokens 404',
 });
 
 test('card numbers, UPI PINs and OTPs are refused by every payer step; unknown fields too', async () => {
-  const o = await createOrder(t, client, { amount_paise: 49_900, purpose: 'Order #3' });
+  const o = await createOrder(w.t, w.client, { amount_paise: 49_900, purpose: 'Order #3' });
   const token = tokenOf(o);
   for (const extra of [{ upi_pin: '1234' }, { card_number: '4111111111111111' }, { otp: '123456' }]) {
     const r = await post(`/checkout/${token}/details`, { ...payer, ...extra });
@@ -98,6 +92,6 @@ test('card numbers, UPI PINs and OTPs are refused by every payer step; unknown f
   assert.equal(((await ref.json()) as any).error.code, 'SENSITIVE_DATA_REJECTED');
   const sim = await post(`/checkout/${token}/simulate`, { outcome: 'pay', otp: '123456' });
   assert.equal(((await sim.json()) as any).error.code, 'SENSITIVE_DATA_REJECTED');
-  const row = (await t.database.db.query('SELECT status FROM payment_orders WHERE id = $1', [o.id])).rows[0]!;
+  const row = (await w.t.database.db.query('SELECT status FROM payment_orders WHERE id = $1', [o.id])).rows[0]!;
   assert.equal(row.status, 'PENDING_PAYMENT');
 });

@@ -1,33 +1,27 @@
 /** `tijori sandbox pay|fail|stats` against a running service, as an operator runs them (contract §2). */
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { startTestService, type TestClient, type TestService } from '../support/service.js';
+import { serviceWithClient } from '../support/service.js';
 import { createOrder, intentBody, waitFor } from './helpers.js';
 
 const run = promisify(execFile);
-let t: TestService;
-let client: TestClient;
-before(async () => {
-  t = await startTestService();
-  client = await t.createClient({});
-});
-after(() => t.stop());
+const w = serviceWithClient();
 
 async function tijori(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const r = await run(process.execPath, ['bin/tijori.js', ...args], { env: { ...process.env, ADMIN_URL: t.svc.internalUrl, ADMIN_TOKEN: t.config.adminToken } });
+    const r = await run(process.execPath, ['bin/tijori.js', ...args], { env: { ...process.env, ADMIN_URL: w.t.svc.internalUrl, ADMIN_TOKEN: w.t.config.adminToken } });
     return { code: 0, stdout: r.stdout, stderr: r.stderr };
   } catch (err: any) {
     return { code: err.code ?? 1, stdout: err.stdout ?? '', stderr: err.stderr ?? '' };
   }
 }
 
-const status = async (id: string): Promise<any> => (await t.database.db.query('SELECT status, bank_transaction_id FROM payment_orders WHERE id = $1', [id])).rows[0]!;
+const status = async (id: string): Promise<any> => (await w.t.database.db.query('SELECT status, bank_transaction_id FROM payment_orders WHERE id = $1', [id])).rows[0]!;
 
 test('pay ORDER --utr: the sandbox pays and calls back; --json prints one object', async () => {
-  const o = await createOrder(t, client, intentBody());
+  const o = await createOrder(w.t, w.client, intentBody());
   const r = await tijori('sandbox', 'pay', o.order_id, '--utr', '246813579024', '--json');
   assert.equal(r.code, 0, r.stderr);
   const out = JSON.parse(r.stdout);
@@ -40,23 +34,23 @@ test('pay ORDER --utr: the sandbox pays and calls back; --json prints one object
 });
 
 test('pay ORDER --no-callback: the order changes only after a status check', async () => {
-  const o = await createOrder(t, client, intentBody());
+  const o = await createOrder(w.t, w.client, intentBody());
   const r = await tijori('sandbox', 'pay', o.id, '--no-callback', '--json');
   assert.equal(r.code, 0, r.stderr);
   assert.equal(JSON.parse(r.stdout).callback, false);
   await new Promise((res) => setTimeout(res, 300));
   assert.equal((await status(o.id)).status, 'PENDING_PAYMENT');
-  const got = await t.api('GET', `/merchant/payment-orders/${o.id}`, { client });
+  const got = await w.t.api('GET', `/merchant/payment-orders/${o.id}`, { client: w.client });
   assert.equal(got.body.data.status, 'PAID');
 });
 
 test('fail ORDER, stats, and errors', async () => {
-  const o = await createOrder(t, client, intentBody());
+  const o = await createOrder(w.t, w.client, intentBody());
   const f = await tijori('sandbox', 'fail', o.order_id, '--json');
   assert.equal(f.code, 0, f.stderr);
   assert.equal(JSON.parse(f.stdout).status, 'FAILED');
   await waitFor(async () => (await status(o.id)).status === 'FAILED');
-  await t.api('GET', `/merchant/payment-orders/${o.id}`, { client });
+  await w.t.api('GET', `/merchant/payment-orders/${o.id}`, { client: w.client });
   const s = await tijori('sandbox', 'stats', '--json');
   assert.equal(s.code, 0, s.stderr);
   const stats = JSON.parse(s.stdout);

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import { after, before } from 'node:test';
 import { type Config, loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { type RunningService, startService } from '../../src/service.js';
@@ -127,4 +128,18 @@ export async function startTestService(env: Record<string, string> = {}, opts: {
     },
   };
   return ts;
+}
+
+/**
+ * One service and one API client (default scopes) for a whole test file: registers the file's
+ * `before` and `after`, and returns the object they fill in.
+ */
+export function serviceWithClient(): { t: TestService; client: TestClient } {
+  const world = {} as { t: TestService; client: TestClient };
+  before(async () => {
+    world.t = await startTestService();
+    world.client = await world.t.createClient({});
+  });
+  after(() => world.t?.stop());
+  return world;
 }
