@@ -3,18 +3,16 @@
  * width: details form -> QR (decoded from a screenshot, byte for byte the issued intent) -> paid,
  * by the page's sandbox control and by `tijori sandbox pay`, and the "I have paid" step.
  */
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser } from 'playwright-core';
 import { waitFor } from '../payin/helpers.js';
 import { runTijori } from '../support/cli.js';
-import { startTestService, type TestClient, type TestService } from '../support/service.js';
 import {
   assertCleanRun,
   decodeQr,
   fillDetails,
   issuedIntent,
-  launchBrowser,
+  browserWorld,
   newCheckoutOrder,
   openPage,
   orderStatus,
@@ -27,26 +25,14 @@ import {
 } from './support.js';
 
 describe('hosted checkout: paying', { skip: SKIP_NO_BROWSER }, () => {
-  let t: TestService;
-  let client: TestClient;
-  let browser: Browser;
-  let origin: string;
-  before(async () => {
-    [t, browser] = await Promise.all([startTestService(), launchBrowser()]);
-    client = await t.createClient({ orgId: await t.createOrg('Chai & Books Pvt Ltd') });
-    origin = new URL(t.svc.publicUrl).origin;
-  });
-  after(async () => {
-    await browser?.close();
-    await t?.stop();
-  });
+  const w = browserWorld();
 
-  const assertClean = (rec: Recorded) => assertCleanRun(rec, origin);
+  const assertClean = (rec: Recorded) => assertCleanRun(rec, w.origin);
 
   /** Opens a new order's page, gives details, and checks the pay step against the issued intent. */
   async function reachPayStep(width: number, name: string, extra: Record<string, unknown> = {}) {
-    const order = await newCheckoutOrder(t, client, { return_url: 'https://shop.example.in/orders/2041', ...extra });
-    const rec = await openPage(browser, width);
+    const order = await newCheckoutOrder(w.t, w.client, { return_url: 'https://shop.example.in/orders/2041', ...extra });
+    const rec = await openPage(w.browser, width);
     const { page } = rec;
     await page.goto(order.checkout_url);
     assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Your details');
@@ -54,9 +40,9 @@ describe('hosted checkout: paying', { skip: SKIP_NO_BROWSER }, () => {
     await screenshot(page, `${name}-1-details-${width}`);
     await fillDetails(page);
     await waitForStatus(page, 'PENDING_PAYMENT');
-    assert.equal(await orderStatus(t, order.id), 'PENDING_PAYMENT');
+    assert.equal(await orderStatus(w.t, order.id), 'PENDING_PAYMENT');
 
-    const intent = await issuedIntent(t, order);
+    const intent = await issuedIntent(w.t, order);
     assert.equal(intent.sandbox, intent.stored);
     const qr = await decodeQr(page, `${name}-qr-${width}`);
     assert.ok(qr.equals(Buffer.from(intent.sandbox, 'utf8')), `QR ${qr.toString()} != ${intent.sandbox}`);
@@ -98,7 +84,7 @@ describe('hosted checkout: paying', { skip: SKIP_NO_BROWSER }, () => {
 
     test(`${width} px: paid with \`tijori sandbox pay\`; the open page notices by itself`, async () => {
       const { order, rec } = await reachPayStep(width, 'cli');
-      const r = await runTijori(t, ['sandbox', 'pay', order.order_id, '--utr', '314159265358', '--json']);
+      const r = await runTijori(w.t, ['sandbox', 'pay', order.order_id, '--utr', '314159265358', '--json']);
       assert.equal(r.code, 0, r.stderr);
       await assertPaid(rec, 'cli', width);
       assert.match(await rec.page.locator('main').innerText(), /314159265358/);
@@ -117,10 +103,10 @@ describe('hosted checkout: paying', { skip: SKIP_NO_BROWSER }, () => {
       await utr.fill('424242424242');
       await page.getByRole('button', { name: 'Submit reference' }).click();
       await waitForStatus(page, 'AWAITING_CONFIRMATION');
-      assert.equal(await orderStatus(t, order.id), 'AWAITING_CONFIRMATION');
+      assert.equal(await orderStatus(w.t, order.id), 'AWAITING_CONFIRMATION');
       assert.match(await page.locator('main').innerText(), /424242424242/);
       await screenshot(page, `reference-2-awaiting-${width}`);
-      await t.admin('POST', `/sandbox/payment-orders/${order.id}/pay`, { utr: '424242424242' });
+      await w.t.admin('POST', `/sandbox/payment-orders/${order.id}/pay`, { utr: '424242424242' });
       await waitForStatus(page, 'PAID');
       assert.equal(await page.getByRole('link', { name: /Return to/ }).count(), 0, 'no return_url, no link');
       assertClean(rec);
@@ -129,8 +115,8 @@ describe('hosted checkout: paying', { skip: SKIP_NO_BROWSER }, () => {
   }
 
   test('keyboard only: Tab, typing, Space and Enter complete the form', async () => {
-    const order = await newCheckoutOrder(t, client);
-    const rec = await openPage(browser, 360);
+    const order = await newCheckoutOrder(w.t, w.client);
+    const rec = await openPage(w.browser, 360);
     const { page } = rec;
     await page.goto(order.checkout_url);
     const focused = () => page.evaluate('document.activeElement && document.activeElement.id');
@@ -152,7 +138,7 @@ describe('hosted checkout: paying', { skip: SKIP_NO_BROWSER }, () => {
     await screenshot(page, 'keyboard-focus-360');
     await page.keyboard.press('Enter');
     await waitForStatus(page, 'PENDING_PAYMENT');
-    assert.equal(await orderStatus(t, order.id), 'PENDING_PAYMENT');
+    assert.equal(await orderStatus(w.t, order.id), 'PENDING_PAYMENT');
     assertClean(rec);
     await rec.close();
   });

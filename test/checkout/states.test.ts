@@ -3,14 +3,12 @@
  * (the server alone is the authority), failure, expiry with a live countdown (410), cancellation,
  * and the 404 page, at phone and desktop width.
  */
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser } from 'playwright-core';
-import { startTestService, type TestClient, type TestService } from '../support/service.js';
 import {
   assertCleanRun,
   fillDetails,
-  launchBrowser,
+  browserWorld,
   newCheckoutOrder,
   openPage,
   orderStatus,
@@ -27,26 +25,14 @@ import {
 const EXPECTED_STATUS_LOG = [/Failed to load resource: the server responded with a status of (404|410)/];
 
 describe('hosted checkout: validation, authority, failure, expiry', { skip: SKIP_NO_BROWSER }, () => {
-  let t: TestService;
-  let client: TestClient;
-  let browser: Browser;
-  let origin: string;
-  before(async () => {
-    [t, browser] = await Promise.all([startTestService(), launchBrowser()]);
-    client = await t.createClient({ orgId: await t.createOrg('Chai & Books Pvt Ltd') });
-    origin = new URL(t.svc.publicUrl).origin;
-  });
-  after(async () => {
-    await browser?.close();
-    await t?.stop();
-  });
+  const w = browserWorld();
 
   const RETURN = 'https://shop.example.in/orders/2041';
-  const assertClean = (rec: Recorded, allow: RegExp[] = []) => assertCleanRun(rec, origin, allow);
+  const assertClean = (rec: Recorded, allow: RegExp[] = []) => assertCleanRun(rec, w.origin, allow);
 
   async function atPayStep(width: number) {
-    const order = await newCheckoutOrder(t, client, { return_url: RETURN });
-    const rec = await openPage(browser, width);
+    const order = await newCheckoutOrder(w.t, w.client, { return_url: RETURN });
+    const rec = await openPage(w.browser, width);
     await rec.page.goto(order.checkout_url);
     await fillDetails(rec.page);
     await waitForStatus(rec.page, 'PENDING_PAYMENT');
@@ -55,8 +41,8 @@ describe('hosted checkout: validation, authority, failure, expiry', { skip: SKIP
 
   for (const width of WIDTHS) {
     test(`${width} px: inline errors are shown, tied to their fields and announced; nothing is sent`, async () => {
-      const order = await newCheckoutOrder(t, client);
-      const rec = await openPage(browser, width);
+      const order = await newCheckoutOrder(w.t, w.client);
+      const rec = await openPage(w.browser, width);
       const { page } = rec;
       await page.goto(order.checkout_url);
       await page.getByRole('button', { name: 'Continue to pay' }).click();
@@ -84,7 +70,7 @@ describe('hosted checkout: validation, authority, failure, expiry', { skip: SKIP
       assert.match((await page.locator('#customer_phone-error').textContent())!, /10-digit Indian mobile/);
       assert.equal(await page.evaluate('document.activeElement.id'), 'customer_email');
       await screenshot(page, `validation-2-partly-${width}`);
-      assert.equal(await orderStatus(t, order.id), 'AWAITING_CUSTOMER');
+      assert.equal(await orderStatus(w.t, order.id), 'AWAITING_CUSTOMER');
       assert.ok(!rec.requests.some((u) => u.endsWith('/details')), 'an invalid form is not sent');
 
       await page.getByLabel('Email').fill(PAYER.email);
@@ -96,8 +82,8 @@ describe('hosted checkout: validation, authority, failure, expiry', { skip: SKIP
     });
 
     test(`${width} px: forged ?status=PAID, ?paid=true&utr=… and #fragments change nothing`, async () => {
-      const order = await newCheckoutOrder(t, client, { return_url: RETURN });
-      const rec = await openPage(browser, width);
+      const order = await newCheckoutOrder(w.t, w.client, { return_url: RETURN });
+      const rec = await openPage(w.browser, width);
       const { page } = rec;
       const forged = '?status=PAID&paid=true&utr=123456789012&return_url=https%3A%2F%2Fevil.example%2F&amount_paise=100#status=PAID';
       await page.goto(order.checkout_url + forged);
@@ -115,7 +101,7 @@ describe('hosted checkout: validation, authority, failure, expiry', { skip: SKIP
       }
       await page.waitForTimeout(3_000); // a few polls of the status endpoint: still pending
       assert.equal(await page.locator('body').getAttribute('data-status'), 'PENDING_PAYMENT');
-      assert.equal(await orderStatus(t, order.id), 'PENDING_PAYMENT');
+      assert.equal(await orderStatus(w.t, order.id), 'PENDING_PAYMENT');
       await screenshot(page, `forged-${width}`);
       assertClean(rec);
       await rec.close();
@@ -125,7 +111,7 @@ describe('hosted checkout: validation, authority, failure, expiry', { skip: SKIP
       const { order, rec, page } = await atPayStep(width);
       await page.getByRole('button', { name: 'Simulate failure' }).click();
       await waitForStatus(page, 'FAILED');
-      assert.equal(await orderStatus(t, order.id), 'FAILED');
+      assert.equal(await orderStatus(w.t, order.id), 'FAILED');
       assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Payment failed');
       assert.match(await page.getByRole('status').innerText(), /did not go through/);
       assert.equal(await page.getByRole('link', { name: 'Return to Chai & Books Pvt Ltd' }).getAttribute('href'), RETURN);
@@ -138,12 +124,12 @@ describe('hosted checkout: validation, authority, failure, expiry', { skip: SKIP
     test(`${width} px: the countdown runs out, the expiry worker expires the order, the page shows 410 "expired"`, async () => {
       const { order, rec, page } = await atPayStep(width);
       // The API's shortest window is 5 minutes: move this order's end to 3 s from now instead.
-      await t.database.db.query(`UPDATE payment_orders SET expires_at = now() + interval '3 seconds' WHERE id = $1`, [order.id]);
+      await w.t.database.db.query(`UPDATE payment_orders SET expires_at = now() + interval '3 seconds' WHERE id = $1`, [order.id]);
       await page.reload();
       assert.match((await page.locator('#countdown [data-left]').textContent())!, /^0:0[0-3]$/);
       await screenshot(page, `expiry-1-countdown-${width}`);
       await waitForStatus(page, 'EXPIRED', 15_000);
-      assert.equal(await orderStatus(t, order.id), 'EXPIRED');
+      assert.equal(await orderStatus(w.t, order.id), 'EXPIRED');
       assert.equal(rec.documents.at(-1)!.status, 410);
       assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Payment link expired');
       assert.equal(await page.getByRole('link', { name: 'Return to Chai & Books Pvt Ltd' }).getAttribute('href'), RETURN);
@@ -157,22 +143,22 @@ describe('hosted checkout: validation, authority, failure, expiry', { skip: SKIP
   }
 
   test('cancelled by the merchant while the payer fills the form: the submit shows the cancelled page', async () => {
-    const order = await newCheckoutOrder(t, client, { return_url: RETURN });
-    const rec = await openPage(browser, 360);
+    const order = await newCheckoutOrder(w.t, w.client, { return_url: RETURN });
+    const rec = await openPage(w.browser, 360);
     await rec.page.goto(order.checkout_url);
-    await t.api('POST', `/merchant/payment-orders/${order.id}/cancel`, { client });
+    await w.t.api('POST', `/merchant/payment-orders/${order.id}/cancel`, { client: w.client });
     await fillDetails(rec.page);
     await waitForStatus(rec.page, 'CANCELLED');
     assert.equal(await rec.page.getByRole('heading', { level: 1 }).textContent(), 'Payment cancelled');
-    assert.equal(await orderStatus(t, order.id), 'CANCELLED');
+    assert.equal(await orderStatus(w.t, order.id), 'CANCELLED');
     assertClean(rec, [/status of 409/]);
     await rec.close();
   });
 
   test('a cancelled order says so in plain words', async () => {
-    const order = await newCheckoutOrder(t, client, { return_url: RETURN });
-    await t.api('POST', `/merchant/payment-orders/${order.id}/cancel`, { client });
-    const rec = await openPage(browser, 360);
+    const order = await newCheckoutOrder(w.t, w.client, { return_url: RETURN });
+    await w.t.api('POST', `/merchant/payment-orders/${order.id}/cancel`, { client: w.client });
+    const rec = await openPage(w.browser, 360);
     const res = await rec.page.goto(order.checkout_url);
     assert.equal(res!.status(), 200);
     assert.equal(await rec.page.getByRole('heading', { level: 1 }).textContent(), 'Payment cancelled');
@@ -199,9 +185,9 @@ describe('hosted checkout: validation, authority, failure, expiry', { skip: SKIP
 
   for (const width of WIDTHS) {
     test(`${width} px: an unknown or malformed token gets the 404 page`, async () => {
-      const rec = await openPage(browser, width);
+      const rec = await openPage(w.browser, width);
       for (const token of ['A'.repeat(43), 'not-a-token', '..%2F..%2Fetc%2Fpasswd']) {
-        const res = await rec.page.goto(`${t.svc.publicUrl}/checkout/${token}?status=PAID`);
+        const res = await rec.page.goto(`${w.t.svc.publicUrl}/checkout/${token}?status=PAID`);
         assert.equal(res!.status(), 404, token);
         assert.equal(await rec.page.getByRole('heading', { level: 1 }).textContent(), 'Payment link not found');
       }

@@ -11,7 +11,8 @@ import { type Browser, type Page, chromium } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { CHECKOUT_CSP } from '../../src/http/public/checkout/routes.js';
 import { createOrder, key, waitFor } from '../payin/helpers.js';
-import type { TestClient, TestService } from '../support/service.js';
+import { after, before } from 'node:test';
+import { startTestService, type TestClient, type TestService } from '../support/service.js';
 
 // jsqr's bundle sets module.exports to the function itself, while its typings declare a default
 // export; under NodeNext the default import is module.exports, so retype it.
@@ -138,4 +139,27 @@ export async function orderStatus(t: TestService, id: string): Promise<string> {
 
 export async function waitForOrderStatus(t: TestService, id: string, status: string): Promise<void> {
   await waitFor(async () => (await orderStatus(t, id)) === status, 10_000);
+}
+
+export interface BrowserWorld {
+  t: TestService;
+  client: TestClient;
+  browser: Browser;
+  /** The service's public origin: the only one a checkout page may talk to. */
+  origin: string;
+}
+
+/** A service, a merchant client and a Chromium for the enclosing describe block (its before/after). */
+export function browserWorld(): BrowserWorld {
+  const w = {} as BrowserWorld;
+  before(async () => {
+    [w.t, w.browser] = await Promise.all([startTestService(), launchBrowser()]);
+    w.client = await w.t.createClient({ orgId: await w.t.createOrg('Chai & Books Pvt Ltd') });
+    w.origin = new URL(w.t.svc.publicUrl).origin;
+  });
+  after(async () => {
+    await w.browser?.close();
+    await w.t?.stop();
+  });
+  return w;
 }
