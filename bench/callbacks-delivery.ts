@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { recordEvent } from '../src/services/events.js';
 import { payoutSuccessData, setDestination, startTrustedReceiver } from '../test/callbacks/helpers.js';
 import { startTestService } from '../test/support/service.js';
+import { percentile } from './support.js';
 
 const N = Number(process.argv[2] ?? 5000);
 const r = await startTrustedReceiver();
@@ -34,7 +35,7 @@ try {
   await r.rx.waitForRequests(N, 120_000);
   const totalMs = Date.now() - t0;
   const lags = r.rx.received.map((q) => q.receivedAt - committedAt.get(String(q.headers['x-service-event-id']))!).sort((a, b) => a - b);
-  const pct = (p: number) => lags[Math.min(lags.length - 1, Math.floor(lags.length * p))];
+  const pct = (p: number) => percentile(lags, p);
   console.log(
     JSON.stringify({
       events: N,

@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import type pg from 'pg';
 import type { LoadResult, LoadSpec } from './load.js';
-import type { Spawned } from './support.js';
+import { percentile, type Spawned } from './support.js';
 
 export interface CallbackRun {
   orders: number;
@@ -33,8 +33,6 @@ export interface CallbackDeps {
 
 /** Concurrent one-event transactions of the 'steady' outbox run (BENCH_OUTBOX_WRITERS, default 16). */
 export const OUTBOX_WRITERS = Number(process.env.BENCH_OUTBOX_WRITERS ?? 16);
-
-const pct = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor(xs.length * p))] ?? NaN;
 
 export async function configureDestination(d: CallbackDeps, orgId: string): Promise<void> {
   const res = await fetch(`${d.svc.line.internal}/admin/orgs/${orgId}/destinations/payin`, {
@@ -90,7 +88,7 @@ export async function callbackRun(d: CallbackDeps, n: number, already: number, f
     confirmations_per_s: Math.round(confirmed / (confirm.durationMs / 1000)),
     deliveries_per_s: Math.round(deliveries.length / ((last - started) / 1000)),
     delivered: deliveries.length,
-    latency_ms: { p50: pct(lags, 0.5), p99: pct(lags, 0.99), max: lags.at(-1) ?? NaN },
+    latency_ms: { p50: percentile(lags, 0.5), p99: percentile(lags, 0.99), max: lags.at(-1) ?? NaN },
     confirm_errors: confirm.errors + confirm.non2xx,
     total: got.count,
   };
@@ -164,7 +162,7 @@ export async function outboxRun(
     confirmations_per_s: mode === 'burst' ? NaN : Math.round(n / (recordedMs / 1000)),
     deliveries_per_s: Math.round(deliveries.length / ((last - started) / 1000)),
     delivered: deliveries.length,
-    latency_ms: { p50: pct(lags, 0.5), p99: pct(lags, 0.99), max: lags.at(-1) ?? NaN },
+    latency_ms: { p50: percentile(lags, 0.5), p99: percentile(lags, 0.99), max: lags.at(-1) ?? NaN },
     confirm_errors: 0,
     total: got.count,
   };

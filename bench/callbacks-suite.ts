@@ -33,12 +33,12 @@ export interface SuiteSettings {
   ratePerS: number;
 }
 
+type Run = Awaited<ReturnType<typeof callbackRun>>;
+
 export async function callbackScenarios(target: SuiteTarget, s: SuiteSettings) {
   const { svc, receiver, adminToken, dbUrl, load } = target;
   const servicePid = svc.child.pid;
   const { connections, rounds, seconds } = s;
-  const callbackOrders = s.orders;
-  const callbackRate = s.ratePerS;
   const db = new pg.Client({ connectionString: dbUrl });
   await db.connect();
   try {
@@ -56,55 +56,45 @@ export async function callbackScenarios(target: SuiteTarget, s: SuiteSettings) {
       },
     };
     await configureDestination(deps, target.orgId);
-    const summarise = (label: string, runs: Awaited<ReturnType<typeof callbackRun>>[]) => ({
-      label,
-      tijori: {
-        confirmations_per_s: median(runs.map((x) => x.confirmations_per_s)),
-        deliveries_per_s: median(runs.map((x) => x.deliveries_per_s)),
-        p50: median(runs.map((x) => x.latency_ms.p50)),
-        p99: median(runs.map((x) => x.latency_ms.p99)),
-        delivered: runs.reduce((n, x) => n + x.delivered, 0),
-        orders: runs.reduce((n, x) => n + x.orders, 0),
-        errors: runs.reduce((n, x) => n + x.confirm_errors + (x.orders - x.delivered), 0),
-        peak_rss_mb: peakRssMb(servicePid),
-      },
-    });
-    let seen = (await callbackRun(deps, Math.min(300, callbackOrders), 0, file)).total; // warm-up
-    resetPeakRss(servicePid);
-    const confirmRuns = [];
-    for (let r = 0; r < rounds; r++) {
-      const x = await callbackRun(deps, callbackOrders, seen, file);
-      seen = x.total;
-      console.error(`  callbacks (confirm) round ${r + 1}: ${x.confirmations_per_s} confirmations/s, ${x.deliveries_per_s} deliveries/s, p50 ${x.latency_ms.p50} ms p99 ${x.latency_ms.p99} ms, ${x.delivered}/${x.orders} delivered`);
-      confirmRuns.push(x);
-    }
-    const confirmed = summarise('callback delivery: confirmations via the sandbox as fast as possible -> HTTPS receiver', confirmRuns);
-    resetPeakRss(servicePid);
-    const pacedRuns = [];
-    for (let r = 0; r < rounds; r++) {
-      const x = await callbackRun(deps, callbackRate * seconds, seen, file, callbackRate);
-      seen = x.total;
-      console.error(`  callbacks (confirm at ${callbackRate}/s) round ${r + 1}: ${x.confirmations_per_s} confirmations/s, ${x.deliveries_per_s} deliveries/s, p50 ${x.latency_ms.p50} ms p99 ${x.latency_ms.p99} ms, ${x.delivered}/${x.orders} delivered`);
-      pacedRuns.push(x);
-    }
-    const paced = summarise(`callback delivery: confirmations via the sandbox at ${callbackRate}/s -> HTTPS receiver`, pacedRuns);
-    const outDeps = { ...deps, dbUrl, orgId: target.orgId };
-    const outbox = async (mode: 'steady' | 'burst') => {
+    let seen = (await callbackRun(deps, Math.min(300, s.orders), 0, file)).total; // warm-up
+    /** `rounds` runs of one scenario after a reset of the peak RSS, summarised under `label`. */
+    const measure = async (label: string, name: string, inUnit: string, once: (already: number) => Promise<Run>) => {
       resetPeakRss(servicePid);
-      const runs = [];
+      const runs: Run[] = [];
       for (let r = 0; r < rounds; r++) {
-        const x = await outboxRun(outDeps, callbackOrders * 2, seen, file, mode);
+        const x = await once(seen);
         seen = x.total;
-        console.error(`  callbacks (outbox, ${mode}) round ${r + 1}: ${x.confirmations_per_s} events/s recorded, ${x.deliveries_per_s} deliveries/s, p50 ${x.latency_ms.p50} ms p99 ${x.latency_ms.p99} ms, ${x.delivered}/${x.orders} delivered`);
+        console.error(`  callbacks (${name}) round ${r + 1}: ${x.confirmations_per_s} ${inUnit}, ${x.deliveries_per_s} deliveries/s, p50 ${x.latency_ms.p50} ms p99 ${x.latency_ms.p99} ms, ${x.delivered}/${x.orders} delivered`);
         runs.push(x);
       }
-      return runs;
+      return {
+        label,
+        tijori: {
+          confirmations_per_s: median(runs.map((x) => x.confirmations_per_s)),
+          deliveries_per_s: median(runs.map((x) => x.deliveries_per_s)),
+          p50: median(runs.map((x) => x.latency_ms.p50)),
+          p99: median(runs.map((x) => x.latency_ms.p99)),
+          delivered: runs.reduce((n, x) => n + x.delivered, 0),
+          orders: runs.reduce((n, x) => n + x.orders, 0),
+          errors: runs.reduce((n, x) => n + x.confirm_errors + (x.orders - x.delivered), 0),
+          peak_rss_mb: peakRssMb(servicePid),
+        },
+      };
     };
+    const outDeps = { ...deps, dbUrl, orgId: target.orgId };
     return [
-      confirmed,
-      paced,
-      summarise(`callback delivery: events recorded by another instance (${OUTBOX_WRITERS} concurrent commits) -> HTTPS receiver`, await outbox('steady')),
-      summarise(`callback delivery: backlog of ${(callbackOrders * 2).toLocaleString('en')} events committed at once -> HTTPS receiver`, await outbox('burst')),
+      await measure('callback delivery: confirmations via the sandbox as fast as possible -> HTTPS receiver', 'confirm', 'confirmations/s', (already) =>
+        callbackRun(deps, s.orders, already, file),
+      ),
+      await measure(`callback delivery: confirmations via the sandbox at ${s.ratePerS}/s -> HTTPS receiver`, `confirm at ${s.ratePerS}/s`, 'confirmations/s', (already) =>
+        callbackRun(deps, s.ratePerS * seconds, already, file, s.ratePerS),
+      ),
+      await measure(`callback delivery: events recorded by another instance (${OUTBOX_WRITERS} concurrent commits) -> HTTPS receiver`, 'outbox, steady', 'events/s recorded', (already) =>
+        outboxRun(outDeps, s.orders * 2, already, file, 'steady'),
+      ),
+      await measure(`callback delivery: backlog of ${(s.orders * 2).toLocaleString('en')} events committed at once -> HTTPS receiver`, 'outbox, burst', 'events/s recorded', (already) =>
+        outboxRun(outDeps, s.orders * 2, already, file, 'burst'),
+      ),
     ];
   } finally {
     await db.end();

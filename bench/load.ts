@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { Pool } from 'undici';
+import { percentile } from './support.js';
 
 export interface LoadSpec {
   url: string;
@@ -48,6 +49,16 @@ const spec = JSON.parse(arg.startsWith('@') ? readFileSync(arg.slice(1), 'utf8')
 let i = 0;
 const bodyText = spec.body ? JSON.stringify(spec.body) : undefined;
 
+/** The spec's headers; a POST also gets a fresh Idempotency-Key and its content type. */
+function requestHeaders(): Record<string, string> {
+  const headers: Record<string, string> = { ...spec.headers };
+  if (spec.method === 'POST') {
+    headers['idempotency-key'] = randomUUID();
+    headers['content-type'] = 'application/json';
+  }
+  return headers;
+}
+
 const answeredAt: Record<string, number> = {};
 const started = Date.now();
 const result = spec.overallRate ? await paced(spec.overallRate) : await flatOut();
@@ -67,12 +78,7 @@ function flatOut(): Promise<autocannon.Result> {
         setupRequest: (req, context) => {
           const path = spec.paths[i++ % spec.paths.length] as string;
           (context as { path: string }).path = path;
-          const headers: Record<string, string> = { ...spec.headers };
-          if (spec.method === 'POST') {
-            headers['idempotency-key'] = randomUUID();
-            headers['content-type'] = 'application/json';
-          }
-          return { ...req, path, headers, ...(bodyText ? { body: bodyText } : {}) };
+          return { ...req, path, headers: requestHeaders(), ...(bodyText ? { body: bodyText } : {}) };
         },
       },
     ],
@@ -89,14 +95,9 @@ async function paced(rate: number): Promise<Pick<autocannon.Result, 'requests' |
   let non2xx = 0;
   const one = async (k: number): Promise<void> => {
     const path = spec.paths[k % spec.paths.length] as string;
-    const headers: Record<string, string> = { ...spec.headers };
-    if (spec.method === 'POST') {
-      headers['idempotency-key'] = randomUUID();
-      headers['content-type'] = 'application/json';
-    }
     const t0 = performance.now();
     try {
-      const res = await pool.request({ method: spec.method, path, headers, ...(bodyText ? { body: bodyText } : {}) });
+      const res = await pool.request({ method: spec.method, path, headers: requestHeaders(), ...(bodyText ? { body: bodyText } : {}) });
       await res.body.dump();
       latencies.push(performance.now() - t0);
       const c = (codes[String(res.statusCode)] ??= { count: 0 });
@@ -118,11 +119,10 @@ async function paced(rate: number): Promise<Pick<autocannon.Result, 'requests' |
   await Promise.all(inFlight);
   await pool.close();
   latencies.sort((a, b) => a - b);
-  const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? Number.NaN;
   const seconds = (performance.now() - t0) / 1000;
   return {
     requests: { total: latencies.length, average: latencies.length / seconds } as autocannon.Result['requests'],
-    latency: { p50: at(0.5), p99: at(0.99) } as autocannon.Result['latency'],
+    latency: { p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99) } as autocannon.Result['latency'],
     errors,
     timeouts: 0,
     non2xx,

@@ -12,10 +12,9 @@ export interface Spawned {
   stop(): Promise<void>;
 }
 
-/** Starts a node process and waits for its first stdout line, a JSON object. */
 /**
- * The Node.js flags of `npm start` (package.json), repeated here because the bench starts
- * dist/main.js itself: a young generation of at most 3 × 8 MB instead of 3 × 16 MB, and an old
+ * The Node.js flags of `npm start`, read from package.json's start script (the bench starts
+ * dist/main.js itself, as that script does after its build): a young generation of at most 3 × 8 MB instead of 3 × 16 MB, and an old
  * generation allowed to grow to 1.5 × its live size before the next full collection instead of
  * V8's dynamic factor of up to 4 ×. The service's live heap is small (~35 MB under load) but it
  * allocates fast, so V8 let garbage pile up to ~150 MB of old space: peaks of 250–280 MB in the
@@ -23,8 +22,16 @@ export interface Spawned {
  * (docs/performance.md). Neither flag caps the heap: it still grows as far as live data needs.
  * BENCH_SERVICE_FLAGS (space-separated) overrides them for experiments.
  */
-export const SERVICE_NODE_FLAGS = process.env.BENCH_SERVICE_FLAGS ? process.env.BENCH_SERVICE_FLAGS.split(' ') : ['--max-semi-space-size=8', '--heap-growing-percent=50'];
+export const SERVICE_NODE_FLAGS = process.env.BENCH_SERVICE_FLAGS ? process.env.BENCH_SERVICE_FLAGS.split(' ') : startScriptFlags();
 
+function startScriptFlags(): string[] {
+  const start = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const command = /\bnode ((?:--\S+ )*)dist\/main\.js/.exec(start);
+  if (!command) throw new Error(`package.json's start script does not run dist/main.js: ${start}`);
+  return command[1]?.trim().split(' ').filter(Boolean) ?? [];
+}
+
+/** Starts a node process and waits for its first stdout line, a JSON object. */
 export async function spawnNode(args: string[], env: Record<string, string>): Promise<Spawned> {
   // TypeScript through tsx; a compiled script (dist/main.js, what `npm start` runs) as it is.
   const loader = args.some((a) => a.endsWith('.ts')) ? ['--import', 'tsx'] : [];
@@ -111,6 +118,11 @@ export async function freshDatabase(adminUrl: string): Promise<{ name: string; u
       await c.end();
     },
   };
+}
+
+/** The value at quantile p (0..1) of an ascending array; NaN when empty. */
+export function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? Number.NaN;
 }
 
 export function median(xs: number[]): number {
