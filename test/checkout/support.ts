@@ -6,12 +6,12 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { after, before } from 'node:test';
 import jsQRModule from 'jsqr';
 import { type Browser, type Page, chromium } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { CHECKOUT_CSP } from '../../src/http/public/checkout/routes.js';
 import { createOrder, key, waitFor } from '../payin/helpers.js';
-import { after, before } from 'node:test';
 import { startTestService, type TestClient, type TestService } from '../support/service.js';
 
 // jsqr's bundle sets module.exports to the function itself, while its typings declare a default

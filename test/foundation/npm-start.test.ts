@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { poll } from '../support/poll.js';
 
 let database: TestDatabase;
 /** Killed at the end whatever happened, so a failing run leaves no service behind. */
@@ -63,8 +64,7 @@ test('npm start builds dist/, serves, and a SIGTERM to npm stops the service cle
   child.kill('SIGTERM');
   const code: number | null = await new Promise((resolve) => child.once('exit', (c) => resolve(c)));
   assert.equal(code, 0, stderr.slice(-500));
-  for (let i = 0; i < 50 && alive(servicePid); i++) await new Promise((r) => setTimeout(r, 100));
-  assert.equal(alive(servicePid), false, 'the service process is gone');
+  await poll(async () => !alive(servicePid), { what: 'the service process to be gone', timeoutMs: 5_000, stepMs: 100 });
   assert.match(stderr, /"msg":"stopped"/, 'the service drained and said so');
 });
 
