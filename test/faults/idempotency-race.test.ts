@@ -74,57 +74,75 @@ async function race(path: string, body: unknown): Promise<RaceFigures & { id: st
   return { id: ok[0]?.body?.data?.id, created: originals.length, replays: ok.length - originals.length, inProgress, violations };
 }
 
+interface RaceRound {
+  path: string;
+  body: unknown;
+  /** What must hold in the database after this round's race. */
+  check: () => Promise<string[]>;
+}
+
+/** ROUNDS races (one fresh key each) and their checks; reports the figures and asserts no violation. */
+async function raceRounds(name: string, roundOf: (round: number) => RaceRound): Promise<void> {
+  const started = Date.now();
+  unavailableTotal = 0;
+  let replays = 0;
+  let inProgress = 0;
+  const violations: string[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const r = roundOf(round);
+    const f = await race(r.path, r.body);
+    replays += f.replays;
+    inProgress += f.inProgress;
+    violations.push(...f.violations, ...(await r.check()));
+  }
+  report(name, { rounds: ROUNDS, operations: ROUNDS * (CONCURRENCY + 1), instances: 2, replays, in_progress_409: inProgress, retryable_503: unavailableTotal, violations: violations.length, ms: Date.now() - started });
+  assert.deepEqual(violations, []);
+}
+
 const INTENT_FIELDS = { response_mode: 'INTENT', customer_name: 'Asha Rao', customer_email: 'asha@example.in', customer_phone: '9876543210', customer_consent: true };
 
-for (const mode of ['CHECKOUT', 'INTENT'] as const) test(`${CONCURRENCY} concurrent identical ${mode} creates over two instances: one order, identical replays`, { timeout: 300_000 }, async () => {
-  const started = Date.now();
-  unavailableTotal = 0;
-  let replays = 0;
-  let inProgress = 0;
-  const violations: string[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
+for (const mode of ['CHECKOUT', 'INTENT'] as const) test(`${CONCURRENCY} concurrent identical ${mode} creates over two instances: one order, identical replays`, { timeout: 300_000 }, () =>
+  raceRounds(`idempotency-race-${mode.toLowerCase()}-orders`, (round) => {
     const reference = `race-order-${round}-${randomUUID().slice(0, 8)}`;
-    const f = await race('/merchant/payment-orders', { amount_paise: 10_000 + round, purpose: 'race', merchant_order_reference: reference, ...(mode === 'INTENT' ? INTENT_FIELDS : {}) });
-    replays += f.replays;
-    inProgress += f.inProgress;
-    violations.push(...f.violations);
-    const rows = await database.db.query('SELECT id FROM payment_orders WHERE merchant_order_reference = $1', [reference]);
-    if (rows.rowCount !== 1) violations.push(`${rows.rowCount} orders for one key`);
-    const created = await database.db.query(`SELECT 1 FROM payment_order_transitions t JOIN payment_orders o ON o.id = t.order_pk WHERE o.merchant_order_reference = $1 AND t.trigger = 'created'`, [reference]);
-    if (created.rowCount !== 1) violations.push(`${created.rowCount} 'created' history rows`);
-    if (mode === 'INTENT') {
-      const collections = await database.db.query('SELECT 1 FROM sandbox_collections WHERE reference = (SELECT order_id FROM payment_orders WHERE merchant_order_reference = $1)', [reference]);
-      if (collections.rowCount !== 1) violations.push(`${collections.rowCount} provider collections`);
-    }
-  }
-  report(`idempotency-race-${mode.toLowerCase()}-orders`, { rounds: ROUNDS, operations: ROUNDS * (CONCURRENCY + 1), instances: 2, replays, in_progress_409: inProgress, retryable_503: unavailableTotal, violations: violations.length, ms: Date.now() - started });
-  assert.deepEqual(violations, []);
-});
+    return {
+      path: '/merchant/payment-orders',
+      body: { amount_paise: 10_000 + round, purpose: 'race', merchant_order_reference: reference, ...(mode === 'INTENT' ? INTENT_FIELDS : {}) },
+      check: async () => {
+        const violations: string[] = [];
+        const rows = await database.db.query('SELECT id FROM payment_orders WHERE merchant_order_reference = $1', [reference]);
+        if (rows.rowCount !== 1) violations.push(`${rows.rowCount} orders for one key`);
+        const created = await database.db.query(`SELECT 1 FROM payment_order_transitions t JOIN payment_orders o ON o.id = t.order_pk WHERE o.merchant_order_reference = $1 AND t.trigger = 'created'`, [reference]);
+        if (created.rowCount !== 1) violations.push(`${created.rowCount} 'created' history rows`);
+        if (mode === 'INTENT') {
+          const collections = await database.db.query('SELECT 1 FROM sandbox_collections WHERE reference = (SELECT order_id FROM payment_orders WHERE merchant_order_reference = $1)', [reference]);
+          if (collections.rowCount !== 1) violations.push(`${collections.rowCount} provider collections`);
+        }
+        return violations;
+      },
+    };
+  }),
+);
 
-test(`${CONCURRENCY} concurrent identical payout creates over two instances: one payout, one bank execution`, { timeout: 300_000 }, async () => {
-  const started = Date.now();
-  unavailableTotal = 0;
-  let replays = 0;
-  let inProgress = 0;
-  const violations: string[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
+test(`${CONCURRENCY} concurrent identical payout creates over two instances: one payout, one bank execution`, { timeout: 300_000 }, () =>
+  raceRounds('idempotency-race-payouts', (round) => {
     const reference = `race-payout-${round}-${randomUUID().slice(0, 8)}`;
-    const body = { beneficiary: inlineBeneficiary(), amount_paise: 20_000 + round * 100, mode: 'IMPS', client_reference: reference };
-    const f = await race('/merchant/payouts', body);
-    replays += f.replays;
-    inProgress += f.inProgress;
-    violations.push(...f.violations);
-    const rows = await database.db.query<{ transaction_id: string }>('SELECT transaction_id FROM payouts WHERE client_reference = $1', [reference]);
-    if (rows.rowCount !== 1) violations.push(`${rows.rowCount} payouts for one key`);
-    const txn = rows.rows[0]?.transaction_id;
-    const ledger = await until('the bank to execute', async () => {
-      const r = await database.db.query<{ n: number }>('SELECT count(*)::int AS n FROM sandbox_bank_ledger WHERE reference = $1', [txn]);
-      return r.rows[0]!.n > 0 ? r.rows[0]!.n : undefined;
-    });
-    const submits = await database.db.query('SELECT 1 FROM sandbox_bank_submissions WHERE reference = $1', [txn]);
-    if (ledger !== 1) violations.push(`${ledger} executions`);
-    if (submits.rowCount !== 1) violations.push(`${submits.rowCount} bank submits`);
-  }
-  report('idempotency-race-payouts', { rounds: ROUNDS, operations: ROUNDS * (CONCURRENCY + 1), instances: 2, replays, in_progress_409: inProgress, retryable_503: unavailableTotal, violations: violations.length, ms: Date.now() - started });
-  assert.deepEqual(violations, []);
-});
+    return {
+      path: '/merchant/payouts',
+      body: { beneficiary: inlineBeneficiary(), amount_paise: 20_000 + round * 100, mode: 'IMPS', client_reference: reference },
+      check: async () => {
+        const violations: string[] = [];
+        const rows = await database.db.query<{ transaction_id: string }>('SELECT transaction_id FROM payouts WHERE client_reference = $1', [reference]);
+        if (rows.rowCount !== 1) violations.push(`${rows.rowCount} payouts for one key`);
+        const txn = rows.rows[0]?.transaction_id;
+        const ledger = await until('the bank to execute', async () => {
+          const r = await database.db.query<{ n: number }>('SELECT count(*)::int AS n FROM sandbox_bank_ledger WHERE reference = $1', [txn]);
+          return r.rows[0]!.n > 0 ? r.rows[0]!.n : undefined;
+        });
+        const submits = await database.db.query('SELECT 1 FROM sandbox_bank_submissions WHERE reference = $1', [txn]);
+        if (ledger !== 1) violations.push(`${ledger} executions`);
+        if (submits.rowCount !== 1) violations.push(`${submits.rowCount} bank submits`);
+        return violations;
+      },
+    };
+  }),
+);
