@@ -18,7 +18,7 @@ import type { Metrics } from '../observability/metrics.js';
 import type { Vault } from '../security/vault.js';
 import type { Db } from '../store/db.js';
 import * as repo from '../store/repos/callbacks-repo.js';
-import { WriteBatcher } from './write-batcher.js';
+import { Batcher } from './batcher.js';
 import { destinationSecretContext } from './destinations.js';
 import { destinationKindOf } from './events.js';
 
@@ -39,10 +39,10 @@ export class DeliveriesService {
   private readonly attemptSeconds;
   private readonly lagSeconds;
   /** Results of attempts that finish together are recorded in one statement. */
-  private readonly recorder: WriteBatcher<repo.AttemptRecord>;
+  private readonly recorder: Batcher<repo.AttemptRecord>;
 
   constructor(private readonly deps: DeliveriesDeps) {
-    this.recorder = new WriteBatcher((batch) => repo.recordAttempts(deps.db, batch));
+    this.recorder = new Batcher((batch) => repo.recordAttempts(deps.db, batch));
     this.attemptsTotal = deps.metrics.counter('tijori_callback_attempts_total', 'Callback delivery attempts, by result', ['result']);
     this.attemptSeconds = deps.metrics.histogram('tijori_callback_attempt_seconds', 'Callback attempt latency (request to response)', [], [
       0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,

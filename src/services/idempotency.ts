@@ -13,6 +13,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { AppError } from '../domain/errors.js';
 import type { Db, Queryable } from '../store/db.js';
+import type { CompletedKeyValues } from '../store/repos/payment-orders-repo.js';
 
 export interface IdempotencyScope {
   clientPk: string;
@@ -137,24 +138,32 @@ export class IdempotencyService {
   /**
    * The fastest form of an atomic create, for resources whose answer is fully known before they are
    * written: the completed key and the resource go in ONE statement (one round trip, an implicit
-   * transaction). `prepare` builds the answer; `write` runs one statement that starts with the
-   * given key CTE and inserts the resource only when the key row was inserted, returning whether
-   * it was. A key that already exists is answered as in `claim` (replay, 422 or 409).
+   * transaction), which `write.first` may share with other creates (see src/services/batcher.ts).
+   * `prepare` builds the answer; `write.first` writes the resource with the given completed key
+   * row, only if that row could be inserted, and says whether it was. A key that already exists is
+   * answered as in `claim` (replay, 422 or 409); a key left in progress by a crashed leased create
+   * is taken over with `write.takeover`, one statement starting with the given key CTE.
    */
   async runOneStatement(
     scope: IdempotencyScope,
     prepare: (resourceId: string) => CreateOutcome,
-    write: (q: Queryable, key: CompletedKeyInsert) => Promise<boolean>,
+    write: {
+      first: (key: CompletedKeyValues) => Promise<boolean>;
+      takeover: (tx: Queryable, key: CompletedKeyInsert) => Promise<boolean>;
+    },
   ): Promise<CreateResponse> {
     const resourceId = randomUUID();
     const outcome = prepare(resourceId);
     const bodyText = JSON.stringify(outcome.body);
-    const key: CompletedKeyInsert = {
-      cte: `k AS (INSERT INTO idempotency_keys (client_pk, key, fingerprint, state, response_status, response_body, resource_type, resource_id, completed_at)
-                  VALUES ($1, $2, $3, 'completed', $4, $5, $6, $7, now()) ON CONFLICT DO NOTHING RETURNING 1)`,
-      params: [scope.clientPk, scope.key, fingerprint(scope), outcome.status, bodyText, outcome.resourceType, outcome.resourceId],
+    const key: CompletedKeyValues = {
+      client_pk: scope.clientPk,
+      key: scope.key,
+      fingerprint: fingerprint(scope),
+      response_status: outcome.status,
+      response_body: bodyText,
+      resource_type: outcome.resourceType,
     };
-    if (await write(this.db, key)) return { status: outcome.status, bodyText, replayed: false };
+    if (await write.first(key)) return { status: outcome.status, bodyText, replayed: false };
     // The key exists (or a concurrent first request just committed it): answer as a repeat.
     const claim = await this.claim(this.db, scope, DEFAULT_LEASE_MS);
     if (claim.kind === 'replay') return { status: claim.status, bodyText: claim.bodyText, replayed: true };
@@ -167,7 +176,7 @@ export class IdempotencyService {
                     WHERE client_pk = $1 AND key = $2 AND fingerprint = $3 AND state = 'in_progress' RETURNING 1)`,
         params: [scope.clientPk, scope.key, fingerprint(scope), again.status, JSON.stringify(again.body), again.resourceType, again.resourceId],
       };
-      if (!(await write(tx, retryKey))) throw new Error('idempotency key was not held at completion');
+      if (!(await write.takeover(tx, retryKey))) throw new Error('idempotency key was not held at completion');
       return { status: again.status, bodyText: retryKey.params[4] as string, replayed: false };
     });
   }

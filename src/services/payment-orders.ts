@@ -12,7 +12,7 @@ import type { CreateResponse, IdempotencyScope } from './idempotency.js';
 import { findOrg } from '../store/repos/clients-repo.js';
 import * as repo from '../store/repos/payment-orders-repo.js';
 import type { PaymentOrderRow, PaymentOrderViewRow } from '../store/repos/payment-orders-repo.js';
-import type { Queryable } from '../store/db.js';
+import { isDataOrDeadlockError, type Queryable } from '../store/db.js';
 import { type CreatePaymentOrderBody, type CreatePaymentOrderInput, type PayerDetails, payerDetailsIssues, validateCreatePaymentOrder } from './payment-order-input.js';
 import { applyCollectionStatus, applyCollectionStatusByReference, lockOrder, type ProviderOutcomeResult, transitionOrder } from './payment-order-transitions.js';
 import {
@@ -28,6 +28,7 @@ import {
 import { callbackSecretContext } from './payment-order-secrets.js';
 import { expireAfterFinalCheck } from './payment-order-expiry.js';
 import { within } from './within.js';
+import { Batcher } from './batcher.js';
 import { sandboxDecide, sandboxDecideByRef, type SandboxDecisionOptions } from './sandbox-decisions.js';
 
 /** API §8: a live check only when the previous one is older than this. */
@@ -36,6 +37,13 @@ export const LIVE_CHECK_INTERVAL_MS = 2_000;
 export const LIVE_CHECK_TIMEOUT_MS = 1_500;
 
 const UTR = /^[0-9]{12}$/;
+
+/**
+ * Batched CHECKOUT creates (docs/performance.md): up to this many per statement, and this many
+ * statements in flight (connections used) at once.
+ */
+const CREATE_BATCH_MAX = 64;
+const CREATE_BATCH_CONCURRENCY = 4;
 
 function providerUnavailable(err: unknown): AppError {
   return new AppError('SERVICE_UNAVAILABLE', 'The payment provider is temporarily unavailable. Retry with the same Idempotency-Key.', { cause: err });
@@ -49,7 +57,16 @@ export interface CreateRequest {
 }
 
 export class PaymentOrdersService {
-  constructor(private readonly ctx: AppContext) {}
+  /** CHECKOUT creates that arrive together share one statement and one commit. */
+  private readonly checkoutCreates: Batcher<repo.CheckoutCreate, boolean>;
+
+  constructor(private readonly ctx: AppContext) {
+    this.checkoutCreates = new Batcher((creates) => repo.insertCheckoutCreates(ctx.db, creates), {
+      maxBatch: CREATE_BATCH_MAX,
+      concurrency: CREATE_BATCH_CONCURRENCY,
+      isolateFailures: isDataOrDeadlockError,
+    });
+  }
 
   private urlFor(o: { id: string }): string {
     return checkoutUrl(this.ctx.publicBaseUrl(), checkoutTokenFor(this.ctx.vault, o.id));
@@ -130,7 +147,10 @@ export class PaymentOrdersService {
           pending = { ...this.newRow(id, req.principal, input, null), created_at: createdAt };
           return outcome(repo.rowAsInserted(pending, createdAt));
         },
-        (q, key) => repo.insertOrderWithHistoryAndKey(q, pending, key),
+        {
+          first: (key) => this.checkoutCreates.add({ order: pending, key }),
+          takeover: (tx, key) => repo.insertOrderWithHistoryAndKey(tx, pending, key),
+        },
       );
     }
     return this.ctx.idempotency.runLeased(req.scope, async ({ resourceId, complete }) => {

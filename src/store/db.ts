@@ -86,6 +86,16 @@ export function isUnavailableError(err: unknown): boolean {
   );
 }
 
+/**
+ * True when a statement failed because of the data it carried (a bad value, a violated constraint)
+ * or lost a deadlock: for a batched statement, retrying its items one by one can succeed for all
+ * but the culprit. False for everything else (an unreachable database fails every retry too).
+ */
+export function isDataOrDeadlockError(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code.startsWith('22') || code.startsWith('23') || code === '40P01' || code === '40001');
+}
+
 function mapError(err: unknown): unknown {
   if (isUnavailableError(err)) {
     return new AppError('SERVICE_UNAVAILABLE', 'The service is temporarily unavailable. Retry with the same Idempotency-Key.', { cause: err });

@@ -100,6 +100,70 @@ export async function insertOrderWithHistoryAndKey(q: Queryable, o: NewPaymentOr
   return (r.rows[0] as { n: number }).n === 1;
 }
 
+/** A completed idempotency key row, written with the resource it answers for. */
+export interface CompletedKeyValues {
+  client_pk: string;
+  key: string;
+  fingerprint: string;
+  response_status: number;
+  response_body: string;
+  resource_type: string;
+}
+
+export interface CheckoutCreate {
+  order: NewPaymentOrder & { created_at: Date };
+  key: CompletedKeyValues;
+}
+
+/** The SQL type of every column a batched create carries (json_to_recordset needs them spelt out). */
+const CREATE_COLUMN_TYPES: Record<(typeof CREATE_COLUMNS)[number], string> = {
+  id: 'uuid', order_id: 'text', org_id: 'uuid', client_pk: 'uuid', merchant_order_reference: 'text', amount_paise: 'bigint',
+  currency: 'text', purpose: 'text', response_mode: 'text', status: 'text', provider: 'text', provider_status: 'text',
+  provider_reference: 'text', upi_uri: 'text', customer_name: 'text', customer_email: 'text', customer_phone: 'text',
+  customer_consent_at: 'timestamptz', expires_in_minutes: 'integer', expires_at: 'timestamptz', callback_url: 'text',
+  callback_secret_enc: 'text', return_url: 'text', created_at: 'timestamptz', updated_at: 'timestamptz',
+};
+
+/**
+ * Many CHECKOUT creates in ONE statement (one round trip, one commit): each order, its creation
+ * history row and its completed idempotency key, all passed as one JSON array. An order is written
+ * only if its key row was (ON CONFLICT DO NOTHING: a key that exists, or that appears twice in the
+ * batch, writes nothing and its caller answers it as a repeat). Rows go in sorted by key, so two
+ * batches that share keys wait for each other in the same order instead of deadlocking.
+ */
+const INSERT_CHECKOUT_CREATES = prepared(`WITH v AS MATERIALIZED (
+       SELECT * FROM json_to_recordset($1::json) AS v(${CREATE_COLUMNS.map((c) => `${c} ${CREATE_COLUMN_TYPES[c]}`).join(', ')},
+         idempotency_key uuid, fingerprint text, response_status integer, response_body text, resource_type text)),
+     k AS (INSERT INTO idempotency_keys (client_pk, key, fingerprint, state, response_status, response_body, resource_type, resource_id, completed_at)
+           SELECT client_pk, idempotency_key, fingerprint, 'completed', response_status, response_body, resource_type, id, now() FROM v
+           ON CONFLICT DO NOTHING RETURNING resource_id),
+     o AS (INSERT INTO payment_orders (${CREATE_COLUMNS.join(', ')})
+           SELECT ${CREATE_COLUMNS.map((c) => (c === 'callback_secret_enc' ? `decode(v.${c}, 'base64')` : `v.${c}`)).join(', ')}
+             FROM v JOIN k ON k.resource_id = v.id RETURNING id, status, created_at),
+     h AS (INSERT INTO payment_order_transitions (order_pk, from_status, to_status, trigger, created_at)
+           SELECT id, NULL, status, 'created', created_at FROM o)
+  SELECT id FROM o`);
+
+/** Writes the creates of a batch; for each, whether it was written (false: its key already existed). */
+export async function insertCheckoutCreates(q: Queryable, creates: CheckoutCreate[]): Promise<boolean[]> {
+  const records = creates
+    .map(({ order, key }) => ({
+      ...order,
+      callback_secret_enc: order.callback_secret_enc?.toString('base64') ?? null,
+      updated_at: order.created_at,
+      idempotency_key: key.key,
+      fingerprint: key.fingerprint,
+      response_status: key.response_status,
+      response_body: key.response_body,
+      resource_type: key.resource_type,
+      sort: `${key.client_pk}/${key.key.toLowerCase()}`,
+    }))
+    .sort((a, b) => (a.sort < b.sort ? -1 : a.sort > b.sort ? 1 : 0));
+  const r = await q.query<{ id: string }>(INSERT_CHECKOUT_CREATES, [JSON.stringify(records)]);
+  const written = new Set(r.rows.map((row) => row.id));
+  return creates.map((c) => written.has(c.order.id));
+}
+
 /** The row as insertOrderWithHistoryAndKey writes it, for answering before the write. */
 export function rowAsInserted(o: NewPaymentOrder, createdAt: Date): PaymentOrderRow {
   return {

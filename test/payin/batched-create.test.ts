@@ -1,0 +1,140 @@
+/**
+ * Batched CHECKOUT creates against real PostgreSQL (src/store/repos/payment-orders-repo.ts
+ * insertCheckoutCreates, behind src/services/batcher.ts): every create of a batch gets its own
+ * answer; a key that exists or repeats in the batch writes nothing; one bad row fails only its own
+ * create; batches sharing keys in opposite orders do not deadlock.
+ */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, test } from 'node:test';
+import { Batcher } from '../../src/services/batcher.js';
+import { orderIdFor } from '../../src/services/payment-order-view.js';
+import { isDataOrDeadlockError } from '../../src/store/db.js';
+import { type CheckoutCreate, insertCheckoutCreates } from '../../src/store/repos/payment-orders-repo.js';
+import { createTestDatabase, type TestDatabase } from '../support/db.js';
+
+let t: TestDatabase;
+let orgId: string;
+let clientPk: string;
+
+before(async () => {
+  t = await createTestDatabase();
+  orgId = randomUUID();
+  clientPk = randomUUID();
+  await t.db.query(`INSERT INTO organizations (id, name) VALUES ($1, 'o')`, [orgId]);
+  await t.db.query(
+    `INSERT INTO api_clients (id, client_id, org_id, secret_hash, scopes) VALUES ($1, $2, $3, '\\x00', '{collections:write}')`,
+    [clientPk, `c-${clientPk}`, orgId],
+  );
+});
+after(() => t.drop());
+
+function checkoutCreate(idempotencyKey: string, extra: Partial<CheckoutCreate['order']> = {}): CheckoutCreate {
+  const id = randomUUID();
+  const createdAt = new Date();
+  return {
+    order: {
+      id,
+      order_id: orderIdFor(id),
+      org_id: orgId,
+      client_pk: clientPk,
+      merchant_order_reference: `ref-${id}`,
+      amount_paise: 49_900,
+      currency: 'INR',
+      purpose: 'batched',
+      response_mode: 'CHECKOUT',
+      status: 'AWAITING_CUSTOMER',
+      provider: 'sandbox',
+      provider_status: 'NOT_INITIATED',
+      provider_reference: null,
+      upi_uri: null,
+      customer_name: 'Asha "Rao" \\ ünïcode',
+      customer_email: null,
+      customer_phone: null,
+      customer_consent_at: null,
+      expires_in_minutes: 30,
+      expires_at: null,
+      callback_url: 'https://merchant.example.in/cb',
+      callback_secret_enc: Buffer.from([0, 1, 2, 250, 251, 252]),
+      return_url: null,
+      created_at: createdAt,
+      ...extra,
+    },
+    key: {
+      client_pk: clientPk,
+      key: idempotencyKey,
+      fingerprint: `fp-${idempotencyKey}`,
+      response_status: 201,
+      response_body: JSON.stringify({ success: true, data: { id }, note: 'quotes " and \\ survive' }),
+      resource_type: 'payment_order',
+    },
+  };
+}
+
+test('one statement writes each order with its history row and completed key; existing and repeated keys write nothing', async () => {
+  const existing = checkoutCreate(randomUUID());
+  assert.deepEqual(await insertCheckoutCreates(t.db, [existing]), [true]);
+
+  const repeated = randomUUID();
+  const fresh = Array.from({ length: 5 }, () => checkoutCreate(randomUUID()));
+  const batch = [fresh[0]!, checkoutCreate(existing.key.key), checkoutCreate(repeated), ...fresh.slice(1), checkoutCreate(repeated)];
+  assert.deepEqual(await insertCheckoutCreates(t.db, batch), [true, false, true, true, true, true, true, false]);
+
+  for (const c of [...fresh, batch[2]!]) {
+    const o = await t.db.query(
+      `SELECT o.amount_paise, o.customer_name, o.callback_secret_enc, o.created_at, o.updated_at, o.order_id,
+              k.fingerprint, k.state, k.response_status, k.response_body, k.resource_id,
+              (SELECT count(*)::int FROM payment_order_transitions h WHERE h.order_pk = o.id AND h.trigger = 'created' AND h.to_status = o.status) AS history
+         FROM payment_orders o JOIN idempotency_keys k ON k.resource_id = o.id WHERE o.id = $1`,
+      [c.order.id],
+    );
+    const row = o.rows[0]!;
+    assert.equal(row.amount_paise, 49_900);
+    assert.equal(row.customer_name, c.order.customer_name);
+    assert.deepEqual(row.callback_secret_enc, c.order.callback_secret_enc);
+    assert.equal(row.created_at.getTime(), c.order.created_at.getTime());
+    assert.equal(row.updated_at.getTime(), c.order.created_at.getTime());
+    assert.equal(row.order_id, c.order.order_id);
+    assert.equal(row.fingerprint, c.key.fingerprint);
+    assert.equal(row.state, 'completed');
+    assert.equal(row.response_status, 201);
+    assert.equal(row.response_body, c.key.response_body);
+    assert.equal(row.history, 1);
+  }
+  const notWritten = await t.db.query('SELECT count(*)::int AS n FROM payment_orders WHERE id = ANY($1::uuid[])', [[batch[1]!.order.id, batch[7]!.order.id]]);
+  assert.equal(notWritten.rows[0]!.n, 0);
+});
+
+test('a row the database refuses fails only its own create when the batcher isolates data errors', async () => {
+  const calls: number[] = [];
+  const batcher = new Batcher<CheckoutCreate, boolean>(
+    (creates) => {
+      calls.push(creates.length);
+      return insertCheckoutCreates(t.db, creates);
+    },
+    { isolateFailures: isDataOrDeadlockError },
+  );
+  const creates = [checkoutCreate(randomUUID()), checkoutCreate(randomUUID(), { amount_paise: 1 }), checkoutCreate(randomUUID())];
+  const results = await Promise.allSettled(creates.map((c) => batcher.add(c)));
+  assert.deepEqual(calls, [3, 1, 1, 1]);
+  assert.deepEqual(results[0], { status: 'fulfilled', value: true });
+  assert.equal(results[1]!.status, 'rejected');
+  assert.equal(((results[1] as PromiseRejectedResult).reason as { code?: string }).code, '23514', 'the CHECK on amount_paise');
+  assert.deepEqual(results[2], { status: 'fulfilled', value: true });
+  const keyOfBad = await t.db.query('SELECT count(*)::int AS n FROM idempotency_keys WHERE client_pk = $1 AND key = $2', [clientPk, creates[1]!.key.key]);
+  assert.equal(keyOfBad.rows[0]!.n, 0, 'the refused create left no key behind: a retry can proceed');
+});
+
+test('concurrent batches sharing keys in opposite orders write each key once and never deadlock', async () => {
+  for (let round = 0; round < 10; round++) {
+    const keys = Array.from({ length: 30 }, () => randomUUID());
+    const forward = keys.map((k) => checkoutCreate(k));
+    const backward = [...keys].reverse().map((k) => checkoutCreate(k));
+    const [a, b] = await Promise.all([insertCheckoutCreates(t.db, forward), insertCheckoutCreates(t.db, backward)]);
+    keys.forEach((_k, i) => {
+      assert.equal(Number(a[i]) + Number(b[keys.length - 1 - i]), 1, `key ${i} of round ${round} written exactly once`);
+    });
+    const n = await t.db.query('SELECT count(*)::int AS n FROM idempotency_keys WHERE key = ANY($1::uuid[])', [keys]);
+    assert.equal(n.rows[0]!.n, keys.length);
+  }
+});
