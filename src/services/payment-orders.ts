@@ -44,6 +44,8 @@ const UTR = /^[0-9]{12}$/;
  */
 const CREATE_BATCH_MAX = 64;
 const CREATE_BATCH_CONCURRENCY = 4;
+const READ_BATCH_MAX = 128;
+const READ_BATCH_CONCURRENCY = 4;
 
 function providerUnavailable(err: unknown): AppError {
   return new AppError('SERVICE_UNAVAILABLE', 'The payment provider is temporarily unavailable. Retry with the same Idempotency-Key.', { cause: err });
@@ -59,6 +61,8 @@ export interface CreateRequest {
 export class PaymentOrdersService {
   /** CHECKOUT creates that arrive together share one statement and one commit. */
   private readonly checkoutCreates: Batcher<repo.CheckoutCreate, boolean>;
+  /** Merchant GETs that arrive together share one statement. */
+  private readonly reads: Batcher<repo.ClientOrderLookup, PaymentOrderViewRow | null>;
 
   constructor(private readonly ctx: AppContext) {
     this.checkoutCreates = new Batcher((creates) => repo.insertCheckoutCreates(ctx.db, creates), {
@@ -66,6 +70,7 @@ export class PaymentOrdersService {
       concurrency: CREATE_BATCH_CONCURRENCY,
       isolateFailures: isDataOrDeadlockError,
     });
+    this.reads = new Batcher((lookups) => repo.findManyForClient(ctx.db, lookups), { maxBatch: READ_BATCH_MAX, concurrency: READ_BATCH_CONCURRENCY });
   }
 
   private urlFor(o: { id: string }): string {
@@ -171,7 +176,7 @@ export class PaymentOrdersService {
 
   private async findForClient(principal: Principal, ref: string): Promise<PaymentOrderViewRow> {
     const orderRef = orderRefFor(ref);
-    const row = orderRef === null ? null : await repo.findForClient(this.ctx.db, principal.pk, orderRef);
+    const row = orderRef === null ? null : await this.reads.add({ clientPk: principal.pk, ref: orderRef });
     if (!row) throw new AppError('NOT_FOUND', 'No such payment order.');
     return row;
   }

@@ -205,16 +205,27 @@ export const VIEW_COLUMNS = [
 ] as const satisfies readonly (keyof PaymentOrderRow)[];
 export type PaymentOrderViewRow = Pick<PaymentOrderRow, (typeof VIEW_COLUMNS)[number]>;
 
-const FIND_FOR_CLIENT = {
-  byId: prepared(`SELECT ${VIEW_COLUMNS.join(', ')} FROM payment_orders WHERE client_pk = $1 AND id = $2`),
-  byOrderId: prepared(`SELECT ${VIEW_COLUMNS.join(', ')} FROM payment_orders WHERE client_pk = $1 AND id = $2 AND order_id = $3`),
-};
+/** One merchant GET's look-up: the order, visible only to the client that created it. */
+export interface ClientOrderLookup {
+  clientPk: string;
+  ref: OrderRef;
+}
 
-/** Visible only to the client that created it (the merchant GET: a prepared statement, the view's columns). */
-export async function findForClient(q: Queryable, clientPk: string, ref: OrderRef): Promise<PaymentOrderViewRow | null> {
-  const b = byRef(ref, 2);
-  const r = await q.query<PaymentOrderViewRow>(ref.orderId === undefined ? FIND_FOR_CLIENT.byId : FIND_FOR_CLIENT.byOrderId, [clientPk, ...b.params]);
-  return r.rows[0] ?? null;
+const FIND_MANY_BY_ID = prepared(`SELECT client_pk, ${VIEW_COLUMNS.join(', ')} FROM payment_orders WHERE id = ANY($1::uuid[])`);
+
+/**
+ * The merchant GETs of a batch in one statement (a prepared statement, the view's columns): for
+ * each look-up its order, or null when there is none with that id (and order_id, if given) for
+ * that client. Ids are lower-case, as orderRefFor() and PostgreSQL write them.
+ */
+export async function findManyForClient(q: Queryable, lookups: ClientOrderLookup[]): Promise<Array<PaymentOrderViewRow | null>> {
+  const r = await q.query<PaymentOrderViewRow & { client_pk: string }>(FIND_MANY_BY_ID, [lookups.map((l) => l.ref.id)]);
+  const byId = new Map(r.rows.map((row) => [row.id, row]));
+  return lookups.map(({ clientPk, ref }) => {
+    const row = byId.get(ref.id);
+    if (row === undefined || row.client_pk !== clientPk || (ref.orderId !== undefined && row.order_id !== ref.orderId)) return null;
+    return row;
+  });
 }
 
 /** Unscoped look-up (admin API, provider events, checkout tokens). */

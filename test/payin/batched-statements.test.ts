@@ -1,8 +1,9 @@
 /**
- * Batched CHECKOUT creates against real PostgreSQL (src/store/repos/payment-orders-repo.ts
- * insertCheckoutCreates, behind src/services/batcher.ts): every create of a batch gets its own
- * answer; a key that exists or repeats in the batch writes nothing; one bad row fails only its own
- * create; batches sharing keys in opposite orders do not deadlock.
+ * Batched statements against real PostgreSQL (src/store/repos/payment-orders-repo.ts, behind
+ * src/services/batcher.ts). CHECKOUT creates: every create of a batch gets its own answer; a key
+ * that exists or repeats in the batch writes nothing; one bad row fails only its own create;
+ * batches sharing keys in opposite orders do not deadlock. Merchant GETs: each look-up sees only
+ * its own client's order.
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -10,7 +11,7 @@ import { after, before, test } from 'node:test';
 import { Batcher } from '../../src/services/batcher.js';
 import { orderIdFor } from '../../src/services/payment-order-view.js';
 import { isDataOrDeadlockError } from '../../src/store/db.js';
-import { type CheckoutCreate, insertCheckoutCreates } from '../../src/store/repos/payment-orders-repo.js';
+import { type CheckoutCreate, findManyForClient, insertCheckoutCreates } from '../../src/store/repos/payment-orders-repo.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 
 let t: TestDatabase;
@@ -137,4 +138,30 @@ test('concurrent batches sharing keys in opposite orders write each key once and
     const n = await t.db.query('SELECT count(*)::int AS n FROM idempotency_keys WHERE key = ANY($1::uuid[])', [keys]);
     assert.equal(n.rows[0]!.n, keys.length);
   }
+});
+
+test('a batch of merchant look-ups answers each with its own client\'s order only', async () => {
+  const mine = checkoutCreate(randomUUID());
+  const otherClient = randomUUID();
+  await t.db.query(
+    `INSERT INTO api_clients (id, client_id, org_id, secret_hash, scopes) VALUES ($1, $2, $3, '\\x00', '{collections:read}')`,
+    [otherClient, `c-${otherClient}`, orgId],
+  );
+  const theirs = checkoutCreate(randomUUID(), { client_pk: otherClient });
+  assert.deepEqual(await insertCheckoutCreates(t.db, [mine, theirs]), [true, true]);
+  const missing = randomUUID();
+  const rows = await findManyForClient(t.db, [
+    { clientPk, ref: { id: mine.order.id } },
+    { clientPk, ref: { id: mine.order.id, orderId: mine.order.order_id } },
+    { clientPk, ref: { id: mine.order.id, orderId: theirs.order.order_id } },
+    { clientPk, ref: { id: theirs.order.id } },
+    { clientPk: otherClient, ref: { id: theirs.order.id } },
+    { clientPk, ref: { id: missing } },
+  ]);
+  assert.deepEqual(
+    rows.map((r) => r?.id ?? null),
+    [mine.order.id, mine.order.id, null, null, theirs.order.id, null],
+  );
+  assert.equal(rows[0]!.amount_paise, 49_900);
+  assert.equal(rows[0]!.status, 'AWAITING_CUSTOMER');
 });
