@@ -1,14 +1,23 @@
 /**
- * Callback delivery, end to end: INTENT orders are confirmed through the sandbox's admin "pay"
- * endpoint (the sandbox PSP then calls Tijori's provider intake, which marks the order PAID and
- * records collection.received), as fast as autocannon can; the service delivers each event to the
+ * Callback delivery, end to end: open INTENT orders are confirmed, as fast as the load generator
+ * can or evenly paced, and the service delivers each resulting collection.received event to the
  * org's payin destination, a local HTTPS receiver in its own process (bench/callback-receiver.ts)
- * that verifies every signature. Measures confirmations/s in, verified deliveries/s out, and per
- * order the latency from the confirmation's answer to the delivery's arrival.
+ * that verifies every signature. A confirmation is either
+ * - 'provider': the PSP's signed callback itself, sent by the load generator to the provider
+ *   intake (/provider/sandbox/callbacks) exactly as the sandbox PSP signs it: what a gateway
+ *   receives from a real PSP; or
+ * - 'sandbox': the sandbox's admin "pay" endpoint, after which the sandbox PSP (in the service's
+ *   process) records the payment and sends that callback itself: the demo path, which also costs
+ *   the service the sandbox's own work and two more HTTP exchanges per confirmation.
+ * Measures confirmations/s in, verified deliveries/s out, and per order the latency from the
+ * confirmation's answer to the delivery's arrival.
  */
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { signSandboxBody } from '../src/providers/sandbox/signing.js';
 import type pg from 'pg';
-import type { LoadResult, LoadSpec } from './load.js';
+import { SANDBOX_SIGNATURE_HEADER } from '../src/providers/sandbox/signing.js';
+import type { ExplicitRequest, LoadResult, LoadSpec } from './load.js';
 import { percentile, type Spawned } from './support.js';
 
 export interface CallbackRun {
@@ -22,6 +31,8 @@ export interface CallbackRun {
 
 export interface CallbackDeps {
   svc: Spawned;
+  /** The key the sandbox PSP signs its callbacks with (derived from the service's MASTER_KEY). */
+  sandboxSigningSecret: string;
   receiver: Spawned;
   adminToken: string;
   db: pg.Client;
@@ -45,8 +56,35 @@ export async function configureDestination(d: CallbackDeps, orgId: string): Prom
   await d.receiver.ask(`secret ${body.data.signing_secret}`);
 }
 
+export type ConfirmVia = 'provider' | 'sandbox';
+
+/** The confirmation of one order, as a request to the service (see the file's comment). */
+function confirmation(d: CallbackDeps, via: ConfirmVia, order: { id: string; order_id: string }, k: number): ExplicitRequest {
+  if (via === 'sandbox') {
+    return { id: order.id, path: `/admin/sandbox/payment-orders/${order.id}/pay`, body: '{}', headers: { authorization: `Bearer ${d.adminToken}`, 'content-type': 'application/json' } };
+  }
+  const body = JSON.stringify({
+    id: randomUUID(),
+    type: 'collection.updated',
+    reference: order.order_id,
+    provider_reference: `bench-${order.id}`,
+    status: 'SUCCESS',
+    amount_paise: 49_900,
+    utr: String(400_000_000_000 + k),
+    paid_at: new Date().toISOString(),
+    failure_reason: null,
+  });
+  return { id: order.id, path: '/provider/sandbox/callbacks', body, headers: { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: signSandboxBody(d.sandboxSigningSecret, body) } };
+}
+
 /** Confirms `n` open INTENT orders and waits for their deliveries. `already`: verified deliveries before this run. */
-export async function callbackRun(d: CallbackDeps, n: number, already: number, file: string, ratePerS?: number): Promise<CallbackRun & { total: number }> {
+export async function callbackRun(
+  d: CallbackDeps,
+  n: number,
+  already: number,
+  file: string,
+  opts: { via: ConfirmVia; ratePerS?: number | undefined },
+): Promise<CallbackRun & { total: number }> {
   await d.ensureIntentOrders(n);
   const rows = (
     await d.db.query<{ id: string; order_id: string }>(
@@ -56,25 +94,24 @@ export async function callbackRun(d: CallbackDeps, n: number, already: number, f
   ).rows;
   const ids = rows.map((r) => r.id);
   const orderIdToPk = new Map(rows.map((r) => [r.order_id, r.id]));
-  const paths = ids.map((id) => `/admin/sandbox/payment-orders/${id}/pay`);
+  const requests = rows.map((r, k) => confirmation(d, opts.via, r, k));
   const started = Date.now();
   const confirm = await d.load({
     url: d.svc.line.internal as string,
     method: 'POST',
-    paths,
-    headers: { authorization: `Bearer ${d.adminToken}` },
-    body: {},
+    paths: [],
+    headers: {},
+    requests,
     connections: d.connections,
     durationSeconds: 0,
-    amount: paths.length,
     recordTimes: true,
-    ...(ratePerS ? { overallRate: ratePerS } : {}),
+    ...(opts.ratePerS ? { overallRate: opts.ratePerS } : {}),
   });
   const answered = confirm.answeredAt ?? {};
   const confirmed = Object.keys(answered).length;
   const got = (await d.receiver.ask(`wait ${already + confirmed} 120000 ${file}`)) as { count: number };
   const deliveries = (JSON.parse(readFileSync(file, 'utf8')) as [string, number][]).slice(already);
-  const byOrder = new Map(ids.map((id, i) => [id, answered[paths[i] as string]]));
+  const byOrder = new Map(ids.map((id) => [id, answered[id]]));
   const lags: number[] = [];
   let last = started;
   for (const [orderId, at] of deliveries) {
@@ -84,7 +121,7 @@ export async function callbackRun(d: CallbackDeps, n: number, already: number, f
   }
   lags.sort((a, b) => a - b);
   return {
-    orders: paths.length,
+    orders: requests.length,
     confirmations_per_s: Math.round(confirmed / (confirm.durationMs / 1000)),
     deliveries_per_s: Math.round(deliveries.length / ((last - started) / 1000)),
     delivered: deliveries.length,

@@ -1,7 +1,8 @@
 /**
- * The callback-delivery scenarios of `npm run bench`, in the order they run: confirmations through
- * the sandbox as fast as possible, the same evenly paced, events committed by another instance
- * (steady), and a backlog committed at once (drain rate). Each is measured `rounds` times after a
+ * The callback-delivery scenarios of `npm run bench`, in the order they run: PSP callbacks as fast
+ * as possible, the same evenly paced, confirmations through the in-process sandbox PSP as fast as
+ * possible, events committed by another instance (steady), and a backlog committed at once (drain
+ * rate). Each is measured `rounds` times after a
  * warm-up, with the service's peak RSS reset before it; see callbacks-scenario.ts for one run.
  */
 import { mkdtempSync } from 'node:fs';
@@ -19,6 +20,8 @@ export interface SuiteTarget {
   dbUrl: string;
   orgId: string;
   load(spec: LoadSpec): Promise<LoadResult>;
+  /** The key the sandbox PSP signs its callbacks with. */
+  sandboxSigningSecret: string;
   /** Creates n more open INTENT orders. */
   ensureIntentOrders(n: number): Promise<unknown>;
 }
@@ -47,6 +50,7 @@ export async function callbackScenarios(target: SuiteTarget, s: SuiteSettings) {
       svc,
       receiver,
       adminToken,
+      sandboxSigningSecret: target.sandboxSigningSecret,
       db,
       connections,
       load,
@@ -56,7 +60,7 @@ export async function callbackScenarios(target: SuiteTarget, s: SuiteSettings) {
       },
     };
     await configureDestination(deps, target.orgId);
-    let seen = (await callbackRun(deps, Math.min(300, s.orders), 0, file)).total; // warm-up
+    let seen = (await callbackRun(deps, Math.min(300, s.orders), 0, file, { via: 'provider' })).total; // warm-up
     /** `rounds` runs of one scenario after a reset of the peak RSS, summarised under `label`. */
     const measure = async (label: string, name: string, inUnit: string, once: (already: number) => Promise<Run>) => {
       resetPeakRss(servicePid);
@@ -83,11 +87,14 @@ export async function callbackScenarios(target: SuiteTarget, s: SuiteSettings) {
     };
     const outDeps = { ...deps, dbUrl, orgId: target.orgId };
     return [
-      await measure('callback delivery: confirmations via the sandbox as fast as possible -> HTTPS receiver', 'confirm', 'confirmations/s', (already) =>
-        callbackRun(deps, s.orders, already, file),
+      await measure('callback delivery: PSP callbacks in as fast as possible -> HTTPS receiver', 'PSP callbacks', 'confirmations/s', (already) =>
+        callbackRun(deps, s.orders, already, file, { via: 'provider' }),
       ),
-      await measure(`callback delivery: confirmations via the sandbox at ${s.ratePerS}/s -> HTTPS receiver`, `confirm at ${s.ratePerS}/s`, 'confirmations/s', (already) =>
-        callbackRun(deps, s.ratePerS * seconds, already, file, s.ratePerS),
+      await measure(`callback delivery: PSP callbacks in at ${s.ratePerS}/s -> HTTPS receiver`, `PSP callbacks at ${s.ratePerS}/s`, 'confirmations/s', (already) =>
+        callbackRun(deps, s.ratePerS * seconds, already, file, { via: 'provider', ratePerS: s.ratePerS }),
+      ),
+      await measure('callback delivery: confirmations via the in-process sandbox PSP as fast as possible -> HTTPS receiver', 'sandbox pay', 'confirmations/s', (already) =>
+        callbackRun(deps, s.orders, already, file, { via: 'sandbox' }),
       ),
       await measure(`callback delivery: events recorded by another instance (${OUTBOX_WRITERS} concurrent commits) -> HTTPS receiver`, 'outbox, steady', 'events/s recorded', (already) =>
         outboxRun(outDeps, s.orders * 2, already, file, 'steady'),

@@ -26,8 +26,20 @@ export interface LoadSpec {
    * the start of the second, i.e. bursts, which measures how fast a burst drains, not latency at a rate.
    */
   overallRate?: number;
-  /** Report, per path, when its (last) 2xx answer arrived (Date.now()). */
+  /**
+   * Explicit requests, each sent once in this order (instead of `paths` and `body`): for bodies
+   * that differ per request, such as signed provider callbacks. `amount` defaults to their number.
+   */
+  requests?: ExplicitRequest[];
+  /** Report when each path's (or explicit request's id's) last 2xx answer arrived (Date.now()). */
   recordTimes?: boolean;
+}
+
+export interface ExplicitRequest {
+  id: string;
+  path: string;
+  body: string;
+  headers: Record<string, string>;
 }
 
 export interface LoadResult {
@@ -59,6 +71,15 @@ function requestHeaders(): Record<string, string> {
   return headers;
 }
 
+/** Request k: its path, headers and body, and the key its answer time is recorded under. */
+function requestFor(k: number): { key: string; path: string; headers: Record<string, string>; body: string | undefined } {
+  const explicit = spec.requests?.[k];
+  if (explicit) return { key: explicit.id, path: explicit.path, headers: explicit.headers, body: explicit.body };
+  const path = spec.paths[k % spec.paths.length] as string;
+  return { key: path, path, headers: requestHeaders(), body: bodyText };
+}
+const amount = spec.amount ?? spec.requests?.length;
+
 const answeredAt: Record<string, number> = {};
 const started = Date.now();
 const result = spec.overallRate ? await paced(spec.overallRate) : await flatOut();
@@ -67,18 +88,18 @@ function flatOut(): Promise<autocannon.Result> {
   return autocannon({
     url: spec.url,
     connections: spec.connections,
-    ...(spec.amount ? { amount: spec.amount } : { duration: spec.durationSeconds }),
+    ...(amount ? { amount } : { duration: spec.durationSeconds }),
     pipelining: 1,
     requests: [
       {
         method: spec.method,
         onResponse: (status, _body, context) => {
-          if (spec.recordTimes && status >= 200 && status < 300) answeredAt[(context as { path: string }).path] = Date.now();
+          if (spec.recordTimes && status >= 200 && status < 300) answeredAt[(context as { key: string }).key] = Date.now();
         },
         setupRequest: (req, context) => {
-          const path = spec.paths[i++ % spec.paths.length] as string;
-          (context as { path: string }).path = path;
-          return { ...req, path, headers: requestHeaders(), ...(bodyText ? { body: bodyText } : {}) };
+          const r = requestFor(i++);
+          (context as { key: string }).key = r.key;
+          return { ...req, path: r.path, headers: r.headers, ...(r.body ? { body: r.body } : {}) };
         },
       },
     ],
@@ -87,23 +108,23 @@ function flatOut(): Promise<autocannon.Result> {
 
 /** `amount` requests (or durationSeconds × rate), request k sent at started + k × 1000 / rate ms. */
 async function paced(rate: number): Promise<Pick<autocannon.Result, 'requests' | 'latency' | 'errors' | 'timeouts' | 'non2xx' | 'statusCodeStats'>> {
-  const total = spec.amount ?? Math.round(spec.durationSeconds * rate);
+  const total = amount ?? Math.round(spec.durationSeconds * rate);
   const pool = new Pool(spec.url, { connections: spec.connections, pipelining: 1 });
   const latencies: number[] = [];
   const codes: Record<string, { count: number }> = {};
   let errors = 0;
   let non2xx = 0;
   const one = async (k: number): Promise<void> => {
-    const path = spec.paths[k % spec.paths.length] as string;
+    const r = requestFor(k);
     const t0 = performance.now();
     try {
-      const res = await pool.request({ method: spec.method, path, headers: requestHeaders(), ...(bodyText ? { body: bodyText } : {}) });
+      const res = await pool.request({ method: spec.method, path: r.path, headers: r.headers, ...(r.body ? { body: r.body } : {}) });
       await res.body.dump();
       latencies.push(performance.now() - t0);
       const c = (codes[String(res.statusCode)] ??= { count: 0 });
       c.count++;
       if (res.statusCode >= 200 && res.statusCode < 300) {
-        if (spec.recordTimes) answeredAt[path] = Date.now();
+        if (spec.recordTimes) answeredAt[r.key] = Date.now();
       } else non2xx++;
     } catch {
       errors++;

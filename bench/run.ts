@@ -19,10 +19,12 @@
  *      BENCH_CPU_PROF=DIR (the service writes a V8 CPU profile there when it stops).
  */
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { sandboxSigningSecret as signingSecretFor } from '../src/providers/sandbox/signing.js';
 import { callbackScenarios } from './callbacks-suite.js';
 import type { LoadResult, LoadSpec } from './load.js';
 import { printTable } from './report.js';
@@ -214,6 +216,7 @@ async function main() {
   dbName = db.name;
   const dataDir = mkdtempSync(join(tmpdir(), 'tijori-bench-'));
   const adminToken = 'bench-admin-token';
+  const masterKey = randomBytes(32);
   console.error(`bench: database ${db.url.replace(/\/\/[^@]*@/, '//')}; ${seconds}s per run, ${rounds} round(s), ${connections} connections`);
   // The service trusts the receiver's certificate: the receiver starts first.
   const receiver = await spawnNode(['bench/callback-receiver.ts'], {});
@@ -227,6 +230,7 @@ async function main() {
     SANDBOX_PORT: '0',
     DATA_DIR: dataDir,
     ADMIN_TOKEN: adminToken,
+    MASTER_KEY: masterKey.toString('base64'),
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
     CALLBACK_ALLOW_PRIVATE_NETWORKS: 'true',
     CALLBACK_EXTRA_CA_FILE: receiver.line.ca_file as string,
@@ -248,7 +252,8 @@ async function main() {
     if (wanted('callbacks')) {
       const settings = { connections, rounds, seconds, orders: callbackOrders, ratePerS: callbackRate };
       const ensureIntentOrders = (n: number) => load({ ...createSpec(tijori, INTENT_BODY), amount: n });
-      scenarios.push(...(await callbackScenarios({ svc, receiver, adminToken, dbUrl: db.url, orgId: tijori.orgId as string, load, ensureIntentOrders }, settings)));
+      const sandboxSigningSecret = signingSecretFor(masterKey);
+      scenarios.push(...(await callbackScenarios({ svc, receiver, adminToken, sandboxSigningSecret, dbUrl: db.url, orgId: tijori.orgId as string, load, ensureIntentOrders }, settings)));
     }
     results.scenarios = scenarios;
 
