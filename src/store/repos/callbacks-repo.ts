@@ -1,5 +1,5 @@
 /** SQL for the event outbox, callback destinations, deliveries and delivery attempts. */
-import type { Queryable } from '../db.js';
+import { prepared, type Queryable } from '../db.js';
 
 /** The channel on which committed deliveries wake the delivery workers of every instance. */
 export const DELIVERIES_CHANNEL = 'tijori_callback_deliveries';
@@ -62,7 +62,12 @@ export interface OutboxInsert {
  * PostgreSQL sends only when the surrounding transaction commits. Returns the number of deliveries.
  */
 export async function insertEventWithDeliveries(q: Queryable, e: OutboxInsert): Promise<number> {
-  const r = await q.query<{ deliveries: number }>(
+  const r = await q.query<{ deliveries: number }>(INSERT_EVENT_WITH_DELIVERIES, [e.id, e.orgId, e.kind, e.aggregateType, e.aggregateId, e.body, e.createdAt, e.target, e.extra?.url ?? null, e.extra?.secretEnc ?? null, e.extra?.secretContext ?? null, e.notifyOtherInstances]);
+  return r.rows[0]?.deliveries ?? 0;
+}
+
+/** On the path of every event: prepared (parsed and planned once per connection). */
+const INSERT_EVENT_WITH_DELIVERIES = prepared(
     `WITH ev AS (
        INSERT INTO events (id, org_id, kind, aggregate_type, aggregate_id, body, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7)
@@ -78,10 +83,7 @@ export async function insertEventWithDeliveries(q: Queryable, e: OutboxInsert): 
        SELECT count(*)::int AS n FROM (SELECT 1 FROM org_dest UNION ALL SELECT 1 FROM extra_dest) x
      )
      SELECT n AS deliveries, CASE WHEN n > 0 AND $12 THEN pg_notify('${DELIVERIES_CHANNEL}', '') END AS notified FROM created`,
-    [e.id, e.orgId, e.kind, e.aggregateType, e.aggregateId, e.body, e.createdAt, e.target, e.extra?.url ?? null, e.extra?.secretEnc ?? null, e.extra?.secretContext ?? null, e.notifyOtherInstances],
-  );
-  return r.rows[0]?.deliveries ?? 0;
-}
+);
 
 export interface ClaimedDelivery {
   id: string;
@@ -106,7 +108,7 @@ export interface ClaimedDelivery {
  */
 export async function claimDueDeliveries(q: Queryable, c: { limit: number; leaseSeconds: number; claimToken: string }): Promise<ClaimedDelivery[]> {
   const r = await q.query<ClaimedDelivery>(
-    `WITH due AS (
+    prepared(`WITH due AS (
        SELECT id FROM callback_deliveries
         WHERE status = 'pending' AND next_attempt_at <= now()
         ORDER BY next_attempt_at
@@ -120,7 +122,7 @@ export async function claimDueDeliveries(q: Queryable, c: { limit: number; lease
      RETURNING d.id, d.event_id, d.org_id, d.target, d.attempts, d.schedule_step, d.claim_token, d.secret_context,
        COALESCE(d.url, (SELECT c.url FROM callback_destinations c WHERE c.org_id = d.org_id AND c.kind = d.target)) AS url,
        COALESCE(d.secret_enc, (SELECT c.secret_enc FROM callback_destinations c WHERE c.org_id = d.org_id AND c.kind = d.target)) AS secret_enc,
-       (SELECT e.body FROM events e WHERE e.id = d.event_id) AS body`,
+       (SELECT e.body FROM events e WHERE e.id = d.event_id) AS body`),
     [c.limit, c.leaseSeconds, c.claimToken],
   );
   return r.rows;

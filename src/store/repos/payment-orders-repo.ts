@@ -40,6 +40,15 @@ export interface PaymentOrderRow {
   updated_at: Date;
 }
 
+/** Every column of PaymentOrderRow, for prepared statements (which must not say `*`, see prepared()). */
+const ORDER_COLUMNS = [
+  'id', 'order_id', 'org_id', 'client_pk', 'merchant_order_reference', 'amount_paise', 'currency', 'purpose', 'response_mode', 'status',
+  'provider', 'provider_status', 'provider_reference', 'upi_uri', 'customer_name', 'customer_email', 'customer_phone', 'customer_consent_at',
+  'payer_reference', 'expires_in_minutes', 'expires_at', 'callback_url', 'callback_secret_enc', 'return_url', 'bank_transaction_id',
+  'confirmed_at', 'failure_reason', 'review_required', 'last_provider_check_at', 'created_at', 'updated_at',
+] as const satisfies readonly (keyof PaymentOrderRow)[];
+const ROW = ORDER_COLUMNS.join(', ');
+
 export type NewPaymentOrder = Omit<
   PaymentOrderRow,
   'review_required' | 'last_provider_check_at' | 'created_at' | 'updated_at' | 'bank_transaction_id' | 'confirmed_at' | 'failure_reason' | 'payer_reference'
@@ -235,14 +244,19 @@ export async function findByIdOrOrderId(q: Queryable, ref: OrderRef): Promise<Pa
   return r.rows[0] ?? null;
 }
 
+/** Row locks on the path of every provider event: prepared (parsed and planned once per connection). */
+const LOCK = {
+  byId: prepared(`SELECT ${ROW} FROM payment_orders WHERE id = $1 FOR UPDATE`),
+  byOrderId: prepared(`SELECT ${ROW} FROM payment_orders WHERE id = $1 AND order_id = $2 FOR UPDATE`),
+};
+
 export async function lockById(q: Queryable, id: string): Promise<PaymentOrderRow | null> {
-  const r = await q.query<PaymentOrderRow>('SELECT * FROM payment_orders WHERE id = $1 FOR UPDATE', [id]);
+  const r = await q.query<PaymentOrderRow>(LOCK.byId, [id]);
   return r.rows[0] ?? null;
 }
 
 export async function lockByRef(q: Queryable, ref: OrderRef): Promise<PaymentOrderRow | null> {
-  const b = byRef(ref, 1);
-  const r = await q.query<PaymentOrderRow>(`SELECT * FROM payment_orders WHERE ${b.where} FOR UPDATE`, b.params);
+  const r = await q.query<PaymentOrderRow>(ref.orderId === undefined ? LOCK.byId : LOCK.byOrderId, ref.orderId === undefined ? [ref.id] : [ref.id, ref.orderId]);
   return r.rows[0] ?? null;
 }
 
@@ -261,11 +275,13 @@ export async function updateStatusWithHistory(
     values.push(move.changes[column]);
     sets.push(`${column} = $${values.length}`);
   }
+  // Prepared: the text depends only on which columns change, so each kind of move (e.g. every
+  // PAID) is parsed and planned once per connection.
   const r = await q.query<PaymentOrderRow>(
-    `WITH u AS (UPDATE payment_orders SET ${sets.join(', ')} WHERE id = $1 AND status = $2 RETURNING *),
+    prepared(`WITH u AS (UPDATE payment_orders SET ${sets.join(', ')} WHERE id = $1 AND status = $2 RETURNING ${ROW}),
           h AS (INSERT INTO payment_order_transitions (order_pk, from_status, to_status, trigger, detail)
                 SELECT id, $2, $3, $4, $5::jsonb FROM u)
-     SELECT * FROM u`,
+     SELECT ${ROW} FROM u`),
     values,
   );
   return r.rows[0] ?? null;

@@ -1,5 +1,5 @@
 /** SQL of the provider callback intake (provider_events). */
-import type { Queryable } from '../db.js';
+import { prepared, type Queryable } from '../db.js';
 
 export interface ProviderEventRow {
   id: string;
@@ -11,17 +11,38 @@ export interface ProviderEventRow {
   attempts: number;
 }
 
-/** true when stored now, false when this (provider, event_id) was already stored. */
-export async function insertEvent(
-  q: Queryable,
-  e: { id: string; provider: string; eventId: string; kind: string; reference: string; payload: unknown; rawBody: string },
-): Promise<boolean> {
-  const r = await q.query(
-    `INSERT INTO provider_events (id, provider, event_id, kind, reference, payload, raw_body)
-     VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (provider, event_id) DO NOTHING RETURNING 1`,
-    [e.id, e.provider, e.eventId, e.kind, e.reference, JSON.stringify(e.payload), e.rawBody],
-  );
-  return r.rowCount === 1;
+export interface NewProviderEvent {
+  id: string;
+  provider: string;
+  eventId: string;
+  kind: string;
+  reference: string;
+  payload: unknown;
+  rawBody: string;
+}
+
+const INSERT_EVENTS = prepared(`INSERT INTO provider_events (id, provider, event_id, kind, reference, payload, raw_body)
+  SELECT id, provider, event_id, kind, reference, payload, raw_body
+    FROM json_to_recordset($1::json) AS v(id uuid, provider text, event_id text, kind text, reference text, payload jsonb, raw_body text)
+  ON CONFLICT (provider, event_id) DO NOTHING RETURNING id`);
+
+/**
+ * Stores callbacks that arrived together in one statement (one commit). For each: true when stored
+ * now, false when its (provider, event_id) was already stored, or repeats an earlier one of the batch.
+ */
+export async function insertEvents(q: Queryable, events: NewProviderEvent[]): Promise<boolean[]> {
+  const records = events.map((e) => ({
+    id: e.id,
+    provider: e.provider,
+    event_id: e.eventId,
+    kind: e.kind,
+    reference: e.reference,
+    payload: e.payload,
+    raw_body: e.rawBody,
+  }));
+  const r = await q.query<{ id: string }>(INSERT_EVENTS, [JSON.stringify(records)]);
+  const stored = new Set(r.rows.map((row) => row.id));
+  return events.map((e) => stored.has(e.id));
 }
 
 /**
@@ -36,6 +57,30 @@ export async function claimNext(q: Queryable): Promise<ProviderEventRow | null> 
       ORDER BY next_attempt_at LIMIT 1 FOR UPDATE SKIP LOCKED`,
   );
   return r.rows[0] ?? null;
+}
+
+/**
+ * Claims up to `limit` of the longest-due events for the rest of the transaction (see claimNext),
+ * returned in the order their handlers should lock what they touch: by kind and reference, so two
+ * transactions applying several events each take their row locks in the same order.
+ */
+export async function claimDue(q: Queryable, limit: number): Promise<ProviderEventRow[]> {
+  const r = await q.query<ProviderEventRow>(CLAIM_DUE, [limit]);
+  return r.rows.sort((a, b) => (a.kind === b.kind ? (a.reference < b.reference ? -1 : a.reference > b.reference ? 1 : 0) : a.kind < b.kind ? -1 : 1));
+}
+
+const CLAIM_DUE = prepared(`SELECT id, provider, event_id, kind, reference, payload, attempts FROM provider_events
+  WHERE state = 'pending' AND next_attempt_at <= now()
+  ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED`);
+
+const MARK_PROCESSED_MANY = prepared(`UPDATE provider_events p
+    SET state = 'processed', processed_at = now(), attempts = p.attempts + 1, outcome = u.outcome
+   FROM unnest($1::uuid[], $2::text[]) AS u (id, outcome)
+  WHERE p.id = u.id`);
+
+export async function markProcessedMany(q: Queryable, done: Array<{ id: string; outcome: string | null }>): Promise<void> {
+  if (done.length === 0) return;
+  await q.query(MARK_PROCESSED_MANY, [done.map((d) => d.id), done.map((d) => d.outcome)]);
 }
 
 export async function markProcessed(q: Queryable, id: string, outcome: string | null): Promise<void> {
