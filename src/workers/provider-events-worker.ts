@@ -1,13 +1,14 @@
 /** Processes stored provider callbacks (see ProviderIntake); woken at once when one arrives here. */
 import type { AppContext } from '../context.js';
-import { PROCESSING_LANES } from '../services/provider-intake.js';
+import { EVENTS_PER_TRANSACTION, PROCESSING_LANES } from '../services/provider-intake.js';
 import { PollingWorker } from './polling-worker.js';
 
 export function createProviderEventsWorker(ctx: AppContext, intervalMs = 1_000): PollingWorker {
-  // Each lane holds one pooled connection while it applies an event: leave at least half of the
-  // pool to requests and the other workers.
+  // Each lane holds one pooled connection while it applies its events: leave at least half of the
+  // pool to requests and the other workers. A tick lets every lane run several transactions
+  // (a tick ends when all its lanes have, so a small limit would idle all but the slowest lane).
   const lanes = Math.max(1, Math.min(PROCESSING_LANES, Math.floor(ctx.config.dbPoolSize / 2)));
-  const worker = new PollingWorker({ name: 'provider-events', intervalMs, log: ctx.log, tick: () => ctx.providerIntake.processBatch(64, lanes) });
+  const worker = new PollingWorker({ name: 'provider-events', intervalMs, log: ctx.log, tick: () => ctx.providerIntake.processBatch(lanes * EVENTS_PER_TRANSACTION * 4, lanes) });
   ctx.providerIntake.onStored(() => worker.poke());
   return worker;
 }
