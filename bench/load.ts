@@ -87,7 +87,8 @@ const result = spec.overallRate ? await paced(spec.overallRate) : await flatOut(
 function flatOut(): Promise<autocannon.Result> {
   return autocannon({
     url: spec.url,
-    connections: spec.connections,
+    // autocannon refuses more connections than requests (e.g. topping up a few orders).
+    connections: amount ? Math.min(spec.connections, amount) : spec.connections,
     ...(amount ? { amount } : { duration: spec.durationSeconds }),
     pipelining: 1,
     requests: [
