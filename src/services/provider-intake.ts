@@ -113,17 +113,12 @@ export class ProviderIntake {
       return await this.ctx.db.tx(async (tx) => {
         const events = await repo.claimDue(tx, max);
         claimed = events.length;
-        const done: Array<{ id: string; outcome: string | null }> = [];
+        const done: repo.ProcessedEvent[] = [];
         for (const ev of events) {
-          const handler = this.handlers.get(ev.kind as ProviderCallback['kind']);
-          if (!handler) {
-            await repo.markRetry(tx, ev.id, `no handler registered for ${ev.kind} events`, retryDelayMs(ev.attempts));
-            continue;
-          }
-          const result = await handler(tx, reviveCallback(ev.payload));
-          done.push({ id: ev.id, outcome: typeof result === 'string' ? result : null });
+          const processed = await this.apply(tx, ev);
+          if (processed) done.push(processed);
         }
-        await repo.markProcessedMany(tx, done);
+        await repo.markProcessed(tx, done);
         return events.length;
       });
     } catch (err) {
@@ -137,17 +132,12 @@ export class ProviderIntake {
   /** Claims and applies one pending event; false when there was none. */
   private processOne(): Promise<boolean> {
     return this.ctx.db.tx(async (tx) => {
-      const ev = await repo.claimNext(tx);
+      const [ev] = await repo.claimDue(tx, 1);
       if (!ev) return false;
-      const handler = this.handlers.get(ev.kind as ProviderCallback['kind']);
-      if (!handler) {
-        await repo.markRetry(tx, ev.id, `no handler registered for ${ev.kind} events`, retryDelayMs(ev.attempts));
-        return true;
-      }
       await tx.query('SAVEPOINT provider_event');
       try {
-        const result = await handler(tx, reviveCallback(ev.payload));
-        await repo.markProcessed(tx, ev.id, typeof result === 'string' ? result : null);
+        const processed = await this.apply(tx, ev);
+        if (processed) await repo.markProcessed(tx, [processed]);
       } catch (err) {
         await tx.query('ROLLBACK TO SAVEPOINT provider_event');
         this.ctx.log.warn({ provider_event: ev.id, err: (err as Error).message }, 'provider event processing failed');
@@ -155,5 +145,19 @@ export class ProviderIntake {
       }
       return true;
     });
+  }
+
+  /**
+   * Applies one claimed event with its kind's handler; null when no handler is registered for that
+   * kind yet (the event is then left pending with a back-off instead of being processed).
+   */
+  private async apply(tx: Queryable, ev: repo.ProviderEventRow): Promise<repo.ProcessedEvent | null> {
+    const handler = this.handlers.get(ev.kind as ProviderCallback['kind']);
+    if (!handler) {
+      await repo.markRetry(tx, ev.id, `no handler registered for ${ev.kind} events`, retryDelayMs(ev.attempts));
+      return null;
+    }
+    const result = await handler(tx, reviveCallback(ev.payload));
+    return { id: ev.id, outcome: typeof result === 'string' ? result : null };
   }
 }

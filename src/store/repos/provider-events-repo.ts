@@ -46,23 +46,12 @@ export async function insertEvents(q: Queryable, events: NewProviderEvent[]): Pr
 }
 
 /**
- * Claims the longest-due event for the rest of the transaction; other instances skip it. Ordered by
- * next_attempt_at (= received_at until a retry), the pending index's own order: ordering by
- * received_at sorted the whole backlog on every claim, which made a burst of callbacks quadratic.
- */
-export async function claimNext(q: Queryable): Promise<ProviderEventRow | null> {
-  const r = await q.query<ProviderEventRow>(
-    `SELECT id, provider, event_id, kind, reference, payload, attempts FROM provider_events
-      WHERE state = 'pending' AND next_attempt_at <= now()
-      ORDER BY next_attempt_at LIMIT 1 FOR UPDATE SKIP LOCKED`,
-  );
-  return r.rows[0] ?? null;
-}
-
-/**
- * Claims up to `limit` of the longest-due events for the rest of the transaction (see claimNext),
- * returned in the order their handlers should lock what they touch: by kind and reference, so two
- * transactions applying several events each take their row locks in the same order.
+ * Claims up to `limit` of the longest-due events for the rest of the transaction; other
+ * transactions and instances skip them. Ordered by next_attempt_at (= received_at until a retry),
+ * the pending index's own order: ordering by received_at sorted the whole backlog on every claim,
+ * which made a burst of callbacks quadratic. Returned in the order their handlers should lock what
+ * they touch: by kind and reference, so two transactions applying several events each take their
+ * row locks in the same order.
  */
 export async function claimDue(q: Queryable, limit: number): Promise<ProviderEventRow[]> {
   const r = await q.query<ProviderEventRow>(CLAIM_DUE, [limit]);
@@ -73,18 +62,20 @@ const CLAIM_DUE = prepared(`SELECT id, provider, event_id, kind, reference, payl
   WHERE state = 'pending' AND next_attempt_at <= now()
   ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED`);
 
-const MARK_PROCESSED_MANY = prepared(`UPDATE provider_events p
+const MARK_PROCESSED = prepared(`UPDATE provider_events p
     SET state = 'processed', processed_at = now(), attempts = p.attempts + 1, outcome = u.outcome
    FROM unnest($1::uuid[], $2::text[]) AS u (id, outcome)
   WHERE p.id = u.id`);
 
-export async function markProcessedMany(q: Queryable, done: Array<{ id: string; outcome: string | null }>): Promise<void> {
-  if (done.length === 0) return;
-  await q.query(MARK_PROCESSED_MANY, [done.map((d) => d.id), done.map((d) => d.outcome)]);
+/** An applied event and what its handler reported. */
+export interface ProcessedEvent {
+  id: string;
+  outcome: string | null;
 }
 
-export async function markProcessed(q: Queryable, id: string, outcome: string | null): Promise<void> {
-  await q.query(`UPDATE provider_events SET state = 'processed', processed_at = now(), attempts = attempts + 1, outcome = $2 WHERE id = $1`, [id, outcome]);
+export async function markProcessed(q: Queryable, done: ProcessedEvent[]): Promise<void> {
+  if (done.length === 0) return;
+  await q.query(MARK_PROCESSED, [done.map((d) => d.id), done.map((d) => d.outcome)]);
 }
 
 export async function markRetry(q: Queryable, id: string, error: string, delayMs: number): Promise<void> {
