@@ -174,7 +174,7 @@ export class IdempotencyService {
         cte: `k AS (UPDATE idempotency_keys SET state = 'completed', locked_until = NULL, response_status = $4, response_body = $5,
                       resource_type = $6, resource_id = $7, completed_at = now()
                     WHERE client_pk = $1 AND key = $2 AND fingerprint = $3 AND state = 'in_progress' RETURNING 1)`,
-        params: [scope.clientPk, scope.key, fingerprint(scope), again.status, JSON.stringify(again.body), again.resourceType, again.resourceId],
+        params: [scope.clientPk, scope.key, key.fingerprint, again.status, JSON.stringify(again.body), again.resourceType, again.resourceId],
       };
       if (!(await write.takeover(tx, retryKey))) throw new Error('idempotency key was not held at completion');
       return { status: again.status, bodyText: retryKey.params[4] as string, replayed: false };

@@ -156,7 +156,9 @@ const INSERT_CHECKOUT_CREATES = prepared(`WITH v AS MATERIALIZED (
 /** Writes the creates of a batch; for each, whether it was written (false: its key already existed). */
 export async function insertCheckoutCreates(q: Queryable, creates: CheckoutCreate[]): Promise<boolean[]> {
   const records = creates
-    .map(({ order, key }) => ({
+    .map((c) => ({ c, by: `${c.key.client_pk}/${c.key.key.toLowerCase()}` }))
+    .sort((a, b) => (a.by < b.by ? -1 : a.by > b.by ? 1 : 0))
+    .map(({ c: { order, key } }) => ({
       ...order,
       callback_secret_enc: order.callback_secret_enc?.toString('base64') ?? null,
       updated_at: order.created_at,
@@ -165,9 +167,7 @@ export async function insertCheckoutCreates(q: Queryable, creates: CheckoutCreat
       response_status: key.response_status,
       response_body: key.response_body,
       resource_type: key.resource_type,
-      sort: `${key.client_pk}/${key.key.toLowerCase()}`,
-    }))
-    .sort((a, b) => (a.sort < b.sort ? -1 : a.sort > b.sort ? 1 : 0));
+    }));
   const r = await q.query<{ id: string }>(INSERT_CHECKOUT_CREATES, [JSON.stringify(records)]);
   const written = new Set(r.rows.map((row) => row.id));
   return creates.map((c) => written.has(c.order.id));
