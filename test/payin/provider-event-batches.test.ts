@@ -6,18 +6,12 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { sandboxSigningSecret, signSandboxBody } from '../../src/providers/sandbox/signing.js';
-import { startTestService, type TestClient, type TestService } from '../support/service.js';
+import { serviceWithClient } from '../support/service.js';
 import { createOrder, intentBody, waitFor } from './helpers.js';
 
-let t: TestService;
-let client: TestClient;
-before(async () => {
-  t = await startTestService();
-  client = await t.createClient({ rateLimit: 100_000 });
-});
-after(() => t.stop());
+const w = serviceWithClient({ rateLimit: 100_000 });
 
 const successPayload = (orderId: string, utr: string, paidAt: string) => ({
   eventId: randomUUID(),
@@ -26,18 +20,30 @@ const successPayload = (orderId: string, utr: string, paidAt: string) => ({
   status: { status: 'SUCCESS', providerStatus: 'SUCCESS', utr, paidAt },
 });
 
+/** Stores the events in one transaction, as a burst the worker finds together. */
+async function storeTogether(payloads: Array<ReturnType<typeof successPayload>>): Promise<void> {
+  await w.t.database.db.tx(async (tx) => {
+    for (const p of payloads) {
+      await tx.query(
+        `INSERT INTO provider_events (id, provider, event_id, kind, reference, payload, raw_body) VALUES ($1, 'sandbox', $2, 'collection', $3, $4, '{}')`,
+        [randomUUID(), p.eventId, p.reference, JSON.stringify(p)],
+      );
+    }
+  });
+}
+
 async function postCallback(body: Record<string, unknown>) {
   const text = JSON.stringify(body);
-  const res = await fetch(`${t.svc.internalUrl}/provider/sandbox/callbacks`, {
+  const res = await fetch(`${w.t.svc.internalUrl}/provider/sandbox/callbacks`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-sandbox-signature': signSandboxBody(sandboxSigningSecret(t.config.masterKey), text) },
+    headers: { 'content-type': 'application/json', 'x-sandbox-signature': signSandboxBody(sandboxSigningSecret(w.t.config.masterKey), text) },
     body: text,
   });
   return { status: res.status, body: (await res.json()) as { data?: { status?: string } } };
 }
 
 test('callbacks posted together are each stored once, repeats of one event included', async () => {
-  const orders = await Promise.all(Array.from({ length: 10 }, () => createOrder(t, client, intentBody())));
+  const orders = await Promise.all(Array.from({ length: 10 }, () => createOrder(w.t, w.client, intentBody())));
   const bodies = orders.map((o, i) => ({
     id: randomUUID(),
     type: 'collection.updated',
@@ -50,35 +56,27 @@ test('callbacks posted together are each stored once, repeats of one event inclu
   // Every callback twice, all at once: the intake batches what arrives together.
   const answers = await Promise.all([...bodies, ...bodies].map((b) => postCallback(b)));
   assert.ok(answers.every((a) => a.status === 200), JSON.stringify(answers));
-  const stored = await t.database.db.query('SELECT count(*)::int AS n FROM provider_events WHERE event_id = ANY($1)', [bodies.map((b) => b.id)]);
+  const stored = await w.t.database.db.query('SELECT count(*)::int AS n FROM provider_events WHERE event_id = ANY($1)', [bodies.map((b) => b.id)]);
   assert.equal(stored.rows[0]!.n, bodies.length);
   for (const o of orders) {
-    await waitFor(async () => (await t.database.db.query('SELECT status FROM payment_orders WHERE id = $1', [o.id])).rows[0]!.status === 'PAID');
+    await waitFor(async () => (await w.t.database.db.query('SELECT status FROM payment_orders WHERE id = $1', [o.id])).rows[0]!.status === 'PAID');
   }
-  const paidEvents = await t.database.db.query(`SELECT count(*)::int AS n FROM events WHERE aggregate_id = ANY($1::uuid[]) AND kind = 'collection.received'`, [
+  const paidEvents = await w.t.database.db.query(`SELECT count(*)::int AS n FROM events WHERE aggregate_id = ANY($1::uuid[]) AND kind = 'collection.received'`, [
     orders.map((o) => o.id),
   ]);
   assert.equal(paidEvents.rows[0]!.n, orders.length, 'one collection.received per order');
 });
 
 test('a failing event rolls back only its batch: the others are applied, it waits alone with its error', async () => {
-  const orders = await Promise.all(Array.from({ length: 6 }, () => createOrder(t, client, intentBody())));
+  const orders = await Promise.all(Array.from({ length: 6 }, () => createOrder(w.t, w.client, intentBody())));
   const good = orders.slice(1).map((o, i) => successPayload(o.order_id, String(600_000_000_000 + i), new Date().toISOString()));
   // An unparseable payment time: the order's UPDATE fails inside the handler.
   const bad = successPayload(orders[0]!.order_id, '699999999999', 'not a time');
   const all = [bad, ...good];
-  // Stored in one transaction, as a burst the worker finds together.
-  await t.database.db.tx(async (tx) => {
-    for (const p of all) {
-      await tx.query(
-        `INSERT INTO provider_events (id, provider, event_id, kind, reference, payload, raw_body) VALUES ($1, 'sandbox', $2, 'collection', $3, $4, '{}')`,
-        [randomUUID(), p.eventId, p.reference, JSON.stringify(p)],
-      );
-    }
-  });
-  await t.svc.ctx.providerIntake.processBatch(20);
+  await storeTogether(all);
+  await w.t.svc.ctx.providerIntake.processBatch(20);
   const rows = await waitFor(async () => {
-    const r = await t.database.db.query<{ event_id: string; state: string; outcome: string | null; attempts: number; last_error: string | null }>(
+    const r = await w.t.database.db.query<{ event_id: string; state: string; outcome: string | null; attempts: number; last_error: string | null }>(
       'SELECT event_id, state, outcome, attempts, last_error FROM provider_events WHERE event_id = ANY($1)',
       [all.map((p) => p.eventId)],
     );
@@ -90,26 +88,19 @@ test('a failing event rolls back only its batch: the others are applied, it wait
   assert.equal(failed.state, 'pending');
   assert.equal(failed.attempts, 1, 'set aside once, by the one-per-transaction retry');
   assert.ok(failed.last_error, 'its error is recorded');
-  const statuses = await t.database.db.query('SELECT id, status FROM payment_orders WHERE id = ANY($1::uuid[])', [orders.map((o) => o.id)]);
+  const statuses = await w.t.database.db.query('SELECT id, status FROM payment_orders WHERE id = ANY($1::uuid[])', [orders.map((o) => o.id)]);
   const statusOf = new Map(statuses.rows.map((r) => [r.id, r.status]));
   assert.equal(statusOf.get(orders[0]!.id), 'PENDING_PAYMENT');
   for (const o of orders.slice(1)) assert.equal(statusOf.get(o.id), 'PAID');
 });
 
 test('events found together are applied several per transaction', async () => {
-  const orders = await Promise.all(Array.from({ length: 8 }, () => createOrder(t, client, intentBody())));
+  const orders = await Promise.all(Array.from({ length: 8 }, () => createOrder(w.t, w.client, intentBody())));
   const payloads = orders.map((o, i) => successPayload(o.order_id, String(700_000_000_000 + i), new Date().toISOString()));
-  await t.database.db.tx(async (tx) => {
-    for (const p of payloads) {
-      await tx.query(
-        `INSERT INTO provider_events (id, provider, event_id, kind, reference, payload, raw_body) VALUES ($1, 'sandbox', $2, 'collection', $3, $4, '{}')`,
-        [randomUUID(), p.eventId, p.reference, JSON.stringify(p)],
-      );
-    }
-  });
-  await t.svc.ctx.providerIntake.processBatch(20);
+  await storeTogether(payloads);
+  await w.t.svc.ctx.providerIntake.processBatch(20);
   const rows = await waitFor(async () => {
-    const r = await t.database.db.query<{ state: string; at: string }>('SELECT state, processed_at::text AS at FROM provider_events WHERE event_id = ANY($1)', [
+    const r = await w.t.database.db.query<{ state: string; at: string }>('SELECT state, processed_at::text AS at FROM provider_events WHERE event_id = ANY($1)', [
       payloads.map((p) => p.eventId),
     ]);
     return r.rows.every((row) => row.state === 'processed') ? r.rows : null;

@@ -131,14 +131,14 @@ export async function startTestService(env: Record<string, string> = {}, opts: {
 }
 
 /**
- * One service and one API client (default scopes) for a whole test file: registers the file's
- * `before` and `after`, and returns the object they fill in.
+ * One service and one API client (default scopes unless `clientOpts` says otherwise) for a whole
+ * test file: registers the file's `before` and `after`, and returns the object they fill in.
  */
-export function serviceWithClient(): { t: TestService; client: TestClient } {
+export function serviceWithClient(clientOpts: Parameters<TestService['createClient']>[0] = {}): { t: TestService; client: TestClient } {
   const world = {} as { t: TestService; client: TestClient };
   before(async () => {
     world.t = await startTestService();
-    world.client = await world.t.createClient({});
+    world.client = await world.t.createClient(clientOpts);
   });
   after(() => world.t?.stop());
   return world;
