@@ -34,6 +34,8 @@ export interface SuiteSettings {
   orders: number;
   /** Confirmations per second of the paced run. */
   ratePerS: number;
+  /** Only these scenarios (psp, psp-paced, sandbox, outbox-steady, outbox-burst); undefined = all. */
+  only?: string[] | undefined;
 }
 
 type Run = Awaited<ReturnType<typeof callbackRun>>;
@@ -86,23 +88,28 @@ export async function callbackScenarios(target: SuiteTarget, s: SuiteSettings) {
       };
     };
     const outDeps = { ...deps, dbUrl, orgId: target.orgId };
-    return [
-      await measure('callback delivery: PSP callbacks in as fast as possible -> HTTPS receiver', 'PSP callbacks', 'confirmations/s', (already) =>
+    const all: Array<[string, () => Promise<unknown>]> = [
+      ['psp', () => measure('callback delivery: PSP callbacks in as fast as possible -> HTTPS receiver', 'PSP callbacks', 'confirmations/s', (already) =>
         callbackRun(deps, s.orders, already, file, { via: 'provider' }),
-      ),
-      await measure(`callback delivery: PSP callbacks in at ${s.ratePerS}/s -> HTTPS receiver`, `PSP callbacks at ${s.ratePerS}/s`, 'confirmations/s', (already) =>
+      )],
+      ['psp-paced', () => measure(`callback delivery: PSP callbacks in at ${s.ratePerS}/s -> HTTPS receiver`, `PSP callbacks at ${s.ratePerS}/s`, 'confirmations/s', (already) =>
         callbackRun(deps, s.ratePerS * seconds, already, file, { via: 'provider', ratePerS: s.ratePerS }),
-      ),
-      await measure('callback delivery: confirmations via the in-process sandbox PSP as fast as possible -> HTTPS receiver', 'sandbox pay', 'confirmations/s', (already) =>
+      )],
+      ['sandbox', () => measure('callback delivery: confirmations via the in-process sandbox PSP as fast as possible -> HTTPS receiver', 'sandbox pay', 'confirmations/s', (already) =>
         callbackRun(deps, s.orders, already, file, { via: 'sandbox' }),
-      ),
-      await measure(`callback delivery: events recorded by another instance (${OUTBOX_WRITERS} concurrent commits) -> HTTPS receiver`, 'outbox, steady', 'events/s recorded', (already) =>
+      )],
+      ['outbox-steady', () => measure(`callback delivery: events recorded by another instance (${OUTBOX_WRITERS} concurrent commits) -> HTTPS receiver`, 'outbox, steady', 'events/s recorded', (already) =>
         outboxRun(outDeps, s.orders * 2, already, file, 'steady'),
-      ),
-      await measure(`callback delivery: backlog of ${(s.orders * 2).toLocaleString('en')} events committed at once -> HTTPS receiver`, 'outbox, burst', 'events/s recorded', (already) =>
+      )],
+      ['outbox-burst', () => measure(`callback delivery: backlog of ${(s.orders * 2).toLocaleString('en')} events committed at once -> HTTPS receiver`, 'outbox, burst', 'events/s recorded', (already) =>
         outboxRun(outDeps, s.orders * 2, already, file, 'burst'),
-      ),
+      )],
     ];
+    const unknown = s.only?.filter((name) => !all.some(([n]) => n === name)) ?? [];
+    if (unknown.length) throw new Error(`unknown callback scenario(s): ${unknown.join(', ')} (known: ${all.map(([n]) => n).join(', ')})`);
+    const results: unknown[] = [];
+    for (const [name, runIt] of all) if (!s.only || s.only.includes(name)) results.push(await runIt());
+    return results;
   } finally {
     await db.end();
   }

@@ -10,7 +10,9 @@
  * env: BENCH_DATABASE_URL (admin connection; default postgres://postgres@127.0.0.1:5432/test),
  *      BENCH_SECONDS (default 10), BENCH_ROUNDS (default 2), BENCH_CONNECTIONS (default 32),
  *      BENCH_SEED_ROWS (default 1,000,000 existing orders for the table-size scenario; 0 skips it),
- *      BENCH_ONLY (comma-separated scenarios: create,get,intent,payout,callbacks),
+ *      BENCH_ONLY (comma-separated scenarios: create,get,intent,payout,callbacks; callbacks:NAME for
+ *        one callback scenario: callbacks:psp, callbacks:psp-paced, callbacks:sandbox,
+ *        callbacks:outbox-steady, callbacks:outbox-burst),
  *      BENCH_CALLBACKS (orders confirmed per round of the callback scenario; default 3,000),
  *      BENCH_CALLBACK_RATE (confirmations/s of its paced variant; default 100),
  *      BENCH_KEEP_DB=1 (leave the run's database for inspection),
@@ -43,7 +45,9 @@ const callbackRate = Number(process.env.BENCH_CALLBACK_RATE ?? 100);
 const warmupSeconds = smoke ? 1 : 3;
 /** BENCH_ONLY=create,get,intent,payout,callbacks runs only those scenarios (while working on one). */
 const only = process.env.BENCH_ONLY?.split(',');
-const wanted = (scenario: string) => !only || only.includes(scenario);
+const wanted = (scenario: string) => !only || only.includes(scenario) || only.some((o) => o.startsWith(`${scenario}:`));
+/** The callback scenarios named as callbacks:NAME in BENCH_ONLY; undefined = all of them. */
+const callbackOnly = only?.filter((o) => o.startsWith('callbacks:')).map((o) => o.slice('callbacks:'.length));
 
 async function load(spec: LoadSpec): Promise<LoadResult> {
   let arg = JSON.stringify(spec);
@@ -250,7 +254,7 @@ async function main() {
     if (wanted('intent')) scenarios.push(await single('create payment order (INTENT)', tijori, createSpec(tijori, INTENT_BODY)));
     if (wanted('payout')) scenarios.push(await single('create payout (IMPS)', tijori, createSpec(tijori, PAYOUT_BODY, '/api/v1/merchant/payouts')));
     if (wanted('callbacks')) {
-      const settings = { connections, rounds, seconds, orders: callbackOrders, ratePerS: callbackRate };
+      const settings = { connections, rounds, seconds, orders: callbackOrders, ratePerS: callbackRate, only: callbackOnly?.length ? callbackOnly : undefined };
       const ensureIntentOrders = (n: number) => load({ ...createSpec(tijori, INTENT_BODY), amount: n });
       const sandboxSigningSecret = signingSecretFor(masterKey);
       scenarios.push(...(await callbackScenarios({ svc, receiver, adminToken, sandboxSigningSecret, dbUrl: db.url, orgId: tijori.orgId as string, load, ensureIntentOrders }, settings)));

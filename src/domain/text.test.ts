@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { charLength, isEmail, isHttpsUrl, isUuid, isUuidV4, isWellFormedText } from './text.js';
+import { charLength, isEmail, isHttpsUrl, isStorableText, isUuid, isUuidV4, unstorableTextPath } from './text.js';
 import { isIndianMobile } from './phone.js';
 
 test('charLength counts code points, not UTF-16 units', () => {
@@ -12,11 +12,14 @@ test('charLength counts code points, not UTF-16 units', () => {
   assert.equal(charLength('नमस्ते'), 6);
 });
 
-test('isWellFormedText spots lone surrogates', () => {
-  assert.equal(isWellFormedText('ok 😀'), true);
-  assert.equal(isWellFormedText('\ud83d'), false);
-  assert.equal(isWellFormedText('x\ude00y'), false);
-  assert.equal(isWellFormedText('\ude00\ud83d'), false);
+test('isStorableText spots lone surrogates and U+0000', () => {
+  assert.equal(isStorableText('ab\u0000c'), false);
+  assert.equal(isStorableText('\u0000'), false);
+  assert.equal(isStorableText('ab\u0001c'), true);
+  assert.equal(isStorableText('ok 😀'), true);
+  assert.equal(isStorableText('\ud83d'), false);
+  assert.equal(isStorableText('x\ude00y'), false);
+  assert.equal(isStorableText('\ude00\ud83d'), false);
 });
 
 test('isEmail accepts ordinary addresses and rejects broken ones', () => {
@@ -59,4 +62,13 @@ test('isIndianMobile takes the bare 10 digits starting 6 to 9', () => {
     '98765 43210', '98765-43210', '９８７６５４３２１０', '٩٨٧٦٥٤٣٢١٠', '9876543210\n', '']) {
     assert.equal(isIndianMobile(bad), false, bad);
   }
+});
+
+test('unstorableTextPath names the first field holding U+0000 or a lone surrogate', () => {
+  assert.equal(unstorableTextPath({ a: 'ok', b: [1, 'fine 😀'], c: { d: null } }), null);
+  assert.equal(unstorableTextPath({ purpose: 'ab\u0000c' }), 'purpose');
+  assert.equal(unstorableTextPath({ beneficiary: { name: 'x\ud800' } }), 'beneficiary.name');
+  assert.equal(unstorableTextPath({ list: ['ok', '\udc00'] }), 'list[1]');
+  assert.equal(unstorableTextPath({ 'k\u0000': 1 }), 'body');
+  assert.equal(unstorableTextPath('\u0000'), 'body');
 });

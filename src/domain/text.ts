@@ -14,13 +14,38 @@ export function charLength(value: string): number {
 }
 
 /**
- * A lone surrogate cannot be encoded as UTF-8 (JSON.parse accepts "\ud800"), so text that will be
- * stored, signed or put into a URI must be rejected or repaired first.
+ * Text that can be stored, signed and put into a URI as it is. A lone surrogate cannot be encoded
+ * as UTF-8 (JSON.parse accepts "\ud800"), and PostgreSQL text and jsonb cannot hold U+0000
+ * (JSON.parse accepts "\u0000"): such input is refused, never passed on to fail in the database.
  */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+// eslint-disable-next-line no-control-regex -- U+0000 is what this looks for
+const LONE_SURROGATE_OR_NUL = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|\u0000/;
 
-export function isWellFormedText(value: string): boolean {
-  return !LONE_SURROGATE.test(value);
+export function isStorableText(value: string): boolean {
+  return !LONE_SURROGATE_OR_NUL.test(value);
+}
+
+/**
+ * Where in a parsed JSON value (keys included) the first unstorable string is, as a field path
+ * ("beneficiary.name", "items[2]"); null when every string is storable.
+ */
+export function unstorableTextPath(value: unknown, path = ''): string | null {
+  if (typeof value === 'string') return isStorableText(value) ? null : path || 'body';
+  if (value === null || typeof value !== 'object') return null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = unstorableTextPath(value[i], `${path}[${i}]`);
+      if (found !== null) return found;
+    }
+    return null;
+  }
+  for (const [key, v] of Object.entries(value)) {
+    const at = path ? `${path}.${key}` : key;
+    if (!isStorableText(key)) return path || 'body';
+    const found = unstorableTextPath(v, at);
+    if (found !== null) return found;
+  }
+  return null;
 }
 
 /**

@@ -6,7 +6,7 @@
 import { validationError } from './errors.js';
 import type { FieldIssue } from './errors.js';
 import { isValidAmountPaise, paiseToRupeeString } from './money.js';
-import { isWellFormedText } from './text.js';
+import { isStorableText } from './text.js';
 
 export interface UpiIntentInput {
   payeeVpa: string;
@@ -41,7 +41,7 @@ export function upiIntentIssues(input: UpiIntentInput): FieldIssue[] {
   };
   if (!isValidVpa(input.payeeVpa)) add('payeeVpa', 'must look like handle@psp');
   if (input.payeeName.trim() === '') add('payeeName', 'must not be empty');
-  else if (!isWellFormedText(input.payeeName)) add('payeeName', 'must be well-formed Unicode text');
+  else if (!isStorableText(input.payeeName)) add('payeeName', 'must be well-formed Unicode text without U+0000');
   if (!isValidAmountPaise(input.amountPaise)) add('amountPaise', 'must be an integer from 100 to 10000000000');
   if (!TRANSACTION_REF.test(input.transactionRef)) {
     add('transactionRef', `must be 1 to ${UPI_TR_MAX_CHARS} letters or digits`);

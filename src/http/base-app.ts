@@ -6,7 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
-import { AppError } from '../domain/errors.js';
+import { AppError, validationError } from '../domain/errors.js';
+import { unstorableTextPath } from '../domain/text.js';
 import { lazyChildLoggerFactory } from '../observability/lazy-child-logger.js';
 import { accessLoggerFor } from '../observability/logger.js';
 import { installEnvelope, sendError } from './plugins/envelope.js';
@@ -14,6 +15,8 @@ import { installEnvelope, sendError } from './plugins/envelope.js';
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
 const MAY_HOLD_FORBIDDEN_KEY = /__proto__|constructor|\\u/;
+/** Only a \u escape can put U+0000 or a lone surrogate into parsed JSON (raw bytes cannot). */
+const MAY_HOLD_UNSTORABLE_TEXT = /\\u(?:0000|d[89a-f])/i;
 
 function rejectForbiddenKeys(key: string, value: unknown): unknown {
   if (key === '__proto__' || key === 'constructor') throw new SyntaxError('forbidden key');
@@ -56,6 +59,10 @@ export function createBaseApp(ctx: AppContext, listener: 'public' | 'internal'):
       if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
         return done(new AppError('INVALID_JSON', 'The request body must be a JSON object.'), undefined);
       }
+      // Every route stores or signs what it is given: text that PostgreSQL cannot hold is refused
+      // here for all of them (422 naming the field), whatever each validator checks besides.
+      const unstorable = MAY_HOLD_UNSTORABLE_TEXT.test(text) ? unstorableTextPath(parsed) : null;
+      if (unstorable !== null) return done(validationError([{ field: unstorable, issue: 'must be well-formed Unicode text without U+0000' }]), undefined);
       done(null, parsed);
     } catch {
       done(new AppError('INVALID_JSON', 'The request body is not valid JSON.'), undefined);

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { AppError, type FieldIssue } from '../domain/errors.js';
 import { lookupIfsc } from '../domain/ifsc.js';
 import { isIndianMobile } from '../domain/phone.js';
-import { charLength, isWellFormedText } from '../domain/text.js';
+import { charLength, isStorableText } from '../domain/text.js';
 import type { Vault } from '../security/vault.js';
 import type { Queryable } from '../store/db.js';
 import * as repo from '../store/repos/beneficiaries-repo.js';
@@ -44,7 +44,7 @@ const encryptionContext = (id: string) => `beneficiary:${id}:account_number`;
 /** Rules JSON schema cannot express: real IFSC (bank and branch), mobile shape, text sanity. */
 export function checkInlineBeneficiary(input: InlineBeneficiaryInput, issues: FieldIssue[]): InlineBeneficiary | null {
   const name = input.name.trim();
-  if (name === '' || !isWellFormedText(name) || charLength(name) > 160) {
+  if (name === '' || !isStorableText(name) || charLength(name) > 160) {
     issues.push({ field: 'beneficiary.name', issue: 'must be 1 to 160 characters of text' });
   }
   const ifsc = input.ifsc.toUpperCase();

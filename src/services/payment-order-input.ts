@@ -7,7 +7,7 @@ import { destinationUrlIssue } from '../callbacks/destination-url.js';
 import { type FieldIssue, validationError } from '../domain/errors.js';
 import { isValidAmountPaise } from '../domain/money.js';
 import { isIndianMobile } from '../domain/phone.js';
-import { charLength, isEmail, isHttpsUrl, isWellFormedText } from '../domain/text.js';
+import { charLength, isEmail, isHttpsUrl, isStorableText } from '../domain/text.js';
 
 /** When expires_in_minutes is absent. */
 export const DEFAULT_EXPIRES_IN_MINUTES = 30;
@@ -48,7 +48,7 @@ export interface CreatePaymentOrderInput {
 function textIssues(issues: FieldIssue[], field: string, value: string | undefined, min: number, max: number): void {
   if (value === undefined) return;
   const n = charLength(value);
-  if (!isWellFormedText(value)) issues.push({ field, issue: 'must be well-formed Unicode text' });
+  if (!isStorableText(value)) issues.push({ field, issue: 'must be well-formed Unicode text without U+0000' });
   else if (value.trim() === '') issues.push({ field, issue: 'must not be blank' });
   else if (n < min || n > max) issues.push({ field, issue: `must be ${min} to ${max} characters` });
 }
@@ -100,7 +100,7 @@ export function validateCreatePaymentOrder(b: CreatePaymentOrderBody, opts: { al
   }
   if (b.callback_secret !== undefined) {
     const n = charLength(b.callback_secret);
-    if (n < 32 || n > 500 || !isWellFormedText(b.callback_secret)) issues.push({ field: 'callback_secret', issue: 'must be 32 to 500 characters' });
+    if (n < 32 || n > 500 || !isStorableText(b.callback_secret)) issues.push({ field: 'callback_secret', issue: 'must be 32 to 500 characters' });
   }
   if (issues.length > 0) throw validationError(issues);
   return {

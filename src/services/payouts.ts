@@ -8,7 +8,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.js';
 import { AppError, type FieldIssue, validationError } from '../domain/errors.js';
 import { checkRailRules, type PayoutMode } from '../domain/payout.js';
-import { charLength, isUuid, isWellFormedText } from '../domain/text.js';
+import { charLength, isUuid, isStorableText } from '../domain/text.js';
 import type { Principal } from './clients.js';
 import type { CreateResponse, IdempotencyScope } from './idempotency.js';
 import { checkInlineBeneficiary, type InlineBeneficiaryInput, type ResolvedBeneficiary } from './beneficiaries.js';
@@ -36,7 +36,7 @@ function newTransactionId(): string {
 }
 
 function checkText(issues: FieldIssue[], field: string, value: string | undefined, max: number): void {
-  if (value !== undefined && (!isWellFormedText(value) || charLength(value) > max)) issues.push({ field, issue: `must be at most ${max} characters of text` });
+  if (value !== undefined && (!isStorableText(value) || charLength(value) > max)) issues.push({ field, issue: `must be at most ${max} characters of text` });
 }
 
 export class PayoutsService {

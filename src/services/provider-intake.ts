@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.js';
 import { AppError, validationError } from '../domain/errors.js';
+import { isStorableText } from '../domain/text.js';
 import type { ProviderCallback } from '../providers/provider.js';
 import { isDataOrDeadlockError, type Queryable } from '../store/db.js';
 import * as repo from '../store/repos/provider-events-repo.js';
@@ -26,6 +27,16 @@ const DATE_FIELDS = new Set(['paidAt', 'processedAt']);
 /** The stored JSON payload back into a ProviderCallback (dates revived). */
 export function reviveCallback(payload: Record<string, unknown>): ProviderCallback {
   return JSON.parse(JSON.stringify(payload), (key, value) => (DATE_FIELDS.has(key) && typeof value === 'string' ? new Date(value) : value)) as ProviderCallback;
+}
+
+/** Whether every string in the callback (keys and values) can be stored as PostgreSQL text and jsonb. */
+function storable(cb: ProviderCallback): boolean {
+  let ok = true;
+  JSON.stringify(cb, (key, value: unknown) => {
+    if (!isStorableText(key) || (typeof value === 'string' && !isStorableText(value))) ok = false;
+    return value;
+  });
+  return ok;
 }
 
 /** Events applied concurrently by one instance's worker (see processBatch). */
@@ -60,9 +71,10 @@ export class ProviderIntake {
     if (providerName !== this.ctx.provider.name) throw new AppError('NOT_FOUND', 'No such provider.');
     const cb = this.ctx.provider.parseCallback(rawBody, headers);
     if (!cb) throw new AppError('API_AUTH_FAILED', 'The callback signature does not verify.');
-    // Signed but unstorable (PostgreSQL text and jsonb cannot hold U+0000) or absurdly long: a
-    // malformed provider message is refused (422), never a 500.
-    if (JSON.stringify(cb).includes('\\u0000') || cb.eventId.length > 200 || cb.reference.length > 200) {
+    // Signed but unstorable (PostgreSQL text and jsonb hold neither U+0000 nor a lone surrogate,
+    // which JSON.parse accepts as "\ud800") or absurdly long: a malformed provider message is
+    // refused (422), never a 500.
+    if (!storable(cb) || cb.eventId.length > 200 || cb.reference.length > 200) {
       throw validationError([{ field: 'body', issue: 'the callback carries values that cannot be stored' }]);
     }
     const stored = await this.intake.add({

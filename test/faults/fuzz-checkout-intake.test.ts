@@ -105,14 +105,22 @@ test('fuzzed provider callback intake: unsigned or badly signed → 401, signed 
   assert.equal(fivexx.length, 0, fivexx.slice(0, 3).join('\n'));
 });
 
-test('a validly signed callback carrying U+0000 is refused with 422, not a 500 (regression)', async () => {
-  const raw = JSON.stringify({ id: '\u0000', type: 'collection.updated', reference: 'ORD1', status: 'FAILED' });
-  const res = await fetch(`${ts.svc.internalUrl}/provider/sandbox/callbacks`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-sandbox-signature': signSandboxBody(sandboxSigningSecret(ts.config.masterKey), raw) },
-    body: raw,
+for (const [what, fields] of [
+  ['U+0000', { id: '\u0000' }],
+  ['a lone surrogate in its id', { id: '\ud800' }],
+  ['a lone surrogate in its reference', { reference: 'ORD\udc00' }],
+  ['a lone surrogate in its failure reason', { failure_reason: 'x\ud83d' }],
+] as const) {
+  test(`a validly signed callback carrying ${what} is refused with 422, not a 500 (regression)`, async () => {
+    const base: Record<string, unknown> = { id: randomUUID(), type: 'collection.updated', reference: 'ORD1', status: 'FAILED' };
+    const raw = JSON.stringify({ ...base, ...fields });
+    const res = await fetch(`${ts.svc.internalUrl}/provider/sandbox/callbacks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-sandbox-signature': signSandboxBody(sandboxSigningSecret(ts.config.masterKey), raw) },
+      body: raw,
+    });
+    const body = (await res.json()) as any;
+    assert.equal(res.status, 422, JSON.stringify(body));
+    assert.equal(body.error.code, 'VALIDATION_FAILED');
   });
-  const body = (await res.json()) as any;
-  assert.equal(res.status, 422, JSON.stringify(body));
-  assert.equal(body.error.code, 'VALIDATION_FAILED');
-});
+}

@@ -51,6 +51,40 @@ function bodyFrom(schema: any): fc.Arbitrary<unknown> {
   );
 }
 
+/**
+ * Valid create bodies, each of which the 'near' kind sends with one string field spoiled by a
+ * character that is legal JSON but hostile to storage, signing or display (U+0000, a lone
+ * surrogate, a control or bidi character): the inputs that pass the schema and must be caught by
+ * validation, not by PostgreSQL (a 500 found this way: a NUL inside a valid CHECKOUT purpose).
+ */
+const VALID_BODIES: Record<string, Record<string, unknown>[]> = {
+  '/merchant/payment-orders': [
+    { amount_paise: 49_900, purpose: 'Order 1001', merchant_order_reference: 'INV-1001', callback_url: 'https://merchant.example/cb', callback_secret: 's'.repeat(40) },
+    { amount_paise: 49_900, purpose: 'Order 1002', response_mode: 'INTENT', customer_name: 'Asha Rao', customer_email: 'asha@example.in', customer_phone: '9876543210', customer_consent: true },
+  ],
+  '/merchant/payouts': [
+    { amount_paise: 10_000, mode: 'IMPS', client_reference: 'PO-1', remarks: 'Refund', beneficiary: { name: 'Asha Rao', account_number: '123456789012', ifsc: 'SBIN0000001' } },
+  ],
+};
+const hostileChar = fc.constantFrom('\u0000', '\ud800', '\udfff', '\u0007', '\u202e', '\u2028', '\ufeff', '\uffff');
+function nearValid(path: string): fc.Arbitrary<unknown> | null {
+  const bases = VALID_BODIES[path];
+  if (!bases) return null;
+  return fc.record({ base: fc.constantFrom(...bases), pick: fc.nat(), at: fc.nat(), ch: hostileChar }).map(({ base, pick, at, ch }) => {
+    const body = structuredClone(base) as Record<string, any>;
+    const fields: Array<[Record<string, any>, string]> = [];
+    for (const [k, v] of Object.entries(body)) {
+      if (typeof v === 'string') fields.push([body, k]);
+      if (v && typeof v === 'object') for (const [k2, v2] of Object.entries(v)) if (typeof v2 === 'string') fields.push([v as Record<string, any>, k2]);
+    }
+    const [obj, key] = fields[pick % fields.length]!;
+    const text = obj[key] as string;
+    const i = at % (text.length + 1);
+    obj[key] = text.slice(0, i) + ch + text.slice(i);
+    return body;
+  });
+}
+
 const deepJson = fc.integer({ min: 50, max: 5000 }).map((d) => '['.repeat(d) + ']'.repeat(d));
 const brokenJson = fc.constantFrom('{', '{"a":}', 'nul', '{"amount_paise": 1e999999}', '\u0000', '{"a":"\ud800"}', 'x'.repeat(70_000), `{"p":"${'a'.repeat(66_000)}"}`);
 
@@ -61,14 +95,19 @@ function requestArb(): fc.Arbitrary<Req> {
     .record({
       op: fc.nat({ max: operations.length - 1 }),
       param: fc.oneof(fc.uuid(), fc.string({ maxLength: 300 }), fc.constantFrom('..', '%00', '%2e%2e%2f', 'ord_' + 'x'.repeat(250))),
-      kind: fc.constantFrom('schema', 'deep', 'broken'),
+      kind: fc.constantFrom('schema', 'near', 'deep', 'broken'),
       auth: fc.constantFrom('ok', 'none', 'wrong', 'garbage'),
       key: fc.constantFrom('ok', 'missing', 'bad'),
       contentType: fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', ''),
     })
     .chain((r) => {
       const op = operations[r.op] as { method: string; path: string; body: any };
-      const bodyArb = r.kind === 'schema' ? bodyFrom(op.body).map((b) => ({ body: b })) : (r.kind === 'deep' ? deepJson : brokenJson).map((raw) => ({ raw }));
+      const near = r.kind === 'near' && op.method === 'POST' ? nearValid(op.path) : null;
+      const bodyArb = near
+        ? near.map((b) => ({ body: b }))
+        : r.kind === 'schema' || r.kind === 'near'
+          ? bodyFrom(op.body).map((b) => ({ body: b }))
+          : (r.kind === 'deep' ? deepJson : brokenJson).map((raw) => ({ raw }));
       return bodyArb.map((b) => {
         const headers: Record<string, string> = {};
         if (r.auth !== 'none') {
