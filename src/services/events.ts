@@ -11,7 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterCommit, type Queryable } from '../store/db.js';
-import { type DestinationKind, insertEventWithDeliveries } from '../store/repos/callbacks-repo.js';
+import { type DestinationKind, insertEventsWithDeliveries } from '../store/repos/callbacks-repo.js';
 import { deliveriesCommitted, hasLocalDeliveryWorker } from './delivery-signal.js';
 
 export const EVENT_KINDS = [
@@ -59,21 +59,30 @@ export interface RecordedEvent {
 }
 
 export async function recordEvent(q: Queryable, input: EventInput, now: Date = new Date()): Promise<RecordedEvent> {
-  const id = randomUUID();
-  const body = JSON.stringify({ event: input.kind, event_id: id, created_at: now.toISOString(), data: input.data });
+  const [recorded] = await recordEvents(q, [input], now);
+  return recorded!;
+}
+
+/** recordEvent for several events of one transaction, in one statement. */
+export async function recordEvents(q: Queryable, inputs: EventInput[], now: Date = new Date()): Promise<RecordedEvent[]> {
+  if (inputs.length === 0) return [];
   const localWorker = hasLocalDeliveryWorker();
-  const deliveries = await insertEventWithDeliveries(q, {
-    id,
-    orgId: input.orgId,
-    kind: input.kind,
-    aggregateType: input.aggregateType,
-    aggregateId: input.aggregateId,
-    body,
-    createdAt: now,
-    target: destinationKindOf(input.kind),
-    extra: input.extraDestination ?? undefined,
-    notifyOtherInstances: !localWorker,
+  const rows = inputs.map((input) => {
+    const id = randomUUID();
+    return {
+      id,
+      orgId: input.orgId,
+      kind: input.kind,
+      aggregateType: input.aggregateType,
+      aggregateId: input.aggregateId,
+      body: JSON.stringify({ event: input.kind, event_id: id, created_at: now.toISOString(), data: input.data }),
+      createdAt: now,
+      target: destinationKindOf(input.kind),
+      extra: input.extraDestination ?? undefined,
+      notifyOtherInstances: !localWorker,
+    };
   });
-  if (deliveries > 0 && localWorker) afterCommit(q, deliveriesCommitted);
-  return { id, body, deliveries };
+  const deliveries = await insertEventsWithDeliveries(q, rows, !localWorker);
+  if (localWorker && deliveries.some((n) => n > 0)) afterCommit(q, deliveriesCommitted);
+  return rows.map((row, i) => ({ id: row.id, body: row.body, deliveries: deliveries[i] ?? 0 }));
 }

@@ -18,7 +18,7 @@ import type { CollectionStatus } from '../providers/provider.js';
 import type { Queryable } from '../store/db.js';
 import * as repo from '../store/repos/payment-orders-repo.js';
 import type { OrderColumnChanges, PaymentOrderRow } from '../store/repos/payment-orders-repo.js';
-import { recordEvent } from './events.js';
+import { type EventInput, recordEvents } from './events.js';
 import { callbackSecretContext } from './payment-order-secrets.js';
 import { idForOrderId } from './payment-order-view.js';
 
@@ -43,17 +43,13 @@ export function collectionReceivedData(o: PaymentOrderRow): Record<string, unkno
   };
 }
 
+type MoveExtra = { changes?: OrderColumnChanges; detail?: Record<string, unknown> };
+
 /**
- * Moves a locked order (see lockOrder) from its current status to `to`. The UPDATE is guarded by
- * the status the caller saw, so a move can never land on a state nobody checked.
+ * Checks a move of a locked order against the transition table and what the target state
+ * requires; returns the write it takes (guarded by the status the caller saw). Pure.
  */
-export async function transitionOrder(
-  tx: Queryable,
-  order: PaymentOrderRow,
-  to: PaymentOrderStatus,
-  trigger: OrderTrigger,
-  extra: { changes?: OrderColumnChanges; detail?: Record<string, unknown> } = {},
-): Promise<PaymentOrderRow> {
+function planTransition(order: PaymentOrderRow, to: PaymentOrderStatus, trigger: OrderTrigger, extra: MoveExtra = {}): repo.OrderMoveWrite {
   const expected = assertTransition(order.status, to);
   if (expected !== trigger) {
     throw new AppError('INVALID_STATE', `A payment order moves from ${order.status} to ${to} only by ${expected}, not ${trigger}.`);
@@ -62,85 +58,163 @@ export async function transitionOrder(
   if (to === 'PAID' && (!changes.bank_transaction_id || !changes.confirmed_at || changes.provider_status !== 'SUCCESS')) {
     throw new Error('PAID needs provider_status SUCCESS, a bank transaction id and a confirmation time');
   }
-  const updated = await repo.updateStatusWithHistory(tx, { id: order.id, from: order.status, to, trigger, changes, detail: extra.detail ?? null });
-  if (!updated) throw new Error(`payment order ${order.id} was not in ${order.status} (not locked by the caller?)`);
-  if (to === 'PAID') {
-    await recordEvent(tx, {
-      orgId: updated.org_id,
+  return { id: order.id, from: order.status, to, trigger, changes, detail: extra.detail ?? null };
+}
+
+/**
+ * The one place where payment order statuses are written: checked moves (at most one per order),
+ * their history rows and, for PAID, their `collection.received` events, in the caller's
+ * transaction. Any number of moves take one statement for the orders and one for the events.
+ */
+async function writeTransitions(tx: Queryable, moves: repo.OrderMoveWrite[]): Promise<PaymentOrderRow[]> {
+  const rows = await repo.updateStatusesWithHistory(tx, moves);
+  const updated = rows.map((row, i) => {
+    if (!row) throw new Error(`payment order ${moves[i]!.id} was not in ${moves[i]!.from} (not locked by the caller?)`);
+    return row;
+  });
+  const events: EventInput[] = updated
+    .filter((row) => row.status === 'PAID')
+    .map((row) => ({
+      orgId: row.org_id,
       kind: 'collection.received',
       aggregateType: 'payment_order',
-      aggregateId: updated.id,
-      data: collectionReceivedData(updated),
+      aggregateId: row.id,
+      data: collectionReceivedData(row),
       // The order's own callback_url is a further destination, signed with its own secret.
       extraDestination:
-        updated.callback_url && updated.callback_secret_enc
-          ? { url: updated.callback_url, secretEnc: updated.callback_secret_enc, secretContext: callbackSecretContext(updated.id) }
-          : null,
-    });
-  }
+        row.callback_url && row.callback_secret_enc ? { url: row.callback_url, secretEnc: row.callback_secret_enc, secretContext: callbackSecretContext(row.id) } : null,
+    }));
+  await recordEvents(tx, events);
   return updated;
 }
 
+/**
+ * Moves a locked order (see lockOrder) from its current status to `to`. The UPDATE is guarded by
+ * the status the caller saw, so a move can never land on a state nobody checked.
+ */
+export async function transitionOrder(tx: Queryable, order: PaymentOrderRow, to: PaymentOrderStatus, trigger: OrderTrigger, extra: MoveExtra = {}): Promise<PaymentOrderRow> {
+  const [updated] = await writeTransitions(tx, [planTransition(order, to, trigger, extra)]);
+  return updated!;
+}
+
 export type ProviderOutcomeResult = 'paid' | 'failed' | 'late_confirmation' | 'unchanged' | 'unknown_order';
+
+/** What a piece of provider news means for an order in its current state (see decideCollectionStatus). */
+type CollectionDecision =
+  | { kind: 'move'; result: 'paid' | 'failed'; to: PaymentOrderStatus; trigger: OrderTrigger; extra: MoveExtra }
+  | { kind: 'late'; utr: string; paidAt: Date }
+  | { kind: 'provider_status'; providerStatus: string }
+  | { kind: 'nothing' };
+
+/** Pure: the provider's news about an order's collection against the order's current state. */
+function decideCollectionStatus(order: PaymentOrderRow, status: CollectionStatus, source: string): CollectionDecision {
+  switch (status.status) {
+    case 'SUCCESS': {
+      const outcome = confirmationOutcome(order.status);
+      if (outcome === 'apply') {
+        return {
+          kind: 'move',
+          result: 'paid',
+          to: 'PAID',
+          trigger: 'provider_confirmed',
+          extra: { changes: { provider_status: 'SUCCESS', bank_transaction_id: status.utr, confirmed_at: status.paidAt }, detail: { source, utr: status.utr } },
+        };
+      }
+      // Already confirmed with this UTR: a duplicate. Any other payment (a closed order, or a second
+      // UTR for a paid one) is real money: recorded and flagged, never dropped, never a state change.
+      if (outcome === 'already_applied' && order.bank_transaction_id === status.utr) return { kind: 'nothing' };
+      return { kind: 'late', utr: status.utr, paidAt: status.paidAt };
+    }
+    case 'FAILED':
+      if (failureOutcome(order.status) === 'ignore') return { kind: 'nothing' };
+      return {
+        kind: 'move',
+        result: 'failed',
+        to: 'FAILED',
+        trigger: 'provider_failed',
+        extra: { changes: { provider_status: status.providerStatus, failure_reason: status.reason }, detail: { source } },
+      };
+    case 'PENDING':
+      if (isOpen(order.status) && order.provider_status !== status.providerStatus) return { kind: 'provider_status', providerStatus: status.providerStatus };
+      return { kind: 'nothing' };
+    case 'NOT_FOUND':
+      return { kind: 'nothing' };
+  }
+}
+
+/** Carries out a decision that moves nothing (a late payment, a provider status): one statement at most. */
+async function recordWithoutMove(tx: Queryable, order: PaymentOrderRow, d: Exclude<CollectionDecision, { kind: 'move' }>, source: string): Promise<ProviderOutcomeResult> {
+  switch (d.kind) {
+    case 'late': {
+      const recorded = await repo.recordLateConfirmation(tx, { orderPk: order.id, statusAtArrival: order.status, utr: d.utr, paidAt: d.paidAt, source });
+      return recorded ? 'late_confirmation' : 'unchanged';
+    }
+    case 'provider_status':
+      await repo.setProviderStatus(tx, order.id, d.providerStatus);
+      return 'unchanged';
+    case 'nothing':
+      return 'unchanged';
+  }
+}
 
 /**
  * Applies what the provider says about an order's collection (from a callback, a live check or the
  * expiry worker). Idempotent: the same news twice changes nothing the second time.
  */
-export async function applyCollectionStatus(
-  tx: Queryable,
-  order: PaymentOrderRow,
-  status: CollectionStatus,
-  source: string,
-): Promise<ProviderOutcomeResult> {
-  switch (status.status) {
-    case 'SUCCESS': {
-      const outcome = confirmationOutcome(order.status);
-      if (outcome === 'apply') {
-        await transitionOrder(tx, order, 'PAID', 'provider_confirmed', {
-          changes: { provider_status: 'SUCCESS', bank_transaction_id: status.utr, confirmed_at: status.paidAt },
-          detail: { source, utr: status.utr },
-        });
-        return 'paid';
-      }
-      // Already confirmed with this UTR: a duplicate. Any other payment (a closed order, or a second
-      // UTR for a paid one) is real money: recorded and flagged, never dropped, never a state change.
-      if (outcome === 'already_applied' && order.bank_transaction_id === status.utr) return 'unchanged';
-      const recorded = await repo.recordLateConfirmation(tx, {
-        orderPk: order.id,
-        statusAtArrival: order.status,
-        utr: status.utr,
-        paidAt: status.paidAt,
-        source,
-      });
-      return recorded ? 'late_confirmation' : 'unchanged';
+export async function applyCollectionStatus(tx: Queryable, order: PaymentOrderRow, status: CollectionStatus, source: string): Promise<ProviderOutcomeResult> {
+  const d = decideCollectionStatus(order, status, source);
+  if (d.kind !== 'move') return recordWithoutMove(tx, order, d, source);
+  await transitionOrder(tx, order, d.to, d.trigger, d.extra);
+  return d.result;
+}
+
+/** One piece of provider news about the order whose order_id is `reference`. */
+export interface CollectionNews {
+  reference: string;
+  status: CollectionStatus;
+  source: string;
+}
+
+/**
+ * applyCollectionStatus for several pieces of news in one transaction, in their order, with a few
+ * statements for all of them: one locks every order concerned (in id order), one writes all their
+ * moves and one their events. News about an order that already moved in this batch is decided
+ * after that move is written, exactly as if it came in its own transaction afterwards.
+ * 'unknown_order' for a reference we never issued.
+ */
+export async function applyCollectionStatusesByReference(tx: Queryable, news: CollectionNews[]): Promise<ProviderOutcomeResult[]> {
+  const ids = news.map((n) => idForOrderId(n.reference));
+  const current = await repo.lockMany(tx, ids.filter((id): id is string => id !== null));
+  const pending: repo.OrderMoveWrite[] = [];
+  const flush = async (): Promise<void> => {
+    for (const row of await writeTransitions(tx, pending.splice(0))) current.set(row.id, row);
+  };
+  const results: ProviderOutcomeResult[] = [];
+  for (const [i, n] of news.entries()) {
+    const id = ids[i];
+    const order = id === null || id === undefined ? undefined : current.get(id);
+    if (!order || order.order_id !== n.reference) {
+      results.push('unknown_order');
+      continue;
     }
-    case 'FAILED':
-      if (failureOutcome(order.status) === 'ignore') return 'unchanged';
-      await transitionOrder(tx, order, 'FAILED', 'provider_failed', {
-        changes: { provider_status: status.providerStatus, failure_reason: status.reason },
-        detail: { source },
-      });
-      return 'failed';
-    case 'PENDING':
-      if (isOpen(order.status) && order.provider_status !== status.providerStatus) {
-        await repo.setProviderStatus(tx, order.id, status.providerStatus);
-      }
-      return 'unchanged';
-    case 'NOT_FOUND':
-      return 'unchanged';
+    if (pending.some((m) => m.id === order.id)) {
+      await flush();
+    }
+    const now = current.get(order.id)!;
+    const d = decideCollectionStatus(now, n.status, n.source);
+    if (d.kind === 'move') {
+      pending.push(planTransition(now, d.to, d.trigger, d.extra));
+      results.push(d.result);
+    } else {
+      results.push(await recordWithoutMove(tx, now, d, n.source));
+    }
   }
+  await flush();
+  return results;
 }
 
 /** Locks by our reference (the order_id) and applies; 'unknown_order' when we never issued it. */
-export async function applyCollectionStatusByReference(
-  tx: Queryable,
-  reference: string,
-  status: CollectionStatus,
-  source: string,
-): Promise<ProviderOutcomeResult> {
-  const id = idForOrderId(reference);
-  const order = id === null ? null : await repo.lockByRef(tx, { id, orderId: reference });
-  if (!order) return 'unknown_order';
-  return applyCollectionStatus(tx, order, status, source);
+export async function applyCollectionStatusByReference(tx: Queryable, reference: string, status: CollectionStatus, source: string): Promise<ProviderOutcomeResult> {
+  const [result] = await applyCollectionStatusesByReference(tx, [{ reference, status, source }]);
+  return result!;
 }

@@ -14,7 +14,7 @@ import * as repo from '../store/repos/payment-orders-repo.js';
 import type { PaymentOrderRow, PaymentOrderViewRow } from '../store/repos/payment-orders-repo.js';
 import { isDataOrDeadlockError, type Queryable } from '../store/db.js';
 import { type CreatePaymentOrderBody, type CreatePaymentOrderInput, type PayerDetails, payerDetailsIssues, validateCreatePaymentOrder } from './payment-order-input.js';
-import { applyCollectionStatus, applyCollectionStatusByReference, lockOrder, type ProviderOutcomeResult, transitionOrder } from './payment-order-transitions.js';
+import { applyCollectionStatus, applyCollectionStatusesByReference, lockOrder, type ProviderOutcomeResult, transitionOrder } from './payment-order-transitions.js';
 import {
   type CheckoutView,
   checkoutTokenFor,
@@ -225,12 +225,17 @@ export class PaymentOrdersService {
     return this.view(row);
   }
 
-  /** Provider-event handler (see ProviderIntake): applies a verified collection callback. */
-  async applyProviderCallback(tx: Queryable, cb: ProviderCallback): Promise<ProviderOutcomeResult> {
-    if (cb.kind !== 'collection') throw new Error('not a collection callback');
-    const result = await applyCollectionStatusByReference(tx, cb.reference, cb.status, `callback:${cb.eventId}`);
-    if (result === 'unknown_order') this.ctx.log.warn({ reference: cb.reference, event_id: cb.eventId }, 'provider callback for an unknown order');
-    return result;
+  /** Provider-event handler (see ProviderIntake): applies verified collection callbacks, in their order. */
+  async applyProviderCallbacks(tx: Queryable, cbs: ProviderCallback[]): Promise<ProviderOutcomeResult[]> {
+    const news = cbs.map((cb) => {
+      if (cb.kind !== 'collection') throw new Error('not a collection callback');
+      return { reference: cb.reference, status: cb.status, source: `callback:${cb.eventId}` };
+    });
+    const results = await applyCollectionStatusesByReference(tx, news);
+    results.forEach((result, i) => {
+      if (result === 'unknown_order') this.ctx.log.warn({ reference: cbs[i]!.reference, event_id: cbs[i]!.eventId }, 'provider callback for an unknown order');
+    });
+    return results;
   }
 
   // ---- the hosted checkout page's steps (the page itself is another module) ----

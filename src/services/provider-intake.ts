@@ -15,7 +15,8 @@ import * as repo from '../store/repos/provider-events-repo.js';
 import { Batcher } from './batcher.js';
 import { applyProviderPayoutUpdate } from './payout-submission.js';
 
-export type ProviderEventHandler = (tx: Queryable, callback: ProviderCallback) => Promise<unknown>;
+/** Applies callbacks of one kind, in their order, in the caller's transaction; one result each. */
+export type ProviderEventHandler = (tx: Queryable, callbacks: ProviderCallback[]) => Promise<unknown[]>;
 
 /** Back-off of an event whose processing failed or whose kind has no handler yet. */
 export function retryDelayMs(attempts: number): number {
@@ -52,10 +53,15 @@ export class ProviderIntake {
 
   constructor(private readonly ctx: AppContext) {
     this.intake = new Batcher((events) => repo.insertEvents(ctx.db, events), { maxBatch: 256, concurrency: 4, isolateFailures: isDataOrDeadlockError });
-    this.handlers.set('collection', (tx, cb) => ctx.paymentOrders.applyProviderCallback(tx, cb));
-    // Both apply the event in the intake's own transaction: one connection per event in flight, so
-    // any number of lanes can never wait on the pool for a second one.
-    this.handlers.set('payout', (tx, cb) => (cb.kind === 'payout' ? applyProviderPayoutUpdate(ctx, cb, tx) : Promise.resolve('ignored')));
+    // Collection callbacks of a transaction are applied together (a few statements for all of them).
+    this.handlers.set('collection', (tx, cbs) => ctx.paymentOrders.applyProviderCallbacks(tx, cbs));
+    this.handlers.set('payout', async (tx, cbs) => {
+      const results: unknown[] = [];
+      for (const cb of cbs) results.push(cb.kind === 'payout' ? await applyProviderPayoutUpdate(ctx, cb, tx) : 'ignored');
+      return results;
+    });
+    // Both apply events in the intake's own transaction: one connection per lane, so any number of
+    // lanes can never wait on the pool for a second one.
   }
 
   /** Called when an event was stored, so the local worker can process it without waiting. */
@@ -125,11 +131,7 @@ export class ProviderIntake {
       return await this.ctx.db.tx(async (tx) => {
         const events = await repo.claimDue(tx, max);
         claimed = events.length;
-        const done: repo.ProcessedEvent[] = [];
-        for (const ev of events) {
-          const processed = await this.apply(tx, ev);
-          if (processed) done.push(processed);
-        }
+        const done = await this.apply(tx, events);
         await repo.markProcessed(tx, done);
         return events.length;
       });
@@ -148,8 +150,7 @@ export class ProviderIntake {
       if (!ev) return false;
       await tx.query('SAVEPOINT provider_event');
       try {
-        const processed = await this.apply(tx, ev);
-        if (processed) await repo.markProcessed(tx, [processed]);
+        await repo.markProcessed(tx, await this.apply(tx, [ev]));
       } catch (err) {
         await tx.query('ROLLBACK TO SAVEPOINT provider_event');
         this.ctx.log.warn({ provider_event: ev.id, err: (err as Error).message }, 'provider event processing failed');
@@ -160,16 +161,23 @@ export class ProviderIntake {
   }
 
   /**
-   * Applies one claimed event with its kind's handler; null when no handler is registered for that
-   * kind yet (the event is then left pending with a back-off instead of being processed).
+   * Applies claimed events, those of each kind together with its handler, in their order. An event
+   * whose kind has no handler registered yet is left pending with a back-off instead of being
+   * processed. Returns the processed events with what their handlers reported.
    */
-  private async apply(tx: Queryable, ev: repo.ProviderEventRow): Promise<repo.ProcessedEvent | null> {
-    const handler = this.handlers.get(ev.kind as ProviderCallback['kind']);
-    if (!handler) {
-      await repo.markRetry(tx, ev.id, `no handler registered for ${ev.kind} events`, retryDelayMs(ev.attempts));
-      return null;
+  private async apply(tx: Queryable, events: repo.ProviderEventRow[]): Promise<repo.ProcessedEvent[]> {
+    const done: repo.ProcessedEvent[] = [];
+    const byKind = new Map<string, repo.ProviderEventRow[]>();
+    for (const ev of events) byKind.set(ev.kind, [...(byKind.get(ev.kind) ?? []), ev]);
+    for (const [kind, same] of byKind) {
+      const handler = this.handlers.get(kind as ProviderCallback['kind']);
+      if (!handler) {
+        for (const ev of same) await repo.markRetry(tx, ev.id, `no handler registered for ${kind} events`, retryDelayMs(ev.attempts));
+        continue;
+      }
+      const results = await handler(tx, same.map((ev) => reviveCallback(ev.payload)));
+      same.forEach((ev, i) => done.push({ id: ev.id, outcome: typeof results[i] === 'string' ? (results[i] as string) : null }));
     }
-    const result = await handler(tx, reviveCallback(ev.payload));
-    return { id: ev.id, outcome: typeof result === 'string' ? result : null };
+    return done;
   }
 }

@@ -2,12 +2,16 @@
  * Provider callbacks in batches (src/services/provider-intake.ts): callbacks posted together are
  * stored once each (duplicates of one batch too), events are applied several per transaction, and
  * an event whose handler fails rolls back only its batch, whose other events then go through one
- * per transaction while the failing one is set aside with its error and a back-off.
+ * per transaction while the failing one is set aside with its error and a back-off. News applied
+ * together (applyCollectionStatusesByReference) means exactly what it means one transaction each,
+ * and two batches locking the same orders in any order never deadlock.
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
 import { sandboxSigningSecret, signSandboxBody } from '../../src/providers/sandbox/signing.js';
+import { applyCollectionStatusesByReference } from '../../src/services/payment-order-transitions.js';
+import { orderIdFor } from '../../src/services/payment-order-view.js';
 import { serviceWithClient } from '../support/service.js';
 import { createOrder, intentBody, waitFor } from './helpers.js';
 
@@ -110,4 +114,56 @@ test('events found together are applied several per transaction', async () => {
   // (the background worker may take a share of them concurrently).
   const transactions = new Set(rows.map((r) => r.at));
   assert.ok(transactions.size < payloads.length, `${payloads.length} events in ${transactions.size} transactions`);
+});
+
+const success = (reference: string, utr: string) => ({ reference, source: 'test', status: { status: 'SUCCESS', providerStatus: 'SUCCESS', utr, paidAt: new Date() } as const });
+
+test('news about the same orders in one batch is applied in its order, as if one transaction each', async () => {
+  const [a, b, c, d] = await Promise.all(Array.from({ length: 4 }, () => createOrder(w.t, w.client, intentBody())));
+  const news = [
+    success(a!.order_id, '810000000001'),
+    { reference: b!.order_id, source: 'test', status: { status: 'FAILED', providerStatus: 'FAILURE', reason: 'declined' } as const },
+    success(a!.order_id, '810000000002'), // a second payment for a paid order: recorded, flagged
+    success(b!.order_id, '810000000003'), // money for a failed order: recorded, flagged
+    success(orderIdFor(randomUUID()), '810000000004'), // never issued
+    success(c!.order_id, '810000000005'),
+    success(c!.order_id, '810000000005'), // the same news again
+    { reference: d!.order_id, source: 'test', status: { status: 'PENDING', providerStatus: 'PENDING_AT_BANK' } as const },
+  ];
+  const results = await w.t.database.db.tx((tx) => applyCollectionStatusesByReference(tx, news));
+  assert.deepEqual(results, ['paid', 'failed', 'late_confirmation', 'late_confirmation', 'unknown_order', 'paid', 'unchanged', 'unchanged']);
+  const rows = await w.t.database.db.query('SELECT id, status, bank_transaction_id, review_required, provider_status FROM payment_orders WHERE id = ANY($1::uuid[])', [
+    [a!.id, b!.id, c!.id, d!.id],
+  ]);
+  const row = new Map(rows.rows.map((r) => [r.id as string, r]));
+  assert.deepEqual({ ...row.get(a!.id) }, { id: a!.id, status: 'PAID', bank_transaction_id: '810000000001', review_required: true, provider_status: 'SUCCESS' });
+  assert.equal(row.get(b!.id)!.status, 'FAILED');
+  assert.equal(row.get(b!.id)!.review_required, true);
+  assert.equal(row.get(c!.id)!.status, 'PAID');
+  assert.equal(row.get(c!.id)!.review_required, false);
+  assert.equal(row.get(d!.id)!.provider_status, 'PENDING_AT_BANK');
+  const late = await w.t.database.db.query('SELECT order_pk, utr FROM payment_order_late_confirmations WHERE order_pk = ANY($1::uuid[]) ORDER BY utr', [[a!.id, b!.id]]);
+  assert.deepEqual(late.rows.map((r) => [r.order_pk, r.utr]), [[a!.id, '810000000002'], [b!.id, '810000000003']]);
+  const events = await w.t.database.db.query(`SELECT aggregate_id FROM events WHERE aggregate_id = ANY($1::uuid[]) AND kind = 'collection.received' ORDER BY aggregate_id`, [
+    [a!.id, b!.id, c!.id, d!.id],
+  ]);
+  assert.deepEqual(events.rows.map((r) => r.aggregate_id).sort(), [a!.id, c!.id].sort(), 'one collection.received per paid order');
+  const history = await w.t.database.db.query(`SELECT order_pk, to_status FROM payment_order_transitions WHERE order_pk = ANY($1::uuid[]) AND to_status IN ('PAID', 'FAILED')`, [
+    [a!.id, b!.id, c!.id],
+  ]);
+  assert.equal(history.rows.length, 3, 'one history row per move');
+});
+
+test('two transactions applying news about the same orders in opposite orders do not deadlock', async () => {
+  const orders = await Promise.all(Array.from({ length: 12 }, () => createOrder(w.t, w.client, intentBody())));
+  const news = orders.map((o, i) => success(o.order_id, String(820_000_000_000 + i)));
+  const [one, two] = await Promise.all([
+    w.t.database.db.tx((tx) => applyCollectionStatusesByReference(tx, news)),
+    w.t.database.db.tx((tx) => applyCollectionStatusesByReference(tx, [...news].reverse())),
+  ]);
+  const both = [...one!, ...two!];
+  assert.equal(both.filter((r) => r === 'paid').length, orders.length, 'each order paid exactly once');
+  assert.equal(both.filter((r) => r === 'unchanged').length, orders.length, 'the other news of each order is a duplicate');
+  const events = await w.t.database.db.query(`SELECT count(*)::int AS n FROM events WHERE aggregate_id = ANY($1::uuid[]) AND kind = 'collection.received'`, [orders.map((o) => o.id)]);
+  assert.equal(events.rows[0]!.n, orders.length);
 });

@@ -56,33 +56,63 @@ export interface OutboxInsert {
   notifyOtherInstances: boolean;
 }
 
+
 /**
- * One statement: the event row, a delivery for the organization's destination of `target` (when
- * one is configured), a delivery for the extra destination, and, if asked, a notification that
- * PostgreSQL sends only when the surrounding transaction commits. Returns the number of deliveries.
+ * One statement for any number of events: the event rows, for each a delivery to the organization's
+ * destination of its `target` (when one is configured) and one to its extra destination, and, if
+ * asked, one notification that PostgreSQL sends only when the surrounding transaction commits.
+ * Returns the number of deliveries created for each event, in the order given.
  */
+export async function insertEventsWithDeliveries(q: Queryable, events: OutboxInsert[], notifyOtherInstances: boolean): Promise<number[]> {
+  if (events.length === 0) return [];
+  const rows = events.map((e) => ({
+    id: e.id,
+    org_id: e.orgId,
+    kind: e.kind,
+    aggregate_type: e.aggregateType,
+    aggregate_id: e.aggregateId,
+    body: e.body,
+    created_at: e.createdAt.toISOString(),
+    target: e.target,
+    extra_url: e.extra?.url ?? null,
+    // bytea travels as base64 inside the JSON text
+    extra_secret_enc: e.extra ? e.extra.secretEnc.toString('base64') : null,
+    extra_secret_context: e.extra?.secretContext ?? null,
+  }));
+  const r = await q.query<{ id: string; deliveries: number }>(INSERT_EVENTS_WITH_DELIVERIES, [JSON.stringify(rows), notifyOtherInstances]);
+  const counts = new Map(r.rows.map((row) => [row.id, row.deliveries]));
+  return events.map((e) => counts.get(e.id) ?? 0);
+}
+
+/** The single-event form of insertEventsWithDeliveries (same statement). */
 export async function insertEventWithDeliveries(q: Queryable, e: OutboxInsert): Promise<number> {
-  const r = await q.query<{ deliveries: number }>(INSERT_EVENT_WITH_DELIVERIES, [e.id, e.orgId, e.kind, e.aggregateType, e.aggregateId, e.body, e.createdAt, e.target, e.extra?.url ?? null, e.extra?.secretEnc ?? null, e.extra?.secretContext ?? null, e.notifyOtherInstances]);
-  return r.rows[0]?.deliveries ?? 0;
+  const [n] = await insertEventsWithDeliveries(q, [e], e.notifyOtherInstances);
+  return n ?? 0;
 }
 
 /** On the path of every event: prepared (parsed and planned once per connection). */
-const INSERT_EVENT_WITH_DELIVERIES = prepared(
-    `WITH ev AS (
+const INSERT_EVENTS_WITH_DELIVERIES = prepared(
+    `WITH v AS MATERIALIZED (
+       SELECT * FROM json_to_recordset($1::json) AS v(id uuid, org_id uuid, kind text, aggregate_type text, aggregate_id uuid,
+         body text, created_at timestamptz, target text, extra_url text, extra_secret_enc text, extra_secret_context text)
+     ), ev AS (
        INSERT INTO events (id, org_id, kind, aggregate_type, aggregate_id, body, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)
+       SELECT id, org_id, kind, aggregate_type, aggregate_id, body, created_at FROM v
      ), org_dest AS (
        INSERT INTO callback_deliveries (id, event_id, org_id, target, next_attempt_at)
-       SELECT gen_random_uuid(), $1, org_id, kind, now() FROM callback_destinations WHERE org_id = $2 AND kind = $8
-       RETURNING 1
+       SELECT gen_random_uuid(), v.id, c.org_id, c.kind, now() FROM v JOIN callback_destinations c ON c.org_id = v.org_id AND c.kind = v.target
+       RETURNING event_id
      ), extra_dest AS (
        INSERT INTO callback_deliveries (id, event_id, org_id, target, url, secret_enc, secret_context, next_attempt_at)
-       SELECT gen_random_uuid(), $1, $2, 'order', $9, $10, $11, now() WHERE $9::text IS NOT NULL
-       RETURNING 1
+       SELECT gen_random_uuid(), v.id, v.org_id, 'order', v.extra_url, decode(v.extra_secret_enc, 'base64'), v.extra_secret_context, now()
+         FROM v WHERE v.extra_url IS NOT NULL
+       RETURNING event_id
      ), created AS (
-       SELECT count(*)::int AS n FROM (SELECT 1 FROM org_dest UNION ALL SELECT 1 FROM extra_dest) x
+       SELECT event_id, count(*)::int AS n FROM (SELECT event_id FROM org_dest UNION ALL SELECT event_id FROM extra_dest) x GROUP BY event_id
+     ), notified AS (
+       SELECT pg_notify('${DELIVERIES_CHANNEL}', '') FROM (SELECT 1 FROM created LIMIT 1) any_created WHERE $2::boolean
      )
-     SELECT n AS deliveries, CASE WHEN n > 0 AND $12 THEN pg_notify('${DELIVERIES_CHANNEL}', '') END AS notified FROM created`,
+     SELECT created.event_id AS id, created.n AS deliveries, (SELECT count(*) FROM notified) AS notified FROM created`,
 );
 
 export interface ClaimedDelivery {

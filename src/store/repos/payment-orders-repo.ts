@@ -1,6 +1,6 @@
 /**
  * SQL for payment orders, their append-only history and late confirmations. Status changes are
- * written only by updateStatusWithHistory(), which the one transition function of
+ * written only by updateStatusesWithHistory(), which the one transition step of
  * src/services/payment-order-transitions.ts calls.
  */
 import type { OrderTrigger, PaymentOrderStatus } from '../../domain/payment-order.js';
@@ -247,7 +247,6 @@ export async function findByIdOrOrderId(q: Queryable, ref: OrderRef): Promise<Pa
 /** Row locks on the path of every provider event: prepared (parsed and planned once per connection). */
 const LOCK = {
   byId: prepared(`SELECT ${ROW} FROM payment_orders WHERE id = $1 FOR UPDATE`),
-  byOrderId: prepared(`SELECT ${ROW} FROM payment_orders WHERE id = $1 AND order_id = $2 FOR UPDATE`),
 };
 
 export async function lockById(q: Queryable, id: string): Promise<PaymentOrderRow | null> {
@@ -255,36 +254,76 @@ export async function lockById(q: Queryable, id: string): Promise<PaymentOrderRo
   return r.rows[0] ?? null;
 }
 
-export async function lockByRef(q: Queryable, ref: OrderRef): Promise<PaymentOrderRow | null> {
-  const r = await q.query<PaymentOrderRow>(ref.orderId === undefined ? LOCK.byId : LOCK.byOrderId, ref.orderId === undefined ? [ref.id] : [ref.id, ref.orderId]);
-  return r.rows[0] ?? null;
+const LOCK_MANY = prepared(`SELECT ${ROW} FROM payment_orders WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`);
+
+/**
+ * Locks several orders in one statement, always in id order (so two transactions locking
+ * overlapping sets wait for each other instead of deadlocking). Returns the locked rows by id.
+ */
+export async function lockMany(q: Queryable, ids: string[]): Promise<Map<string, PaymentOrderRow>> {
+  const rows = new Map<string, PaymentOrderRow>();
+  if (ids.length === 0) return rows;
+  const r = await q.query<PaymentOrderRow>(LOCK_MANY, [[...new Set(ids)]]);
+  for (const row of r.rows) rows.set(row.id, row);
+  return rows;
+}
+
+/** A checked status change of one order (see transitionOrder), ready to be written. */
+export interface OrderMoveWrite {
+  id: string;
+  from: PaymentOrderStatus;
+  to: PaymentOrderStatus;
+  trigger: OrderTrigger;
+  changes: OrderColumnChanges;
+  detail: Record<string, unknown> | null;
+}
+
+/** PostgreSQL types of the updatable columns, for the JSON records of updateStatusesWithHistory. */
+const UPDATABLE_TYPES: Record<(typeof UPDATABLE_COLUMNS)[number], string> = {
+  provider_status: 'text', provider_reference: 'text', upi_uri: 'text', customer_name: 'text', customer_email: 'text',
+  customer_phone: 'text', customer_consent_at: 'timestamptz', payer_reference: 'text', expires_at: 'timestamptz',
+  bank_transaction_id: 'text', confirmed_at: 'timestamptz', failure_reason: 'text',
+};
+
+/** The statement for moves that change the same columns (prepared: parsed once per connection). */
+function movesStatement(columns: readonly (typeof UPDATABLE_COLUMNS)[number][]): PreparedStatement {
+  const defs = ['id uuid', 'from_status text', 'to_status text', 'trigger text', 'detail jsonb', ...columns.map((c) => `${c} ${UPDATABLE_TYPES[c]}`)];
+  const sets = ['status = v.to_status', 'updated_at = now()', ...columns.map((c) => `${c} = v.${c}`)];
+  return prepared(`WITH v AS MATERIALIZED (SELECT * FROM json_to_recordset($1::json) AS v(${defs.join(', ')})),
+          u AS (UPDATE payment_orders o SET ${sets.join(', ')} FROM v WHERE o.id = v.id AND o.status = v.from_status
+                RETURNING ${ORDER_COLUMNS.map((c) => `o.${c}`).join(', ')}),
+          h AS (INSERT INTO payment_order_transitions (order_pk, from_status, to_status, trigger, detail)
+                SELECT v.id, v.from_status, v.to_status, v.trigger, v.detail FROM v JOIN u ON u.id = v.id)
+     SELECT ${ROW} FROM u`);
 }
 
 /**
- * Status change + history row in one statement, guarded by the expected current status so a
- * change can never be applied on top of a state the caller did not see. null when the guard fails.
+ * Status changes + their history rows, one statement per set of changed columns (a batch of
+ * confirmations is one statement). Each is guarded by the status its caller saw, so a change can
+ * never be applied on top of a state nobody checked. Returns the updated rows in the order of
+ * `moves`, null where the guard failed. At most one move per order (a second one would be
+ * guarded by a status the first has not written yet).
  */
-export async function updateStatusWithHistory(
-  q: Queryable,
-  move: { id: string; from: PaymentOrderStatus; to: PaymentOrderStatus; trigger: OrderTrigger; changes: OrderColumnChanges; detail: Record<string, unknown> | null },
-): Promise<PaymentOrderRow | null> {
-  const sets = ['status = $3', 'updated_at = now()'];
-  const values: unknown[] = [move.id, move.from, move.to, move.trigger, move.detail === null ? null : JSON.stringify(move.detail)];
-  for (const column of UPDATABLE_COLUMNS) {
-    if (!(column in move.changes)) continue;
-    values.push(move.changes[column]);
-    sets.push(`${column} = $${values.length}`);
+export async function updateStatusesWithHistory(q: Queryable, moves: OrderMoveWrite[]): Promise<Array<PaymentOrderRow | null>> {
+  const groups = new Map<string, { columns: (typeof UPDATABLE_COLUMNS)[number][]; moves: OrderMoveWrite[] }>();
+  for (const move of moves) {
+    const columns = UPDATABLE_COLUMNS.filter((c) => c in move.changes);
+    const key = columns.join(',');
+    const group = groups.get(key) ?? { columns, moves: [] };
+    group.moves.push(move);
+    groups.set(key, group);
   }
-  // Prepared: the text depends only on which columns change, so each kind of move (e.g. every
-  // PAID) is parsed and planned once per connection.
-  const r = await q.query<PaymentOrderRow>(
-    prepared(`WITH u AS (UPDATE payment_orders SET ${sets.join(', ')} WHERE id = $1 AND status = $2 RETURNING ${ROW}),
-          h AS (INSERT INTO payment_order_transitions (order_pk, from_status, to_status, trigger, detail)
-                SELECT id, $2, $3, $4, $5::jsonb FROM u)
-     SELECT ${ROW} FROM u`),
-    values,
-  );
-  return r.rows[0] ?? null;
+  const updated = new Map<string, PaymentOrderRow>();
+  for (const { columns, moves: same } of groups.values()) {
+    const records = same.map((m) => {
+      const record: Record<string, unknown> = { id: m.id, from_status: m.from, to_status: m.to, trigger: m.trigger, detail: m.detail };
+      for (const c of columns) record[c] = m.changes[c];
+      return record;
+    });
+    const r = await q.query<PaymentOrderRow>(movesStatement(columns), [JSON.stringify(records)]);
+    for (const row of r.rows) updated.set(row.id, row);
+  }
+  return moves.map((m) => updated.get(m.id) ?? null);
 }
 
 /** What the provider last said, for an order whose status does not change. */
