@@ -58,8 +58,13 @@ export async function spawnNode(args: string[], env: Record<string, string>): Pr
     new Promise<string>((resolve, reject) => {
       const l = lines.shift();
       if (l !== undefined) return resolve(l);
-      waiters.push(resolve);
-      child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}: ${stderr}`)));
+      // One exit listener per pending answer, removed with it (an ask per round would pile them up).
+      const onExit = (code: number | null) => reject(new Error(`${args.join(' ')} exited with ${code}: ${stderr}`));
+      child.once('exit', onExit);
+      waiters.push((answer) => {
+        child.off('exit', onExit);
+        resolve(answer);
+      });
     });
   const line = JSON.parse(await next()) as Record<string, string>;
   return {
