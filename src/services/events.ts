@@ -79,7 +79,6 @@ export async function recordEvents(q: Queryable, inputs: EventInput[], now: Date
       createdAt: now,
       target: destinationKindOf(input.kind),
       extra: input.extraDestination ?? undefined,
-      notifyOtherInstances: !localWorker,
     };
   });
   const deliveries = await insertEventsWithDeliveries(q, rows, !localWorker);

@@ -191,22 +191,20 @@ export async function applyCollectionStatusesByReference(tx: Queryable, news: Co
   };
   const results: ProviderOutcomeResult[] = [];
   for (const [i, n] of news.entries()) {
-    const id = ids[i];
-    const order = id === null || id === undefined ? undefined : current.get(id);
+    const id = ids[i] ?? null;
+    // Later news about an order moved earlier in this batch is decided on the written move.
+    if (id !== null && pending.some((m) => m.id === id)) await flush();
+    const order = id === null ? undefined : current.get(id);
     if (!order || order.order_id !== n.reference) {
       results.push('unknown_order');
       continue;
     }
-    if (pending.some((m) => m.id === order.id)) {
-      await flush();
-    }
-    const now = current.get(order.id)!;
-    const d = decideCollectionStatus(now, n.status, n.source);
+    const d = decideCollectionStatus(order, n.status, n.source);
     if (d.kind === 'move') {
-      pending.push(planTransition(now, d.to, d.trigger, d.extra));
+      pending.push(planTransition(order, d.to, d.trigger, d.extra));
       results.push(d.result);
     } else {
-      results.push(await recordWithoutMove(tx, now, d, n.source));
+      results.push(await recordWithoutMove(tx, order, d, n.source));
     }
   }
   await flush();

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.js';
 import { AppError, validationError } from '../domain/errors.js';
-import { isStorableText } from '../domain/text.js';
+import { unstorableTextPath } from '../domain/text.js';
 import type { ProviderCallback } from '../providers/provider.js';
 import { isDataOrDeadlockError, type Queryable } from '../store/db.js';
 import * as repo from '../store/repos/provider-events-repo.js';
@@ -28,16 +28,6 @@ const DATE_FIELDS = new Set(['paidAt', 'processedAt']);
 /** The stored JSON payload back into a ProviderCallback (dates revived). */
 export function reviveCallback(payload: Record<string, unknown>): ProviderCallback {
   return JSON.parse(JSON.stringify(payload), (key, value) => (DATE_FIELDS.has(key) && typeof value === 'string' ? new Date(value) : value)) as ProviderCallback;
-}
-
-/** Whether every string in the callback (keys and values) can be stored as PostgreSQL text and jsonb. */
-function storable(cb: ProviderCallback): boolean {
-  let ok = true;
-  JSON.stringify(cb, (key, value: unknown) => {
-    if (!isStorableText(key) || (typeof value === 'string' && !isStorableText(value))) ok = false;
-    return value;
-  });
-  return ok;
 }
 
 /** Events applied concurrently by one instance's worker (see processBatch). */
@@ -80,7 +70,7 @@ export class ProviderIntake {
     // Signed but unstorable (PostgreSQL text and jsonb hold neither U+0000 nor a lone surrogate,
     // which JSON.parse accepts as "\ud800") or absurdly long: a malformed provider message is
     // refused (422), never a 500.
-    if (!storable(cb) || cb.eventId.length > 200 || cb.reference.length > 200) {
+    if (unstorableTextPath(cb) !== null || cb.eventId.length > 200 || cb.reference.length > 200) {
       throw validationError([{ field: 'body', issue: 'the callback carries values that cannot be stored' }]);
     }
     const stored = await this.intake.add({
@@ -168,7 +158,11 @@ export class ProviderIntake {
   private async apply(tx: Queryable, events: repo.ProviderEventRow[]): Promise<repo.ProcessedEvent[]> {
     const done: repo.ProcessedEvent[] = [];
     const byKind = new Map<string, repo.ProviderEventRow[]>();
-    for (const ev of events) byKind.set(ev.kind, [...(byKind.get(ev.kind) ?? []), ev]);
+    for (const ev of events) {
+      const same = byKind.get(ev.kind);
+      if (same) same.push(ev);
+      else byKind.set(ev.kind, [ev]);
+    }
     for (const [kind, same] of byKind) {
       const handler = this.handlers.get(kind as ProviderCallback['kind']);
       if (!handler) {

@@ -8,7 +8,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import type { Queryable } from '../../src/store/db.js';
 import { listen } from '../../src/store/notify.js';
-import { claimDueDeliveries, DELIVERIES_CHANNEL, insertEventWithDeliveries } from '../../src/store/repos/callbacks-repo.js';
+import { claimDueDeliveries, DELIVERIES_CHANNEL, insertEventsWithDeliveries } from '../../src/store/repos/callbacks-repo.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { emit, eventually, setDestination, startTrustedReceiver, type TrustedReceiver } from './helpers.js';
@@ -86,18 +86,23 @@ test('an instance without a worker notifies the others on commit (and only then)
   const sub = listen(database.db, DELIVERIES_CHANNEL, () => notified++, a.svc.ctx.log);
   await eventually(async () => notified === 1, 5000, 'listening (one catch-up call on connect)');
   const insert = (tx: Queryable, notify: boolean) =>
-    insertEventWithDeliveries(tx, {
-      id: randomUUID(),
-      orgId: org,
-      kind: 'payout.created',
-      aggregateType: 'payout',
-      aggregateId: randomUUID(),
-      body: '{}',
-      createdAt: new Date(),
-      target: 'payout',
-      extra: undefined,
-      notifyOtherInstances: notify,
-    });
+    insertEventsWithDeliveries(
+      tx,
+      [
+        {
+          id: randomUUID(),
+          orgId: org,
+          kind: 'payout.created',
+          aggregateType: 'payout',
+          aggregateId: randomUUID(),
+          body: '{}',
+          createdAt: new Date(),
+          target: 'payout',
+          extra: undefined,
+        },
+      ],
+      notify,
+    );
   await database.db.tx(async (tx) => {
     await insert(tx, true);
     await new Promise((res) => setTimeout(res, 100));

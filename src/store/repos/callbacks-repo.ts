@@ -52,15 +52,14 @@ export interface OutboxInsert {
   target: DestinationKind;
   /** A payment order's own callback destination, when it has one. */
   extra: { url: string; secretEnc: Buffer; secretContext: string } | undefined;
-  /** NOTIFY the delivery workers of all instances on commit (costly: see delivery-signal.ts). */
-  notifyOtherInstances: boolean;
 }
 
 
 /**
  * One statement for any number of events: the event rows, for each a delivery to the organization's
  * destination of its `target` (when one is configured) and one to its extra destination, and, if
- * asked, one notification that PostgreSQL sends only when the surrounding transaction commits.
+ * `notifyOtherInstances` (costly: see delivery-signal.ts), one notification that PostgreSQL sends
+ * only when the surrounding transaction commits.
  * Returns the number of deliveries created for each event, in the order given.
  */
 export async function insertEventsWithDeliveries(q: Queryable, events: OutboxInsert[], notifyOtherInstances: boolean): Promise<number[]> {
@@ -82,12 +81,6 @@ export async function insertEventsWithDeliveries(q: Queryable, events: OutboxIns
   const r = await q.query<{ id: string; deliveries: number }>(INSERT_EVENTS_WITH_DELIVERIES, [JSON.stringify(rows), notifyOtherInstances]);
   const counts = new Map(r.rows.map((row) => [row.id, row.deliveries]));
   return events.map((e) => counts.get(e.id) ?? 0);
-}
-
-/** The single-event form of insertEventsWithDeliveries (same statement). */
-export async function insertEventWithDeliveries(q: Queryable, e: OutboxInsert): Promise<number> {
-  const [n] = await insertEventsWithDeliveries(q, [e], e.notifyOtherInstances);
-  return n ?? 0;
 }
 
 /** On the path of every event: prepared (parsed and planned once per connection). */
