@@ -4,7 +4,7 @@
  * (account number + IFSC). The account number is encrypted at rest and leaves the service only
  * towards the bank; everything else carries its last four digits.
  */
-import { randomUUID } from 'node:crypto';
+import { newRowId } from '../store/row-id.js';
 import { AppError, type FieldIssue } from '../domain/errors.js';
 import { lookupIfsc } from '../domain/ifsc.js';
 import { isIndianMobile } from '../domain/phone.js';
@@ -61,7 +61,7 @@ export class BeneficiariesService {
 
   /** Encrypts up front so the insert inside the create transaction costs no extra time. */
   prepare(orgId: string, b: InlineBeneficiary): repo.NewBeneficiary {
-    const id = randomUUID();
+    const id = newRowId();
     return {
       id,
       orgId,

@@ -9,7 +9,7 @@
  * `extraDestination` (a payment order's own callback_url). No delivery is ever made inline: the
  * delivery worker is woken once the transaction commits (see delivery-signal.ts).
  */
-import { randomUUID } from 'node:crypto';
+import { newRowId } from '../store/row-id.js';
 import { afterCommit, type Queryable } from '../store/db.js';
 import { type DestinationKind, insertEventsWithDeliveries } from '../store/repos/callbacks-repo.js';
 import { deliveriesCommitted, hasLocalDeliveryWorker } from './delivery-signal.js';
@@ -68,7 +68,7 @@ export async function recordEvents(q: Queryable, inputs: EventInput[], now: Date
   if (inputs.length === 0) return [];
   const localWorker = hasLocalDeliveryWorker();
   const rows = inputs.map((input) => {
-    const id = randomUUID();
+    const id = newRowId();
     return {
       id,
       orgId: input.orgId,

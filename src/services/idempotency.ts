@@ -10,7 +10,8 @@
  *   lease first; duplicates get 409 until it completes. A lease that expires (crashed instance) is
  *   taken over by the next retry, which resumes with the same resource id.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { newRowId } from '../store/row-id.js';
 import { AppError } from '../domain/errors.js';
 import type { Db, Queryable } from '../store/db.js';
 import type { CompletedKeyValues } from '../store/repos/payment-orders-repo.js';
@@ -77,7 +78,7 @@ export class IdempotencyService {
   /** Takes the key, or explains why not (replay, 409, 422). */
   private async claim(q: Queryable, scope: IdempotencyScope, leaseMs: number): Promise<Claim> {
     const fp = fingerprint(scope);
-    const resourceId = randomUUID();
+    const resourceId = newRowId();
     const inserted = await q.query(
       `INSERT INTO idempotency_keys (client_pk, key, fingerprint, state, locked_until, resource_id)
        VALUES ($1, $2, $3, 'in_progress', now() + make_interval(secs => $4::double precision / 1000), $5)
@@ -104,7 +105,7 @@ export class IdempotencyService {
       [scope.clientPk, scope.key, leaseMs],
     );
     if (taken.rowCount !== 1) throw new AppError('IDEMPOTENCY_KEY_IN_PROGRESS', 'A request with this Idempotency-Key is still being processed. Retry shortly.');
-    return { kind: 'new', resourceId: row.resource_id ?? randomUUID() };
+    return { kind: 'new', resourceId: row.resource_id ?? newRowId() };
   }
 
   /** Records the answer; must run in the transaction that creates the resource. */
@@ -152,7 +153,7 @@ export class IdempotencyService {
       takeover: (tx: Queryable, key: CompletedKeyInsert) => Promise<boolean>;
     },
   ): Promise<CreateResponse> {
-    const resourceId = randomUUID();
+    const resourceId = newRowId();
     const outcome = prepare(resourceId);
     const bodyText = JSON.stringify(outcome.body);
     const key: CompletedKeyValues = {

@@ -6,7 +6,7 @@
  * the same reference (the bank deduplicates by it) or, after PAYOUT_MAX_ATTEMPTS, FAILED; no
  * answer -> inquire again with backoff. Nothing here guesses.
  */
-import { randomUUID } from 'node:crypto';
+import { newRowId } from '../store/row-id.js';
 import type { AppContext } from '../context.js';
 import type { PayoutMode } from '../domain/payout.js';
 import type { PayoutStatus as ProviderPayoutStatus, PayoutSubmitResult } from '../providers/provider.js';
@@ -114,7 +114,7 @@ async function recordOutcomeIn(
   const res = await applyStateChange(tx, locked, update);
   if (res === 'applied' && locked.attempt.status === 'NOT_EXECUTED') {
     if (locked.attempt.attempt_no < maxAttempts) {
-      retryAttemptId = randomUUID();
+      retryAttemptId = newRowId();
       await repo.insertAttempt(tx, { id: retryAttemptId, payoutId: locked.payout.id, attemptNo: locked.attempt.attempt_no + 1, leaseMs });
     } else {
       await applyStateChange(tx, locked, { kind: 'payout_failed', reason: `NOT_EXECUTED: the bank did not execute the transfer after ${maxAttempts} attempts` });

@@ -4,7 +4,8 @@
  * so the answer (PROCESSING) is fixed before the bank hears anything; the submission follows
  * outside it (payout-submission.ts). A crash in between is resumed by the payout worker.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { newRowId } from '../store/row-id.js';
 import type { AppContext } from '../context.js';
 import { AppError, type FieldIssue, validationError } from '../domain/errors.js';
 import { checkRailRules, type PayoutMode } from '../domain/payout.js';
@@ -65,7 +66,7 @@ export class PayoutsService {
       const ben: ResolvedBeneficiary = prepared && inline
         ? await this.ctx.beneficiaries.saveInline(tx, prepared, inline)
         : await this.ctx.beneficiaries.findUsable(tx, principal.orgId, body.beneficiary_id as string);
-      const attemptId = randomUUID();
+      const attemptId = newRowId();
       const row: repo.PayoutRow = {
         id: payoutId, transaction_id: newTransactionId(), org_id: principal.orgId, client_pk: principal.pk,
         beneficiary_id: ben.id, beneficiary_name: ben.name, beneficiary_last4: ben.last4, beneficiary_ifsc: ben.ifsc,

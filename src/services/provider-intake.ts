@@ -5,7 +5,7 @@
  * kind gets its handler: `collection` -> payment orders, `payout` -> payouts. An event whose kind has no handler yet stays
  * pending (with an error and a back-off), so nothing a provider told us is ever dropped.
  */
-import { randomUUID } from 'node:crypto';
+import { newRowId } from '../store/row-id.js';
 import type { AppContext } from '../context.js';
 import { AppError, validationError } from '../domain/errors.js';
 import { unstorableTextPath } from '../domain/text.js';
@@ -74,7 +74,7 @@ export class ProviderIntake {
       throw validationError([{ field: 'body', issue: 'the callback carries values that cannot be stored' }]);
     }
     const stored = await this.intake.add({
-      id: randomUUID(),
+      id: newRowId(),
       provider: providerName,
       eventId: cb.eventId,
       kind: cb.kind,

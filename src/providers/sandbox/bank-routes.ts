@@ -20,7 +20,8 @@
  * The reference is the bank's idempotency key: a transfer per reference (UNIQUE), and a repeated
  * submit of a known reference answers with that transfer instead of creating a second one.
  */
-import { randomBytes, randomInt, randomUUID } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
+import { newRowId } from '../../store/row-id.js';
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import * as repo from '../../store/repos/sandbox-bank-repo.js';
@@ -132,7 +133,7 @@ export async function registerBankRoutes(app: FastifyInstance, deps: SandboxDeps
       return reply.code(503).send({ status: 'ERROR', reason: 'core banking system unavailable' });
     }
     const { row } = await repo.insertTransfer(deps.db, {
-      id: randomUUID(),
+      id: newRowId(),
       reference: b.reference,
       bankReference: `SBXB${randomBytes(8).toString('hex').toUpperCase()}`,
       amountPaise: b.amount_paise,

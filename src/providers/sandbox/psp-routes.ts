@@ -11,7 +11,8 @@
  *   POST /psp/collections/:reference/fail     {reason?, callback?}
  *   GET  /psp/stats                           {payin_status_checks: {reference: count}}
  */
-import { randomBytes, randomInt, randomUUID } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
+import { newRowId } from '../../store/row-id.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { AppError } from '../../domain/errors.js';
 import { buildUpiIntent } from '../../domain/upi-intent.js';
@@ -87,7 +88,7 @@ export async function registerPspRoutes(app: FastifyInstance, deps: SandboxDeps)
 
   const notify = (c: SandboxCollectionRow) =>
     sender.send({
-      id: randomUUID(),
+      id: newRowId(),
       type: 'collection.updated',
       reference: c.reference,
       provider_reference: c.provider_reference,

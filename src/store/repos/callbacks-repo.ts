@@ -93,11 +93,11 @@ const INSERT_EVENTS_WITH_DELIVERIES = prepared(
        SELECT id, org_id, kind, aggregate_type, aggregate_id, body, created_at FROM v
      ), org_dest AS (
        INSERT INTO callback_deliveries (id, event_id, org_id, target, next_attempt_at)
-       SELECT gen_random_uuid(), v.id, c.org_id, c.kind, now() FROM v JOIN callback_destinations c ON c.org_id = v.org_id AND c.kind = v.target
+       SELECT uuid_v7(), v.id, c.org_id, c.kind, now() FROM v JOIN callback_destinations c ON c.org_id = v.org_id AND c.kind = v.target
        RETURNING event_id
      ), extra_dest AS (
        INSERT INTO callback_deliveries (id, event_id, org_id, target, url, secret_enc, secret_context, next_attempt_at)
-       SELECT gen_random_uuid(), v.id, v.org_id, 'order', v.extra_url, decode(v.extra_secret_enc, 'base64'), v.extra_secret_context, now()
+       SELECT uuid_v7(), v.id, v.org_id, 'order', v.extra_url, decode(v.extra_secret_enc, 'base64'), v.extra_secret_context, now()
          FROM v WHERE v.extra_url IS NOT NULL
        RETURNING event_id
      ), created AS (
@@ -216,7 +216,7 @@ export async function requeueEvent(q: Queryable, e: { eventId: string; orgId: st
   const r = await q.query<{ requeued: number }>(
     `WITH added AS (
        INSERT INTO callback_deliveries (id, event_id, org_id, target, next_attempt_at)
-       SELECT gen_random_uuid(), $1, org_id, kind, now() FROM callback_destinations WHERE org_id = $2 AND kind = $3
+       SELECT uuid_v7(), $1, org_id, kind, now() FROM callback_destinations WHERE org_id = $2 AND kind = $3
        ON CONFLICT (event_id, target) DO NOTHING
        RETURNING 1
      ), reset AS (
