@@ -72,6 +72,32 @@ export interface CompletedKeyInsert {
   params: unknown[];
 }
 
+/** What a leased create's `work` gets: the resource id and two ways to record its answer. */
+export interface LeasedWork {
+  resourceId: string;
+  /** Records the answer; must run in the transaction that creates the resource. */
+  complete: (tx: Queryable, outcome: CreateOutcome) => Promise<string>;
+  /**
+   * Records the answer in the statement that creates the resource (one round trip, no explicit
+   * transaction): `write` runs that statement, which starts with the given key CTE, and says
+   * whether the resource was written (it is only if the key was still held). Returns the body.
+   */
+  completeWith: (outcome: CreateOutcome, write: (key: CompletedKeyInsert) => Promise<boolean>) => Promise<string>;
+}
+
+/**
+ * The CTE that completes a key this request holds (in progress, same fingerprint), for the
+ * statement that writes the resource: `k` has a row only if the key was completed.
+ */
+function completionOf(scope: IdempotencyScope, fp: string, outcome: CreateOutcome): CompletedKeyInsert {
+  return {
+    cte: `k AS (UPDATE idempotency_keys SET state = 'completed', locked_until = NULL, response_status = $4, response_body = $5,
+                  resource_type = $6, resource_id = $7, completed_at = now()
+                WHERE client_pk = $1 AND key = $2 AND fingerprint = $3 AND state = 'in_progress' RETURNING 1)`,
+    params: [scope.clientPk, scope.key, fp, outcome.status, JSON.stringify(outcome.body), outcome.resourceType, outcome.resourceId],
+  };
+}
+
 export class IdempotencyService {
   constructor(private readonly db: Db) {}
 
@@ -171,12 +197,7 @@ export class IdempotencyService {
     // The holder of the key rolled back or its lease expired: this request now holds it; finish atomically.
     return this.db.tx(async (tx) => {
       const again = prepare(claim.resourceId);
-      const retryKey: CompletedKeyInsert = {
-        cte: `k AS (UPDATE idempotency_keys SET state = 'completed', locked_until = NULL, response_status = $4, response_body = $5,
-                      resource_type = $6, resource_id = $7, completed_at = now()
-                    WHERE client_pk = $1 AND key = $2 AND fingerprint = $3 AND state = 'in_progress' RETURNING 1)`,
-        params: [scope.clientPk, scope.key, key.fingerprint, again.status, JSON.stringify(again.body), again.resourceType, again.resourceId],
-      };
+      const retryKey = completionOf(scope, key.fingerprint, again);
       if (!(await write.takeover(tx, retryKey))) throw new Error('idempotency key was not held at completion');
       return { status: again.status, bodyText: retryKey.params[4] as string, replayed: false };
     });
@@ -187,11 +208,7 @@ export class IdempotencyService {
    * its own transaction, calling `complete(tx, outcome)` there. If it throws before that, the key is
    * released so that a retry with the same key can proceed.
    */
-  async runLeased(
-    scope: IdempotencyScope,
-    work: (ctx: { resourceId: string; complete: (tx: Queryable, outcome: CreateOutcome) => Promise<string> }) => Promise<CreateResponse>,
-    leaseMs = DEFAULT_LEASE_MS,
-  ): Promise<CreateResponse> {
+  async runLeased(scope: IdempotencyScope, work: (ctx: LeasedWork) => Promise<CreateResponse>, leaseMs = DEFAULT_LEASE_MS): Promise<CreateResponse> {
     const claim = await this.claim(this.db, scope, leaseMs);
     if (claim.kind === 'replay') return { status: claim.status, bodyText: claim.bodyText, replayed: true };
     let completed = false;
@@ -202,6 +219,12 @@ export class IdempotencyService {
           const text = await this.complete(tx, scope, outcome);
           completed = true;
           return text;
+        },
+        completeWith: async (outcome, write) => {
+          const key = completionOf(scope, fingerprint(scope), outcome);
+          if (!(await write(key))) throw new Error('idempotency key was not held at completion');
+          completed = true;
+          return key.params[4] as string;
         },
       });
     } catch (err) {

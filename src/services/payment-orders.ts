@@ -9,7 +9,6 @@ import { initialOrderStatus, isOpen } from '../domain/payment-order.js';
 import { type CollectionIssued, type CollectionStatus, ProviderError, type ProviderCallback } from '../providers/provider.js';
 import type { Principal } from './clients.js';
 import type { CreateResponse, IdempotencyScope } from './idempotency.js';
-import { findOrg } from '../store/repos/clients-repo.js';
 import * as repo from '../store/repos/payment-orders-repo.js';
 import type { PaymentOrderRow, PaymentOrderViewRow } from '../store/repos/payment-orders-repo.js';
 import { isDataOrDeadlockError, type Queryable } from '../store/db.js';
@@ -112,14 +111,14 @@ export class PaymentOrdersService {
   }
 
   private async issueCollection(o: { orderId: string; orgId: string; amountPaise: number; purpose: string; expiresInMinutes: number }): Promise<CollectionIssued & { expiresAt: Date }> {
-    const org = await findOrg(this.ctx.db, o.orgId);
+    const orgName = await this.ctx.clients.orgName(o.orgId);
     const expiresAt = new Date(Date.now() + o.expiresInMinutes * 60_000);
     try {
       const issued = await this.ctx.provider.createCollection({
         reference: o.orderId,
         amountPaise: o.amountPaise,
         note: o.purpose,
-        payeeName: org?.name ?? 'Merchant',
+        payeeName: orgName ?? 'Merchant',
         expiresAt,
       });
       return { ...issued, expiresAt };
@@ -158,7 +157,7 @@ export class PaymentOrdersService {
         },
       );
     }
-    return this.ctx.idempotency.runLeased(req.scope, async ({ resourceId, complete }) => {
+    return this.ctx.idempotency.runLeased(req.scope, async ({ resourceId, completeWith }) => {
       const issued = await this.issueCollection({
         orderId: orderIdFor(resourceId),
         orgId: req.principal.orgId,
@@ -166,11 +165,11 @@ export class PaymentOrdersService {
         purpose: input.purpose,
         expiresInMinutes: input.expiresInMinutes,
       });
-      return this.ctx.db.tx(async (tx) => {
-        const row = await repo.insertOrderWithHistory(tx, this.newRow(resourceId, req.principal, input, issued));
-        const bodyText = await complete(tx, outcome(row));
-        return { status: 201, bodyText, replayed: false };
-      });
+      // Order, history and the completed key in one statement, written only if the key is still held.
+      const createdAt = new Date();
+      const row = { ...this.newRow(resourceId, req.principal, input, issued), created_at: createdAt };
+      const bodyText = await completeWith(outcome(repo.rowAsInserted(row, createdAt)), (key) => repo.insertOrderWithHistoryAndKey(this.ctx.db, row, key));
+      return { status: 201, bodyText, replayed: false };
     });
   }
 
@@ -248,8 +247,7 @@ export class PaymentOrdersService {
   }
 
   private async checkout(row: PaymentOrderRow): Promise<CheckoutView> {
-    const org = await findOrg(this.ctx.db, row.org_id);
-    return checkoutView(row, org?.name ?? 'Merchant');
+    return checkoutView(row, (await this.ctx.clients.orgName(row.org_id)) ?? 'Merchant');
   }
 
   /** The order behind a checkout token; `liveCheck` applies the same 2-second-gated provider check as the API. */

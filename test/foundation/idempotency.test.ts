@@ -125,3 +125,41 @@ test('leased creates: 409 while held, release on failure, takeover after expiry 
   );
   assert.equal(JSON.parse(resumed.bodyText).id, crashedId);
 });
+
+test('leased creates completed in the resource statement: written with the key, or not at all once the key is lost', async () => {
+  const writeWidget = (id: string) => async (key: { cte: string; params: unknown[] }) => {
+    const r = await t.db.query<{ n: number }>(
+      `WITH ${key.cte}, w AS (INSERT INTO widgets (id, n) SELECT $${key.params.length + 1}, 7 FROM k RETURNING 1) SELECT count(*)::int AS n FROM w`,
+      [...key.params, id],
+    );
+    return r.rows[0]?.n === 1;
+  };
+  const widgets = async (id: string) => (await t.db.query<{ c: number }>('SELECT count(*)::int AS c FROM widgets WHERE id = $1', [id])).rows[0]?.c;
+
+  const key = randomUUID();
+  let id = '';
+  const done = await svc.runLeased(scope(key), async ({ resourceId, completeWith }) => {
+    id = resourceId;
+    const outcome = { status: 201, body: { id: resourceId }, resourceType: 'widget', resourceId };
+    return { status: 201, bodyText: await completeWith(outcome, writeWidget(resourceId)), replayed: false };
+  });
+  assert.equal(await widgets(id), 1);
+  const replay = await svc.runLeased(scope(key), async () => assert.fail('must not run again'));
+  assert.deepEqual([replay.replayed, replay.bodyText], [true, done.bodyText]);
+
+  // Another request completed the key meanwhile (its lease had expired and it took over): this
+  // one's statement writes nothing, and it fails instead of making a second resource.
+  const lost = randomUUID();
+  let lostId = '';
+  await assert.rejects(
+    svc.runLeased(scope(lost), async ({ resourceId, completeWith }) => {
+      lostId = resourceId;
+      await t.db.query(`UPDATE idempotency_keys SET state = 'completed', response_status = 201, response_body = '{}' WHERE key = $1`, [lost]);
+      return { status: 201, bodyText: await completeWith({ status: 201, body: {}, resourceType: 'widget', resourceId }, writeWidget(resourceId)), replayed: false };
+    }),
+    /not held at completion/,
+  );
+  assert.equal(await widgets(lostId), 0);
+  const kept = await t.db.query<{ state: string }>('SELECT state FROM idempotency_keys WHERE key = $1', [lost]);
+  assert.equal(kept.rows[0]?.state, 'completed', "the other request's answer stays");
+});
