@@ -6,14 +6,15 @@
  */
 import type { PayoutRequest, PayoutStatus, PayoutSubmitResult, ProviderCallback } from '../provider.js';
 import { ProviderError } from '../provider.js';
+import { exchange, type HttpAnswer, type HttpExchange } from './http.js';
 
 type Json = Record<string, unknown>;
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
-async function readJson(res: Response): Promise<Json | null> {
+function readJson(res: HttpAnswer): Json | null {
   try {
-    const v: unknown = await res.json();
+    const v: unknown = JSON.parse(res.text);
     return v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : null;
   } catch {
     return null;
@@ -43,12 +44,11 @@ export function toPayoutStatus(body: Json): PayoutStatus | null {
 }
 
 export function createBankClient(opts: { baseUrl: () => string; timeoutMs: number }) {
-  const call = (path: string, init: RequestInit = {}) =>
-    fetch(`${opts.baseUrl()}${path}`, { ...init, signal: AbortSignal.timeout(opts.timeoutMs) });
+  const call = (path: string, init: Omit<HttpExchange, 'timeoutMs'> = {}) => exchange(`${opts.baseUrl()}${path}`, { ...init, timeoutMs: opts.timeoutMs });
 
   return {
     async submitPayout(req: PayoutRequest): Promise<PayoutSubmitResult> {
-      let res: Response;
+      let res: HttpAnswer;
       let body: Json | null;
       try {
         res = await call('/bank/payouts', {
@@ -62,7 +62,7 @@ export function createBankClient(opts: { baseUrl: () => string; timeoutMs: numbe
             remarks: req.remarks,
           }),
         });
-        body = await readJson(res);
+        body = readJson(res);
       } catch (err) {
         const e = err as Error;
         return { outcome: 'UNKNOWN', error: e.name === 'TimeoutError' ? `no answer within ${opts.timeoutMs} ms` : `transport error: ${e.message}` };
@@ -77,11 +77,11 @@ export function createBankClient(opts: { baseUrl: () => string; timeoutMs: numbe
 
     /** Throws ProviderError when the bank gives no usable answer: the caller inquires again later. */
     async payoutStatus(reference: string): Promise<PayoutStatus> {
-      let res: Response;
+      let res: HttpAnswer;
       let body: Json | null;
       try {
         res = await call(`/bank/payouts/${encodeURIComponent(reference)}`);
-        body = await readJson(res);
+        body = readJson(res);
       } catch (err) {
         throw new ProviderError(`status inquiry failed: ${(err as Error).message}`, true);
       }
@@ -94,7 +94,7 @@ export function createBankClient(opts: { baseUrl: () => string; timeoutMs: numbe
     async payoutExecutionStats(): Promise<Record<string, number>> {
       const res = await call('/bank/stats/payouts');
       if (!res.ok) throw new ProviderError(`sandbox stats failed (HTTP ${res.status})`, false);
-      return (await res.json()) as Record<string, number>;
+      return JSON.parse(res.text) as Record<string, number>;
     },
   };
 }

@@ -7,6 +7,7 @@
 import { randomInt } from 'node:crypto';
 import * as repo from '../../store/repos/sandbox-bank-repo.js';
 import type { SandboxDeps } from './server.js';
+import { exchange } from './http.js';
 import { SANDBOX_SIGNATURE_HEADER, signSandboxBody } from './signing.js';
 
 const TICK_MS = 100;
@@ -60,13 +61,13 @@ async function executeDue(deps: SandboxDeps): Promise<number> {
 
 async function post(deps: SandboxDeps, body: string, signal: AbortSignal): Promise<boolean> {
   try {
-    const res = await fetch(deps.callbackUrl(), {
+    const res = await exchange(deps.callbackUrl(), {
       method: 'POST',
       headers: { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: signSandboxBody(deps.signingSecret, body) },
       body,
-      signal: AbortSignal.any([signal, AbortSignal.timeout(CALLBACK_TIMEOUT_MS)]),
+      timeoutMs: CALLBACK_TIMEOUT_MS,
+      signal,
     });
-    await res.text().catch(() => undefined);
     return res.ok;
   } catch {
     return false;

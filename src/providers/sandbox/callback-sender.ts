@@ -6,6 +6,7 @@
  * checks (live check on retrieval, expiry worker), exactly as with a real PSP that gave up.
  */
 import type { Logger } from '../../observability/logger.js';
+import { exchange } from './http.js';
 import { SANDBOX_SIGNATURE_HEADER, signSandboxBody } from './signing.js';
 
 export const CALLBACK_RETRY_DELAYS_MS = [0, 250, 1_000, 3_000, 10_000];
@@ -24,13 +25,13 @@ export function createCallbackSender(opts: { url: () => string; secret: string; 
 
   async function attempt(text: string): Promise<boolean> {
     try {
-      const res = await fetch(opts.url(), {
+      const res = await exchange(opts.url(), {
         method: 'POST',
         headers: { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: signSandboxBody(opts.secret, text) },
         body: text,
-        signal: AbortSignal.any([aborter.signal, AbortSignal.timeout(ATTEMPT_TIMEOUT_MS)]),
+        timeoutMs: ATTEMPT_TIMEOUT_MS,
+        signal: aborter.signal,
       });
-      await res.text().catch(() => undefined);
       return res.ok;
     } catch {
       return false;

@@ -6,6 +6,7 @@
  */
 import type { CollectionIssued, CollectionRequest, CollectionStatus, ProviderCallback } from '../provider.js';
 import { ProviderError } from '../provider.js';
+import { exchange, type HttpAnswer, type HttpExchange } from './http.js';
 import type { SandboxStats } from './stats.js';
 
 interface CollectionJson {
@@ -28,22 +29,21 @@ export interface SandboxCollectionView {
 
 export type SandboxDecision = { ok: true; collection: SandboxCollectionView } | { ok: false; reason: 'not_found' | 'already_decided'; message: string };
 
-async function call(url: string, init: RequestInit & { timeoutMs: number }): Promise<{ status: number; body: unknown }> {
-  let res: Response;
+async function call(url: string, init: HttpExchange): Promise<{ status: number; body: unknown }> {
+  let res: HttpAnswer;
   try {
-    res = await fetch(url, { ...init, signal: AbortSignal.timeout(init.timeoutMs) });
+    res = await exchange(url, init);
   } catch (err) {
     throw new ProviderError(`sandbox PSP unreachable or too slow: ${(err as Error).message}`, true);
   }
-  const text = await res.text();
   try {
-    return { status: res.status, body: JSON.parse(text) as unknown };
+    return { status: res.status, body: JSON.parse(res.text) as unknown };
   } catch {
     throw new ProviderError(`sandbox PSP answered HTTP ${res.status} without JSON`, res.status >= 500);
   }
 }
 
-function json(body: unknown): RequestInit {
+function json(body: unknown): { method: 'POST'; headers: Record<string, string>; body: string } {
   return { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
 }
 
