@@ -14,7 +14,9 @@ import { createHash } from 'node:crypto';
 import { newRowId } from '../store/row-id.js';
 import { AppError } from '../domain/errors.js';
 import type { Db, Queryable } from '../store/db.js';
-import type { CompletedKeyValues } from '../store/repos/payment-orders-repo.js';
+import { type CompletedKeyValues, insertLeases, type NewLease } from '../store/repos/idempotency-keys-repo.js';
+import { isDataOrDeadlockError } from '../store/db.js';
+import { Batcher } from './batcher.js';
 
 export interface IdempotencyScope {
   clientPk: string;
@@ -79,10 +81,11 @@ export interface LeasedWork {
   complete: (tx: Queryable, outcome: CreateOutcome) => Promise<string>;
   /**
    * Records the answer in the statement that creates the resource (one round trip, no explicit
-   * transaction): `write` runs that statement, which starts with the given key CTE, and says
-   * whether the resource was written (it is only if the key was still held). Returns the body.
+   * transaction; e.g. insertLeasedCreates): `write` completes the key row with these values only
+   * while it is still in progress with the same fingerprint, writes the resource only if it did,
+   * and says whether it did. Returns the body.
    */
-  completeWith: (outcome: CreateOutcome, write: (key: CompletedKeyInsert) => Promise<boolean>) => Promise<string>;
+  completeWith: (outcome: CreateOutcome, write: (key: CompletedKeyValues) => Promise<boolean>) => Promise<string>;
 }
 
 /**
@@ -99,19 +102,31 @@ function completionOf(scope: IdempotencyScope, fp: string, outcome: CreateOutcom
 }
 
 export class IdempotencyService {
-  constructor(private readonly db: Db) {}
+  /**
+   * Leased creates that arrive together take their keys in one statement (the first round trip of
+   * every INTENT create); what cannot be taken that way is looked at one by one in `claim`.
+   */
+  private readonly leases: Batcher<NewLease, boolean>;
 
-  /** Takes the key, or explains why not (replay, 409, 422). */
-  private async claim(q: Queryable, scope: IdempotencyScope, leaseMs: number): Promise<Claim> {
+  constructor(private readonly db: Db) {
+    this.leases = new Batcher((batch) => insertLeases(db, batch), { maxBatch: 64, concurrency: 4, isolateFailures: isDataOrDeadlockError });
+  }
+
+  /**
+   * Takes the key, or explains why not (replay, 409, 422). `take` inserts the new key row (by
+   * default in `q`; leased creates share a batched statement) and says whether it went in.
+   */
+  private async claim(
+    q: Queryable,
+    scope: IdempotencyScope,
+    leaseMs: number,
+    take: (lease: NewLease) => Promise<boolean> = async (lease) => (await insertLeases(q, [lease]))[0] === true,
+  ): Promise<Claim> {
     const fp = fingerprint(scope);
     const resourceId = newRowId();
-    const inserted = await q.query(
-      `INSERT INTO idempotency_keys (client_pk, key, fingerprint, state, locked_until, resource_id)
-       VALUES ($1, $2, $3, 'in_progress', now() + make_interval(secs => $4::double precision / 1000), $5)
-       ON CONFLICT DO NOTHING RETURNING 1`,
-      [scope.clientPk, scope.key, fp, leaseMs, resourceId],
-    );
-    if (inserted.rowCount === 1) return { kind: 'new', resourceId };
+    if (await take({ client_pk: scope.clientPk, key: scope.key, fingerprint: fp, lease_ms: leaseMs, resource_id: resourceId })) {
+      return { kind: 'new', resourceId };
+    }
 
     const existing = await q.query<KeyRow>(
       `SELECT fingerprint, state, locked_until > now() AS locked, response_status, response_body, resource_id
@@ -119,7 +134,7 @@ export class IdempotencyService {
       [scope.clientPk, scope.key],
     );
     const row = existing.rows[0];
-    if (!row) return this.claim(q, scope, leaseMs); // the holder rolled back: try again
+    if (!row) return this.claim(q, scope, leaseMs, take); // the holder rolled back: try again
     if (row.fingerprint !== fp) {
       throw new AppError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request.');
     }
@@ -209,7 +224,7 @@ export class IdempotencyService {
    * released so that a retry with the same key can proceed.
    */
   async runLeased(scope: IdempotencyScope, work: (ctx: LeasedWork) => Promise<CreateResponse>, leaseMs = DEFAULT_LEASE_MS): Promise<CreateResponse> {
-    const claim = await this.claim(this.db, scope, leaseMs);
+    const claim = await this.claim(this.db, scope, leaseMs, (lease) => this.leases.add(lease));
     if (claim.kind === 'replay') return { status: claim.status, bodyText: claim.bodyText, replayed: true };
     let completed = false;
     try {
@@ -221,10 +236,18 @@ export class IdempotencyService {
           return text;
         },
         completeWith: async (outcome, write) => {
-          const key = completionOf(scope, fingerprint(scope), outcome);
+          const bodyText = JSON.stringify(outcome.body);
+          const key: CompletedKeyValues = {
+            client_pk: scope.clientPk,
+            key: scope.key,
+            fingerprint: fingerprint(scope),
+            response_status: outcome.status,
+            response_body: bodyText,
+            resource_type: outcome.resourceType,
+          };
           if (!(await write(key))) throw new Error('idempotency key was not held at completion');
           completed = true;
-          return key.params[4] as string;
+          return bodyText;
         },
       });
     } catch (err) {

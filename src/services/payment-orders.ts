@@ -59,12 +59,19 @@ export interface CreateRequest {
 
 export class PaymentOrdersService {
   /** CHECKOUT creates that arrive together share one statement and one commit. */
-  private readonly checkoutCreates: Batcher<repo.CheckoutCreate, boolean>;
+  private readonly checkoutCreates: Batcher<repo.OrderCreate, boolean>;
+  /** INTENT creates that finish together share one statement and one commit. */
+  private readonly intentCreates: Batcher<repo.OrderCreate, boolean>;
   /** Merchant GETs that arrive together share one statement. */
   private readonly reads: Batcher<repo.ClientOrderLookup, PaymentOrderViewRow | null>;
 
   constructor(private readonly ctx: AppContext) {
     this.checkoutCreates = new Batcher((creates) => repo.insertCheckoutCreates(ctx.db, creates), {
+      maxBatch: CREATE_BATCH_MAX,
+      concurrency: CREATE_BATCH_CONCURRENCY,
+      isolateFailures: isDataOrDeadlockError,
+    });
+    this.intentCreates = new Batcher((creates) => repo.insertLeasedCreates(ctx.db, creates), {
       maxBatch: CREATE_BATCH_MAX,
       concurrency: CREATE_BATCH_CONCURRENCY,
       isolateFailures: isDataOrDeadlockError,
@@ -165,10 +172,10 @@ export class PaymentOrdersService {
         purpose: input.purpose,
         expiresInMinutes: input.expiresInMinutes,
       });
-      // Order, history and the completed key in one statement, written only if the key is still held.
+      // Order, history and the completed key in one statement (shared with concurrent INTENT creates), written only if the key is still held.
       const createdAt = new Date();
       const row = { ...this.newRow(resourceId, req.principal, input, issued), created_at: createdAt };
-      const bodyText = await completeWith(outcome(repo.rowAsInserted(row, createdAt)), (key) => repo.insertOrderWithHistoryAndKey(this.ctx.db, row, key));
+      const bodyText = await completeWith(outcome(repo.rowAsInserted(row, createdAt)), (key) => this.intentCreates.add({ order: row, key }));
       return { status: 201, bodyText, replayed: false };
     });
   }

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { AppError } from '../../src/domain/errors.js';
 import { IdempotencyService, type IdempotencyScope } from '../../src/services/idempotency.js';
+import type { CompletedKeyValues } from '../../src/store/repos/idempotency-keys-repo.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 
 let t: TestDatabase;
@@ -127,10 +128,15 @@ test('leased creates: 409 while held, release on failure, takeover after expiry 
 });
 
 test('leased creates completed in the resource statement: written with the key, or not at all once the key is lost', async () => {
-  const writeWidget = (id: string) => async (key: { cte: string; params: unknown[] }) => {
+  // What a resource's statement does with the key values (as insertLeasedCreates does for orders).
+  const writeWidget = (id: string) => async (key: CompletedKeyValues) => {
     const r = await t.db.query<{ n: number }>(
-      `WITH ${key.cte}, w AS (INSERT INTO widgets (id, n) SELECT $${key.params.length + 1}, 7 FROM k RETURNING 1) SELECT count(*)::int AS n FROM w`,
-      [...key.params, id],
+      `WITH k AS (UPDATE idempotency_keys SET state = 'completed', locked_until = NULL, response_status = $4, response_body = $5, resource_type = $6,
+                    resource_id = $7, completed_at = now()
+                  WHERE client_pk = $1 AND key = $2 AND fingerprint = $3 AND state = 'in_progress' RETURNING 1),
+            w AS (INSERT INTO widgets (id, n) SELECT $7, 7 FROM k RETURNING 1)
+       SELECT count(*)::int AS n FROM w`,
+      [key.client_pk, key.key, key.fingerprint, key.response_status, key.response_body, key.resource_type, id],
     );
     return r.rows[0]?.n === 1;
   };

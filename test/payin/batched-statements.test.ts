@@ -2,8 +2,9 @@
  * Batched statements against real PostgreSQL (src/store/repos/payment-orders-repo.ts, behind
  * src/services/batcher.ts). CHECKOUT creates: every create of a batch gets its own answer; a key
  * that exists or repeats in the batch writes nothing; one bad row fails only its own create;
- * batches sharing keys in opposite orders do not deadlock. Merchant GETs: each look-up sees only
- * its own client's order.
+ * batches sharing keys in opposite orders do not deadlock. INTENT (leased) creates: keys taken in
+ * one statement; an order is written only with a key still held. Merchant GETs: each look-up sees
+ * only its own client's order.
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -11,7 +12,8 @@ import { after, before, test } from 'node:test';
 import { Batcher } from '../../src/services/batcher.js';
 import { orderIdFor } from '../../src/services/payment-order-view.js';
 import { isDataOrDeadlockError } from '../../src/store/db.js';
-import { type CheckoutCreate, findManyForClient, insertCheckoutCreates } from '../../src/store/repos/payment-orders-repo.js';
+import { insertLeases, type NewLease } from '../../src/store/repos/idempotency-keys-repo.js';
+import { findManyForClient, insertCheckoutCreates, insertLeasedCreates, type OrderCreate } from '../../src/store/repos/payment-orders-repo.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 
 let t: TestDatabase;
@@ -30,7 +32,7 @@ before(async () => {
 });
 after(() => t.drop());
 
-function checkoutCreate(idempotencyKey: string, extra: Partial<CheckoutCreate['order']> = {}): CheckoutCreate {
+function checkoutCreate(idempotencyKey: string, extra: Partial<OrderCreate['order']> = {}): OrderCreate {
   const id = randomUUID();
   const createdAt = new Date();
   return {
@@ -108,7 +110,7 @@ test('one statement writes each order with its history row and completed key; ex
 
 test('a row the database refuses fails only its own create when the batcher isolates data errors', async () => {
   const calls: number[] = [];
-  const batcher = new Batcher<CheckoutCreate, boolean>(
+  const batcher = new Batcher<OrderCreate, boolean>(
     (creates) => {
       calls.push(creates.length);
       return insertCheckoutCreates(t.db, creates);
@@ -164,4 +166,58 @@ test('a batch of merchant look-ups answers each with its own client\'s order onl
   );
   assert.equal(rows[0]!.amount_paise, 49_900);
   assert.equal(rows[0]!.status, 'AWAITING_CUSTOMER');
+});
+
+function lease(key: string, fp = `fp-${key}`): NewLease {
+  return { client_pk: clientPk, key, fingerprint: fp, lease_ms: 30_000, resource_id: randomUUID() };
+}
+
+test('leases of a batch: new keys are taken in progress; an existing key or one repeated in the batch is not', async () => {
+  const existing = randomUUID();
+  assert.deepEqual(await insertLeases(t.db, [lease(existing)]), [true]);
+  const repeated = randomUUID();
+  const fresh = randomUUID();
+  const batch = [lease(fresh), lease(existing), lease(repeated), lease(repeated)];
+  assert.deepEqual(await insertLeases(t.db, batch), [true, false, true, false]);
+  const rows = await t.db.query<{ key: string; state: string; resource_id: string; held: boolean }>(
+    `SELECT key::text, state, resource_id::text, locked_until > now() + interval '25 seconds' AS held FROM idempotency_keys WHERE key = ANY($1::uuid[])`,
+    [[fresh, repeated]],
+  );
+  for (const r of rows.rows) {
+    assert.equal(r.state, 'in_progress');
+    assert.equal(r.held, true, 'locked for the lease given');
+  }
+  assert.deepEqual(rows.rows.map((r) => r.resource_id).sort(), [batch[0]!.resource_id, batch[2]!.resource_id].sort());
+});
+
+test('leased creates of a batch: written with their key completed only while the key is still held by the same request', async () => {
+  const intent = (k: string, fp?: string) => {
+    const c = checkoutCreate(k, { response_mode: 'INTENT', status: 'PENDING_PAYMENT', provider_status: 'PENDING', upi_uri: 'upi://pay?pa=x@y' });
+    return fp === undefined ? c : { ...c, key: { ...c.key, fingerprint: fp } };
+  };
+  const held = [randomUUID(), randomUUID()];
+  const completedByOther = randomUUID();
+  const otherRequest = randomUUID();
+  const neverTaken = randomUUID();
+  const twice = randomUUID();
+  await insertLeases(t.db, [...held, completedByOther, otherRequest, twice].map((k) => lease(k)));
+  await t.db.query(`UPDATE idempotency_keys SET state = 'completed', response_status = 201, response_body = '{}' WHERE key = $1`, [completedByOther]);
+  const batch = [intent(held[0]!), intent(completedByOther), intent(otherRequest, 'fp-another-body'), intent(neverTaken), intent(twice), intent(twice), intent(held[1]!)];
+  const written = await insertLeasedCreates(t.db, batch);
+  assert.deepEqual([written[0], written[1], written[2], written[3], written[6]], [true, false, false, false, true]);
+  assert.equal(Number(written[4]) + Number(written[5]), 1, 'a key completed by two creates of one batch makes one order');
+  for (const i of [0, 6]) {
+    const c = batch[i]!;
+    const r = await t.db.query(
+      `SELECT o.status, o.upi_uri, k.state, k.response_body, k.resource_id::text, k.locked_until,
+              (SELECT count(*)::int FROM payment_order_transitions h WHERE h.order_pk = o.id AND h.trigger = 'created') AS history
+         FROM payment_orders o JOIN idempotency_keys k ON k.resource_id = o.id WHERE o.id = $1`,
+      [c.order.id],
+    );
+    assert.deepEqual(r.rows[0], { status: 'PENDING_PAYMENT', upi_uri: 'upi://pay?pa=x@y', state: 'completed', response_body: c.key.response_body, resource_id: c.order.id, locked_until: null, history: 1 });
+  }
+  const none = await t.db.query('SELECT count(*)::int AS n FROM payment_orders WHERE id = ANY($1::uuid[])', [[1, 2, 3].map((i) => batch[i]!.order.id)]);
+  assert.equal(none.rows[0]!.n, 0);
+  const untouched = await t.db.query<{ state: string }>('SELECT state FROM idempotency_keys WHERE key = $1', [otherRequest]);
+  assert.equal(untouched.rows[0]!.state, 'in_progress', 'a key held for another body is left alone');
 });

@@ -5,6 +5,7 @@
  */
 import type { OrderTrigger, PaymentOrderStatus } from '../../domain/payment-order.js';
 import { prepared, type PreparedStatement, type Queryable } from '../db.js';
+import { byKeyOrder, type CompletedKeyValues } from './idempotency-keys-repo.js';
 
 export interface PaymentOrderRow {
   id: string;
@@ -109,17 +110,8 @@ export async function insertOrderWithHistoryAndKey(q: Queryable, o: NewPaymentOr
   return (r.rows[0] as { n: number }).n === 1;
 }
 
-/** A completed idempotency key row, written with the resource it answers for. */
-export interface CompletedKeyValues {
-  client_pk: string;
-  key: string;
-  fingerprint: string;
-  response_status: number;
-  response_body: string;
-  resource_type: string;
-}
-
-export interface CheckoutCreate {
+/** An order to create with the idempotency key row that answers for it. */
+export interface OrderCreate {
   order: NewPaymentOrder & { created_at: Date };
   key: CompletedKeyValues;
 }
@@ -134,43 +126,63 @@ const CREATE_COLUMN_TYPES: Record<(typeof CREATE_COLUMNS)[number], string> = {
 };
 
 /**
- * Many CHECKOUT creates in ONE statement (one round trip, one commit): each order, its creation
- * history row and its completed idempotency key, all passed as one JSON array. An order is written
- * only if its key row was (ON CONFLICT DO NOTHING: a key that exists, or that appears twice in the
- * batch, writes nothing and its caller answers it as a repeat). Rows go in sorted by key, so two
- * batches that share keys wait for each other in the same order instead of deadlocking.
+ * Many creates in ONE statement (one round trip, one commit): each order, its creation history
+ * row and its completed idempotency key, all passed as one JSON array. An order is written only if
+ * its key row was (`k` returns its id). Rows go in sorted by key, so two batches that share keys
+ * wait for each other in the same order instead of deadlocking.
  */
-const INSERT_CHECKOUT_CREATES = prepared(`WITH v AS MATERIALIZED (
+function createsStatement(k: string): PreparedStatement {
+  return prepared(`WITH v AS MATERIALIZED (
        SELECT * FROM json_to_recordset($1::json) AS v(${CREATE_COLUMNS.map((c) => `${c} ${CREATE_COLUMN_TYPES[c]}`).join(', ')},
          idempotency_key uuid, fingerprint text, response_status integer, response_body text, resource_type text)),
-     k AS (INSERT INTO idempotency_keys (client_pk, key, fingerprint, state, response_status, response_body, resource_type, resource_id, completed_at)
-           SELECT client_pk, idempotency_key, fingerprint, 'completed', response_status, response_body, resource_type, id, now() FROM v
-           ON CONFLICT DO NOTHING RETURNING resource_id),
+     ${k},
      o AS (INSERT INTO payment_orders (${CREATE_COLUMNS.join(', ')})
            SELECT ${CREATE_COLUMNS.map((c) => (c === 'callback_secret_enc' ? `decode(v.${c}, 'base64')` : `v.${c}`)).join(', ')}
              FROM v JOIN k ON k.resource_id = v.id RETURNING id, status, created_at),
      h AS (INSERT INTO payment_order_transitions (order_pk, from_status, to_status, trigger, created_at)
            SELECT id, NULL, status, 'created', created_at FROM o)
   SELECT id FROM o`);
+}
 
-/** Writes the creates of a batch; for each, whether it was written (false: its key already existed). */
-export async function insertCheckoutCreates(q: Queryable, creates: CheckoutCreate[]): Promise<boolean[]> {
-  const records = creates
-    .map((c) => ({ c, by: `${c.key.client_pk}/${c.key.key.toLowerCase()}` }))
-    .sort((a, b) => (a.by < b.by ? -1 : a.by > b.by ? 1 : 0))
-    .map(({ c: { order, key } }) => ({
-      ...order,
-      callback_secret_enc: order.callback_secret_enc?.toString('base64') ?? null,
-      updated_at: order.created_at,
-      idempotency_key: key.key,
-      fingerprint: key.fingerprint,
-      response_status: key.response_status,
-      response_body: key.response_body,
-      resource_type: key.resource_type,
-    }));
-  const r = await q.query<{ id: string }>(INSERT_CHECKOUT_CREATES, [JSON.stringify(records)]);
+/** CHECKOUT: the key row is new (ON CONFLICT DO NOTHING: a key that exists, or appears twice in the batch, writes nothing). */
+const INSERT_CHECKOUT_CREATES = createsStatement(`k AS (INSERT INTO idempotency_keys (client_pk, key, fingerprint, state, response_status, response_body, resource_type, resource_id, completed_at)
+           SELECT client_pk, idempotency_key, fingerprint, 'completed', response_status, response_body, resource_type, id, now() FROM v
+           ON CONFLICT DO NOTHING RETURNING resource_id)`);
+
+/**
+ * INTENT (leased): the key row exists, taken by this request; it is completed only while still in
+ * progress with the same fingerprint. A key another request completed meanwhile (it took over an
+ * expired lease) writes nothing; one that two creates of the batch complete is written once.
+ */
+const INSERT_LEASED_CREATES = createsStatement(`k AS (UPDATE idempotency_keys i SET state = 'completed', locked_until = NULL, response_status = v.response_status,
+             response_body = v.response_body, resource_type = v.resource_type, resource_id = v.id, completed_at = now()
+           FROM v WHERE i.client_pk = v.client_pk AND i.key = v.idempotency_key AND i.fingerprint = v.fingerprint AND i.state = 'in_progress'
+           RETURNING v.id AS resource_id)`);
+
+async function writeCreates(q: Queryable, statement: PreparedStatement, creates: OrderCreate[]): Promise<boolean[]> {
+  const records = byKeyOrder(creates, (c) => c.key).map(({ order, key }) => ({
+    ...order,
+    callback_secret_enc: order.callback_secret_enc?.toString('base64') ?? null,
+    updated_at: order.created_at,
+    idempotency_key: key.key,
+    fingerprint: key.fingerprint,
+    response_status: key.response_status,
+    response_body: key.response_body,
+    resource_type: key.resource_type,
+  }));
+  const r = await q.query<{ id: string }>(statement, [JSON.stringify(records)]);
   const written = new Set(r.rows.map((row) => row.id));
   return creates.map((c) => written.has(c.order.id));
+}
+
+/** Writes the CHECKOUT creates of a batch; for each, whether it was written (false: its key already existed). */
+export function insertCheckoutCreates(q: Queryable, creates: OrderCreate[]): Promise<boolean[]> {
+  return writeCreates(q, INSERT_CHECKOUT_CREATES, creates);
+}
+
+/** Writes the leased (INTENT) creates of a batch; for each, whether it was written (false: its key was no longer held). */
+export function insertLeasedCreates(q: Queryable, creates: OrderCreate[]): Promise<boolean[]> {
+  return writeCreates(q, INSERT_LEASED_CREATES, creates);
 }
 
 /** The row as insertOrderWithHistoryAndKey writes it, for answering before the write. */
