@@ -13,6 +13,7 @@ import { Batcher } from '../../src/services/batcher.js';
 import { orderIdFor } from '../../src/services/payment-order-view.js';
 import { isDataOrDeadlockError } from '../../src/store/db.js';
 import { insertLeases, type NewLease } from '../../src/store/repos/idempotency-keys-repo.js';
+import { insertCollections, type NewSandboxCollection } from '../../src/store/repos/sandbox-psp-repo.js';
 import { findManyForClient, insertCheckoutCreates, insertLeasedCreates, type OrderCreate } from '../../src/store/repos/payment-orders-repo.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 
@@ -220,4 +221,33 @@ test('leased creates of a batch: written with their key completed only while the
   assert.equal(none.rows[0]!.n, 0);
   const untouched = await t.db.query<{ state: string }>('SELECT state FROM idempotency_keys WHERE key = $1', [otherRequest]);
   assert.equal(untouched.rows[0]!.state, 'in_progress', 'a key held for another body is left alone');
+});
+
+test('sandbox collections of a batch: each new reference stored once; an existing or repeated reference answers null', async () => {
+  const collection = (reference: string, amount = 10_000): NewSandboxCollection => ({
+    reference,
+    provider_reference: `SBX${randomUUID().replace(/-/g, '').slice(0, 18).toUpperCase()}`,
+    amount_paise: amount,
+    note: 'note "quoted"',
+    payee_name: 'Payee',
+    merchant_category: null,
+    expires_at: new Date(Date.now() + 60_000),
+    upi_uri: `upi://pay?tr=${reference}`,
+  });
+  const existing = `REF${randomUUID().slice(0, 8).toUpperCase()}`;
+  const [first] = await insertCollections(t.db, [collection(existing)]);
+  assert.equal(first?.reference, existing);
+  const fresh = `REF${randomUUID().slice(0, 8).toUpperCase()}`;
+  const twice = `REF${randomUUID().slice(0, 8).toUpperCase()}`;
+  const batch = [collection(twice, 111), collection(existing, 222), collection(fresh, 333), collection(twice, 444)];
+  const rows = await insertCollections(t.db, batch);
+  assert.deepEqual(
+    rows.map((r) => r && { reference: r.reference, provider_reference: r.provider_reference, amount_paise: Number(r.amount_paise), status: r.status, note: r.note }),
+    [
+      { reference: twice, provider_reference: batch[0]!.provider_reference, amount_paise: 111, status: 'PENDING', note: 'note "quoted"' },
+      null,
+      { reference: fresh, provider_reference: batch[2]!.provider_reference, amount_paise: 333, status: 'PENDING', note: 'note "quoted"' },
+      null,
+    ],
+  );
 });

@@ -16,7 +16,9 @@ import { newRowId } from '../../store/row-id.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { AppError } from '../../domain/errors.js';
 import { buildUpiIntent } from '../../domain/upi-intent.js';
+import { isDataOrDeadlockError } from '../../store/db.js';
 import * as repo from '../../store/repos/sandbox-psp-repo.js';
+import { Batcher } from '../../services/batcher.js';
 import type { SandboxCollectionRow } from '../../store/repos/sandbox-psp-repo.js';
 import { createCallbackSender } from './callback-sender.js';
 import type { SandboxDeps } from './server.js';
@@ -85,6 +87,12 @@ const decideSchema = {
 export async function registerPspRoutes(app: FastifyInstance, deps: SandboxDeps): Promise<void> {
   const sender = createCallbackSender({ url: deps.callbackUrl, secret: deps.signingSecret, log: deps.log.child({ component: 'sandbox-psp' }) });
   app.addHook('onClose', async () => sender.close());
+  // Collections requested together are stored with one statement (one round trip, one commit).
+  const inserts = new Batcher((cs: repo.NewSandboxCollection[]) => repo.insertCollections(deps.db, cs), {
+    maxBatch: 64,
+    concurrency: 4,
+    isolateFailures: isDataOrDeadlockError,
+  });
 
   const notify = (c: SandboxCollectionRow) =>
     sender.send({
@@ -117,7 +125,7 @@ export async function registerPspRoutes(app: FastifyInstance, deps: SandboxDeps)
       if (err instanceof AppError) return problem(reply, 422, 'invalid_request', err.message);
       throw err;
     }
-    const created = await repo.insertCollection(deps.db, {
+    const created = await inserts.add({
       reference: b.reference,
       provider_reference: `SBX${randomBytes(9).toString('hex').toUpperCase()}`,
       amount_paise: b.amount_paise,

@@ -1,7 +1,7 @@
 /**
  * SQL of the sandbox PSP (its own sandbox_* tables; the sandbox never touches the service's).
  */
-import type { Queryable } from '../db.js';
+import { prepared, type Queryable } from '../db.js';
 
 export interface SandboxCollectionRow {
   reference: string;
@@ -21,14 +21,25 @@ export interface SandboxCollectionRow {
 const COLUMNS = `reference, provider_reference, amount_paise, note, payee_name, merchant_category, expires_at, upi_uri,
   status, utr, paid_at, failure_reason`;
 
-/** Inserts a new collection; null when the reference already exists (the caller compares). */
-export async function insertCollection(q: Queryable, c: Omit<SandboxCollectionRow, 'status' | 'utr' | 'paid_at' | 'failure_reason'>): Promise<SandboxCollectionRow | null> {
-  const r = await q.query<SandboxCollectionRow>(
-    `INSERT INTO sandbox_collections (reference, provider_reference, amount_paise, note, payee_name, merchant_category, expires_at, upi_uri)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (reference) DO NOTHING RETURNING ${COLUMNS}`,
-    [c.reference, c.provider_reference, c.amount_paise, c.note, c.payee_name, c.merchant_category, c.expires_at, c.upi_uri],
-  );
-  return r.rows[0] ?? null;
+export type NewSandboxCollection = Omit<SandboxCollectionRow, 'status' | 'utr' | 'paid_at' | 'failure_reason'>;
+
+const INSERT_COLLECTIONS = prepared(`INSERT INTO sandbox_collections (reference, provider_reference, amount_paise, note, payee_name, merchant_category, expires_at, upi_uri)
+  SELECT reference, provider_reference, amount_paise, note, payee_name, merchant_category, expires_at, upi_uri
+    FROM json_to_recordset($1::json) AS v(reference text, provider_reference text, amount_paise bigint, note text, payee_name text,
+      merchant_category text, expires_at timestamptz, upi_uri text)
+  ON CONFLICT (reference) DO NOTHING RETURNING ${COLUMNS}`);
+
+/**
+ * Inserts the new collections of a batch in one statement (sorted by reference, so two batches
+ * never deadlock); for each, its row, or null when the reference already exists or comes earlier
+ * in the batch (the caller compares). Provider references are unique per request: they say which
+ * rows went in.
+ */
+export async function insertCollections(q: Queryable, cs: NewSandboxCollection[]): Promise<Array<SandboxCollectionRow | null>> {
+  const sorted = [...cs].sort((a, b) => (a.reference < b.reference ? -1 : a.reference > b.reference ? 1 : 0));
+  const r = await q.query<SandboxCollectionRow>(INSERT_COLLECTIONS, [JSON.stringify(sorted)]);
+  const byProviderRef = new Map(r.rows.map((row) => [row.provider_reference, row]));
+  return cs.map((c) => byProviderRef.get(c.provider_reference) ?? null);
 }
 
 export async function findCollection(q: Queryable, reference: string): Promise<SandboxCollectionRow | null> {
