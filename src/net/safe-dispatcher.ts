@@ -89,6 +89,16 @@ function trustWith(ca: NonNullable<CallbackDispatcherOptions['ca']>): Array<stri
   return [...rootCertificates, ...extra, ...(Array.isArray(ca) ? ca : [ca])];
 }
 
+/**
+ * Connections kept to one merchant origin at most. Attempts beyond it wait for a free connection
+ * (inside their own timeout) instead of opening more: without a cap every attempt in flight
+ * (CALLBACK_CONCURRENCY, 128) could mean a TLS handshake of its own whenever a burst starts after
+ * the connections went idle, which both sides pay for in CPU exactly when load rises (measured in
+ * docs/performance.md). 32 connections carry thousands of deliveries per second to a receiver
+ * answering within ~10 ms.
+ */
+export const CONNECTIONS_PER_ORIGIN = 32;
+
 export function createCallbackDispatcher(options: CallbackDispatcherOptions): Agent {
   const lookup = options.allowPrivateNetworks
     ? options.resolve && resolvingLookup(options.resolve, false)
@@ -108,7 +118,7 @@ export function createCallbackDispatcher(options: CallbackDispatcherOptions): Ag
     }
     inner(opts, callback);
   };
-  return new Agent({ connect });
+  return new Agent({ connect, connections: CONNECTIONS_PER_ORIGIN });
 }
 
 export const RESPONSE_SNIPPET_BYTES = 4096;

@@ -75,6 +75,8 @@ export interface HttpsReceiver {
   /** PEM of the self-signed certificate: pass as `ca` to trust it. */
   readonly ca: string;
   readonly received: ReceivedRequest[];
+  /** TLS connections accepted so far (each one a handshake the sender paid for). */
+  readonly connections: number;
   /** null restores verifyingResponder. */
   setResponder(responder: Responder | null): void;
   /** Resolves once at least `count` requests were received (rejects after timeoutMs). */
@@ -166,6 +168,9 @@ export async function startHttpsReceiver(options: HttpsReceiverOptions = {}): Pr
     });
   });
 
+  let connections = 0;
+  server.on('secureConnection', () => connections++);
+
   const listen = (port: number) =>
     new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -183,6 +188,9 @@ export async function startHttpsReceiver(options: HttpsReceiverOptions = {}): Pr
     port,
     ca: cert,
     received,
+    get connections() {
+      return connections;
+    },
     setResponder(fn) {
       responder = fn ?? verifyingResponder;
     },
