@@ -11,11 +11,10 @@
  *   taken over by the next retry, which resumes with the same resource id.
  */
 import { createHash } from 'node:crypto';
-import { newRowId } from '../store/row-id.js';
 import { AppError } from '../domain/errors.js';
-import type { Db, Queryable } from '../store/db.js';
+import { type Db, isDataOrDeadlockError, type Queryable } from '../store/db.js';
 import { type CompletedKeyValues, insertLeases, type NewLease } from '../store/repos/idempotency-keys-repo.js';
-import { isDataOrDeadlockError } from '../store/db.js';
+import { newRowId } from '../store/row-id.js';
 import { Batcher } from './batcher.js';
 
 export interface IdempotencyScope {

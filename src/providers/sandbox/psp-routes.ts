@@ -12,14 +12,14 @@
  *   GET  /psp/stats                           {payin_status_checks: {reference: count}}
  */
 import { randomBytes, randomInt } from 'node:crypto';
-import { newRowId } from '../../store/row-id.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { AppError } from '../../domain/errors.js';
 import { buildUpiIntent } from '../../domain/upi-intent.js';
+import { Batcher } from '../../services/batcher.js';
 import { isDataOrDeadlockError } from '../../store/db.js';
 import * as repo from '../../store/repos/sandbox-psp-repo.js';
-import { Batcher } from '../../services/batcher.js';
 import type { SandboxCollectionRow } from '../../store/repos/sandbox-psp-repo.js';
+import { newRowId } from '../../store/row-id.js';
 import { createCallbackSender } from './callback-sender.js';
 import type { SandboxDeps } from './server.js';
 import { payinStatusCheckStats } from './stats.js';

@@ -68,18 +68,6 @@ export const UPDATABLE_COLUMNS = [
 ] as const satisfies readonly (keyof PaymentOrderRow)[];
 export type OrderColumnChanges = Partial<Pick<PaymentOrderRow, (typeof UPDATABLE_COLUMNS)[number]>>;
 
-/** The order and its creation history row, in one statement (one round trip on the hot path). */
-export async function insertOrderWithHistory(q: Queryable, o: NewPaymentOrder): Promise<PaymentOrderRow> {
-  const params = INSERT_COLUMNS.map((_c, i) => `$${i + 1}`).join(', ');
-  const r = await q.query<PaymentOrderRow>(
-    `WITH o AS (INSERT INTO payment_orders (${INSERT_COLUMNS.join(', ')}) VALUES (${params}) RETURNING *),
-          h AS (INSERT INTO payment_order_transitions (order_pk, from_status, to_status, trigger) SELECT id, NULL, status, 'created' FROM o)
-     SELECT * FROM o`,
-    INSERT_COLUMNS.map((c) => o[c]),
-  );
-  return r.rows[0] as PaymentOrderRow;
-}
-
 const CREATE_COLUMNS = [...INSERT_COLUMNS, 'created_at', 'updated_at'] as const;
 /** The statement per idempotency CTE (there are two: first insert, resumed key), built once. */
 const createStatements = new Map<string, PreparedStatement>();
@@ -185,7 +173,7 @@ export function insertLeasedCreates(q: Queryable, creates: OrderCreate[]): Promi
   return writeCreates(q, INSERT_LEASED_CREATES, creates);
 }
 
-/** The row as insertOrderWithHistoryAndKey writes it, for answering before the write. */
+/** The row as insertOrderWithHistoryAndKey and the batched creates write it, for answering before the write. */
 export function rowAsInserted(o: NewPaymentOrder, createdAt: Date): PaymentOrderRow {
   return {
     ...o,
