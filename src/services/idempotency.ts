@@ -62,7 +62,7 @@ interface KeyRow {
   resource_id: string | null;
 }
 
-type Claim = { kind: 'new'; resourceId: string } | { kind: 'replay'; status: number; bodyText: string };
+type Claim = { kind: 'new'; resourceId: string; fingerprint: string } | { kind: 'replay'; status: number; bodyText: string };
 
 export const DEFAULT_LEASE_MS = 30_000;
 
@@ -73,11 +73,9 @@ export interface CompletedKeyInsert {
   params: unknown[];
 }
 
-/** What a leased create's `work` gets: the resource id and two ways to record its answer. */
+/** What a leased create's `work` gets: the resource id and the way to record its answer. */
 export interface LeasedWork {
   resourceId: string;
-  /** Records the answer; must run in the transaction that creates the resource. */
-  complete: (tx: Queryable, outcome: CreateOutcome) => Promise<string>;
   /**
    * Records the answer in the statement that creates the resource (one round trip, no explicit
    * transaction; e.g. insertLeasedCreates): `write` completes the key row with these values only
@@ -85,6 +83,18 @@ export interface LeasedWork {
    * and says whether it did. Returns the body.
    */
   completeWith: (outcome: CreateOutcome, write: (key: CompletedKeyValues) => Promise<boolean>) => Promise<string>;
+}
+
+/** The completed key row that answers `outcome`, as written with the resource. */
+function completedKeyValues(scope: IdempotencyScope, fp: string, outcome: CreateOutcome, bodyText: string): CompletedKeyValues {
+  return {
+    client_pk: scope.clientPk,
+    key: scope.key,
+    fingerprint: fp,
+    response_status: outcome.status,
+    response_body: bodyText,
+    resource_type: outcome.resourceType,
+  };
 }
 
 /**
@@ -124,7 +134,7 @@ export class IdempotencyService {
     const fp = fingerprint(scope);
     const resourceId = newRowId();
     if (await take({ client_pk: scope.clientPk, key: scope.key, fingerprint: fp, lease_ms: leaseMs, resource_id: resourceId })) {
-      return { kind: 'new', resourceId };
+      return { kind: 'new', resourceId, fingerprint: fp };
     }
 
     const existing = await q.query<KeyRow>(
@@ -145,7 +155,7 @@ export class IdempotencyService {
       [scope.clientPk, scope.key, leaseMs],
     );
     if (taken.rowCount !== 1) throw new AppError('IDEMPOTENCY_KEY_IN_PROGRESS', 'A request with this Idempotency-Key is still being processed. Retry shortly.');
-    return { kind: 'new', resourceId: row.resource_id ?? newRowId() };
+    return { kind: 'new', resourceId: row.resource_id ?? newRowId(), fingerprint: fp };
   }
 
   /** Records the answer; must run in the transaction that creates the resource. */
@@ -196,14 +206,7 @@ export class IdempotencyService {
     const resourceId = newRowId();
     const outcome = prepare(resourceId);
     const bodyText = JSON.stringify(outcome.body);
-    const key: CompletedKeyValues = {
-      client_pk: scope.clientPk,
-      key: scope.key,
-      fingerprint: fingerprint(scope),
-      response_status: outcome.status,
-      response_body: bodyText,
-      resource_type: outcome.resourceType,
-    };
+    const key = completedKeyValues(scope, fingerprint(scope), outcome, bodyText);
     if (await write.first(key)) return { status: outcome.status, bodyText, replayed: false };
     // The key exists (or a concurrent first request just committed it): answer as a repeat.
     const claim = await this.claim(this.db, scope, DEFAULT_LEASE_MS);
@@ -218,9 +221,9 @@ export class IdempotencyService {
   }
 
   /**
-   * For creates that call out before answering. `work` does its outside calls and then finishes in
-   * its own transaction, calling `complete(tx, outcome)` there. If it throws before that, the key is
-   * released so that a retry with the same key can proceed.
+   * For creates that call out before answering. `work` does its outside calls and then records its
+   * answer with `completeWith`, in the one statement that writes the resource. If it throws before
+   * that, the key is released so that a retry with the same key can proceed.
    */
   async runLeased(scope: IdempotencyScope, work: (ctx: LeasedWork) => Promise<CreateResponse>, leaseMs = DEFAULT_LEASE_MS): Promise<CreateResponse> {
     const claim = await this.claim(this.db, scope, leaseMs, (lease) => this.leases.add(lease));
@@ -229,22 +232,10 @@ export class IdempotencyService {
     try {
       return await work({
         resourceId: claim.resourceId,
-        complete: async (tx, outcome) => {
-          const text = await this.complete(tx, scope, outcome);
-          completed = true;
-          return text;
-        },
         completeWith: async (outcome, write) => {
           const bodyText = JSON.stringify(outcome.body);
-          const key: CompletedKeyValues = {
-            client_pk: scope.clientPk,
-            key: scope.key,
-            fingerprint: fingerprint(scope),
-            response_status: outcome.status,
-            response_body: bodyText,
-            resource_type: outcome.resourceType,
-          };
-          if (!(await write(key))) throw new Error('idempotency key was not held at completion');
+          // The fingerprint the key was claimed with, not hashed again.
+          if (!(await write(completedKeyValues(scope, claim.fingerprint, outcome, bodyText)))) throw new Error('idempotency key was not held at completion');
           completed = true;
           return bodyText;
         },

@@ -32,6 +32,19 @@ function scope(key: string, body: unknown = { n: 1 }): IdempotencyScope {
   return { clientPk, key, method: 'POST', path: '/widgets', body };
 }
 
+// What a resource's statement does with the key values (as insertLeasedCreates does for orders).
+const writeWidget = (id: string) => async (key: CompletedKeyValues) => {
+  const r = await t.db.query<{ n: number }>(
+    `WITH k AS (UPDATE idempotency_keys SET state = 'completed', locked_until = NULL, response_status = $4, response_body = $5, resource_type = $6,
+                  resource_id = $7, completed_at = now()
+                WHERE client_pk = $1 AND key = $2 AND fingerprint = $3 AND state = 'in_progress' RETURNING 1),
+          w AS (INSERT INTO widgets (id, n) SELECT $7, 7 FROM k RETURNING 1)
+     SELECT count(*)::int AS n FROM w`,
+    [key.client_pk, key.key, key.fingerprint, key.response_status, key.response_body, key.resource_type, id],
+  );
+  return r.rows[0]?.n === 1;
+};
+
 test('50 concurrent atomic creates with one key make exactly one resource and identical answers', async () => {
   const key = randomUUID();
   const results = await Promise.allSettled(
@@ -83,13 +96,11 @@ test('leased creates: 409 while held, release on failure, takeover after expiry 
     release = r;
   });
   let firstId = '';
-  const first = svc.runLeased(scope(key), async ({ resourceId, complete }) => {
+  const first = svc.runLeased(scope(key), async ({ resourceId, completeWith }) => {
     firstId = resourceId;
     await gate;
-    return t.db.tx(async (tx) => {
-      const text = await complete(tx, { status: 201, body: { id: resourceId }, resourceType: 'widget', resourceId });
-      return { status: 201, bodyText: text, replayed: false };
-    });
+    const text = await completeWith({ status: 201, body: { id: resourceId }, resourceType: 'widget', resourceId }, writeWidget(resourceId));
+    return { status: 201, bodyText: text, replayed: false };
   });
   await new Promise((r) => setTimeout(r, 50));
   await assert.rejects(
@@ -121,25 +132,15 @@ test('leased creates: 409 while held, release on failure, takeover after expiry 
      ON CONFLICT DO NOTHING`,
     [clientPk, key2, crashedId, (await import('../../src/services/idempotency.js')).fingerprint(scope(key2))],
   );
-  const resumed = await svc.runLeased(scope(key2), async ({ resourceId, complete }) =>
-    t.db.tx(async (tx) => ({ status: 201, bodyText: await complete(tx, { status: 201, body: { id: resourceId }, resourceType: 'widget', resourceId }), replayed: false })),
-  );
+  const resumed = await svc.runLeased(scope(key2), async ({ resourceId, completeWith }) => ({
+    status: 201,
+    bodyText: await completeWith({ status: 201, body: { id: resourceId }, resourceType: 'widget', resourceId }, writeWidget(resourceId)),
+    replayed: false,
+  }));
   assert.equal(JSON.parse(resumed.bodyText).id, crashedId);
 });
 
 test('leased creates completed in the resource statement: written with the key, or not at all once the key is lost', async () => {
-  // What a resource's statement does with the key values (as insertLeasedCreates does for orders).
-  const writeWidget = (id: string) => async (key: CompletedKeyValues) => {
-    const r = await t.db.query<{ n: number }>(
-      `WITH k AS (UPDATE idempotency_keys SET state = 'completed', locked_until = NULL, response_status = $4, response_body = $5, resource_type = $6,
-                    resource_id = $7, completed_at = now()
-                  WHERE client_pk = $1 AND key = $2 AND fingerprint = $3 AND state = 'in_progress' RETURNING 1),
-            w AS (INSERT INTO widgets (id, n) SELECT $7, 7 FROM k RETURNING 1)
-       SELECT count(*)::int AS n FROM w`,
-      [key.client_pk, key.key, key.fingerprint, key.response_status, key.response_body, key.resource_type, id],
-    );
-    return r.rows[0]?.n === 1;
-  };
   const widgets = async (id: string) => (await t.db.query<{ c: number }>('SELECT count(*)::int AS c FROM widgets WHERE id = $1', [id])).rows[0]?.c;
 
   const key = randomUUID();
