@@ -96,6 +96,18 @@ export function isDataOrDeadlockError(err: unknown): boolean {
   return typeof code === 'string' && (code.startsWith('22') || code.startsWith('23') || code === '40P01' || code === '40001');
 }
 
+/**
+ * The rows of a batched write in one order of their keys (a stable sort), so that two batches
+ * touching the same rows lock them in the same order and wait for each other instead of
+ * deadlocking.
+ */
+export function inLockOrder<T>(items: T[], keyOf: (item: T) => string): T[] {
+  return items
+    .map((item) => ({ item, by: keyOf(item) }))
+    .sort((a, b) => (a.by < b.by ? -1 : a.by > b.by ? 1 : 0))
+    .map(({ item }) => item);
+}
+
 function mapError(err: unknown): unknown {
   if (isUnavailableError(err)) {
     return new AppError('SERVICE_UNAVAILABLE', 'The service is temporarily unavailable. Retry with the same Idempotency-Key.', { cause: err });

@@ -3,7 +3,7 @@
  * round trip, one commit). The single-row statements of the idempotency service (replay look-up,
  * takeover of an expired lease, completion in a transaction) stay in src/services/idempotency.ts.
  */
-import { prepared, type Queryable } from '../db.js';
+import { inLockOrder, prepared, type Queryable } from '../db.js';
 
 /** A completed idempotency key row, written with the resource it answers for. */
 export interface CompletedKeyValues {
@@ -24,14 +24,12 @@ export interface NewLease {
   resource_id: string;
 }
 
-/** Sort key of a key row: batches write rows in this order, so two batches never deadlock. */
-export const keyOrder = (k: { client_pk: string; key: string }): string => `${k.client_pk}/${k.key.toLowerCase()}`;
-
+/** Key rows of a batch in one order (client, key), so two batches never deadlock on them. */
 export function byKeyOrder<T>(items: T[], keyOf: (item: T) => { client_pk: string; key: string }): T[] {
-  return items
-    .map((item) => ({ item, by: keyOrder(keyOf(item)) }))
-    .sort((a, b) => (a.by < b.by ? -1 : a.by > b.by ? 1 : 0))
-    .map(({ item }) => item);
+  return inLockOrder(items, (item) => {
+    const k = keyOf(item);
+    return `${k.client_pk}/${k.key.toLowerCase()}`;
+  });
 }
 
 const INSERT_LEASES = prepared(`INSERT INTO idempotency_keys (client_pk, key, fingerprint, state, locked_until, resource_id)

@@ -1,7 +1,7 @@
 /**
  * SQL of the sandbox PSP (its own sandbox_* tables; the sandbox never touches the service's).
  */
-import { prepared, type Queryable } from '../db.js';
+import { inLockOrder, prepared, type Queryable } from '../db.js';
 
 export interface SandboxCollectionRow {
   reference: string;
@@ -36,8 +36,7 @@ const INSERT_COLLECTIONS = prepared(`INSERT INTO sandbox_collections (reference,
  * rows went in.
  */
 export async function insertCollections(q: Queryable, cs: NewSandboxCollection[]): Promise<Array<SandboxCollectionRow | null>> {
-  const sorted = [...cs].sort((a, b) => (a.reference < b.reference ? -1 : a.reference > b.reference ? 1 : 0));
-  const r = await q.query<SandboxCollectionRow>(INSERT_COLLECTIONS, [JSON.stringify(sorted)]);
+  const r = await q.query<SandboxCollectionRow>(INSERT_COLLECTIONS, [JSON.stringify(inLockOrder(cs, (c) => c.reference))]);
   const byProviderRef = new Map(r.rows.map((row) => [row.provider_reference, row]));
   return cs.map((c) => byProviderRef.get(c.provider_reference) ?? null);
 }
