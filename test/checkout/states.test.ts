@@ -145,13 +145,32 @@ describe('hosted checkout: validation, authority, failure, expiry', { skip: SKIP
   test('cancelled by the merchant while the payer fills the form: the submit shows the cancelled page', async () => {
     const order = await newCheckoutOrder(w.t, w.client, { return_url: RETURN });
     const rec = await openPage(w.browser, 360);
+    // The page's own status poll would notice the cancellation too (the next test) and reload
+    // before the form is sent, at a moment no test controls. Its answers are held back here, as
+    // on a slow network, so that the submit is what meets the cancellation.
+    await rec.page.route(/\/checkout\/[^/]+\/status$/, () => {});
     await rec.page.goto(order.checkout_url);
     await w.t.api('POST', `/merchant/payment-orders/${order.id}/cancel`, { client: w.client });
+    await rec.page.waitForTimeout(3_000); // longer than a poll interval: the page must not move on its own
     await fillDetails(rec.page);
     await waitForStatus(rec.page, 'CANCELLED');
+    assert.ok(rec.requests.some((u) => u.endsWith('/details')), 'the form was sent');
     assert.equal(await rec.page.getByRole('heading', { level: 1 }).textContent(), 'Payment cancelled');
     assert.equal(await orderStatus(w.t, order.id), 'CANCELLED');
     assertClean(rec, [/status of 409/]);
+    await rec.close();
+  });
+
+  test('cancelled by the merchant while the page is open: the page finds out by itself and shows the cancelled page', async () => {
+    const order = await newCheckoutOrder(w.t, w.client, { return_url: RETURN });
+    const rec = await openPage(w.browser, 360);
+    await rec.page.goto(order.checkout_url);
+    assert.equal(await rec.page.locator('body').getAttribute('data-status'), 'AWAITING_CUSTOMER');
+    await w.t.api('POST', `/merchant/payment-orders/${order.id}/cancel`, { client: w.client });
+    await waitForStatus(rec.page, 'CANCELLED'); // one poll (every 2.5 s) and a reload, nothing typed
+    assert.equal(await rec.page.getByRole('heading', { level: 1 }).textContent(), 'Payment cancelled');
+    assert.ok(!rec.requests.some((u) => u.endsWith('/details')), 'nothing was sent by the payer');
+    assertClean(rec);
     await rec.close();
   });
 
