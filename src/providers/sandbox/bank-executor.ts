@@ -10,9 +10,15 @@ import type { SandboxDeps } from './server.js';
 import { exchange } from './http.js';
 import { SANDBOX_SIGNATURE_HEADER, signSandboxBody } from './signing.js';
 
-const TICK_MS = 100;
-const BATCH = 50;
+const TICK_MS = 25;
+/** Transfers decided per tick: far above what the service submits, so the sandbox never holds payouts back. */
+const EXECUTE_BATCH = 500;
+/** Callbacks sent at once (each its own HTTP exchange with the intake), and rounds of them per tick. */
+const CALLBACK_BATCH = 64;
+const CALLBACK_ROUNDS_PER_TICK = 8;
 const CALLBACK_TIMEOUT_MS = 5_000;
+/** A claimed callback is tried again after this if its sender never recorded an answer (it stopped). */
+const CALLBACK_LEASE_MS = CALLBACK_TIMEOUT_MS * 2;
 /** Delay before the 2nd, 3rd, ... callback try; after the last the bank gives up (inquiry still works). */
 const CALLBACK_RETRY_MS = [250, 1_000, 3_000, 10_000, 30_000];
 
@@ -42,20 +48,22 @@ export function callbackBody(t: repo.TransferRow): Record<string, unknown> {
   };
 }
 
-async function executeDue(deps: SandboxDeps): Promise<number> {
+/**
+ * Decides every due transfer of a batch with one statement (status, UTR, ledger entry, the lease
+ * of its first callback); returns them, for their callbacks.
+ */
+async function executeDue(deps: SandboxDeps): Promise<repo.TransferRow[]> {
   return deps.db.tx(async (tx) => {
-    const due = await repo.lockDueTransfers(tx, BATCH);
-    for (const t of due) {
-      if (t.outcome === 'EXECUTE') {
-        const utr = sandboxUtr(t.mode);
-        if (await repo.decideTransfer(tx, { id: t.id, status: 'SUCCESS', utr, reason: null })) {
-          await repo.insertLedgerEntry(tx, { reference: t.reference, amountPaise: t.amount_paise, utr });
-        }
-      } else {
-        await repo.decideTransfer(tx, { id: t.id, status: 'FAILED', utr: null, reason: 'ACCOUNT_CLOSED: the beneficiary account is closed' });
-      }
-    }
-    return due.length;
+    const due = await repo.lockDueTransfers(tx, EXECUTE_BATCH);
+    return repo.decideTransfers(
+      tx,
+      due.map((t) =>
+        t.outcome === 'EXECUTE'
+          ? { id: t.id, status: 'SUCCESS', utr: sandboxUtr(t.mode), reason: null }
+          : { id: t.id, status: 'FAILED', utr: null, reason: 'ACCOUNT_CLOSED: the beneficiary account is closed' },
+      ),
+      CALLBACK_LEASE_MS,
+    );
   });
 }
 
@@ -74,20 +82,27 @@ async function post(deps: SandboxDeps, body: string, signal: AbortSignal): Promi
   }
 }
 
-async function deliverCallbacks(deps: SandboxDeps, signal: AbortSignal): Promise<number> {
-  const due = await repo.claimDueCallbacks(deps.db, BATCH, CALLBACK_TIMEOUT_MS * 2);
-  await Promise.all(
-    due.map(async (t) => {
-      const ok = await post(deps, JSON.stringify(callbackBody(t)), signal);
-      if (ok) return repo.finishCallback(deps.db, t.id);
-      const delay = CALLBACK_RETRY_MS[t.callback_attempts - 1];
-      if (delay === undefined) {
-        deps.log.warn({ reference: t.reference }, 'sandbox bank callback not delivered; giving up');
-        return repo.finishCallback(deps.db, t.id);
-      }
-      return repo.rescheduleCallback(deps.db, t.id, delay);
-    }),
-  );
+/** Sends the callbacks of claimed transfers together and records the answers in two statements. */
+async function sendCallbacks(deps: SandboxDeps, due: repo.TransferRow[], signal: AbortSignal): Promise<void> {
+  const delivered = await Promise.all(due.map((t) => post(deps, JSON.stringify(callbackBody(t)), signal)));
+  const finished: string[] = [];
+  const retries: Array<{ id: string; delayMs: number }> = [];
+  due.forEach((t, i) => {
+    const delayMs = CALLBACK_RETRY_MS[t.callback_attempts - 1];
+    if (delivered[i]) finished.push(t.id);
+    else if (delayMs === undefined) {
+      deps.log.warn({ reference: t.reference }, 'sandbox bank callback not delivered; giving up');
+      finished.push(t.id);
+    } else retries.push({ id: t.id, delayMs });
+  });
+  await repo.finishCallbacks(deps.db, finished);
+  await repo.rescheduleCallbacks(deps.db, retries);
+}
+
+/** One round of callback retries (and of leases a stopped instance left): claims due ones and sends them. */
+async function deliverDueCallbacks(deps: SandboxDeps, signal: AbortSignal): Promise<number> {
+  const due = await repo.claimDueCallbacks(deps.db, CALLBACK_BATCH, CALLBACK_LEASE_MS);
+  await sendCallbacks(deps, due, signal);
   return due.length;
 }
 
@@ -101,8 +116,13 @@ export function startBankExecutor(deps: SandboxDeps): BankExecutor {
   let current: Promise<void> = Promise.resolve();
   const tick = async () => {
     try {
-      await executeDue(deps);
-      await deliverCallbacks(deps, aborter.signal);
+      // The callbacks of what was just decided go out at once, CALLBACK_BATCH at a time.
+      const decided = await executeDue(deps);
+      for (let i = 0; i < decided.length; i += CALLBACK_BATCH) await sendCallbacks(deps, decided.slice(i, i + CALLBACK_BATCH), aborter.signal);
+      // Retries: a full round leaves more due; send on until the backlog is gone (at most a few rounds a tick).
+      for (let round = 0; round < CALLBACK_ROUNDS_PER_TICK; round++) {
+        if ((await deliverDueCallbacks(deps, aborter.signal)) < CALLBACK_BATCH) break;
+      }
     } catch (err) {
       deps.log.warn({ err: (err as Error).message }, 'sandbox bank tick failed');
     }

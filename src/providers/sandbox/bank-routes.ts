@@ -22,6 +22,8 @@
  */
 import { randomBytes, randomInt } from 'node:crypto';
 import { newRowId } from '../../store/row-id.js';
+import { Batcher } from '../../services/batcher.js';
+import { isDataOrDeadlockError } from '../../store/db.js';
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import * as repo from '../../store/repos/sandbox-bank-repo.js';
@@ -109,16 +111,42 @@ export async function registerBankRoutes(app: FastifyInstance, deps: SandboxDeps
     return reply.code(503).send({ status: 'ERROR', reason: 'core banking system unavailable (injected fault)' });
   };
 
+  const accepts = new Batcher((submits: repo.TransferSubmit[]) => repo.acceptTransfers(deps.db, submits), {
+    maxBatch: 128,
+    concurrency: 2,
+    isolateFailures: isDataOrDeadlockError,
+  });
+  const newTransfer = (b: SubmitBody, magic: number): repo.NewTransfer => ({
+    id: newRowId(),
+    reference: b.reference,
+    bankReference: `SBXB${randomBytes(8).toString('hex').toUpperCase()}`,
+    amountPaise: b.amount_paise,
+    mode: b.mode,
+    beneficiaryName: b.beneficiary.name,
+    accountLast4: b.beneficiary.account_number.slice(-4),
+    ifsc: b.beneficiary.ifsc,
+    outcome: magic === 13 ? 'ACCOUNT_CLOSED' : 'EXECUTE',
+    executeAfterMs: magic === 77 ? LONG_PENDING_MS : EXECUTION_DELAY_MS,
+  });
+  const accepted = (reply: FastifyReply, row: repo.TransferRow) => reply.code(202).send({ ...statusBody(row), status: 'ACCEPTED', transfer_status: row.status });
+
   app.post('/bank/payouts', { schema: { body: SubmitSchema } }, async (request, reply) => {
     const b = request.body as SubmitBody;
     const fault = rollFault();
+    const magic = b.amount_paise % 100;
+    if (!fault && magic !== 58 && magic !== 59) {
+      // The usual submit: transfer and submission log in one statement shared with concurrent
+      // submits; a known reference is a duplicate.
+      const { row, created } = await accepts.add({ transfer: newTransfer(b, magic), answer: magic === 57 ? 'ACCEPTED_NO_ANSWER' : 'ACCEPTED' });
+      if (!created) return answerExisting(reply, row);
+      return magic === 57 ? hold(reply) : accepted(reply, row);
+    }
     const label = fault === 'timeout' ? 'FAULT_TIMEOUT' : 'FAULT_503';
     const known = await repo.findTransfer(deps.db, b.reference);
     if (known) {
       await repo.recordSubmission(deps.db, b.reference, fault ? `${label}_DUPLICATE` : 'DUPLICATE');
       return fault ? failAnswer(reply, fault) : answerExisting(reply, known);
     }
-    const magic = b.amount_paise % 100;
     // The call failed before the bank recorded anything: no transfer.
     if (fault && randomInt(2) === 0) {
       await repo.recordSubmission(deps.db, b.reference, `${label}_BEFORE_ACCEPT`);
@@ -132,26 +160,14 @@ export async function registerBankRoutes(app: FastifyInstance, deps: SandboxDeps
       await repo.recordSubmission(deps.db, b.reference, 'ERROR_503');
       return reply.code(503).send({ status: 'ERROR', reason: 'core banking system unavailable' });
     }
-    const { row } = await repo.insertTransfer(deps.db, {
-      id: newRowId(),
-      reference: b.reference,
-      bankReference: `SBXB${randomBytes(8).toString('hex').toUpperCase()}`,
-      amountPaise: b.amount_paise,
-      mode: b.mode,
-      beneficiaryName: b.beneficiary.name,
-      accountLast4: b.beneficiary.account_number.slice(-4),
-      ifsc: b.beneficiary.ifsc,
-      outcome: magic === 13 ? 'ACCOUNT_CLOSED' : 'EXECUTE',
-      executeAfterMs: magic === 77 ? LONG_PENDING_MS : EXECUTION_DELAY_MS,
-    });
+    const { row } = await repo.insertTransfer(deps.db, newTransfer(b, magic));
     if (fault) {
       // The bank accepted the transfer (it will execute or fail as the table says), then the answer was lost.
       await repo.recordSubmission(deps.db, b.reference, `${label}_AFTER_ACCEPT`);
       return failAnswer(reply, fault);
     }
-    await repo.recordSubmission(deps.db, b.reference, magic === 57 ? 'ACCEPTED_NO_ANSWER' : 'ACCEPTED');
-    if (magic === 57) return hold(reply);
-    return reply.code(202).send({ ...statusBody(row), status: 'ACCEPTED', transfer_status: row.status });
+    await repo.recordSubmission(deps.db, b.reference, 'ACCEPTED');
+    return accepted(reply, row);
   });
 
   app.get('/bank/payouts/:reference', async (request, reply) => {

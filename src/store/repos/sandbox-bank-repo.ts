@@ -2,7 +2,7 @@
  * SQL of the sandbox bank (contract §3). Only the sandbox calls this: it is "another company"
  * that happens to keep its tables in the same database, and it never touches the service's tables.
  */
-import type { Queryable } from '../db.js';
+import { inLockOrder, prepared, type Queryable } from '../db.js';
 
 export interface TransferRow {
   id: string;
@@ -48,6 +48,46 @@ export async function insertTransfer(q: Queryable, t: NewTransfer): Promise<{ ro
   return { row: existing, created: false };
 }
 
+/** A submit the bank accepts: the transfer, and the submission log entry if it is new. */
+export interface TransferSubmit {
+  transfer: NewTransfer;
+  answer: string;
+}
+
+const ACCEPT_TRANSFERS = prepared(`WITH v AS MATERIALIZED (
+     SELECT * FROM json_to_recordset($1::json) AS v(id uuid, reference text, bank_reference text, amount_paise bigint, mode text,
+       beneficiary_name text, account_last4 text, ifsc text, outcome text, execute_after_ms double precision, answer text)),
+   t AS (
+     INSERT INTO sandbox_bank_transfers
+       (id, reference, bank_reference, amount_paise, mode, beneficiary_name, account_last4, ifsc, status, outcome, execute_at)
+     SELECT id, reference, bank_reference, amount_paise, mode, beneficiary_name, account_last4, ifsc, 'PENDING', outcome,
+            now() + make_interval(secs => execute_after_ms / 1000) FROM v
+     ON CONFLICT (reference) DO NOTHING RETURNING ${COLUMNS}),
+   s AS (INSERT INTO sandbox_bank_submissions (reference, answer)
+         SELECT v.reference, CASE WHEN t.id IS NULL THEN 'DUPLICATE' ELSE v.answer END FROM v LEFT JOIN t ON t.id = v.id)
+   SELECT * FROM t`);
+
+/**
+ * The usual submits of a batch in one statement: each transfer is inserted unless its reference
+ * exists (or came earlier in the batch) and its submission is logged (`answer` for a new
+ * transfer, DUPLICATE otherwise). Returns each stored transfer and whether this submit created it.
+ */
+export async function acceptTransfers(q: Queryable, submits: TransferSubmit[]): Promise<Array<{ row: TransferRow; created: boolean }>> {
+  const records = inLockOrder(submits, (s) => s.transfer.reference).map(({ transfer: t, answer }) => ({
+    id: t.id, reference: t.reference, bank_reference: t.bankReference, amount_paise: t.amountPaise, mode: t.mode,
+    beneficiary_name: t.beneficiaryName, account_last4: t.accountLast4, ifsc: t.ifsc, outcome: t.outcome, execute_after_ms: t.executeAfterMs, answer,
+  }));
+  const r = await q.query<TransferRow>(ACCEPT_TRANSFERS, [JSON.stringify(records)]);
+  const byReference = new Map(r.rows.map((row) => [row.reference, row]));
+  const out: Array<{ row: TransferRow; created: boolean }> = [];
+  for (const { transfer } of submits) {
+    const row = byReference.get(transfer.reference) ?? (await findTransfer(q, transfer.reference));
+    if (!row) throw new Error('sandbox transfer vanished after a reference conflict');
+    out.push({ row, created: row.id === transfer.id });
+  }
+  return out;
+}
+
 export async function findTransfer(q: Queryable, reference: string): Promise<TransferRow | null> {
   const r = await q.query<TransferRow>(`SELECT ${COLUMNS} FROM sandbox_bank_transfers WHERE reference = $1`, [reference]);
   return r.rows[0] ?? null;
@@ -73,22 +113,37 @@ export async function lockDueTransfers(q: Queryable, limit: number): Promise<Tra
   return r.rows;
 }
 
-/** Decides a PENDING transfer; the status guard makes a second decision a no-op. */
-export async function decideTransfer(
-  q: Queryable,
-  d: { id: string; status: 'SUCCESS' | 'FAILED'; utr: string | null; reason: string | null },
-): Promise<boolean> {
-  const r = await q.query(
-    `UPDATE sandbox_bank_transfers
-        SET status = $2, utr = $3, reason = $4, processed_at = now(), callback_due_at = now()
-      WHERE id = $1 AND status = 'PENDING'`,
-    [d.id, d.status, d.utr, d.reason],
-  );
-  return r.rowCount === 1;
+export interface TransferDecision {
+  id: string;
+  status: 'SUCCESS' | 'FAILED';
+  utr: string | null;
+  reason: string | null;
 }
 
-export async function insertLedgerEntry(q: Queryable, e: { reference: string; amountPaise: number; utr: string }): Promise<void> {
-  await q.query('INSERT INTO sandbox_bank_ledger (reference, amount_paise, utr) VALUES ($1, $2, $3)', [e.reference, e.amountPaise, e.utr]);
+/**
+ * Decides PENDING transfers, books a ledger entry for each that succeeded, and claims their first
+ * callback (a lease of `callbackLeaseMs`, as claimDueCallbacks would), in one statement. The
+ * status guard makes a second decision of a transfer a no-op (no second ledger entry). Returns the
+ * decided transfers, for their callbacks.
+ */
+export async function decideTransfers(q: Queryable, decisions: TransferDecision[], callbackLeaseMs: number): Promise<TransferRow[]> {
+  if (decisions.length === 0) return [];
+  const r = await q.query<TransferRow>(
+    `WITH d AS (SELECT * FROM json_to_recordset($1::json) AS d(id uuid, status text, utr text, reason text)),
+     decided AS (
+       UPDATE sandbox_bank_transfers t
+          SET status = d.status, utr = d.utr, reason = d.reason, processed_at = now(),
+              callback_due_at = now() + make_interval(secs => $3::double precision / 1000), callback_attempts = t.callback_attempts + 1
+         FROM d WHERE t.id = d.id AND t.id = ANY($2::uuid[]) AND t.status = 'PENDING'
+       RETURNING ${COLUMNS.split(', ').map((c) => `t.${c}`).join(', ')}),
+     booked AS (
+       INSERT INTO sandbox_bank_ledger (reference, amount_paise, utr)
+       SELECT reference, amount_paise, utr FROM decided WHERE status = 'SUCCESS')
+     SELECT * FROM decided`,
+    // ids again as an array: the planner then uses the primary key instead of scanning the table.
+    [JSON.stringify(decisions), decisions.map((d) => d.id), callbackLeaseMs],
+  );
+  return r.rows;
 }
 
 /** Claims decided transfers whose callback is due, pushing their next try out (a lease). */
@@ -105,14 +160,18 @@ export async function claimDueCallbacks(q: Queryable, limit: number, leaseMs: nu
 }
 
 /** Delivered, or given up: no further callback tries. */
-export async function finishCallback(q: Queryable, id: string): Promise<void> {
-  await q.query('UPDATE sandbox_bank_transfers SET callback_due_at = NULL WHERE id = $1', [id]);
+export async function finishCallbacks(q: Queryable, ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await q.query('UPDATE sandbox_bank_transfers SET callback_due_at = NULL WHERE id = ANY($1::uuid[])', [ids]);
 }
 
-export async function rescheduleCallback(q: Queryable, id: string, delayMs: number): Promise<void> {
+/** Schedules each transfer's next callback try after its own delay. */
+export async function rescheduleCallbacks(q: Queryable, retries: Array<{ id: string; delayMs: number }>): Promise<void> {
+  if (retries.length === 0) return;
   await q.query(
-    `UPDATE sandbox_bank_transfers SET callback_due_at = now() + make_interval(secs => $2::double precision / 1000) WHERE id = $1`,
-    [id, delayMs],
+    `UPDATE sandbox_bank_transfers t SET callback_due_at = now() + make_interval(secs => r.delay_ms::double precision / 1000)
+       FROM unnest($1::uuid[], $2::int[]) AS r(id, delay_ms) WHERE t.id = r.id`,
+    [retries.map((r) => r.id), retries.map((r) => r.delayMs)],
   );
 }
 
