@@ -12,6 +12,7 @@ import { DeliveriesService } from './services/deliveries.js';
 import { DestinationsService } from './services/destinations.js';
 import { IdempotencyService } from './services/idempotency.js';
 import { BeneficiariesService } from './services/beneficiaries.js';
+import { PayoutOutcomeRecorder } from './services/payout-outcomes.js';
 import { PayoutsService } from './services/payouts.js';
 import { RoutesService } from './services/routes.js';
 import { loadIfscData } from './domain/ifsc.js';
@@ -41,6 +42,8 @@ export interface AppContext {
   routes: RoutesService;
   beneficiaries: BeneficiariesService;
   payouts: PayoutsService;
+  /** Submit and inquiry answers of payout attempts, recorded in batches. */
+  payoutOutcomes: PayoutOutcomeRecorder;
   /** Base URL of the public listener (PUBLIC_BASE_URL, else the real listening address). */
   publicBaseUrl(): string;
   paymentOrders: PaymentOrdersService;
@@ -82,6 +85,7 @@ export function buildContext(deps: ContextDeps): AppContext {
   // These services need the finished context (provider, vault, config, each other).
   ctx.paymentOrders = new PaymentOrdersService(ctx);
   ctx.payouts = new PayoutsService(ctx);
+  ctx.payoutOutcomes = new PayoutOutcomeRecorder(ctx);
   ctx.providerIntake = new ProviderIntake(ctx);
   return ctx;
 }

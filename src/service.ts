@@ -93,6 +93,8 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     stopping ??= (async () => {
       // Stop taking requests and let in-flight ones finish, then let workers finish their batch.
       await Promise.allSettled([publicApp.close(), internalApp.close()]);
+      // Bank answers of payouts created just before are still being recorded.
+      await ctx.payoutOutcomes.idle();
       await Promise.allSettled(workers.map((w) => w.stop()));
       await sandbox.stop();
       await rateLimiter.close();

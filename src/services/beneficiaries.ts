@@ -75,9 +75,12 @@ export class BeneficiariesService {
     };
   }
 
-  /** Stores inline details as a confirmed beneficiary, or finds the one with the same account. */
-  async saveInline(q: Queryable, prepared: repo.NewBeneficiary, inline: InlineBeneficiary): Promise<ResolvedBeneficiary> {
-    const row = await repo.upsertBeneficiary(q, prepared);
+  /**
+   * Stores inline details as a confirmed beneficiary, or finds the one with the same account;
+   * `upsert` is repo.upsertBeneficiary or a batch of them (see PayoutsService).
+   */
+  async saveInline(upsert: (b: repo.NewBeneficiary) => Promise<repo.BeneficiaryRow>, prepared: repo.NewBeneficiary, inline: InlineBeneficiary): Promise<ResolvedBeneficiary> {
+    const row = await upsert(prepared);
     // The payout carries the name the merchant confirmed for it; the stored beneficiary keeps its first one.
     return { id: row.id, name: inline.name, last4: row.account_number_last4, ifsc: row.ifsc, bankName: row.bank_name, accountNumber: inline.accountNumber };
   }

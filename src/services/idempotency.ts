@@ -4,8 +4,9 @@
  * exactly one INSERT wins; the others wait for it and replay, or see it in flight (409).
  *
  * Two ways to run a create:
- * - atomic: the key row, the resource and its events are written in one transaction, so no one
- *   ever sees the key "in progress" (concurrent duplicates block on the key and then replay);
+ * - in one statement (runOneStatement): the completed key row and the resource are written
+ *   together, so no one ever sees the key "in progress" (concurrent duplicates block on the key
+ *   and then replay);
  * - leased: for creates that must call a provider before they can answer. The key is taken with a
  *   lease first; duplicates get 409 until it completes. A lease that expires (crashed instance) is
  *   taken over by the next retry, which resumes with the same resource id.
@@ -66,13 +67,6 @@ type Claim = { kind: 'new'; resourceId: string; fingerprint: string } | { kind: 
 
 export const DEFAULT_LEASE_MS = 30_000;
 
-/** A key row written already completed, in the same statement as the resource it answers for. */
-export interface CompletedKeyInsert {
-  /** `k AS (INSERT … ON CONFLICT DO NOTHING RETURNING 1)`: the resource rows must select FROM k. */
-  cte: string;
-  params: unknown[];
-}
-
 /** What a leased create's `work` gets: the resource id and the way to record its answer. */
 export interface LeasedWork {
   resourceId: string;
@@ -97,19 +91,6 @@ function completedKeyValues(scope: IdempotencyScope, fp: string, outcome: Create
   };
 }
 
-/**
- * The CTE that completes a key this request holds (in progress, same fingerprint), for the
- * statement that writes the resource: `k` has a row only if the key was completed.
- */
-function completionOf(scope: IdempotencyScope, fp: string, outcome: CreateOutcome): CompletedKeyInsert {
-  return {
-    cte: `k AS (UPDATE idempotency_keys SET state = 'completed', locked_until = NULL, response_status = $4, response_body = $5,
-                  resource_type = $6, resource_id = $7, completed_at = now()
-                WHERE client_pk = $1 AND key = $2 AND fingerprint = $3 AND state = 'in_progress' RETURNING 1)`,
-    params: [scope.clientPk, scope.key, fp, outcome.status, JSON.stringify(outcome.body), outcome.resourceType, outcome.resourceId],
-  };
-}
-
 export class IdempotencyService {
   /**
    * Leased creates that arrive together take their keys in one statement (the first round trip of
@@ -119,6 +100,26 @@ export class IdempotencyService {
 
   constructor(private readonly db: Db) {
     this.leases = new Batcher((batch) => insertLeases(db, batch), { maxBatch: 64, concurrency: 4, isolateFailures: isDataOrDeadlockError });
+  }
+
+  /**
+   * What an existing key row says to a request with `fp`: a replay, 422 (another request) or 409
+   * (still held); 'absent' when there is no row, 'expired' when its holder's lease ran out.
+   */
+  private async lookUp(q: Queryable, scope: IdempotencyScope, fp: string): Promise<{ kind: 'replay'; status: number; bodyText: string } | { kind: 'absent' } | { kind: 'expired'; resourceId: string | null }> {
+    const existing = await q.query<KeyRow>(
+      `SELECT fingerprint, state, locked_until > now() AS locked, response_status, response_body, resource_id
+         FROM idempotency_keys WHERE client_pk = $1 AND key = $2`,
+      [scope.clientPk, scope.key],
+    );
+    const row = existing.rows[0];
+    if (!row) return { kind: 'absent' };
+    if (row.fingerprint !== fp) {
+      throw new AppError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request.');
+    }
+    if (row.state === 'completed') return { kind: 'replay', status: row.response_status as number, bodyText: row.response_body as string };
+    if (row.locked) throw new AppError('IDEMPOTENCY_KEY_IN_PROGRESS', 'A request with this Idempotency-Key is still being processed. Retry shortly.');
+    return { kind: 'expired', resourceId: row.resource_id };
   }
 
   /**
@@ -136,54 +137,27 @@ export class IdempotencyService {
     if (await take({ client_pk: scope.clientPk, key: scope.key, fingerprint: fp, lease_ms: leaseMs, resource_id: resourceId })) {
       return { kind: 'new', resourceId, fingerprint: fp };
     }
-
-    const existing = await q.query<KeyRow>(
-      `SELECT fingerprint, state, locked_until > now() AS locked, response_status, response_body, resource_id
-         FROM idempotency_keys WHERE client_pk = $1 AND key = $2`,
-      [scope.clientPk, scope.key],
-    );
-    const row = existing.rows[0];
-    if (!row) return this.claim(q, scope, leaseMs, take); // the holder rolled back: try again
-    if (row.fingerprint !== fp) {
-      throw new AppError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request.');
-    }
-    if (row.state === 'completed') return { kind: 'replay', status: row.response_status as number, bodyText: row.response_body as string };
-    if (row.locked) throw new AppError('IDEMPOTENCY_KEY_IN_PROGRESS', 'A request with this Idempotency-Key is still being processed. Retry shortly.');
+    const found = await this.lookUp(q, scope, fp);
+    if (found.kind === 'absent') return this.claim(q, scope, leaseMs, take); // the holder rolled back: try again
+    if (found.kind === 'replay') return found;
     const taken = await q.query(
       `UPDATE idempotency_keys SET locked_until = now() + make_interval(secs => $3::double precision / 1000)
         WHERE client_pk = $1 AND key = $2 AND state = 'in_progress' AND locked_until <= now() RETURNING 1`,
       [scope.clientPk, scope.key, leaseMs],
     );
     if (taken.rowCount !== 1) throw new AppError('IDEMPOTENCY_KEY_IN_PROGRESS', 'A request with this Idempotency-Key is still being processed. Retry shortly.');
-    return { kind: 'new', resourceId: row.resource_id ?? newRowId(), fingerprint: fp };
-  }
-
-  /** Records the answer; must run in the transaction that creates the resource. */
-  private async complete(q: Queryable, scope: IdempotencyScope, outcome: CreateOutcome): Promise<string> {
-    const bodyText = JSON.stringify(outcome.body);
-    const r = await q.query(
-      `UPDATE idempotency_keys
-          SET state = 'completed', locked_until = NULL, response_status = $3, response_body = $4,
-              resource_type = $5, resource_id = $6, completed_at = now()
-        WHERE client_pk = $1 AND key = $2 AND state = 'in_progress'`,
-      [scope.clientPk, scope.key, outcome.status, bodyText, outcome.resourceType, outcome.resourceId],
-    );
-    if (r.rowCount !== 1) throw new Error('idempotency key was not held at completion');
-    return bodyText;
+    return { kind: 'new', resourceId: found.resourceId ?? newRowId(), fingerprint: fp };
   }
 
   /**
-   * Key, resource and events in one transaction. `work` receives the resource id to use (stable
-   * across a takeover) and the transaction.
+   * The answer a key already gives, if any: a replay, or the 422/409 `claim` would raise; null
+   * when the key is unknown (or left in progress by a crashed create). For a create that fails
+   * its checks: a repeat of a create that succeeded earlier is answered as it was, even if what
+   * it checked has changed since.
    */
-  async runAtomic(scope: IdempotencyScope, work: (tx: Queryable, resourceId: string) => Promise<CreateOutcome>): Promise<CreateResponse> {
-    return this.db.tx(async (tx) => {
-      const claim = await this.claim(tx, scope, DEFAULT_LEASE_MS);
-      if (claim.kind === 'replay') return { status: claim.status, bodyText: claim.bodyText, replayed: true };
-      const outcome = await work(tx, claim.resourceId);
-      const bodyText = await this.complete(tx, scope, outcome);
-      return { status: outcome.status, bodyText, replayed: false };
-    });
+  async answerIfKnown(scope: IdempotencyScope): Promise<CreateResponse | null> {
+    const found = await this.lookUp(this.db, scope, fingerprint(scope));
+    return found.kind === 'replay' ? { status: found.status, bodyText: found.bodyText, replayed: true } : null;
   }
 
   /**
@@ -192,15 +166,17 @@ export class IdempotencyService {
    * transaction), which `write.first` may share with other creates (see src/services/batcher.ts).
    * `prepare` builds the answer; `write.first` writes the resource with the given completed key
    * row, only if that row could be inserted, and says whether it was. A key that already exists is
-   * answered as in `claim` (replay, 422 or 409); a key left in progress by a crashed leased create
-   * is taken over with `write.takeover`, one statement starting with the given key CTE.
+   * answered as in `claim` (replay, 422 or 409); a key left in progress by a create that died is
+   * taken over with `write.takeover`, which completes that key with the given values only while it
+   * is still in progress with the same fingerprint, writes the resource only if it did, and says
+   * whether it did (the leased form of the resource's batched write).
    */
   async runOneStatement(
     scope: IdempotencyScope,
     prepare: (resourceId: string) => CreateOutcome,
     write: {
       first: (key: CompletedKeyValues) => Promise<boolean>;
-      takeover: (tx: Queryable, key: CompletedKeyInsert) => Promise<boolean>;
+      takeover: (tx: Queryable, key: CompletedKeyValues) => Promise<boolean>;
     },
   ): Promise<CreateResponse> {
     const resourceId = newRowId();
@@ -214,9 +190,9 @@ export class IdempotencyService {
     // The holder of the key rolled back or its lease expired: this request now holds it; finish atomically.
     return this.db.tx(async (tx) => {
       const again = prepare(claim.resourceId);
-      const retryKey = completionOf(scope, key.fingerprint, again);
-      if (!(await write.takeover(tx, retryKey))) throw new Error('idempotency key was not held at completion');
-      return { status: again.status, bodyText: retryKey.params[4] as string, replayed: false };
+      const againText = JSON.stringify(again.body);
+      if (!(await write.takeover(tx, completedKeyValues(scope, key.fingerprint, again, againText)))) throw new Error('idempotency key was not held at completion');
+      return { status: again.status, bodyText: againText, replayed: false };
     });
   }
 

@@ -160,7 +160,7 @@ export class PaymentOrdersService {
         },
         {
           first: (key) => this.checkoutCreates.add({ order: pending, key }),
-          takeover: (tx, key) => repo.insertOrderWithHistoryAndKey(tx, pending, key),
+          takeover: async (tx, key) => (await repo.insertLeasedCreates(tx, [{ order: pending, key }]))[0] === true,
         },
       );
     }

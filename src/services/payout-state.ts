@@ -1,8 +1,9 @@
 /**
  * The one place where a payout or one of its attempts changes state. Every move is checked
- * against the transition tables of src/domain/payout.ts, written to the append-only history
- * (payout_transitions) and, when the payout itself moves, to the event outbox, all in the caller's
- * transaction. Callers lock the rows first (payouts-repo lockAttempt).
+ * against the transition tables of src/domain/payout.ts (planStateChange) and written with its
+ * append-only history (payout_transitions) and, when the payout itself moves, its event in the
+ * outbox, all in the caller's transaction (PayoutChanges.write). Callers lock the rows first
+ * (payouts-repo lockAttempts / lockLatestAttempts).
  */
 import {
   assertAttemptTransition,
@@ -14,7 +15,7 @@ import {
 } from '../domain/payout.js';
 import type { Queryable } from '../store/db.js';
 import * as repo from '../store/repos/payouts-repo.js';
-import { recordEvent } from './events.js';
+import { type EventInput, recordEvents } from './events.js';
 import { failedEventData, successEventData } from './payout-view.js';
 
 /** What we learnt about an attempt, from a submit answer, a status inquiry or a callback. */
@@ -47,10 +48,7 @@ const TARGET: Record<AttemptUpdate['kind'], PayoutAttemptStatus> = {
   not_executed: 'NOT_EXECUTED',
 };
 
-export interface Locked {
-  payout: repo.PayoutRow;
-  attempt: repo.AttemptRow;
-}
+export type Locked = repo.LockedAttempt;
 
 function detailOf(change: StateChange): string | null {
   switch (change.kind) {
@@ -66,20 +64,83 @@ function detailOf(change: StateChange): string | null {
   }
 }
 
-export async function applyStateChange(tx: Queryable, locked: Locked, change: StateChange, now = new Date()): Promise<ChangeResult> {
+const NO_CHECK = { delay_ms: null, inquired: null, last_error: null, submitted: null } as const;
+const NO_MOVE = { status: null, bank_reference: null, utr: null, failure_reason: null } as const;
+
+/** Null keeps what is stored (the writes are `coalesce(new, stored)`), so a later write wins field by field. */
+function merged<W extends object>(earlier: W | undefined, later: W): W {
+  if (!earlier) return later;
+  const out = { ...later };
+  for (const key of Object.keys(earlier) as Array<keyof W>) {
+    if (out[key] === null) out[key] = earlier[key];
+  }
+  return out;
+}
+
+/**
+ * The writes of any number of state changes, for one transaction: one write per attempt and per
+ * payout (successive moves of the same row merged, exactly as writing them one after another
+ * would leave it), their history rows in order, and their events. Written with two statements.
+ */
+export class PayoutChanges {
+  private readonly attempts = new Map<string, repo.AttemptWrite>();
+  private readonly payouts = new Map<string, repo.PayoutWrite>();
+  private readonly transitions: repo.TransitionRow[] = [];
+  private readonly events: EventInput[] = [];
+
+  constructor(readonly now = new Date()) {}
+
+  moveAttempt(w: Pick<repo.AttemptWrite, 'id' | 'status' | 'bank_reference' | 'utr' | 'failure_reason'>, history: repo.TransitionRow): void {
+    this.attempts.set(w.id, merged(this.attempts.get(w.id), { ...NO_CHECK, ...w }));
+    this.transitions.push(history);
+  }
+
+  /** The attempt's next status inquiry (and the end of its holder's lease), written with its move if it has one. */
+  scheduleCheck(c: repo.CheckSchedule): void {
+    const w: repo.AttemptWrite = {
+      ...NO_MOVE,
+      id: c.id,
+      delay_ms: c.delayMs,
+      inquired: c.inquired,
+      last_error: c.lastError,
+      submitted: c.submitted ?? false,
+    };
+    this.attempts.set(c.id, merged(this.attempts.get(c.id), w));
+  }
+
+  movePayout(w: repo.PayoutWrite, history: repo.TransitionRow, event: EventInput | null): void {
+    this.payouts.set(w.id, merged(this.payouts.get(w.id), w));
+    this.transitions.push(history);
+    if (event) this.events.push(event);
+  }
+
+  async write(tx: Queryable): Promise<void> {
+    await repo.writeMoves(tx, { attempts: [...this.attempts.values()], payouts: [...this.payouts.values()], transitions: this.transitions });
+    await recordEvents(tx, this.events, this.now);
+  }
+}
+
+/**
+ * Checks a change of a locked attempt (or its payout) against the transition tables and adds
+ * what it takes to `changes`; the locked rows are updated in memory, so the next change of the
+ * same payout is decided on this one. Writes nothing itself.
+ */
+export function planStateChange(changes: PayoutChanges, locked: Locked, change: StateChange): ChangeResult {
   const { payout, attempt } = locked;
+  const now = changes.now;
   if (change.kind === 'payout_failed') {
     if (payout.status === 'FAILED') return 'unchanged';
     const trigger = assertPayoutTransition(payout.status, 'FAILED');
-    await repo.updatePayout(tx, { id: payout.id, status: 'FAILED', bankReference: null, utr: null, processedAt: null, failureReason: change.reason });
-    await repo.insertTransitions(tx, [
+    changes.movePayout(
+      { id: payout.id, status: 'FAILED', bank_reference: null, utr: null, processed_at: null, failure_reason: change.reason },
       { payoutId: payout.id, attemptId: null, entity: 'payout', from: payout.status, to: 'FAILED', trigger, detail: change.reason },
-    ]);
-    await recordEvent(tx, {
-      orgId: payout.org_id, kind: 'payout.failed', aggregateType: 'payout', aggregateId: payout.id,
-      data: failedEventData(payout, { reason: change.reason, bankReference: payout.bank_reference, failedAt: now }),
-    }, now);
+      {
+        orgId: payout.org_id, kind: 'payout.failed', aggregateType: 'payout', aggregateId: payout.id,
+        data: failedEventData(payout, { reason: change.reason, bankReference: payout.bank_reference, failedAt: now }),
+      },
+    );
     payout.status = 'FAILED';
+    payout.failure_reason = change.reason;
     return 'applied';
   }
 
@@ -92,31 +153,38 @@ export async function applyStateChange(tx: Queryable, locked: Locked, change: St
   const bankReference = change.kind === 'accepted' || change.kind === 'succeeded' || change.kind === 'failed' ? change.bankReference : null;
   const utr = change.kind === 'succeeded' ? change.utr : null;
   const reason = change.kind === 'failed' ? change.reason : null;
-  await repo.updateAttempt(tx, { id: attempt.id, status: to, bankReference, utr, failureReason: reason });
-  const history: repo.TransitionRow[] = [
+  changes.moveAttempt(
+    { id: attempt.id, status: to, bank_reference: bankReference, utr, failure_reason: reason },
     { payoutId: payout.id, attemptId: attempt.id, entity: 'attempt', from: attempt.status, to, trigger, detail: detailOf(change) },
-  ];
+  );
   attempt.status = to;
+  attempt.bank_reference = bankReference ?? attempt.bank_reference;
+  attempt.utr = utr ?? attempt.utr;
+  attempt.failure_reason = reason ?? attempt.failure_reason;
 
   const payoutTo = payoutStatusForAttempt(to);
   if (payoutTo !== payout.status) {
     const payoutTrigger = assertPayoutTransition(payout.status, payoutTo);
     const processedAt = change.kind === 'succeeded' ? change.processedAt : null;
-    await repo.updatePayout(tx, { id: payout.id, status: payoutTo, bankReference, utr, processedAt, failureReason: reason });
-    history.push({ payoutId: payout.id, attemptId: attempt.id, entity: 'payout', from: payout.status, to: payoutTo, trigger: payoutTrigger, detail: null });
-    if (change.kind === 'succeeded') {
-      await recordEvent(tx, {
-        orgId: payout.org_id, kind: 'payout.success', aggregateType: 'payout', aggregateId: payout.id,
-        data: successEventData(payout, change),
-      }, now);
-    } else if (change.kind === 'failed') {
-      await recordEvent(tx, {
-        orgId: payout.org_id, kind: 'payout.failed', aggregateType: 'payout', aggregateId: payout.id,
-        data: failedEventData(payout, { reason: change.reason, bankReference: change.bankReference, failedAt: now }),
-      }, now);
-    }
+    const event: EventInput | null =
+      change.kind === 'succeeded'
+        ? { orgId: payout.org_id, kind: 'payout.success', aggregateType: 'payout', aggregateId: payout.id, data: successEventData(payout, change) }
+        : change.kind === 'failed'
+          ? {
+              orgId: payout.org_id, kind: 'payout.failed', aggregateType: 'payout', aggregateId: payout.id,
+              data: failedEventData(payout, { reason: change.reason, bankReference: change.bankReference, failedAt: now }),
+            }
+          : null;
+    changes.movePayout(
+      { id: payout.id, status: payoutTo, bank_reference: bankReference, utr, processed_at: processedAt, failure_reason: reason },
+      { payoutId: payout.id, attemptId: attempt.id, entity: 'payout', from: payout.status, to: payoutTo, trigger: payoutTrigger, detail: null },
+      event,
+    );
     payout.status = payoutTo;
+    payout.bank_reference = bankReference ?? payout.bank_reference;
+    payout.utr = utr ?? payout.utr;
+    payout.processed_at = processedAt ?? payout.processed_at;
+    payout.failure_reason = reason ?? payout.failure_reason;
   }
-  await repo.insertTransitions(tx, history);
   return 'applied';
 }

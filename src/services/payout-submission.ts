@@ -6,12 +6,12 @@
  * the same reference (the bank deduplicates by it) or, after PAYOUT_MAX_ATTEMPTS, FAILED; no
  * answer -> inquire again with backoff. Nothing here guesses.
  */
-import { newRowId } from '../store/row-id.js';
 import type { AppContext } from '../context.js';
 import type { PayoutMode } from '../domain/payout.js';
 import type { PayoutStatus as ProviderPayoutStatus, PayoutSubmitResult } from '../providers/provider.js';
 import * as repo from '../store/repos/payouts-repo.js';
-import { type AttemptUpdate, applyStateChange, type ChangeResult } from './payout-state.js';
+import { type AttemptUpdate, type ChangeResult } from './payout-state.js';
+import { applyOutcomes, inquiryDelayMs, reportOutcome } from './payout-outcomes.js';
 import type { Queryable } from '../store/db.js';
 
 export interface SubmissionInput {
@@ -21,12 +21,6 @@ export interface SubmissionInput {
   mode: PayoutMode;
   beneficiary: { name: string; accountNumber: string; ifsc: string };
   remarks: string | null;
-}
-
-/** Delay before the next status inquiry: base, doubling per inquiry, capped. */
-export function inquiryDelayMs(ctx: AppContext, inquiries: number): number {
-  const { inquiryBaseMs, inquiryMaxMs } = ctx.config.payout;
-  return Math.min(inquiryBaseMs * 2 ** Math.min(inquiries, 20), inquiryMaxMs);
 }
 
 function crashHere(ctx: AppContext, point: 'after_persist' | 'after_submit'): void {
@@ -47,8 +41,8 @@ function updateFromSubmit(result: PayoutSubmitResult): AttemptUpdate {
   }
 }
 
-/** Sends one attempt to the bank and records the answer. The attempt must be held (lease). */
-export async function submitAndRecord(ctx: AppContext, input: SubmissionInput): Promise<void> {
+/** Sends one attempt to the bank; every failure to get an answer is UNKNOWN (inquired later, never resent). */
+async function submit(ctx: AppContext, input: SubmissionInput): Promise<PayoutSubmitResult> {
   let result: PayoutSubmitResult;
   try {
     result = await ctx.provider.submitPayout({
@@ -66,17 +60,32 @@ export async function submitAndRecord(ctx: AppContext, input: SubmissionInput): 
     ctx.log.warn({ transaction_id: input.transactionId, error: result.error }, 'payout submit outcome unknown; will inquire, never resend');
   }
   crashHere(ctx, 'after_submit');
-  await recordOutcome(ctx, input.attemptId, updateFromSubmit(result), { holder: true, inquired: false, submitted: true });
+  return result;
 }
 
-/** Create path: the payout is committed; submit it now. Failures are left to the payout worker. */
+/** Sends one attempt to the bank and records the answer. The attempt must be held (lease). */
+export async function submitAndRecord(ctx: AppContext, input: SubmissionInput): Promise<void> {
+  const result = await submit(ctx, input);
+  await recordOutcome(ctx, input.attemptId, updateFromSubmit(result), { inquired: false, submitted: true });
+}
+
+/**
+ * Create path: the payout is committed; submit it now. The create answers once the bank has the
+ * instruction (API §4.3: "submitted"); its answer is recorded after that, off the request's path
+ * (the create's answer is fixed already). If recording fails or the process stops first, the
+ * attempt stays held until its lease ends and the payout worker asks the bank, as after a crash.
+ */
 export async function submitAfterCreate(ctx: AppContext, input: SubmissionInput): Promise<void> {
   crashHere(ctx, 'after_persist');
-  try {
-    await submitAndRecord(ctx, input);
-  } catch (err) {
-    ctx.log.error({ transaction_id: input.transactionId, err: (err as Error).message }, 'recording a payout submission failed; the payout worker resumes it');
-  }
+  const result = await submit(ctx, input);
+  ctx.payoutOutcomes.inBackground(
+    recordOutcome(ctx, input.attemptId, updateFromSubmit(result), { inquired: false, submitted: true }).then(
+      () => undefined,
+      (err: unknown) => {
+        ctx.log.error({ transaction_id: input.transactionId, err: (err as Error).message }, 'recording a payout submission failed; the payout worker resumes it');
+      },
+    ),
+  );
 }
 
 /** Loads a held attempt from the store and submits it (worker and retry paths). */
@@ -94,55 +103,16 @@ async function submitStored(ctx: AppContext, attemptId: string): Promise<void> {
 }
 
 /**
- * Records what we learnt about an attempt in one transaction. A proven non-execution opens the
- * next attempt (submitted right after commit) or fails the payout after the last one. `holder`:
- * the caller holds the attempt's lease (submit/inquiry), so it schedules the next inquiry and
- * releases the lease; a callback does neither.
+ * Records what a holder (submit or inquiry) learnt about its attempt, batched with concurrent
+ * holders (payout-outcomes.ts); a proven non-execution's next attempt is submitted after commit.
  */
-/** The transaction body of recordOutcome, in the caller's transaction. */
-async function recordOutcomeIn(
-  ctx: AppContext,
-  tx: Queryable,
-  attemptId: string,
-  update: AttemptUpdate,
-  opts: { holder: boolean; inquired: boolean; submitted?: boolean },
-): Promise<{ result: ChangeResult | 'missing'; retryAttemptId?: string }> {
-  const { maxAttempts, leaseMs } = ctx.config.payout;
-  const locked = await repo.lockAttempt(tx, attemptId);
-  if (!locked) return { result: 'missing' };
-  let retryAttemptId: string | undefined;
-  const res = await applyStateChange(tx, locked, update);
-  if (res === 'applied' && locked.attempt.status === 'NOT_EXECUTED') {
-    if (locked.attempt.attempt_no < maxAttempts) {
-      retryAttemptId = newRowId();
-      await repo.insertAttempt(tx, { id: retryAttemptId, payoutId: locked.payout.id, attemptNo: locked.attempt.attempt_no + 1, leaseMs });
-    } else {
-      await applyStateChange(tx, locked, { kind: 'payout_failed', reason: `NOT_EXECUTED: the bank did not execute the transfer after ${maxAttempts} attempts` });
-    }
-  }
-  if (opts.holder) {
-    const inquiries = locked.attempt.inquiry_count + (opts.inquired ? 1 : 0);
-    const lastError = update.kind === 'unknown' ? update.error : null;
-    await repo.scheduleCheck(tx, { id: attemptId, delayMs: inquiryDelayMs(ctx, inquiries), inquired: opts.inquired, lastError, submitted: opts.submitted ?? false });
-  }
-  return { result: res, ...(retryAttemptId ? { retryAttemptId } : {}) };
-}
-
-function reportOutcome(ctx: AppContext, attemptId: string, update: AttemptUpdate, result: ChangeResult | 'missing'): void {
-  if (result === 'stale' || result === 'invalid_utr') {
-    ctx.log.warn({ attempt_id: attemptId, update: update.kind, result }, 'payout update not applied');
-  }
-  if (result === 'invalid_utr') ctx.metrics.counter('tijori_payout_invalid_utr_total', 'Provider successes rejected for a UTR of the wrong shape').inc();
-}
-
 export async function recordOutcome(
   ctx: AppContext,
   attemptId: string,
   update: AttemptUpdate,
-  opts: { holder: boolean; inquired: boolean; submitted?: boolean },
+  opts: { inquired: boolean; submitted?: boolean },
 ): Promise<ChangeResult | 'missing'> {
-  const { result, retryAttemptId } = await ctx.db.tx((tx) => recordOutcomeIn(ctx, tx, attemptId, update, opts));
-  reportOutcome(ctx, attemptId, update, result);
+  const { result, retryAttemptId } = await ctx.payoutOutcomes.record(attemptId, { update, holder: true, ...opts });
   if (retryAttemptId) await submitStored(ctx, retryAttemptId);
   return result;
 }
@@ -172,12 +142,12 @@ export async function inquire(ctx: AppContext, claimed: repo.ClaimedAttempt): Pr
   } catch (err) {
     inquiries.inc({ answer: 'NO_ANSWER' });
     ctx.log.warn({ transaction_id: claimed.transaction_id, status: claimed.status, err: (err as Error).message }, 'payout status inquiry got no answer; retrying later');
-    await repo.scheduleCheck(ctx.db, { id: claimed.id, delayMs: inquiryDelayMs(ctx, claimed.inquiry_count + 1), inquired: true, lastError: (err as Error).message });
+    await repo.scheduleChecks(ctx.db, [{ id: claimed.id, delayMs: inquiryDelayMs(ctx, claimed.inquiry_count + 1), inquired: true, lastError: (err as Error).message }]);
     return;
   }
   inquiries.inc({ answer: st.status });
   if (st.status !== 'NOT_FOUND') {
-    await recordOutcome(ctx, claimed.id, updateFromStatus(st), { holder: true, inquired: true });
+    await recordOutcome(ctx, claimed.id, updateFromStatus(st), { inquired: true });
     return;
   }
   if (claimed.status === 'PENDING_SUBMIT') {
@@ -188,36 +158,48 @@ export async function inquire(ctx: AppContext, claimed: repo.ClaimedAttempt): Pr
   // An UNKNOWN attempt always has submitted_at (stamped when its submit ended); without one, wait.
   const sinceSubmitMs = claimed.submitted_at ? Date.now() - new Date(claimed.submitted_at).getTime() : 0;
   if (claimed.status === 'UNKNOWN' && sinceSubmitMs >= ctx.config.payout.notFoundGraceMs) {
-    await recordOutcome(ctx, claimed.id, { kind: 'not_executed', detail: 'status inquiry: the bank has no transfer under this reference' }, { holder: true, inquired: true });
+    await recordOutcome(ctx, claimed.id, { kind: 'not_executed', detail: 'status inquiry: the bank has no transfer under this reference' }, { inquired: true });
     return;
   }
   if (claimed.status === 'PROCESSING') {
     ctx.log.error({ transaction_id: claimed.transaction_id }, 'bank accepted this payout but its status API does not know it; still inquiring');
   }
-  await repo.scheduleCheck(ctx.db, { id: claimed.id, delayMs: inquiryDelayMs(ctx, claimed.inquiry_count + 1), inquired: true, lastError: null });
+  await repo.scheduleChecks(ctx.db, [{ id: claimed.id, delayMs: inquiryDelayMs(ctx, claimed.inquiry_count + 1), inquired: true, lastError: null }]);
 }
 
 /**
- * Entry point for the provider callback intake (POST /provider/sandbox/callbacks): a verified
- * payout update from the bank, `ProviderCallback` of kind 'payout'. Applies to the payout's live
- * (latest) attempt; NOT_FOUND is not news and is ignored. Safe to call repeatedly with the same
- * callback. Inquiry alone also settles every payout, so a lost callback costs only latency.
+ * Entry point for the provider callback intake (POST /provider/sandbox/callbacks): verified payout
+ * updates from the bank (`ProviderCallback` of kind 'payout'), applied in the intake's transaction
+ * to each payout's live (latest) attempt, in order, with one statement locking them all.
+ * NOT_FOUND is not news and is ignored. Safe to call repeatedly with the same callback. Inquiry
+ * alone also settles every payout, so a lost callback costs only latency.
  */
-export async function applyProviderPayoutUpdate(
+export async function applyProviderPayoutUpdates(
   ctx: AppContext,
-  callback: { reference: string; status: ProviderPayoutStatus; eventId?: string },
   tx: Queryable,
-): Promise<ChangeResult | 'missing' | 'ignored' | 'unknown_reference'> {
-  if (callback.status.status === 'NOT_FOUND') return 'ignored';
-  const attemptId = await repo.latestAttemptId(tx, callback.reference);
-  if (!attemptId) {
-    ctx.log.warn({ reference: callback.reference, event_id: callback.eventId }, 'payout callback for an unknown reference');
-    return 'unknown_reference';
-  }
-  // In the intake's transaction (one connection per event): a callback's status is never
-  // NOT_EXECUTED, so it never starts a new attempt that would need submitting after commit.
-  const update = updateFromStatus(callback.status);
-  const { result } = await recordOutcomeIn(ctx, tx, attemptId, update, { holder: false, inquired: false });
-  reportOutcome(ctx, attemptId, update, result);
-  return result;
+  callbacks: Array<{ reference: string; status: ProviderPayoutStatus; eventId?: string }>,
+): Promise<Array<ChangeResult | 'missing' | 'ignored' | 'unknown_reference'>> {
+  const news = callbacks.filter((cb) => cb.status.status !== 'NOT_FOUND');
+  const locked = await repo.lockLatestAttempts(tx, news.map((cb) => cb.reference));
+  // A callback's status is never NOT_EXECUTED, so it never opens an attempt that would need
+  // submitting after commit; nor is it a holder (no lease, no inquiry schedule).
+  const items = news.map((cb) => ({
+    update: updateFromStatus(cb.status as Exclude<ProviderPayoutStatus, { status: 'NOT_FOUND' }>),
+    holder: false,
+    inquired: false,
+    locked: locked.get(cb.reference),
+  }));
+  const applied = await applyOutcomes(ctx, tx, items);
+  let next = 0;
+  return callbacks.map((cb) => {
+    if (cb.status.status === 'NOT_FOUND') return 'ignored';
+    const item = items[next]!;
+    const { result } = applied[next++]!;
+    if (!item.locked) {
+      ctx.log.warn({ reference: cb.reference, event_id: cb.eventId }, 'payout callback for an unknown reference');
+      return 'unknown_reference';
+    }
+    reportOutcome(ctx, item.locked.attempt.id, item.update, result);
+    return result;
+  });
 }

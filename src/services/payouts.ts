@@ -1,8 +1,9 @@
 /**
  * Payout creation and retrieval (API §4.3, §4.4). The create persists the payout, its first
- * attempt (PENDING_SUBMIT), the `payout.created` event and the idempotency key in ONE transaction,
- * so the answer (PROCESSING) is fixed before the bank hears anything; the submission follows
- * outside it (payout-submission.ts). A crash in between is resumed by the payout worker.
+ * attempt (PENDING_SUBMIT), the `payout.created` event and the completed idempotency key in ONE
+ * transaction (shared by creates that arrive together), so the answer (PROCESSING) is fixed before
+ * the bank hears anything; the submission follows outside it (payout-submission.ts). A crash in
+ * between is resumed by the payout worker.
  */
 import { randomBytes } from 'node:crypto';
 import { newRowId } from '../store/row-id.js';
@@ -12,8 +13,13 @@ import { checkRailRules, type PayoutMode } from '../domain/payout.js';
 import { charLength, isUuid, isStorableText } from '../domain/text.js';
 import type { Principal } from './clients.js';
 import type { CreateResponse, IdempotencyScope } from './idempotency.js';
-import { checkInlineBeneficiary, type InlineBeneficiaryInput, type ResolvedBeneficiary } from './beneficiaries.js';
-import { recordEvent } from './events.js';
+import { checkInlineBeneficiary, type InlineBeneficiary, type InlineBeneficiaryInput, type ResolvedBeneficiary } from './beneficiaries.js';
+import { type EventInput, recordEvent, recordEvents } from './events.js';
+import { Batcher } from './batcher.js';
+import { isDataOrDeadlockError } from '../store/db.js';
+import * as beneficiariesRepo from '../store/repos/beneficiaries-repo.js';
+import type { BeneficiaryRow, NewBeneficiary } from '../store/repos/beneficiaries-repo.js';
+import type { RouteRow } from '../store/repos/routes-repo.js';
 import { type SubmissionInput, submitAfterCreate } from './payout-submission.js';
 import { createdEventData, payoutView } from './payout-view.js';
 import * as routesRepo from '../store/repos/routes-repo.js';
@@ -40,8 +46,50 @@ function checkText(issues: FieldIssue[], field: string, value: string | undefine
   if (value !== undefined && (!isStorableText(value) || charLength(value) > max)) issues.push({ field, issue: `must be at most ${max} characters of text` });
 }
 
+/** A payout create ready to write: the payout, its key row, and its `payout.created` event. */
+type BatchedCreate = repo.PayoutCreate & { event: EventInput };
+type PendingCreate = Omit<BatchedCreate, 'key'>;
+
 export class PayoutsService {
-  constructor(private readonly ctx: AppContext) {}
+  /**
+   * Creates that arrive together share their round trips: route look-ups in one statement,
+   * inline beneficiaries in one, and payouts + keys + history in one transaction of two statements
+   * with their events (src/services/batcher.ts; batches grow with load, a lone create waits for nothing).
+   */
+  private readonly routeReads: Batcher<routesRepo.RouteLookup, RouteRow | null>;
+  private readonly beneficiaryWrites: Batcher<NewBeneficiary, BeneficiaryRow>;
+  private readonly creates: Batcher<BatchedCreate, boolean>;
+
+  constructor(private readonly ctx: AppContext) {
+    this.routeReads = new Batcher((lookups) => routesRepo.findUsableRoutes(ctx.db, lookups), { maxBatch: 256, concurrency: 2 });
+    this.beneficiaryWrites = new Batcher((list) => beneficiariesRepo.upsertBeneficiaries(ctx.db, list), {
+      maxBatch: 128,
+      concurrency: 2,
+      isolateFailures: isDataOrDeadlockError,
+    });
+    this.creates = new Batcher(
+      (batch) =>
+        ctx.db.tx(async (tx) => {
+          const written = await repo.insertCreates(tx, batch);
+          await recordEvents(tx, batch.filter((_, i) => written[i]).map((c) => c.event));
+          return written;
+        }),
+      { maxBatch: 64, concurrency: 4, isolateFailures: isDataOrDeadlockError },
+    );
+  }
+
+  /** The route and beneficiary a create names; ROUTE_INVALID, MODE_NOT_ENABLED or BENEFICIARY_INVALID otherwise. */
+  private async resolve(principal: Principal, body: CreatePayoutBody, inline: InlineBeneficiary | null): Promise<{ route: RouteRow; ben: ResolvedBeneficiary }> {
+    const route = await this.routeReads.add({ orgId: principal.orgId, routeId: body.bank_connection_id ?? null });
+    if (!route) {
+      throw new AppError('ROUTE_INVALID', body.bank_connection_id ? 'bank_connection_id does not name an active payout route of this organization.' : 'This organization has no default payout route.');
+    }
+    if (!route.modes.includes(body.mode)) throw new AppError('MODE_NOT_ENABLED', `Mode ${body.mode} is not enabled on this payout route (enabled: ${route.modes.join(', ')}).`);
+    const ben = inline
+      ? await this.ctx.beneficiaries.saveInline((b) => this.beneficiaryWrites.add(b), this.ctx.beneficiaries.prepare(principal.orgId, inline), inline)
+      : await this.ctx.beneficiaries.findUsable(this.ctx.db, principal.orgId, body.beneficiary_id as string);
+    return { route, ben };
+  }
 
   async create(principal: Principal, scope: IdempotencyScope, requestId: string, body: CreatePayoutBody): Promise<CreateResponse> {
     const issues: FieldIssue[] = [];
@@ -54,45 +102,68 @@ export class PayoutsService {
     issues.push(...checkRailRules(body.mode, body.amount_paise));
     if (issues.length > 0) throw validationError(issues);
 
-    const prepared = inline ? this.ctx.beneficiaries.prepare(principal.orgId, inline) : null;
-    const createdAt = new Date();
-    let submission: SubmissionInput | undefined;
-    const res = await this.ctx.idempotency.runAtomic(scope, async (tx, payoutId) => {
-      const route = await routesRepo.findUsableRoute(tx, principal.orgId, body.bank_connection_id ?? null);
-      if (!route) {
-        throw new AppError('ROUTE_INVALID', body.bank_connection_id ? 'bank_connection_id does not name an active payout route of this organization.' : 'This organization has no default payout route.');
+    // Route and beneficiary are resolved before the key is written, so that the answer stored with
+    // the key is complete. An inline beneficiary is stored even if the key then turns out to be a
+    // repeat: it is the same confirmed account the merchant sent (a beneficiary is one row per
+    // organization and account, found again next time).
+    let resolved: { route: RouteRow; ben: ResolvedBeneficiary };
+    try {
+      resolved = await this.resolve(principal, body, inline);
+    } catch (err) {
+      // A repeat of a create that succeeded is answered as it was, even if its route or beneficiary changed since.
+      if (err instanceof AppError) {
+        const earlier = await this.ctx.idempotency.answerIfKnown(scope);
+        if (earlier) return earlier;
       }
-      if (!route.modes.includes(body.mode)) throw new AppError('MODE_NOT_ENABLED', `Mode ${body.mode} is not enabled on this payout route (enabled: ${route.modes.join(', ')}).`);
-      const ben: ResolvedBeneficiary = prepared && inline
-        ? await this.ctx.beneficiaries.saveInline(tx, prepared, inline)
-        : await this.ctx.beneficiaries.findUsable(tx, principal.orgId, body.beneficiary_id as string);
-      const attemptId = newRowId();
-      const row: repo.PayoutRow = {
-        id: payoutId, transaction_id: newTransactionId(), org_id: principal.orgId, client_pk: principal.pk,
-        beneficiary_id: ben.id, beneficiary_name: ben.name, beneficiary_last4: ben.last4, beneficiary_ifsc: ben.ifsc,
-        beneficiary_bank_name: ben.bankName, amount_paise: body.amount_paise, currency: 'INR', mode: body.mode,
-        client_reference: body.client_reference ?? null, remarks: body.remarks ?? null, status: 'PROCESSING',
-        failure_reason: null, bank_reference: null, utr: null, processed_at: null, created_at: createdAt,
-      };
-      await repo.insertPayoutWithAttempt(tx, {
-        id: row.id, attemptId, transactionId: row.transaction_id, orgId: row.org_id, clientPk: row.client_pk, routeId: route.id,
-        beneficiary: { id: ben.id, name: ben.name, last4: ben.last4, ifsc: ben.ifsc, bankName: ben.bankName },
-        amountPaise: row.amount_paise, mode: row.mode, clientReference: row.client_reference, remarks: row.remarks,
-        createdAt, leaseMs: this.ctx.config.payout.leaseMs,
-      });
-      await recordEvent(tx, { orgId: row.org_id, kind: 'payout.created', aggregateType: 'payout', aggregateId: row.id, data: createdEventData(row, createdAt) }, createdAt);
-      submission = {
-        attemptId, transactionId: row.transaction_id, amountPaise: row.amount_paise, mode: row.mode,
-        beneficiary: { name: ben.name, accountNumber: ben.accountNumber, ifsc: ben.ifsc }, remarks: row.remarks,
-      };
-      const data = payoutView(row, [{ status: 'PENDING_SUBMIT', bank_reference: null, utr: null }]);
-      return {
-        status: 201,
-        body: { success: true, data, approval_required: false, message: CREATE_MESSAGE, request_id: requestId },
-        resourceType: 'payout',
-        resourceId: row.id,
-      };
-    });
+      throw err;
+    }
+    const { route, ben } = resolved;
+    const createdAt = new Date();
+    let pending: PendingCreate | undefined;
+    let submission: SubmissionInput | undefined;
+    const res = await this.ctx.idempotency.runOneStatement(
+      scope,
+      (payoutId) => {
+        const attemptId = newRowId();
+        const row: repo.PayoutRow = {
+          id: payoutId, transaction_id: newTransactionId(), org_id: principal.orgId, client_pk: principal.pk,
+          beneficiary_id: ben.id, beneficiary_name: ben.name, beneficiary_last4: ben.last4, beneficiary_ifsc: ben.ifsc,
+          beneficiary_bank_name: ben.bankName, amount_paise: body.amount_paise, currency: 'INR', mode: body.mode,
+          client_reference: body.client_reference ?? null, remarks: body.remarks ?? null, status: 'PROCESSING',
+          failure_reason: null, bank_reference: null, utr: null, processed_at: null, created_at: createdAt,
+        };
+        pending = {
+          payout: {
+            id: row.id, attemptId, transactionId: row.transaction_id, orgId: row.org_id, clientPk: row.client_pk, routeId: route.id,
+            beneficiary: { id: ben.id, name: ben.name, last4: ben.last4, ifsc: ben.ifsc, bankName: ben.bankName },
+            amountPaise: row.amount_paise, mode: row.mode, clientReference: row.client_reference, remarks: row.remarks,
+            createdAt, leaseMs: this.ctx.config.payout.leaseMs,
+          },
+          event: { orgId: row.org_id, kind: 'payout.created', aggregateType: 'payout', aggregateId: row.id, data: createdEventData(row, createdAt) },
+        };
+        submission = {
+          attemptId, transactionId: row.transaction_id, amountPaise: row.amount_paise, mode: row.mode,
+          beneficiary: { name: ben.name, accountNumber: ben.accountNumber, ifsc: ben.ifsc }, remarks: row.remarks,
+        };
+        const data = payoutView(row, [{ status: 'PENDING_SUBMIT', bank_reference: null, utr: null }]);
+        return {
+          status: 201,
+          body: { success: true, data, approval_required: false, message: CREATE_MESSAGE, request_id: requestId },
+          resourceType: 'payout',
+          resourceId: row.id,
+        };
+      },
+      {
+        // Payout, attempt, history and the completed key in one statement shared with concurrent creates.
+        first: (key) => this.creates.add({ ...(pending as PendingCreate), key }),
+        takeover: async (tx, key) => {
+          const p = pending as PendingCreate;
+          if (!(await repo.insertHeldCreates(tx, [{ payout: p.payout, key }]))[0]) return false;
+          await recordEvent(tx, p.event, createdAt);
+          return true;
+        },
+      },
+    );
     if (!res.replayed && submission) await submitAfterCreate(this.ctx, submission);
     return res;
   }

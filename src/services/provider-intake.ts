@@ -13,7 +13,7 @@ import type { ProviderCallback } from '../providers/provider.js';
 import { isDataOrDeadlockError, type Queryable } from '../store/db.js';
 import * as repo from '../store/repos/provider-events-repo.js';
 import { Batcher } from './batcher.js';
-import { applyProviderPayoutUpdate } from './payout-submission.js';
+import { applyProviderPayoutUpdates } from './payout-submission.js';
 
 /** Applies callbacks of one kind, in their order, in the caller's transaction; one result each. */
 export type ProviderEventHandler = (tx: Queryable, callbacks: ProviderCallback[]) => Promise<unknown[]>;
@@ -45,11 +45,17 @@ export class ProviderIntake {
     this.intake = new Batcher((events) => repo.insertEvents(ctx.db, events), { maxBatch: 256, concurrency: 4, isolateFailures: isDataOrDeadlockError });
     // Collection callbacks of a transaction are applied together (a few statements for all of them).
     this.handlers.set('collection', (tx, cbs) => ctx.paymentOrders.applyProviderCallbacks(tx, cbs));
-    this.handlers.set('payout', async (tx, cbs) => {
-      const results: unknown[] = [];
-      for (const cb of cbs) results.push(cb.kind === 'payout' ? await applyProviderPayoutUpdate(ctx, cb, tx) : 'ignored');
-      return results;
-    });
+    // So are payout callbacks (one statement locks all their attempts).
+    this.handlers.set('payout', (tx, cbs) =>
+      applyProviderPayoutUpdates(
+        ctx,
+        tx,
+        cbs.map((cb) => {
+          if (cb.kind !== 'payout') throw new Error('not a payout callback');
+          return cb;
+        }),
+      ),
+    );
     // Both apply events in the intake's own transaction: one connection per lane, so any number of
     // lanes can never wait on the pool for a second one.
   }

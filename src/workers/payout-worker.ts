@@ -15,7 +15,11 @@ const BATCH = 20;
 export function createPayoutWorker(ctx: AppContext): PollingWorker {
   const unresolved = ctx.metrics.gauge('tijori_payout_attempts_unresolved', 'Payout attempts not yet decided, by status', ['status']);
   const oldest = ctx.metrics.gauge('tijori_payout_attempt_oldest_unresolved_seconds', 'Age of the oldest undecided payout attempt, by status', ['status']);
+  // The summary counts every unresolved attempt: once per interval, not after every busy tick.
+  let refreshedAt = 0;
   const refreshMetrics = async () => {
+    if (Date.now() - refreshedAt < ctx.config.payout.workerIntervalMs) return;
+    refreshedAt = Date.now();
     const summary = await repo.unresolvedSummary(ctx.db);
     for (const status of ['PENDING_SUBMIT', 'PROCESSING', 'UNKNOWN']) {
       const s = summary.find((x) => x.status === status);

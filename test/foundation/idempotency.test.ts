@@ -1,12 +1,14 @@
 /**
  * The idempotency framework against real PostgreSQL: concurrent first requests with one key make
- * exactly one resource; a different body is 422; a held lease is 409; an expired lease is taken over.
+ * exactly one resource; a different body is 422; a held lease is 409; an expired lease is taken over;
+ * a known key's answer can be looked up without taking it.
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
-import { AppError } from '../../src/domain/errors.js';
+import type { AppError } from '../../src/domain/errors.js';
 import { IdempotencyService, type IdempotencyScope } from '../../src/services/idempotency.js';
+import type { Queryable } from '../../src/store/db.js';
 import type { CompletedKeyValues } from '../../src/store/repos/idempotency-keys-repo.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 
@@ -33,60 +35,76 @@ function scope(key: string, body: unknown = { n: 1 }): IdempotencyScope {
 }
 
 // What a resource's statement does with the key values (as insertLeasedCreates does for orders).
-const writeWidget = (id: string) => async (key: CompletedKeyValues) => {
-  const r = await t.db.query<{ n: number }>(
+const writeWidget = (id: string, q: Queryable = t.db, n = 7) => async (key: CompletedKeyValues) => {
+  const r = await q.query<{ n: number }>(
     `WITH k AS (UPDATE idempotency_keys SET state = 'completed', locked_until = NULL, response_status = $4, response_body = $5, resource_type = $6,
                   resource_id = $7, completed_at = now()
                 WHERE client_pk = $1 AND key = $2 AND fingerprint = $3 AND state = 'in_progress' RETURNING 1),
-          w AS (INSERT INTO widgets (id, n) SELECT $7, 7 FROM k RETURNING 1)
+          w AS (INSERT INTO widgets (id, n) SELECT $7, $8 FROM k RETURNING 1)
      SELECT count(*)::int AS n FROM w`,
-    [key.client_pk, key.key, key.fingerprint, key.response_status, key.response_body, key.resource_type, id],
+    [key.client_pk, key.key, key.fingerprint, key.response_status, key.response_body, key.resource_type, id, n],
   );
   return r.rows[0]?.n === 1;
 };
 
-test('50 concurrent atomic creates with one key make exactly one resource and identical answers', async () => {
+/** A widget written in one statement with its completed key row (as the batched creates write theirs). */
+function oneStatement(n: number) {
+  let id = '';
+  return {
+    prepare: (resourceId: string) => {
+      id = resourceId;
+      return { status: 201, body: { success: true, data: { id, n } }, resourceType: 'widget', resourceId };
+    },
+    write: {
+      first: async (key: CompletedKeyValues) => {
+        const r = await t.db.query<{ n: number }>(
+          `WITH k AS (INSERT INTO idempotency_keys (client_pk, key, fingerprint, state, response_status, response_body, resource_type, resource_id, completed_at)
+                      VALUES ($1, $2, $3, 'completed', $4, $5, $6, $7, now()) ON CONFLICT DO NOTHING RETURNING 1),
+                w AS (INSERT INTO widgets (id, n) SELECT $7, $8 FROM k RETURNING 1)
+           SELECT count(*)::int AS n FROM w`,
+          [key.client_pk, key.key, key.fingerprint, key.response_status, key.response_body, key.resource_type, id, n],
+        );
+        return r.rows[0]?.n === 1;
+      },
+      takeover: (tx: Queryable, key: CompletedKeyValues) => writeWidget(id, tx, n)(key),
+    },
+  };
+}
+
+test('50 concurrent one-statement creates with one key make exactly one resource and identical answers', async () => {
   const key = randomUUID();
-  const results = await Promise.allSettled(
-    Array.from({ length: 50 }, () =>
-      svc.runAtomic(scope(key), async (tx, id) => {
-        await tx.query('INSERT INTO widgets (id, n) VALUES ($1, 1)', [id]);
-        return { status: 201, body: { success: true, data: { id } }, resourceType: 'widget', resourceId: id };
-      }),
-    ),
+  const results = await Promise.all(
+    Array.from({ length: 50 }, () => {
+      const w = oneStatement(1);
+      return svc.runOneStatement(scope(key), w.prepare, w.write);
+    }),
   );
-  const ok = results.filter((r) => r.status === 'fulfilled').map((r) => (r as PromiseFulfilledResult<{ status: number; bodyText: string; replayed: boolean }>).value);
-  const failed = results.filter((r) => r.status === 'rejected') as PromiseRejectedResult[];
-  for (const f of failed) assert.equal((f.reason as AppError).code, 'IDEMPOTENCY_KEY_IN_PROGRESS');
-  assert.ok(ok.length >= 1);
-  assert.equal(ok.filter((r) => !r.replayed).length, 1);
-  assert.equal(new Set(ok.map((r) => r.bodyText)).size, 1, 'every answer is byte-identical');
-  const count = await t.db.query<{ c: number }>('SELECT count(*)::int AS c FROM widgets');
+  assert.equal(results.filter((r) => !r.replayed).length, 1);
+  assert.equal(new Set(results.map((r) => r.bodyText)).size, 1, 'every answer is byte-identical');
+  const count = await t.db.query<{ c: number }>('SELECT count(*)::int AS c FROM widgets WHERE n = 1');
   assert.equal(count.rows[0]?.c, 1);
 });
 
 test('the same key with a different body is IDEMPOTENCY_KEY_REUSED; same body after key order change replays', async () => {
   const key = randomUUID();
-  const work = async (tx: { query: (s: string, v: unknown[]) => Promise<unknown> }, id: string) => {
-    await tx.query('INSERT INTO widgets (id, n) VALUES ($1, 2)', [id]);
-    return { status: 201, body: { id }, resourceType: 'widget', resourceId: id };
+  const create = (body: unknown) => {
+    const w = oneStatement(2);
+    return svc.runOneStatement(scope(key, body), w.prepare, w.write);
   };
-  const first = await svc.runAtomic(scope(key, { n: 2, m: 'x' }), work);
-  const again = await svc.runAtomic(scope(key, { m: 'x', n: 2 }), work);
+  const first = await create({ n: 2, m: 'x' });
+  const again = await create({ m: 'x', n: 2 });
   assert.equal(again.replayed, true);
   assert.equal(again.bodyText, first.bodyText);
-  await assert.rejects(svc.runAtomic(scope(key, { n: 3, m: 'x' }), work), (e: AppError) => e.code === 'IDEMPOTENCY_KEY_REUSED');
+  await assert.rejects(create({ n: 3, m: 'x' }), (e: AppError) => e.code === 'IDEMPOTENCY_KEY_REUSED');
 });
 
-test('a failed atomic create leaves no key behind, so a retry with the same key proceeds', async () => {
+test('answerIfKnown: nothing for a new key, the stored answer for a repeat, 422 for another body', async () => {
   const key = randomUUID();
-  await assert.rejects(
-    svc.runAtomic(scope(key), async () => {
-      throw new AppError('BENEFICIARY_INVALID', 'no');
-    }),
-  );
-  const r = await svc.runAtomic(scope(key), async (_tx, id) => ({ status: 201, body: { id }, resourceType: 'widget', resourceId: id }));
-  assert.equal(r.replayed, false);
+  assert.equal(await svc.answerIfKnown(scope(key, { n: 4 })), null);
+  const w = oneStatement(4);
+  const first = await svc.runOneStatement(scope(key, { n: 4 }), w.prepare, w.write);
+  assert.deepEqual(await svc.answerIfKnown(scope(key, { n: 4 })), { status: 201, bodyText: first.bodyText, replayed: true });
+  await assert.rejects(svc.answerIfKnown(scope(key, { n: 5 })), (e: AppError) => e.code === 'IDEMPOTENCY_KEY_REUSED');
 });
 
 test('leased creates: 409 while held, release on failure, takeover after expiry with the same resource id', async () => {

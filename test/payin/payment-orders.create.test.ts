@@ -1,6 +1,8 @@
 /** POST /merchant/payment-orders: every rule of API §4.1 / §8, both modes, idempotency, security. */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { fingerprint } from '../../src/services/idempotency.js';
 import { parseUpiIntent } from '../../src/domain/upi-intent.js';
 import { callbackSecretContext } from '../../src/services/payment-orders.js';
 import { startTestService, type TestClient, type TestService } from '../support/service.js';
@@ -275,4 +277,28 @@ describe('idempotency', () => {
       }
     });
   }
+});
+
+test('CHECKOUT: a key left in progress by a create that died is taken over: one order, with the id the key holds', async () => {
+  const k = key();
+  const body = checkoutBody({ merchant_order_reference: 'TAKEOVER-1' });
+  const resourceId = randomUUID();
+  const db = t.database.db;
+  const pk = (await db.query<{ id: string }>('SELECT id FROM api_clients WHERE client_id = $1', [client.clientId])).rows[0]!.id;
+  const fp = fingerprint({ clientPk: pk, key: k, method: 'POST', path: '/api/v1/merchant/payment-orders', body });
+  await db.query(
+    `INSERT INTO idempotency_keys (client_pk, key, fingerprint, state, locked_until, resource_id) VALUES ($1, $2, $3, 'in_progress', now() - interval '1 second', $4)`,
+    [pk, k, fp, resourceId],
+  );
+  const r = await create(body, { k });
+  assert.equal(r.status, 201, r.text);
+  assert.equal(r.body.data.id, resourceId);
+  assert.equal(r.headers.get('idempotent-replayed'), null);
+  const again = await create(body, { k });
+  assert.equal(again.headers.get('idempotent-replayed'), 'true');
+  assert.equal(again.text, r.text);
+  const rows = await db.query(`SELECT 1 FROM payment_orders WHERE id = $1`, [resourceId]);
+  assert.equal(rows.rowCount, 1);
+  const history = await db.query(`SELECT 1 FROM payment_order_transitions WHERE order_pk = $1 AND trigger = 'created'`, [resourceId]);
+  assert.equal(history.rowCount, 1);
 });

@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sandboxSigningSecret, signSandboxBody, SANDBOX_SIGNATURE_HEADER } from '../../src/providers/sandbox/signing.js';
-import { applyProviderPayoutUpdate } from '../../src/services/payout-submission.js';
+import { applyProviderPayoutUpdates } from '../../src/services/payout-submission.js';
 import { fetchPayoutExecutionStats } from '../../src/providers/sandbox/bank-client.js';
 import { createPayout, payoutBody, type PayoutWorld, startPayoutWorld, waitFor } from './helpers.js';
 
@@ -30,13 +30,19 @@ test('tijori route create --json prints exactly {bank_connection_id, modes}; the
   await assert.rejects(run(process.execPath, ['bin/tijori.js', 'route', 'create', '--org', org, '--modes', 'UPI', '--json'], { env }), /VALIDATION_FAILED/);
 });
 
+/** One callback applied in its own transaction, as the intake would. */
+async function applyOne(cb: any) {
+  const [result] = await w.t.svc.ctx.db.tx((tx) => applyProviderPayoutUpdates(w.t.svc.ctx, tx, [cb]));
+  return result;
+}
+
 function signedCallback(body: Record<string, unknown>) {
   const raw = JSON.stringify(body);
   const secret = sandboxSigningSecret(w.t.config.masterKey);
   return w.t.svc.ctx.provider.parseCallback(raw, { [SANDBOX_SIGNATURE_HEADER]: signSandboxBody(secret, raw) });
 }
 
-test('applyProviderPayoutUpdate: a verified payout.updated callback settles the payout; duplicates and bad UTRs change nothing', async () => {
+test('applyProviderPayoutUpdates: a verified payout.updated callback settles the payout; duplicates and bad UTRs change nothing', async () => {
   const r = await createPayout(w, payoutBody(20_077));
   const { id, transaction_id } = r.body.data;
   const attempt = await waitFor('the bank to accept', async () => {
@@ -46,18 +52,18 @@ test('applyProviderPayoutUpdate: a verified payout.updated callback settles the 
   const base = { id: randomUUID(), type: 'payout.updated', reference: transaction_id, bank_reference: attempt.bank_reference, reason: null };
   const badUtr = signedCallback({ ...base, status: 'SUCCESS', utr: 'ABC', processed_at: new Date().toISOString() });
   assert.ok(badUtr && badUtr.kind === 'payout');
-  assert.equal(await w.t.svc.ctx.db.tx((tx) => applyProviderPayoutUpdate(w.t.svc.ctx, badUtr, tx)), 'invalid_utr');
+  assert.equal(await applyOne(badUtr), 'invalid_utr');
   const good = signedCallback({ ...base, status: 'SUCCESS', utr: '123456789012', processed_at: new Date().toISOString() });
   assert.ok(good && good.kind === 'payout');
-  assert.equal(await w.t.svc.ctx.db.tx((tx) => applyProviderPayoutUpdate(w.t.svc.ctx, good, tx)), 'applied');
-  assert.equal(await w.t.svc.ctx.db.tx((tx) => applyProviderPayoutUpdate(w.t.svc.ctx, good, tx)), 'unchanged');
+  assert.equal(await applyOne(good), 'applied');
+  assert.equal(await applyOne(good), 'unchanged');
   const late = signedCallback({ ...base, id: randomUUID(), status: 'FAILED', utr: null, processed_at: null, reason: 'late' });
-  assert.equal(await w.t.svc.ctx.db.tx((tx) => applyProviderPayoutUpdate(w.t.svc.ctx, late as any, tx)), 'stale');
+  assert.equal(await applyOne(late as any), 'stale');
   const g = await w.t.api('GET', `/merchant/payouts/${id}`, { client: w.client });
   assert.equal(g.body.data.status, 'SUCCESS');
   assert.equal(g.body.data.utr, '123456789012');
   const unknown = signedCallback({ ...base, reference: 'TJPNOSUCHREFERENCE', status: 'PENDING', utr: null, processed_at: null });
-  assert.equal(await w.t.svc.ctx.db.tx((tx) => applyProviderPayoutUpdate(w.t.svc.ctx, unknown as any, tx)), 'unknown_reference');
+  assert.equal(await applyOne(unknown as any), 'unknown_reference');
   assert.equal(w.t.svc.ctx.provider.parseCallback(JSON.stringify(base), { [SANDBOX_SIGNATURE_HEADER]: 't=1,v1=00' }), null);
 });
 

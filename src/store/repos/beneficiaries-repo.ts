@@ -1,5 +1,5 @@
 /** SQL for beneficiaries. The account number only ever appears here encrypted. */
-import type { Queryable } from '../db.js';
+import { inLockOrder, prepared, type Queryable } from '../db.js';
 
 export interface BeneficiaryRow {
   id: string;
@@ -31,16 +31,51 @@ export interface NewBeneficiary {
  * to one beneficiary do not serialise on it.
  */
 export async function upsertBeneficiary(q: Queryable, b: NewBeneficiary): Promise<BeneficiaryRow> {
-  const inserted = await q.query<BeneficiaryRow>(
-    `INSERT INTO beneficiaries (id, org_id, name, account_number_enc, account_number_last4, account_lookup, ifsc, bank_name, mobile)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-     ON CONFLICT (org_id, account_lookup) DO NOTHING RETURNING ${COLUMNS}`,
+  // One round trip whether the account is new or known; the plain SELECT below only when another
+  // transaction inserted it after this statement's snapshot was taken.
+  const r = await q.query<BeneficiaryRow>(
+    prepared(`WITH ins AS (
+       INSERT INTO beneficiaries (id, org_id, name, account_number_enc, account_number_last4, account_lookup, ifsc, bank_name, mobile)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+       ON CONFLICT (org_id, account_lookup) DO NOTHING RETURNING ${COLUMNS})
+     SELECT * FROM ins
+     UNION ALL SELECT ${COLUMNS} FROM beneficiaries WHERE org_id = $2 AND account_lookup = $6 AND NOT EXISTS (SELECT 1 FROM ins)`),
     [b.id, b.orgId, b.name, b.accountNumberEnc, b.last4, b.lookup, b.ifsc, b.bankName, b.mobile],
   );
-  if (inserted.rows[0]) return inserted.rows[0];
+  if (r.rows[0]) return r.rows[0];
   const existing = await q.query<BeneficiaryRow>(`SELECT ${COLUMNS} FROM beneficiaries WHERE org_id = $1 AND account_lookup = $2`, [b.orgId, b.lookup]);
   if (!existing.rows[0]) throw new Error('beneficiary vanished after a conflict');
   return existing.rows[0];
+}
+
+const UPSERT_MANY = prepared(`WITH v AS MATERIALIZED (
+     SELECT * FROM json_to_recordset($1::json)
+       AS v(id uuid, org_id uuid, name text, account_number_enc text, last4 text, lookup text, ifsc text, bank_name text, mobile text)),
+   ins AS (
+     INSERT INTO beneficiaries (id, org_id, name, account_number_enc, account_number_last4, account_lookup, ifsc, bank_name, mobile)
+     SELECT id, org_id, name, decode(account_number_enc, 'base64'), last4, decode(lookup, 'base64'), ifsc, bank_name, mobile FROM v
+     ON CONFLICT (org_id, account_lookup) DO NOTHING RETURNING ${COLUMNS}, account_lookup)
+   SELECT * FROM ins
+   UNION ALL
+   SELECT ${COLUMNS.split(', ').map((c) => `b.${c}`).join(', ')}, b.account_lookup
+     FROM beneficiaries b JOIN (SELECT DISTINCT org_id, decode(lookup, 'base64') AS lookup FROM v) w ON b.org_id = w.org_id AND b.account_lookup = w.lookup
+    WHERE NOT EXISTS (SELECT 1 FROM ins WHERE ins.org_id = w.org_id AND ins.account_lookup = w.lookup)`);
+
+/**
+ * upsertBeneficiary for several inline beneficiaries in one statement (the same account twice
+ * resolves to one row). Where an account was inserted by another transaction after this
+ * statement's snapshot, it is looked up on its own.
+ */
+export async function upsertBeneficiaries(q: Queryable, list: NewBeneficiary[]): Promise<BeneficiaryRow[]> {
+  const records = inLockOrder(list, (b) => `${b.orgId}/${b.lookup.toString('hex')}`).map((b) => ({
+    id: b.id, org_id: b.orgId, name: b.name, account_number_enc: b.accountNumberEnc.toString('base64'), last4: b.last4,
+    lookup: b.lookup.toString('base64'), ifsc: b.ifsc, bank_name: b.bankName, mobile: b.mobile,
+  }));
+  const r = await q.query<BeneficiaryRow & { account_lookup: Buffer }>(UPSERT_MANY, [JSON.stringify(records)]);
+  const byAccount = new Map(r.rows.map(({ account_lookup, ...row }) => [`${row.org_id}/${account_lookup.toString('hex')}`, row]));
+  const out: BeneficiaryRow[] = [];
+  for (const b of list) out.push(byAccount.get(`${b.orgId}/${b.lookup.toString('hex')}`) ?? (await upsertBeneficiary(q, b)));
+  return out;
 }
 
 /** An active, confirmed beneficiary of the organization. */

@@ -69,35 +69,6 @@ export const UPDATABLE_COLUMNS = [
 export type OrderColumnChanges = Partial<Pick<PaymentOrderRow, (typeof UPDATABLE_COLUMNS)[number]>>;
 
 const CREATE_COLUMNS = [...INSERT_COLUMNS, 'created_at', 'updated_at'] as const;
-/** The statement per idempotency CTE (there are two: first insert, resumed key), built once. */
-const createStatements = new Map<string, PreparedStatement>();
-
-function createStatement(key: { cte: string; params: unknown[] }): PreparedStatement {
-  let statement = createStatements.get(key.cte);
-  if (statement === undefined) {
-    const first = key.params.length;
-    const params = CREATE_COLUMNS.map((_c, i) => `$${first + i + 1}`).join(', ');
-    statement = prepared(`WITH ${key.cte},
-          o AS (INSERT INTO payment_orders (${CREATE_COLUMNS.join(', ')}) SELECT ${params} FROM k RETURNING id, status),
-          h AS (INSERT INTO payment_order_transitions (order_pk, from_status, to_status, trigger, created_at)
-                SELECT id, NULL, status, 'created', $${first + CREATE_COLUMNS.length} FROM o)
-     SELECT count(*)::int AS n FROM o`);
-    createStatements.set(key.cte, statement);
-  }
-  return statement;
-}
-
-/**
- * The order, its creation history row and the completed idempotency key (the CTE `k` given by the
- * idempotency service) in ONE statement; nothing is written unless the key row was. Returns
- * whether the order was inserted.
- */
-export async function insertOrderWithHistoryAndKey(q: Queryable, o: NewPaymentOrder & { created_at: Date }, key: { cte: string; params: unknown[] }): Promise<boolean> {
-  const values = [...INSERT_COLUMNS.map((c) => o[c]), o.created_at, o.created_at];
-  const r = await q.query(createStatement(key), [...key.params, ...values]);
-  return (r.rows[0] as { n: number }).n === 1;
-}
-
 /** An order to create with the idempotency key row that answers for it. */
 export interface OrderCreate {
   order: NewPaymentOrder & { created_at: Date };
@@ -138,8 +109,8 @@ const INSERT_CHECKOUT_CREATES = createsStatement(`k AS (INSERT INTO idempotency_
            ON CONFLICT DO NOTHING RETURNING resource_id)`);
 
 /**
- * INTENT (leased): the key row exists, taken by this request; it is completed only while still in
- * progress with the same fingerprint. A key another request completed meanwhile (it took over an
+ * INTENT (leased), and a CHECKOUT that takes over a key left in progress: the key row exists,
+ * taken by this request; it is completed only while still in progress with the same fingerprint. A key another request completed meanwhile (it took over an
  * expired lease) writes nothing; one that two creates of the batch complete is written once.
  */
 const INSERT_LEASED_CREATES = createsStatement(`k AS (UPDATE idempotency_keys i SET state = 'completed', locked_until = NULL, response_status = v.response_status,
@@ -173,7 +144,7 @@ export function insertLeasedCreates(q: Queryable, creates: OrderCreate[]): Promi
   return writeCreates(q, INSERT_LEASED_CREATES, creates);
 }
 
-/** The row as insertOrderWithHistoryAndKey and the batched creates write it, for answering before the write. */
+/** The row as the batched creates write it, for answering before the write. */
 export function rowAsInserted(o: NewPaymentOrder, createdAt: Date): PaymentOrderRow {
   return {
     ...o,

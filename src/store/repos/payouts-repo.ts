@@ -1,6 +1,7 @@
 /** SQL for payouts, their provider attempts and the append-only transition history. */
 import type { PayoutAttemptStatus, PayoutMode, PayoutStatus } from '../../domain/payout.js';
-import type { Queryable } from '../db.js';
+import { type PreparedStatement, prepared, type Queryable } from '../db.js';
+import { byKeyOrder, type CompletedKeyValues } from './idempotency-keys-repo.js';
 
 export interface PayoutRow {
   id: string;
@@ -58,27 +59,74 @@ export interface NewPayout {
   leaseMs: number;
 }
 
-/** Payout, first attempt (PENDING_SUBMIT) and both history rows in one statement. */
-export async function insertPayoutWithAttempt(q: Queryable, p: NewPayout): Promise<void> {
-  await q.query(
-    `WITH payout AS (
-       INSERT INTO payouts (id, transaction_id, org_id, client_pk, bank_connection_id, beneficiary_id, beneficiary_name,
-         beneficiary_last4, beneficiary_ifsc, beneficiary_bank_name, amount_paise, mode, client_reference, remarks, status, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 'PROCESSING', $15) RETURNING id),
-     attempt AS (
-       INSERT INTO payout_attempts (id, payout_id, attempt_no, status, next_check_at, locked_until)
-       SELECT $16, id, 1, 'PENDING_SUBMIT', $15::timestamptz + make_interval(secs => $17::double precision / 1000),
-              $15::timestamptz + make_interval(secs => $17::double precision / 1000)
-         FROM payout RETURNING id, payout_id)
-     INSERT INTO payout_transitions (payout_id, attempt_id, entity, from_status, to_status, trigger)
-     SELECT payout_id, NULL, 'payout', NULL, 'PROCESSING', 'created' FROM attempt
-     UNION ALL SELECT payout_id, id, 'attempt', NULL, 'PENDING_SUBMIT', 'created' FROM attempt`,
-    [
-      p.id, p.transactionId, p.orgId, p.clientPk, p.routeId, p.beneficiary.id, p.beneficiary.name, p.beneficiary.last4,
-      p.beneficiary.ifsc, p.beneficiary.bankName, p.amountPaise, p.mode, p.clientReference, p.remarks, p.createdAt,
-      p.attemptId, p.leaseMs,
-    ],
-  );
+/** A payout to create with the completed idempotency key row that answers for it. */
+export interface PayoutCreate {
+  payout: NewPayout;
+  key: CompletedKeyValues;
+}
+
+/**
+ * Many payout creates in ONE statement: for each, its completed idempotency key (the CTE `k`
+ * returns the ids of the payouts whose key row was written), and only then the payout, its first
+ * attempt (PENDING_SUBMIT, held by the creating request for `lease_ms`) and both history rows.
+ * Rows go in sorted by key, so two batches that share keys never deadlock.
+ */
+function createsStatement(k: string): PreparedStatement {
+  return prepared(`WITH v AS MATERIALIZED (
+     SELECT * FROM json_to_recordset($1::json) AS v(id uuid, attempt_id uuid, transaction_id text, org_id uuid, client_pk uuid,
+       bank_connection_id uuid, beneficiary_id uuid, beneficiary_name text, beneficiary_last4 text, beneficiary_ifsc text,
+       beneficiary_bank_name text, amount_paise bigint, mode text, client_reference text, remarks text, created_at timestamptz,
+       lease_ms double precision, idempotency_key uuid, fingerprint text, response_status integer, response_body text, resource_type text)),
+   ${k},
+   p AS (INSERT INTO payouts (id, transaction_id, org_id, client_pk, bank_connection_id, beneficiary_id, beneficiary_name,
+           beneficiary_last4, beneficiary_ifsc, beneficiary_bank_name, amount_paise, mode, client_reference, remarks, status, created_at)
+         SELECT v.id, v.transaction_id, v.org_id, v.client_pk, v.bank_connection_id, v.beneficiary_id, v.beneficiary_name,
+           v.beneficiary_last4, v.beneficiary_ifsc, v.beneficiary_bank_name, v.amount_paise, v.mode, v.client_reference, v.remarks,
+           'PROCESSING', v.created_at
+           FROM v JOIN k ON k.resource_id = v.id RETURNING id),
+   a AS (INSERT INTO payout_attempts (id, payout_id, attempt_no, status, next_check_at, locked_until)
+         SELECT v.attempt_id, v.id, 1, 'PENDING_SUBMIT', v.created_at + make_interval(secs => v.lease_ms / 1000),
+                v.created_at + make_interval(secs => v.lease_ms / 1000)
+           FROM v JOIN p ON p.id = v.id RETURNING id, payout_id),
+   h AS (INSERT INTO payout_transitions (payout_id, attempt_id, entity, from_status, to_status, trigger)
+         SELECT payout_id, NULL, 'payout', NULL, 'PROCESSING', 'created' FROM a
+         UNION ALL SELECT payout_id, id, 'attempt', NULL, 'PENDING_SUBMIT', 'created' FROM a)
+  SELECT payout_id AS id FROM a`);
+}
+
+/** New keys, written completed (a key that exists, or appears twice in the batch, writes nothing). */
+const INSERT_CREATES = createsStatement(`k AS (INSERT INTO idempotency_keys (client_pk, key, fingerprint, state, response_status, response_body, resource_type, resource_id, completed_at)
+         SELECT client_pk, idempotency_key, fingerprint, 'completed', response_status, response_body, resource_type, id, now() FROM v
+         ON CONFLICT DO NOTHING RETURNING resource_id)`);
+
+/** Keys this request took over (left in progress): completed only while still in progress with the same fingerprint. */
+const INSERT_HELD_CREATES = createsStatement(`k AS (UPDATE idempotency_keys i SET state = 'completed', locked_until = NULL, response_status = v.response_status,
+           response_body = v.response_body, resource_type = v.resource_type, resource_id = v.id, completed_at = now()
+         FROM v WHERE i.client_pk = v.client_pk AND i.key = v.idempotency_key AND i.fingerprint = v.fingerprint AND i.state = 'in_progress'
+         RETURNING v.id AS resource_id)`);
+
+async function writeCreates(q: Queryable, statement: PreparedStatement, creates: PayoutCreate[]): Promise<boolean[]> {
+  const records = byKeyOrder(creates, (c) => c.key).map(({ payout: p, key }) => ({
+    id: p.id, attempt_id: p.attemptId, transaction_id: p.transactionId, org_id: p.orgId, client_pk: p.clientPk,
+    bank_connection_id: p.routeId, beneficiary_id: p.beneficiary.id, beneficiary_name: p.beneficiary.name,
+    beneficiary_last4: p.beneficiary.last4, beneficiary_ifsc: p.beneficiary.ifsc, beneficiary_bank_name: p.beneficiary.bankName,
+    amount_paise: p.amountPaise, mode: p.mode, client_reference: p.clientReference, remarks: p.remarks, created_at: p.createdAt,
+    lease_ms: p.leaseMs, idempotency_key: key.key, fingerprint: key.fingerprint, response_status: key.response_status,
+    response_body: key.response_body, resource_type: key.resource_type,
+  }));
+  const r = await q.query<{ id: string }>(statement, [JSON.stringify(records)]);
+  const written = new Set(r.rows.map((row) => row.id));
+  return creates.map((c) => written.has(c.payout.id));
+}
+
+/** Writes the creates of a batch; for each, whether it was written (false: its key already existed). */
+export function insertCreates(q: Queryable, creates: PayoutCreate[]): Promise<boolean[]> {
+  return writeCreates(q, INSERT_CREATES, creates);
+}
+
+/** Writes creates whose keys they took over; for each, whether it was written (false: the key was no longer held). */
+export function insertHeldCreates(q: Queryable, creates: PayoutCreate[]): Promise<boolean[]> {
+  return writeCreates(q, INSERT_HELD_CREATES, creates);
 }
 
 /** A new attempt after a proven non-execution, held by the caller who will submit it. */
@@ -112,54 +160,82 @@ export async function findPayoutForClient(
   return { payout, attempts };
 }
 
-/** Locks an attempt and its payout for a state change. */
-export async function lockAttempt(q: Queryable, attemptId: string): Promise<{ payout: PayoutRow; attempt: AttemptRow } | null> {
-  const r = await q.query<PayoutRow & { attempt: AttemptRow }>(
-    `SELECT ${PAYOUT_COLUMNS},
-            json_build_object('id', a.id, 'payout_id', a.payout_id, 'attempt_no', a.attempt_no, 'status', a.status,
-              'bank_reference', a.bank_reference, 'utr', a.utr, 'failure_reason', a.failure_reason,
-              'submitted_at', a.submitted_at, 'inquiry_count', a.inquiry_count) AS attempt
-       FROM payout_attempts a JOIN payouts p ON p.id = a.payout_id
-      WHERE a.id = $1 FOR UPDATE OF a, p`,
-    [attemptId],
-  );
-  const row = r.rows[0];
-  if (!row) return null;
+export interface LockedAttempt {
+  payout: PayoutRow;
+  attempt: AttemptRow;
+}
+
+const LOCK_COLUMNS = `${PAYOUT_COLUMNS},
+  json_build_object('id', a.id, 'payout_id', a.payout_id, 'attempt_no', a.attempt_no, 'status', a.status,
+    'bank_reference', a.bank_reference, 'utr', a.utr, 'failure_reason', a.failure_reason,
+    'submitted_at', a.submitted_at, 'inquiry_count', a.inquiry_count) AS attempt`;
+
+// (Every statement that joins a JSON batch to a table also filters the table by `id = ANY(ids)`:
+// the planner guesses 100 rows for any json_to_recordset and would scan the whole table.)
+
+// Rows are locked in attempt id order (ORDER BY sorts below the row locks), so two batches that
+// share attempts never wait on each other in a cycle.
+const LOCK_BY_ATTEMPT = prepared(
+  `SELECT ${LOCK_COLUMNS}
+     FROM payout_attempts a JOIN payouts p ON p.id = a.payout_id
+    WHERE a.id = ANY($1::uuid[]) ORDER BY a.id FOR UPDATE OF a, p`,
+);
+
+// The live (latest) attempt of each payout named by its transaction_id, the provider reference.
+const LOCK_LATEST_BY_REFERENCE = prepared(
+  `SELECT ${LOCK_COLUMNS}
+     FROM payouts p JOIN LATERAL (SELECT * FROM payout_attempts x WHERE x.payout_id = p.id ORDER BY x.attempt_no DESC LIMIT 1) a ON true
+    WHERE p.transaction_id = ANY($1::text[]) ORDER BY a.id FOR UPDATE OF a, p`,
+);
+
+function asLocked(row: PayoutRow & { attempt: AttemptRow }): LockedAttempt {
   const { attempt, ...payout } = row;
   return { payout, attempt: { ...attempt, submitted_at: attempt.submitted_at ? new Date(attempt.submitted_at) : null } };
 }
 
-/** The live (latest) attempt of a payout by its transaction_id, the provider reference. */
-export async function latestAttemptId(q: Queryable, transactionId: string): Promise<string | null> {
-  const r = await q.query<{ id: string }>(
-    `SELECT a.id FROM payouts p JOIN payout_attempts a ON a.payout_id = p.id
-      WHERE p.transaction_id = $1 ORDER BY a.attempt_no DESC LIMIT 1`,
-    [transactionId],
-  );
-  return r.rows[0]?.id ?? null;
+/** Locks attempts and their payouts for state changes, by attempt id. */
+export async function lockAttempts(q: Queryable, attemptIds: string[]): Promise<Map<string, LockedAttempt>> {
+  const out = new Map<string, LockedAttempt>();
+  if (attemptIds.length === 0) return out;
+  const r = await q.query<PayoutRow & { attempt: AttemptRow }>(LOCK_BY_ATTEMPT, [[...new Set(attemptIds)]]);
+  for (const row of r.rows) out.set(row.attempt.id, asLocked(row));
+  return out;
 }
 
-export async function updateAttempt(
-  q: Queryable,
-  u: { id: string; status: PayoutAttemptStatus; bankReference: string | null; utr: string | null; failureReason: string | null },
-): Promise<void> {
-  await q.query(
-    `UPDATE payout_attempts SET status = $2, bank_reference = coalesce($3, bank_reference), utr = coalesce($4, utr),
-            failure_reason = coalesce($5, failure_reason), updated_at = now() WHERE id = $1`,
-    [u.id, u.status, u.bankReference, u.utr, u.failureReason],
-  );
+/** Locks the latest attempt (and the payout) of each payout, by transaction_id. */
+export async function lockLatestAttempts(q: Queryable, transactionIds: string[]): Promise<Map<string, LockedAttempt>> {
+  const out = new Map<string, LockedAttempt>();
+  if (transactionIds.length === 0) return out;
+  const r = await q.query<PayoutRow & { attempt: AttemptRow }>(LOCK_LATEST_BY_REFERENCE, [[...new Set(transactionIds)]]);
+  for (const row of r.rows) out.set(row.transaction_id, asLocked(row));
+  return out;
 }
 
-export async function updatePayout(
-  q: Queryable,
-  u: { id: string; status: PayoutStatus; bankReference: string | null; utr: string | null; processedAt: Date | null; failureReason: string | null },
-): Promise<void> {
-  await q.query(
-    `UPDATE payouts SET status = $2, bank_reference = coalesce($3, bank_reference), utr = coalesce($4, utr),
-            processed_at = coalesce($5, processed_at), failure_reason = coalesce($6, failure_reason), updated_at = now()
-      WHERE id = $1`,
-    [u.id, u.status, u.bankReference, u.utr, u.processedAt, u.failureReason],
-  );
+/**
+ * New values of an attempt; null fields keep what is stored. `delay_ms` (with `inquired`,
+ * `last_error`, `submitted`) also schedules its next inquiry and releases its lease, as
+ * scheduleChecks does, in the same row update.
+ */
+export interface AttemptWrite {
+  id: string;
+  status: PayoutAttemptStatus | null;
+  bank_reference: string | null;
+  utr: string | null;
+  failure_reason: string | null;
+  delay_ms: number | null;
+  inquired: boolean | null;
+  last_error: string | null;
+  submitted: boolean | null;
+}
+
+/** New values of a payout; null fields keep what is stored. */
+export interface PayoutWrite {
+  id: string;
+  status: PayoutStatus;
+  bank_reference: string | null;
+  utr: string | null;
+  processed_at: Date | null;
+  failure_reason: string | null;
 }
 
 export interface TransitionRow {
@@ -172,34 +248,80 @@ export interface TransitionRow {
   detail: string | null;
 }
 
-export async function insertTransitions(q: Queryable, rows: TransitionRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  await q.query(
-    `INSERT INTO payout_transitions (payout_id, attempt_id, entity, from_status, to_status, trigger, detail)
-     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])`,
-    [
-      rows.map((r) => r.payoutId), rows.map((r) => r.attemptId), rows.map((r) => r.entity), rows.map((r) => r.from),
-      rows.map((r) => r.to), rows.map((r) => r.trigger), rows.map((r) => r.detail),
-    ],
-  );
-}
+const WRITE_MOVES = prepared(
+  `WITH aw AS (SELECT * FROM json_to_recordset($1::json)
+                 AS x(id uuid, status text, bank_reference text, utr text, failure_reason text,
+                      delay_ms double precision, inquired boolean, last_error text, submitted boolean)),
+        ua AS (UPDATE payout_attempts t SET status = coalesce(aw.status, t.status), bank_reference = coalesce(aw.bank_reference, t.bank_reference),
+                      utr = coalesce(aw.utr, t.utr), failure_reason = coalesce(aw.failure_reason, t.failure_reason),
+                      updated_at = CASE WHEN aw.status IS NULL THEN t.updated_at ELSE now() END,
+                      locked_until = CASE WHEN aw.delay_ms IS NULL THEN t.locked_until END,
+                      next_check_at = CASE WHEN aw.delay_ms IS NULL THEN t.next_check_at ELSE now() + make_interval(secs => aw.delay_ms / 1000) END,
+                      inquiry_count = t.inquiry_count + CASE WHEN aw.inquired THEN 1 ELSE 0 END, last_error = coalesce(aw.last_error, t.last_error),
+                      submitted_at = CASE WHEN aw.submitted THEN now() ELSE t.submitted_at END
+                 FROM aw WHERE t.id = aw.id AND t.id = ANY($4::uuid[]) RETURNING 1),
+        pw AS (SELECT * FROM json_to_recordset($2::json)
+                 AS x(id uuid, status text, bank_reference text, utr text, processed_at timestamptz, failure_reason text)),
+        up AS (UPDATE payouts t SET status = pw.status, bank_reference = coalesce(pw.bank_reference, t.bank_reference),
+                      utr = coalesce(pw.utr, t.utr), processed_at = coalesce(pw.processed_at, t.processed_at),
+                      failure_reason = coalesce(pw.failure_reason, t.failure_reason), updated_at = now()
+                 FROM pw WHERE t.id = pw.id AND t.id = ANY($5::uuid[]) RETURNING 1),
+        tr AS (INSERT INTO payout_transitions (payout_id, attempt_id, entity, from_status, to_status, trigger, detail)
+               SELECT payout_id, attempt_id, entity, from_status, to_status, trigger, detail
+                 FROM ROWS FROM (json_to_recordset($3::json)
+                        AS (payout_id uuid, attempt_id uuid, entity text, from_status text, to_status text, trigger text, detail text))
+                      WITH ORDINALITY AS x(payout_id, attempt_id, entity, from_status, to_status, trigger, detail, n)
+                ORDER BY n RETURNING 1)
+   SELECT (SELECT count(*) FROM ua)::int AS attempts, (SELECT count(*) FROM up)::int AS payouts`,
+);
 
 /**
- * Releases the lease and sets when the attempt is due for its next status inquiry. `submitted`:
- * a submit call just ended; `submitted_at` is stamped now, after the call, so the not-found grace
- * period is counted from a moment no earlier than the request could have reached the bank.
+ * Writes state moves of any number of payouts and attempts, with their history rows, and the
+ * attempts' next inquiries, in one statement. At most one write per attempt and per payout (the
+ * caller merges successive moves); the rows must be locked by the caller.
  */
-export async function scheduleCheck(
-  q: Queryable,
-  s: { id: string; delayMs: number; inquired: boolean; lastError: string | null; submitted?: boolean },
-): Promise<void> {
-  await q.query(
-    `UPDATE payout_attempts SET locked_until = NULL, next_check_at = now() + make_interval(secs => $2::double precision / 1000),
-            inquiry_count = inquiry_count + CASE WHEN $3 THEN 1 ELSE 0 END, last_error = coalesce($4, last_error),
-            submitted_at = CASE WHEN $5 THEN now() ELSE submitted_at END
-      WHERE id = $1`,
-    [s.id, s.delayMs, s.inquired, s.lastError, s.submitted ?? false],
-  );
+export async function writeMoves(q: Queryable, m: { attempts: AttemptWrite[]; payouts: PayoutWrite[]; transitions: TransitionRow[] }): Promise<void> {
+  if (m.attempts.length === 0 && m.payouts.length === 0 && m.transitions.length === 0) return;
+  const transitions = m.transitions.map((t) => ({
+    payout_id: t.payoutId, attempt_id: t.attemptId, entity: t.entity, from_status: t.from, to_status: t.to, trigger: t.trigger, detail: t.detail,
+  }));
+  const r = await q.query<{ attempts: number; payouts: number }>(WRITE_MOVES, [
+    JSON.stringify(m.attempts), JSON.stringify(m.payouts), JSON.stringify(transitions), m.attempts.map((a) => a.id), m.payouts.map((p) => p.id),
+  ]);
+  const done = r.rows[0]!;
+  if (done.attempts !== m.attempts.length || done.payouts !== m.payouts.length) {
+    throw new Error(`payout moves not all written (attempts ${done.attempts}/${m.attempts.length}, payouts ${done.payouts}/${m.payouts.length})`);
+  }
+}
+
+export interface CheckSchedule {
+  id: string;
+  delayMs: number;
+  inquired: boolean;
+  lastError: string | null;
+  submitted?: boolean;
+}
+
+const SCHEDULE_CHECKS = prepared(
+  `UPDATE payout_attempts t SET locked_until = NULL, next_check_at = now() + make_interval(secs => s.delay_ms / 1000),
+          inquiry_count = t.inquiry_count + CASE WHEN s.inquired THEN 1 ELSE 0 END, last_error = coalesce(s.last_error, t.last_error),
+          submitted_at = CASE WHEN s.submitted THEN now() ELSE t.submitted_at END
+     FROM json_to_recordset($1::json) AS s(id uuid, delay_ms double precision, inquired boolean, last_error text, submitted boolean)
+    WHERE t.id = s.id AND t.id = ANY($2::uuid[])`,
+);
+
+/**
+ * Releases each attempt's lease and sets when it is due for its next status inquiry, in one
+ * statement (each attempt at most once). `submitted`: a submit call just ended; `submitted_at` is
+ * stamped now, after the call, so the not-found grace period is counted from a moment no earlier
+ * than the request could have reached the bank.
+ */
+export async function scheduleChecks(q: Queryable, checks: CheckSchedule[]): Promise<void> {
+  if (checks.length === 0) return;
+  await q.query(SCHEDULE_CHECKS, [
+    JSON.stringify(checks.map((c) => ({ id: c.id, delay_ms: c.delayMs, inquired: c.inquired, last_error: c.lastError, submitted: c.submitted ?? false }))),
+    checks.map((c) => c.id),
+  ]);
 }
 
 export interface ClaimedAttempt {

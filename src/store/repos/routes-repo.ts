@@ -1,6 +1,6 @@
 /** SQL for payout routes (bank_connections). */
 import type { PayoutMode } from '../../domain/payout.js';
-import type { Queryable } from '../db.js';
+import { prepared, type Queryable } from '../db.js';
 
 export interface RouteRow {
   id: string;
@@ -31,11 +31,20 @@ export async function insertRoute(q: Queryable, r: { id: string; orgId: string; 
   return res.rows[0] as RouteRow;
 }
 
-/** The given active route of the organization, or (id null) its active default route. */
-export async function findUsableRoute(q: Queryable, orgId: string, id: string | null): Promise<RouteRow | null> {
-  const res =
-    id === null
-      ? await q.query<RouteRow>(`SELECT ${COLUMNS} FROM bank_connections WHERE org_id = $1 AND is_default AND active`, [orgId])
-      : await q.query<RouteRow>(`SELECT ${COLUMNS} FROM bank_connections WHERE org_id = $1 AND id = $2 AND active`, [orgId, id]);
-  return res.rows[0] ?? null;
+/** A route a payout asks for: a given route of the organization, or (routeId null) its default. */
+export interface RouteLookup {
+  orgId: string;
+  routeId: string | null;
+}
+
+const FIND_USABLE_ROUTES = prepared(`SELECT r.n, ${COLUMNS.split(', ').map((c) => `b.${c}`).join(', ')}
+   FROM unnest($1::uuid[], $2::uuid[]) WITH ORDINALITY AS r(org_id, route_id, n)
+   JOIN bank_connections b ON b.org_id = r.org_id AND b.active AND (CASE WHEN r.route_id IS NULL THEN b.is_default ELSE b.id = r.route_id END)`);
+
+/** For each look-up, the given active route of the organization, or (route id null) its active default route; null where none is usable. One statement for all. */
+export async function findUsableRoutes(q: Queryable, lookups: RouteLookup[]): Promise<Array<RouteRow | null>> {
+  const res = await q.query<RouteRow & { n: string }>(FIND_USABLE_ROUTES, [lookups.map((l) => l.orgId), lookups.map((l) => l.routeId)]);
+  const found: Array<RouteRow | null> = lookups.map(() => null);
+  for (const { n, ...row } of res.rows) found[Number(n) - 1] = row;
+  return found;
 }
