@@ -26,6 +26,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import pg from 'pg';
 import { sandboxSigningSecret as signingSecretFor } from '../src/providers/sandbox/signing.js';
 import { callbackScenarios } from './callbacks-suite.js';
 import type { LoadResult, LoadSpec } from './load.js';
@@ -72,6 +73,8 @@ interface Target {
   /** Its process, and the application_name of its database connections: for CPU per request. */
   pid: number | undefined;
   app: string;
+  /** The database its backends use (the run's database unless set). */
+  db?: string;
   orgId?: string;
   base: string;
   headers: Record<string, string>;
@@ -128,6 +131,7 @@ function getSpec(t: Target): LoadSpec {
 }
 
 let dbName = '';
+let dbUrl = '';
 
 interface Measured extends LoadResult {
   service_cpu_us: number;
@@ -140,17 +144,17 @@ interface Measured extends LoadResult {
  */
 async function measure(t: Target, spec: LoadSpec): Promise<Measured> {
   const n0 = cpuMs(t.pid) ?? 0;
-  const b0 = await backendCpuMs(adminUrl, dbName, t.app);
+  const b0 = await backendCpuMs(adminUrl, t.db ?? dbName, t.app);
   const x = await load(spec);
   const per = (ms: number) => Math.round((ms * 1000) / Math.max(1, x.requests));
-  return { ...x, service_cpu_us: per((cpuMs(t.pid) ?? 0) - n0), pg_cpu_us: per((await backendCpuMs(adminUrl, dbName, t.app)) - b0) };
+  return { ...x, service_cpu_us: per((cpuMs(t.pid) ?? 0) - n0), pg_cpu_us: per((await backendCpuMs(adminUrl, t.db ?? dbName, t.app)) - b0) };
 }
 
 /** A B A B: alternates the two targets and keeps each one's runs. */
-async function alternate(label: string, a: Target, b: Target, spec: (t: Target) => LoadSpec) {
+async function alternate(label: string, a: Target, b: Target, spec: (t: Target) => LoadSpec, rssPid = servicePid) {
   const runs: Record<string, Measured[]> = { [a.name]: [], [b.name]: [] };
   for (const t of [a, b]) await load({ ...spec(t), durationSeconds: warmupSeconds });
-  resetPeakRss(servicePid);
+  resetPeakRss(rssPid);
   for (let r = 0; r < rounds; r++) {
     for (const t of [a, b]) {
       const res = await measure(t, spec(t));
@@ -162,7 +166,7 @@ async function alternate(label: string, a: Target, b: Target, spec: (t: Target) 
   }
   const sa = summary(runs[a.name] as Measured[]);
   const sb = summary(runs[b.name] as Measured[]);
-  return { label, [a.name]: { ...sa, peak_rss_mb: peakRssMb(servicePid) }, [b.name]: sb, ratio: Math.round((sa.rps / sb.rps) * 100) / 100 };
+  return { label, [a.name]: { ...sa, peak_rss_mb: peakRssMb(rssPid) }, [b.name]: sb, ratio: Math.round((sa.rps / sb.rps) * 100) / 100 };
 }
 
 let servicePid: number | undefined;
@@ -178,9 +182,26 @@ function summary(xs: Measured[]) {
   };
 }
 
+/**
+ * VACUUM ANALYZE of the whole database, as autovacuum would have done by now on a production
+ * server (CI's PostgreSQL runs without it). The service's prepared statements are planned again
+ * with these statistics: planned against tables the run started with empty, they would keep
+ * scanning whole tables as the tables grow (docs/performance.md, change 25).
+ */
+async function analyzeAll(url = dbUrl): Promise<void> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    await c.query('VACUUM (ANALYZE)');
+  } finally {
+    await c.end();
+  }
+}
+
 /** One Tijori-only scenario after a warm-up: median of `rounds` runs and the peak RSS. */
 async function single(label: string, t: Target, spec: LoadSpec) {
   await load({ ...spec, durationSeconds: warmupSeconds });
+  await analyzeAll();
   resetPeakRss(servicePid);
   const xs: Measured[] = [];
   for (let r = 0; r < rounds; r++) xs.push(await measure(t, spec));
@@ -218,7 +239,7 @@ const PAYOUT_BODY = {
 async function main() {
   const db = await freshDatabase(adminUrl);
   dbName = db.name;
-  const dataDir = mkdtempSync(join(tmpdir(), 'tijori-bench-'));
+  dbUrl = db.url;
   const adminToken = 'bench-admin-token';
   const masterKey = randomBytes(32);
   console.error(`bench: database ${db.url.replace(/\/\/[^@]*@/, '//')}; ${seconds}s per run, ${rounds} round(s), ${connections} connections`);
@@ -227,18 +248,19 @@ async function main() {
   // The service as `npm start` runs it: compiled to dist/ first.
   await run(process.execPath, ['scripts/build.mjs']);
   const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const svc = await spawnNode([...SERVICE_NODE_FLAGS, ...prof, 'dist/main.js'], {
-    DATABASE_URL: db.url,
+  const serviceEnv = (url: string) => ({
+    DATABASE_URL: url,
     PORT: '0',
     INTERNAL_PORT: '0',
     SANDBOX_PORT: '0',
-    DATA_DIR: dataDir,
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'tijori-bench-')),
     ADMIN_TOKEN: adminToken,
     MASTER_KEY: masterKey.toString('base64'),
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
     CALLBACK_ALLOW_PRIVATE_NETWORKS: 'true',
     CALLBACK_EXTRA_CA_FILE: receiver.line.ca_file as string,
   });
+  const svc = await spawnNode([...SERVICE_NODE_FLAGS, ...prof, 'dist/main.js'], serviceEnv(db.url));
   servicePid = svc.child.pid;
   const floor = await spawnNode([...prof, 'bench/floor-server.ts'], { DATABASE_URL: db.url, PORT: '0' });
   const results: Record<string, unknown> = { machine: { cpus: (await import('node:os')).cpus().length }, seconds, rounds, connections, seed_rows: seedRows };
@@ -262,10 +284,34 @@ async function main() {
     results.scenarios = scenarios;
 
     if (seedRows > 0) {
+      // "Within 10 % of an empty database" is measured on two fresh instances started together:
+      // one on a database seeded with the orders, one on a database without them, alternated
+      // (A B A B), so that neither the machine's speed drifting between the phases of the run nor
+      // the history of the long-running instance (its heap, its workers) decides the result.
       const seeded = await seedOrders(db.url, seedRows);
-      const big = await alternate(`create payment order (CHECKOUT), ${seedRows.toLocaleString('en')} orders in table`, tijori, fl, (t) => createSpec(t, CHECKOUT_BODY));
-      const bigGet = await alternate(`get payment order, ${seedRows.toLocaleString('en')} orders in table`, tijori, fl, (t) => getSpec(t));
-      results.large = { seeded, create: big, get: bigGet };
+      const n = seedRows.toLocaleString('en');
+      const big = await alternate(`create payment order (CHECKOUT), ${n} orders in table`, tijori, fl, (t) => createSpec(t, CHECKOUT_BODY));
+      const bigGet = await alternate(`get payment order, ${n} orders in table`, tijori, fl, (t) => getSpec(t));
+      const twinDbs = [await freshDatabase(adminUrl), await freshDatabase(adminUrl)] as const;
+      const twinSvcs: Spawned[] = [];
+      try {
+        for (const d of twinDbs) twinSvcs.push(await spawnNode([...SERVICE_NODE_FLAGS, 'dist/main.js'], serviceEnv(d.url)));
+        const twins: Target[] = [];
+        for (const [i, name] of (['tijori_seeded', 'tijori_unseeded'] as const).entries()) {
+          const twin: Target = { ...(await tijoriTarget(twinSvcs[i] as Spawned, adminToken)), name, db: (twinDbs[i] as { name: string }).name };
+          twin.orderPaths = await createSome(twin, 200);
+          twins.push(twin);
+        }
+        const twinSeed = await seedOrders(twinDbs[0].url, seedRows, { floor: false });
+        await analyzeAll(twinDbs[1].url);
+        const [withRows, without] = twins as [Target, Target];
+        const createVsEmpty = await alternate(`create (CHECKOUT), ${n} orders in table vs none (two fresh instances; floor columns: the unseeded one)`, withRows, without, (t) => createSpec(t, CHECKOUT_BODY), twinSvcs[0]?.child.pid);
+        const getVsEmpty = await alternate(`get, ${n} orders in table vs none (two fresh instances; floor columns: the unseeded one)`, withRows, without, (t) => getSpec(t), twinSvcs[0]?.child.pid);
+        results.large = { seeded, create: big, get: bigGet, versus_empty: { seeded: twinSeed, create: createVsEmpty, get: getVsEmpty } };
+      } finally {
+        for (const t of twinSvcs) await t.stop();
+        for (const d of twinDbs) await d.drop();
+      }
     }
     results.pgbench = await pgbench(db.url);
   } finally {

@@ -1,11 +1,12 @@
 /**
  * Fills the bench database with `n` existing payment orders (with their history rows and
- * idempotency keys, as real creates leave them) for Tijori, and `n` orders for the floor, to
- * measure how the cost grows with table size.
+ * idempotency keys, as real creates leave them) for Tijori, and `n` orders for the floor (unless
+ * `floor: false`, for a database without the floor's schema), to measure how the cost grows with
+ * table size.
  */
 import pg from 'pg';
 
-export async function seedOrders(dbUrl: string, n: number): Promise<{ orders: number; seconds: number }> {
+export async function seedOrders(dbUrl: string, n: number, opts: { floor?: boolean } = {}): Promise<{ orders: number; seconds: number }> {
   const started = Date.now();
   const c = new pg.Client({ connectionString: dbUrl });
   await c.connect();
@@ -31,7 +32,7 @@ export async function seedOrders(dbUrl: string, n: number): Promise<{ orders: nu
          SELECT $2, gen_random_uuid(), 'seed', 'completed', 201, '{}', 'payment_order', id, now() FROM o`,
         [client.org_id, client.id, from, to, n],
       );
-      await c.query(
+      if (opts.floor !== false) await c.query(
         `INSERT INTO floor.orders (id, org_id, client_id, amount_paise, purpose, status, checkout_token)
          SELECT gen_random_uuid(), gen_random_uuid(), 'seed', 10000, 'seeded', 'EXPIRED', 'seed' || g FROM generate_series($1::int, $2::int) g`,
         [from, to],
