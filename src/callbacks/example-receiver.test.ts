@@ -47,12 +47,19 @@ function post(path: string, secret: string, event: Record<string, unknown>, even
   const body = JSON.stringify(event);
   return fetch(base + path, { method: 'POST', headers: callbackHeaders({ eventId, secret, rawBody: body }), body });
 }
+/** The receiver answers 200 first and works after: wait (up to 5 s) until its work shows. */
+async function until(what: string, done: () => boolean): Promise<void> {
+  for (const deadline = Date.now() + 5_000; !done(); await new Promise((r) => setTimeout(r, 10))) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+  }
+}
+/** For what must NOT happen: a moment in which it would have. */
 const settle = () => new Promise((r) => setTimeout(r, 50));
 
 test('collection.received: 200 at once, then the order is retrieved and fulfilled once', async () => {
   const ev = { event: 'collection.received', event_id: '6f1d4b1e-0000-4000-8000-000000000001', created_at: new Date().toISOString(), data: { order_id: 'ord_paid', status: 'PAID', amount_paise: 49900 } };
   assert.equal((await post('/tijori/payin', PAYIN, ev)).status, 200);
-  await settle();
+  await until('the fulfilment', () => fulfilled.length > 0);
   assert.deepEqual(fulfilled, ['ord_paid']);
   assert.deepEqual(apiCalls, ['tj_client_x /api/v1/payment-orders/ord_paid']);
   assert.equal((await post('/tijori/payin', PAYIN, ev)).status, 200, 'a replay is acknowledged ...');
@@ -63,6 +70,7 @@ test('collection.received: 200 at once, then the order is retrieved and fulfille
 test('an order the API does not confirm is not fulfilled', async () => {
   const ev = { event: 'collection.received', event_id: '6f1d4b1e-0000-4000-8000-000000000002', data: { order_id: 'ord_pending', status: 'PAID', amount_paise: 49900 } };
   assert.equal((await post('/tijori/payin', PAYIN, ev)).status, 200);
+  await until('the look-up of the order', () => apiCalls.some((c) => c.endsWith('/ord_pending')));
   await settle();
   assert.ok(!fulfilled.includes('ord_pending'));
 });
@@ -74,6 +82,6 @@ test('wrong secret, wrong path secret and tampered event id are 401; unknown pat
   assert.equal((await post('/tijori/payout', PAYOUT, ev, '6f1d4b1e-0000-4000-8000-00000000000f')).status, 401);
   assert.equal((await post('/elsewhere', PAYOUT, ev)).status, 404);
   assert.equal((await post('/tijori/payout', PAYOUT, ev)).status, 200);
-  await settle();
+  await until('the payout record', () => payouts.length > 0);
   assert.deepEqual(payouts, ['123456789012']);
 });

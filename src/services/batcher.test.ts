@@ -40,25 +40,40 @@ test('each item gets its own result, in order', async () => {
   assert.deepEqual(await Promise.all([1, 2, 3].map((n) => b.add(n))), [10, 20, 30]);
 });
 
-test('with concurrency 2, a second call starts while the first runs and takes what arrived meanwhile', async () => {
+test('with concurrency 2, a second call starts while the first runs and takes what arrived meanwhile', { timeout: 5_000 }, async () => {
+  // Each write is held until the test lets it finish, so the order of events is the test's,
+  // not the timers' (a loaded machine fired short timers out of order).
   const calls: number[][] = [];
+  const release: Array<() => void> = [];
   let inFlight = 0;
   let maxInFlight = 0;
+  let started: () => void = () => {};
+  const nextStart = () => new Promise<void>((r) => (started = r));
   const b = new Batcher<number>(
     async (items) => {
       calls.push(items);
       inFlight++;
       maxInFlight = Math.max(maxInFlight, inFlight);
-      await new Promise((r) => setTimeout(r, 20));
+      started();
+      await new Promise<void>((r) => release.push(r));
       inFlight--;
     },
     { concurrency: 2 },
   );
+  let call = nextStart();
   const first = [1, 2].map((n) => b.add(n));
-  await new Promise((r) => setTimeout(r, 5));
-  const second = [3, 4].map((n) => b.add(n));
-  await new Promise((r) => setTimeout(r, 5));
+  await call;
+  call = nextStart();
+  const second = [3, 4].map((n) => b.add(n)); // one slot free: a second call starts at once
+  await call;
+  call = nextStart();
   const third = [5, 6].map((n) => b.add(n)); // both slots busy: waits for one of them
+  for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+  assert.deepEqual(calls, [[1, 2], [3, 4]], 'no third call while two run');
+  release[0]!();
+  await call;
+  release[1]!();
+  release[2]!();
   await Promise.all([...first, ...second, ...third]);
   assert.deepEqual(calls, [[1, 2], [3, 4], [5, 6]]);
   assert.equal(maxInFlight, 2);

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { afterCommit } from '../../src/store/db.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { poll } from '../support/poll.js';
 
 let database: TestDatabase;
 before(async () => {
@@ -21,7 +22,7 @@ test('hooks run after COMMIT, when other connections already see the rows', asyn
     await new Promise((r) => setTimeout(r, 20));
     assert.deepEqual(seen, [], 'not before the commit');
   });
-  await new Promise((r) => setTimeout(r, 50));
+  await poll(async () => seen.length, { what: 'the query of the hook', timeoutMs: 5_000, stepMs: 10 });
   assert.deepEqual(seen, [1]);
 });
 

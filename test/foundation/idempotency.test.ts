@@ -11,6 +11,7 @@ import { IdempotencyService, type IdempotencyScope } from '../../src/services/id
 import type { Queryable } from '../../src/store/db.js';
 import type { CompletedKeyValues } from '../../src/store/repos/idempotency-keys-repo.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { poll } from '../support/poll.js';
 
 let t: TestDatabase;
 let clientPk: string;
@@ -120,7 +121,7 @@ test('leased creates: 409 while held, release on failure, takeover after expiry 
     const text = await completeWith({ status: 201, body: { id: resourceId }, resourceType: 'widget', resourceId }, writeWidget(resourceId));
     return { status: 201, bodyText: text, replayed: false };
   });
-  await new Promise((r) => setTimeout(r, 50));
+  await poll(async () => firstId, { what: 'the first create to hold the key', timeoutMs: 5_000, stepMs: 5 });
   await assert.rejects(
     svc.runLeased(scope(key), async () => ({ status: 500, bodyText: '', replayed: false })),
     (e: AppError) => e.code === 'IDEMPOTENCY_KEY_IN_PROGRESS',
