@@ -15,6 +15,40 @@ export interface CompletedKeyValues {
   resource_type: string;
 }
 
+/**
+ * The completed key rows of batched creates (orders, payouts): each resource's statement reads a
+ * JSON batch `v` whose records carry `id` (the resource), `client_pk` and the fields below, and
+ * starts with one of the two `k` CTEs, which returns the ids of the resources whose key it wrote.
+ * The resource rows are then written only FROM `v JOIN k`, so nothing goes in without its key.
+ */
+export const KEY_RECORD_COLUMNS = 'idempotency_key uuid, fingerprint text, response_status integer, response_body text, resource_type text';
+
+/** The key fields of one create's JSON record (the columns of KEY_RECORD_COLUMNS). */
+export function keyRecordFields(key: CompletedKeyValues) {
+  return {
+    idempotency_key: key.key,
+    fingerprint: key.fingerprint,
+    response_status: key.response_status,
+    response_body: key.response_body,
+    resource_type: key.resource_type,
+  };
+}
+
+/** New keys, written completed (ON CONFLICT DO NOTHING: a key that exists, or appears twice in the batch, writes nothing). */
+export const NEW_KEYS_CTE = `k AS (INSERT INTO idempotency_keys (client_pk, key, fingerprint, state, response_status, response_body, resource_type, resource_id, completed_at)
+         SELECT client_pk, idempotency_key, fingerprint, 'completed', response_status, response_body, resource_type, id, now() FROM v
+         ON CONFLICT DO NOTHING RETURNING resource_id)`;
+
+/**
+ * Keys the creates hold (leased, or taken over when left in progress): each is completed only while
+ * still in progress with the same fingerprint. A key another request completed meanwhile writes
+ * nothing; one that two creates of the batch complete is written once.
+ */
+export const HELD_KEYS_CTE = `k AS (UPDATE idempotency_keys i SET state = 'completed', locked_until = NULL, response_status = v.response_status,
+           response_body = v.response_body, resource_type = v.resource_type, resource_id = v.id, completed_at = now()
+         FROM v WHERE i.client_pk = v.client_pk AND i.key = v.idempotency_key AND i.fingerprint = v.fingerprint AND i.state = 'in_progress'
+         RETURNING v.id AS resource_id)`;
+
 /** A key taken "in progress" for `lease_ms` by a leased create that will make `resource_id`. */
 export interface NewLease {
   client_pk: string;

@@ -5,7 +5,7 @@
  */
 import type { OrderTrigger, PaymentOrderStatus } from '../../domain/payment-order.js';
 import { prepared, type PreparedStatement, type Queryable } from '../db.js';
-import { byKeyOrder, type CompletedKeyValues } from './idempotency-keys-repo.js';
+import { byKeyOrder, type CompletedKeyValues, HELD_KEYS_CTE, KEY_RECORD_COLUMNS, keyRecordFields, NEW_KEYS_CTE } from './idempotency-keys-repo.js';
 
 export interface PaymentOrderRow {
   id: string;
@@ -93,7 +93,7 @@ const CREATE_COLUMN_TYPES: Record<(typeof CREATE_COLUMNS)[number], string> = {
 function createsStatement(k: string): PreparedStatement {
   return prepared(`WITH v AS MATERIALIZED (
        SELECT * FROM json_to_recordset($1::json) AS v(${CREATE_COLUMNS.map((c) => `${c} ${CREATE_COLUMN_TYPES[c]}`).join(', ')},
-         idempotency_key uuid, fingerprint text, response_status integer, response_body text, resource_type text)),
+         ${KEY_RECORD_COLUMNS})),
      ${k},
      o AS (INSERT INTO payment_orders (${CREATE_COLUMNS.join(', ')})
            SELECT ${CREATE_COLUMNS.map((c) => (c === 'callback_secret_enc' ? `decode(v.${c}, 'base64')` : `v.${c}`)).join(', ')}
@@ -103,31 +103,17 @@ function createsStatement(k: string): PreparedStatement {
   SELECT id FROM o`);
 }
 
-/** CHECKOUT: the key row is new (ON CONFLICT DO NOTHING: a key that exists, or appears twice in the batch, writes nothing). */
-const INSERT_CHECKOUT_CREATES = createsStatement(`k AS (INSERT INTO idempotency_keys (client_pk, key, fingerprint, state, response_status, response_body, resource_type, resource_id, completed_at)
-           SELECT client_pk, idempotency_key, fingerprint, 'completed', response_status, response_body, resource_type, id, now() FROM v
-           ON CONFLICT DO NOTHING RETURNING resource_id)`);
-
-/**
- * INTENT (leased), and a CHECKOUT that takes over a key left in progress: the key row exists,
- * taken by this request; it is completed only while still in progress with the same fingerprint. A key another request completed meanwhile (it took over an
- * expired lease) writes nothing; one that two creates of the batch complete is written once.
- */
-const INSERT_LEASED_CREATES = createsStatement(`k AS (UPDATE idempotency_keys i SET state = 'completed', locked_until = NULL, response_status = v.response_status,
-             response_body = v.response_body, resource_type = v.resource_type, resource_id = v.id, completed_at = now()
-           FROM v WHERE i.client_pk = v.client_pk AND i.key = v.idempotency_key AND i.fingerprint = v.fingerprint AND i.state = 'in_progress'
-           RETURNING v.id AS resource_id)`);
+/** CHECKOUT: the key row is new. */
+const INSERT_CHECKOUT_CREATES = createsStatement(NEW_KEYS_CTE);
+/** INTENT (leased), and a CHECKOUT that takes over a key left in progress: the key row exists, held by this request. */
+const INSERT_LEASED_CREATES = createsStatement(HELD_KEYS_CTE);
 
 async function writeCreates(q: Queryable, statement: PreparedStatement, creates: OrderCreate[]): Promise<boolean[]> {
   const records = byKeyOrder(creates, (c) => c.key).map(({ order, key }) => ({
     ...order,
     callback_secret_enc: order.callback_secret_enc?.toString('base64') ?? null,
     updated_at: order.created_at,
-    idempotency_key: key.key,
-    fingerprint: key.fingerprint,
-    response_status: key.response_status,
-    response_body: key.response_body,
-    resource_type: key.resource_type,
+    ...keyRecordFields(key),
   }));
   const r = await q.query<{ id: string }>(statement, [JSON.stringify(records)]);
   const written = new Set(r.rows.map((row) => row.id));

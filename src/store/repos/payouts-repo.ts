@@ -1,7 +1,7 @@
 /** SQL for payouts, their provider attempts and the append-only transition history. */
 import type { PayoutAttemptStatus, PayoutMode, PayoutStatus } from '../../domain/payout.js';
 import { type PreparedStatement, prepared, type Queryable } from '../db.js';
-import { byKeyOrder, type CompletedKeyValues } from './idempotency-keys-repo.js';
+import { byKeyOrder, type CompletedKeyValues, HELD_KEYS_CTE, KEY_RECORD_COLUMNS, keyRecordFields, NEW_KEYS_CTE } from './idempotency-keys-repo.js';
 
 export interface PayoutRow {
   id: string;
@@ -76,7 +76,7 @@ function createsStatement(k: string): PreparedStatement {
      SELECT * FROM json_to_recordset($1::json) AS v(id uuid, attempt_id uuid, transaction_id text, org_id uuid, client_pk uuid,
        bank_connection_id uuid, beneficiary_id uuid, beneficiary_name text, beneficiary_last4 text, beneficiary_ifsc text,
        beneficiary_bank_name text, amount_paise bigint, mode text, client_reference text, remarks text, created_at timestamptz,
-       lease_ms double precision, idempotency_key uuid, fingerprint text, response_status integer, response_body text, resource_type text)),
+       lease_ms double precision, ${KEY_RECORD_COLUMNS})),
    ${k},
    p AS (INSERT INTO payouts (id, transaction_id, org_id, client_pk, bank_connection_id, beneficiary_id, beneficiary_name,
            beneficiary_last4, beneficiary_ifsc, beneficiary_bank_name, amount_paise, mode, client_reference, remarks, status, created_at)
@@ -94,16 +94,9 @@ function createsStatement(k: string): PreparedStatement {
   SELECT payout_id AS id FROM a`);
 }
 
-/** New keys, written completed (a key that exists, or appears twice in the batch, writes nothing). */
-const INSERT_CREATES = createsStatement(`k AS (INSERT INTO idempotency_keys (client_pk, key, fingerprint, state, response_status, response_body, resource_type, resource_id, completed_at)
-         SELECT client_pk, idempotency_key, fingerprint, 'completed', response_status, response_body, resource_type, id, now() FROM v
-         ON CONFLICT DO NOTHING RETURNING resource_id)`);
-
-/** Keys this request took over (left in progress): completed only while still in progress with the same fingerprint. */
-const INSERT_HELD_CREATES = createsStatement(`k AS (UPDATE idempotency_keys i SET state = 'completed', locked_until = NULL, response_status = v.response_status,
-           response_body = v.response_body, resource_type = v.resource_type, resource_id = v.id, completed_at = now()
-         FROM v WHERE i.client_pk = v.client_pk AND i.key = v.idempotency_key AND i.fingerprint = v.fingerprint AND i.state = 'in_progress'
-         RETURNING v.id AS resource_id)`);
+const INSERT_CREATES = createsStatement(NEW_KEYS_CTE);
+/** Keys this request took over (left in progress by a create that died). */
+const INSERT_HELD_CREATES = createsStatement(HELD_KEYS_CTE);
 
 async function writeCreates(q: Queryable, statement: PreparedStatement, creates: PayoutCreate[]): Promise<boolean[]> {
   const records = byKeyOrder(creates, (c) => c.key).map(({ payout: p, key }) => ({
@@ -111,8 +104,7 @@ async function writeCreates(q: Queryable, statement: PreparedStatement, creates:
     bank_connection_id: p.routeId, beneficiary_id: p.beneficiary.id, beneficiary_name: p.beneficiary.name,
     beneficiary_last4: p.beneficiary.last4, beneficiary_ifsc: p.beneficiary.ifsc, beneficiary_bank_name: p.beneficiary.bankName,
     amount_paise: p.amountPaise, mode: p.mode, client_reference: p.clientReference, remarks: p.remarks, created_at: p.createdAt,
-    lease_ms: p.leaseMs, idempotency_key: key.key, fingerprint: key.fingerprint, response_status: key.response_status,
-    response_body: key.response_body, resource_type: key.resource_type,
+    lease_ms: p.leaseMs, ...keyRecordFields(key),
   }));
   const r = await q.query<{ id: string }>(statement, [JSON.stringify(records)]);
   const written = new Set(r.rows.map((row) => row.id));
