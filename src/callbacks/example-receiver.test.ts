@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
+import { poll } from '../../test/support/poll.js';
 import { createCallbackReceiver } from './example-receiver.js';
 import { callbackHeaders } from './signature.js';
 
@@ -48,11 +49,7 @@ function post(path: string, secret: string, event: Record<string, unknown>, even
   return fetch(base + path, { method: 'POST', headers: callbackHeaders({ eventId, secret, rawBody: body }), body });
 }
 /** The receiver answers 200 first and works after: wait (up to 5 s) until its work shows. */
-async function until(what: string, done: () => boolean): Promise<void> {
-  for (const deadline = Date.now() + 5_000; !done(); await new Promise((r) => setTimeout(r, 10))) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-  }
-}
+const until = (what: string, done: () => boolean) => poll(async () => done(), { what, timeoutMs: 5_000, stepMs: 10 });
 /** For what must NOT happen: a moment in which it would have. */
 const settle = () => new Promise((r) => setTimeout(r, 50));
 
