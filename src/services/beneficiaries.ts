@@ -77,7 +77,7 @@ export class BeneficiariesService {
 
   /**
    * Stores inline details as a confirmed beneficiary, or finds the one with the same account;
-   * `upsert` is repo.upsertBeneficiary or a batch of them (see PayoutsService).
+   * `upsert` writes it: PayoutsService passes a batch of concurrent creates' beneficiaries.
    */
   async saveInline(upsert: (b: repo.NewBeneficiary) => Promise<repo.BeneficiaryRow>, prepared: repo.NewBeneficiary, inline: InlineBeneficiary): Promise<ResolvedBeneficiary> {
     const row = await upsert(prepared);

@@ -28,21 +28,17 @@ export interface NewBeneficiary {
 /**
  * Inserts a confirmed beneficiary, or returns the organization's existing one with the same account
  * number and IFSC (same lookup hash). DO NOTHING takes no row lock on the existing row, so payouts
- * to one beneficiary do not serialise on it.
+ * to one beneficiary do not serialise on it. Payout creates use upsertBeneficiaries; this is its
+ * fallback for an account another transaction inserted after that statement's snapshot.
  */
 export async function upsertBeneficiary(q: Queryable, b: NewBeneficiary): Promise<BeneficiaryRow> {
-  // One round trip whether the account is new or known; the plain SELECT below only when another
-  // transaction inserted it after this statement's snapshot was taken.
-  const r = await q.query<BeneficiaryRow>(
-    prepared(`WITH ins AS (
-       INSERT INTO beneficiaries (id, org_id, name, account_number_enc, account_number_last4, account_lookup, ifsc, bank_name, mobile)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-       ON CONFLICT (org_id, account_lookup) DO NOTHING RETURNING ${COLUMNS})
-     SELECT * FROM ins
-     UNION ALL SELECT ${COLUMNS} FROM beneficiaries WHERE org_id = $2 AND account_lookup = $6 AND NOT EXISTS (SELECT 1 FROM ins)`),
+  const inserted = await q.query<BeneficiaryRow>(
+    `INSERT INTO beneficiaries (id, org_id, name, account_number_enc, account_number_last4, account_lookup, ifsc, bank_name, mobile)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+     ON CONFLICT (org_id, account_lookup) DO NOTHING RETURNING ${COLUMNS}`,
     [b.id, b.orgId, b.name, b.accountNumberEnc, b.last4, b.lookup, b.ifsc, b.bankName, b.mobile],
   );
-  if (r.rows[0]) return r.rows[0];
+  if (inserted.rows[0]) return inserted.rows[0];
   const existing = await q.query<BeneficiaryRow>(`SELECT ${COLUMNS} FROM beneficiaries WHERE org_id = $1 AND account_lookup = $2`, [b.orgId, b.lookup]);
   if (!existing.rows[0]) throw new Error('beneficiary vanished after a conflict');
   return existing.rows[0];
