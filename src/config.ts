@@ -23,6 +23,12 @@ export interface Config {
   provider: string;
   redisUrl: string | undefined;
   callbackAllowPrivateNetworks: boolean;
+  /**
+   * Plain http:// callback destinations on loopback/private addresses (a receiver on the developer's
+   * machine, no certificate needed): on with CALLBACK_ALLOW_PRIVATE_NETWORKS, never in production,
+   * where a callback always travels over TLS.
+   */
+  callbackAllowLocalHttp: boolean;
   /** PEM file of CA certificates trusted for callbacks in addition to the system store and NODE_EXTRA_CA_CERTS. */
   callbackExtraCaFile: string | undefined;
   /** Deliveries in flight at once per instance. */
@@ -149,6 +155,7 @@ export function loadConfig(env: Env = process.env): Config {
   const masterKey = parseMasterKey(env.MASTER_KEY || fileSecret(dataDir, 'master.key', () => randomBytes(32).toString('base64')));
   const providerTimeoutMs = intFrom(env, 'PROVIDER_TIMEOUT_MS', 3_000);
   const adminToken = env.ADMIN_TOKEN || fileSecret(dataDir, 'admin-token', () => randomBytes(32).toString('base64url'));
+  const callbackAllowPrivateNetworks = boolFrom(env, 'CALLBACK_ALLOW_PRIVATE_NETWORKS', false);
   return {
     production,
     host,
@@ -164,7 +171,8 @@ export function loadConfig(env: Env = process.env): Config {
     masterKey,
     provider: env.PROVIDER || 'sandbox',
     redisUrl: env.REDIS_URL || undefined,
-    callbackAllowPrivateNetworks: boolFrom(env, 'CALLBACK_ALLOW_PRIVATE_NETWORKS', false),
+    callbackAllowPrivateNetworks,
+    callbackAllowLocalHttp: callbackAllowPrivateNetworks && !production,
     callbackExtraCaFile: env.CALLBACK_EXTRA_CA_FILE || undefined,
     callbackConcurrency: Math.max(1, intFrom(env, 'CALLBACK_CONCURRENCY', 128)),
     callbackRetryScale: scaleFrom(env, 'CALLBACK_RETRY_SCALE'),

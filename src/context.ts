@@ -75,7 +75,11 @@ export function buildContext(deps: ContextDeps): AppContext {
     beneficiaries: new BeneficiariesService(vault),
     clients: new ClientsService(deps.db),
     idempotency: new IdempotencyService(deps.db),
-    destinations: new DestinationsService({ db: deps.db, vault, allowPrivateNetworks: deps.config.callbackAllowPrivateNetworks }),
+    destinations: new DestinationsService({
+      db: deps.db,
+      vault,
+      urlPolicy: { allowPrivateNetworks: deps.config.callbackAllowPrivateNetworks, allowLocalHttp: deps.config.callbackAllowLocalHttp },
+    }),
     deliveries: new DeliveriesService({ db: deps.db, vault, log: deps.log, metrics, retryScale: deps.config.callbackRetryScale }),
     publicBaseUrl: () => deps.config.publicBaseUrl ?? listeningBase ?? `http://${deps.config.host}:${deps.config.port}`,
     setListeningBase: (url: string) => {

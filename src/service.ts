@@ -41,6 +41,15 @@ function urlOf(app: FastifyInstance): string {
 
 export async function startService(config: Config, opts: StartOptions = {}): Promise<RunningService> {
   const log = opts.log ?? createLogger(config.logLevel);
+  if (config.callbackAllowPrivateNetworks) {
+    // Once per start: the switch opens the service's own network to merchant-chosen URLs.
+    log.warn(
+      { callbackAllowLocalHttp: config.callbackAllowLocalHttp },
+      config.callbackAllowLocalHttp
+        ? 'CALLBACK_ALLOW_PRIVATE_NETWORKS is on: callbacks may reach loopback and private addresses, over plain http:// too (development and tests only)'
+        : 'CALLBACK_ALLOW_PRIVATE_NETWORKS is on: callbacks may reach loopback and private addresses (https:// only in production)',
+    );
+  }
   let embedded: EmbeddedPostgresHandle | undefined;
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {

@@ -4,21 +4,49 @@
  * check is the dispatcher's, at connection time (src/net/safe-dispatcher.ts): a host name can
  * resolve to anything later, so this check only catches what the URL itself already says.
  * Also usable for a payment order's own callback_url.
+ *
+ * Plain `http://` is accepted only with `allowLocalHttp` (CALLBACK_ALLOW_PRIVATE_NETWORKS outside
+ * production) and only towards a host that is not public: a receiver on the developer's machine or
+ * network, reached without a certificate. A callback to the internet always travels over TLS.
  */
 import { isIP } from 'node:net';
-import { isHttpsUrl } from '../domain/text.js';
+import { isHttpsUrl, isPlainHttpUrl } from '../domain/text.js';
 import { isPublicAddress } from '../net/address-policy.js';
 
 export const MAX_DESTINATION_URL_LENGTH = 2048;
 
+export interface DestinationUrlPolicy {
+  /** CALLBACK_ALLOW_PRIVATE_NETWORKS: loopback/private hosts may be named. */
+  allowPrivateNetworks: boolean;
+  /** http:// to loopback/private hosts (config.callbackAllowLocalHttp; never in production). */
+  allowLocalHttp?: boolean;
+}
+
+const HTTP_HINT =
+  'http:// is accepted only for loopback/private addresses, with CALLBACK_ALLOW_PRIVATE_NETWORKS=true and outside production';
+
+function hostOf(url: string): string {
+  return new URL(url).hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+}
+
+function isLocalName(host: string): boolean {
+  return host === 'localhost' || host.endsWith('.localhost');
+}
+
 /** An issue text for `error.details`, or null when the URL is acceptable. */
-export function destinationUrlIssue(url: string, opts: { allowPrivateNetworks: boolean }): string | null {
+export function destinationUrlIssue(url: string, opts: DestinationUrlPolicy): string | null {
   if (url.length > MAX_DESTINATION_URL_LENGTH) return `must be at most ${MAX_DESTINATION_URL_LENGTH} characters`;
+  if (isPlainHttpUrl(url)) {
+    if (!opts.allowLocalHttp) return `must be an absolute https:// URL without credentials (${HTTP_HINT})`;
+    const host = hostOf(url);
+    // A host name is judged at connect time: every address it resolves to must be non-public.
+    if (isIP(host) !== 0 && isPublicAddress(host)) return `must not be a public address: ${HTTP_HINT}`;
+    return null;
+  }
   if (!isHttpsUrl(url)) return 'must be an absolute https:// URL without credentials';
   if (opts.allowPrivateNetworks) return null;
-  const host = new URL(url).hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
-  const isLocalName = host === 'localhost' || host.endsWith('.localhost');
-  if (isLocalName || (isIP(host) !== 0 && !isPublicAddress(host))) {
+  const host = hostOf(url);
+  if (isLocalName(host) || (isIP(host) !== 0 && !isPublicAddress(host))) {
     return 'must reach a public address: loopback, private, link-local and other non-public addresses are refused (CALLBACK_ALLOW_PRIVATE_NETWORKS is false)';
   }
   if (isIP(host) === 0 && /^[0-9.]+$/.test(host)) return 'must not be a numeric host that is not a plain IPv4 address';

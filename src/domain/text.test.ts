@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { charLength, isEmail, isHttpsUrl, isStorableText, isUuid, isUuidV4, unstorableTextPath } from './text.js';
+import { charLength, isEmail, isHttpsUrl, isPlainHttpUrl, isStorableText, isUuid, isUuidV4, unstorableTextPath } from './text.js';
 import { isIndianMobile } from './phone.js';
 
 test('charLength counts code points, not UTF-16 units', () => {
@@ -41,6 +41,15 @@ test('isHttpsUrl demands https, a host and no credentials', () => {
     'https://user@example.com', 'https://:@example.com', 'https://good.com\\@evil.com', 'https://a.com/\n',
     'javascript:alert(1)', '//example.com'];
   for (const value of bad) assert.equal(isHttpsUrl(value), false, JSON.stringify(value));
+});
+
+test('isPlainHttpUrl demands http, a host and no credentials', () => {
+  for (const ok of ['http://127.0.0.1:3000/tijori/payin', 'HTTP://localhost/x', 'http://[::1]:3000/', 'http://receiver.internal/cb']) {
+    assert.equal(isPlainHttpUrl(ok), true, ok);
+  }
+  for (const value of ['https://127.0.0.1/', 'http://', 'http:127.0.0.1', 'http://user@127.0.0.1/', 'http://a.com\\@b.com', ' http://127.0.0.1/']) {
+    assert.equal(isPlainHttpUrl(value), false, JSON.stringify(value));
+  }
 });
 
 test('isUuidV4 checks version and variant, in either case', () => {

@@ -71,15 +71,28 @@ const FORBIDDEN_IN_URL = /[\s\u0000-\u001f\u007f\\]/;
  * classic way to make one host look like another.
  */
 export function isHttpsUrl(value: string): boolean {
-  if (!/^https:\/\//i.test(value) || FORBIDDEN_IN_URL.test(value)) return false;
+  return isWebUrl(value, 'https');
+}
+
+/**
+ * The same rules for a plain `http://` URL: only callback destinations on a developer's own network
+ * may use one (src/callbacks/destination-url.ts says when).
+ */
+export function isPlainHttpUrl(value: string): boolean {
+  return isWebUrl(value, 'http');
+}
+
+function isWebUrl(value: string, scheme: 'http' | 'https'): boolean {
+  const prefix = `${scheme}://`;
+  if (value.slice(0, prefix.length).toLowerCase() !== prefix || FORBIDDEN_IN_URL.test(value)) return false;
   let url: URL;
   try {
     url = new URL(value);
   } catch {
     return false;
   }
-  const authority = value.slice('https://'.length).split(/[/?#]/, 1)[0] ?? '';
-  return url.protocol === 'https:' && url.hostname !== '' && !authority.includes('@');
+  const authority = value.slice(prefix.length).split(/[/?#]/, 1)[0] ?? '';
+  return url.protocol === `${scheme}:` && url.hostname !== '' && !authority.includes('@');
 }
 
 /** Idempotency keys: version nibble 4 and RFC 4122 variant (8, 9, a or b), either case. */

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createCallbackDispatcher, postCallback } from './safe-dispatcher.js';
@@ -80,5 +82,34 @@ test('with allowPrivateNetworks a closed local port is connection_refused', asyn
     assert.deepEqual({ status: r.status, error: r.error }, { status: null, error: 'connection_refused' });
   } finally {
     await open.close();
+  }
+});
+
+test('plain http: refused unless allowLocalHttp, and then only to non-public addresses', async () => {
+  const received: string[] = [];
+  const server = createServer((req, res) => {
+    received.push(`${req.method} ${req.url}`);
+    res.writeHead(204).end();
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const local = `http://127.0.0.1:${(server.address() as AddressInfo).port}/tijori/payin`;
+  const privateOnly = createCallbackDispatcher({ allowPrivateNetworks: true });
+  const localHttp = createCallbackDispatcher({ allowPrivateNetworks: true, allowLocalHttp: true });
+  const publicName = createCallbackDispatcher({ allowPrivateNetworks: true, allowLocalHttp: true, resolve: async () => [{ address: '93.184.216.34', family: 4 }] });
+  try {
+    for (const d of [guarded, privateOnly]) assert.equal((await post(local, d)).error, 'https_required');
+    assert.deepEqual(received, [], 'nothing was sent without allowLocalHttp');
+
+    const ok = await post(local, localHttp);
+    assert.deepEqual({ ok: ok.ok, status: ok.status }, { ok: true, status: 204 });
+    assert.deepEqual(received, ['POST /tijori/payin']);
+
+    const literal = await post('http://93.184.216.34/cb', localHttp);
+    assert.equal(literal.error, 'address_not_allowed');
+    assert.ok(literal.latencyMs < 500, 'refused before connecting');
+    assert.equal((await post('http://merchant.example/cb', publicName)).error, 'address_not_allowed');
+  } finally {
+    await Promise.all([privateOnly.close(), localHttp.close(), publicName.close()]);
+    await new Promise((r) => server.close(r));
   }
 });

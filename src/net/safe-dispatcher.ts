@@ -10,6 +10,11 @@
  * the certificates in NODE_EXTRA_CA_CERTS (read once at process start). That is how production and
  * `CALLBACK_ALLOW_PRIVATE_NETWORKS=true` test setups trust a receiver's private CA (contract §1).
  * The `ca` option exists because tests cannot set NODE_EXTRA_CA_CERTS after start-up.
+ *
+ * Plain http:// is refused (`https_required`) unless `allowLocalHttp` (CALLBACK_ALLOW_PRIVATE_NETWORKS
+ * outside production), and even then every address it connects to must be non-public: the inverse
+ * of the https rule, so a developer's local receiver works without a certificate while nothing
+ * travels to the internet in clear.
  */
 import { lookup as dnsLookup } from 'node:dns';
 import type { LookupAddress, LookupAllOptions } from 'node:dns';
@@ -22,7 +27,16 @@ import { Agent, buildConnector, request } from 'undici';
 import type { Dispatcher } from 'undici';
 import { isPublicAddress } from './address-policy.js';
 
-/** Raised (inside the connector) when a destination resolves to a non-public address. */
+/** Raised (inside the connector) for an http:// destination when plain http is not allowed. */
+export class HttpsRequiredError extends Error {
+  readonly code = 'ERR_HTTPS_REQUIRED';
+  constructor(readonly host: string) {
+    super(`callback destination ${host} is not https:// and plain http is not allowed`);
+    this.name = 'HttpsRequiredError';
+  }
+}
+
+/** Raised (inside the connector) when a destination resolves to an address it may not reach. */
 export class AddressNotAllowedError extends Error {
   readonly code = 'ERR_ADDRESS_NOT_ALLOWED';
   constructor(readonly host: string) {
@@ -36,6 +50,8 @@ export type Resolver = (hostname: string) => Promise<LookupAddress[]>;
 export interface CallbackDispatcherOptions {
   /** true only for development and tests (CALLBACK_ALLOW_PRIVATE_NETWORKS). */
   allowPrivateNetworks: boolean;
+  /** http:// to loopback/private addresses only (config.callbackAllowLocalHttp). Default false. */
+  allowLocalHttp?: boolean;
   /** TCP + TLS handshake limit. Default 5000 ms. */
   connectTimeoutMs?: number;
   /** Extra trusted CA certificate(s), added to the default store (mainly for tests; see top). */
@@ -51,18 +67,18 @@ const systemResolve: Resolver = (hostname) =>
   });
 
 /**
- * A net/tls `lookup` that resolves every address of the name and, when `judge`, refuses the
- * connection unless all of them are public. "All", not "the one we pick": with happy-eyeballs
+ * A net/tls `lookup` that resolves every address of the name and, when `allowed` is given, refuses
+ * the connection unless all of them pass it. "All", not "the one we pick": with happy-eyeballs
  * Node may try any of them.
  */
-function resolvingLookup(resolve: Resolver, judge: boolean): LookupFunction {
+function resolvingLookup(resolve: Resolver, allowed?: (address: string) => boolean): LookupFunction {
   return (hostname, options, callback) => {
     resolve(hostname).then(
       (all) => {
         const wanted = options.family === 4 || options.family === 6 ? all.filter((a) => a.family === options.family) : all;
         if (wanted.length === 0) {
           callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), '', 0);
-        } else if (judge && !wanted.every((a) => isPublicAddress(a.address))) {
+        } else if (allowed && !wanted.every((a) => allowed(a.address))) {
           callback(new AddressNotAllowedError(hostname), '', 0);
         } else if (options.all) {
           callback(null, wanted);
@@ -99,18 +115,31 @@ function trustWith(ca: NonNullable<CallbackDispatcherOptions['ca']>): Array<stri
  */
 export const CONNECTIONS_PER_ORIGIN = 32;
 
+const isPrivateAddress = (address: string) => !isPublicAddress(address);
+
 export function createCallbackDispatcher(options: CallbackDispatcherOptions): Agent {
   const lookup = options.allowPrivateNetworks
-    ? options.resolve && resolvingLookup(options.resolve, false)
-    : resolvingLookup(options.resolve ?? systemResolve, true);
+    ? options.resolve && resolvingLookup(options.resolve)
+    : resolvingLookup(options.resolve ?? systemResolve, isPublicAddress);
+  const timeout = options.connectTimeoutMs ?? 5000;
   const inner = buildConnector({
-    timeout: options.connectTimeoutMs ?? 5000,
+    timeout,
     ...(lookup ? { lookup } : {}),
     // One secure context for the dispatcher: passing `ca` instead would make tls parse the ~150
     // root certificates again for every new connection (it dominated CPU under load).
     ...(options.ca === undefined ? {} : { secureContext: createSecureContext({ ca: trustWith(options.ca) }) }),
   });
+  const plain = options.allowLocalHttp
+    ? buildConnector({ timeout, lookup: resolvingLookup(options.resolve ?? systemResolve, isPrivateAddress) })
+    : undefined;
   const connect: buildConnector.connector = (opts, callback) => {
+    if (opts.protocol === 'http:') {
+      if (!plain) callback(new HttpsRequiredError(opts.hostname), null);
+      // Node's net skips `lookup` for IP literals, so judge those here.
+      else if (isIP(opts.hostname) !== 0 && isPublicAddress(opts.hostname)) callback(new AddressNotAllowedError(opts.hostname), null);
+      else plain(opts, callback);
+      return;
+    }
     // Node's net skips `lookup` for IP literals (https://10.0.0.1/), so judge those here.
     if (!options.allowPrivateNetworks && isIP(opts.hostname) !== 0 && !isPublicAddress(opts.hostname)) {
       callback(new AddressNotAllowedError(opts.hostname), null);
@@ -169,6 +198,7 @@ function classify(err: unknown, timedOut: boolean): string {
   if (timedOut) return 'timeout';
   const codes = errorCodes(err);
   const has = (...c: string[]) => codes.some((x) => c.includes(x));
+  if (has('ERR_HTTPS_REQUIRED')) return 'https_required';
   if (has('ERR_ADDRESS_NOT_ALLOWED')) return 'address_not_allowed';
   if (has('UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'TimeoutError', 'AbortError')) return 'timeout';
   if (has('UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT')) return 'connect_timeout';
@@ -217,7 +247,8 @@ export async function postCallback(args: PostCallbackArgs): Promise<PostCallback
   } catch {
     return result(null, 'invalid_url', null);
   }
-  if (url.protocol !== 'https:') return result(null, 'https_required', null);
+  // http: goes on to the dispatcher, which refuses it unless it allows local plain http.
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return result(null, 'https_required', null);
 
   const timeoutMs = args.timeoutMs ?? DEFAULT_CALLBACK_TIMEOUT_MS;
   const controller = new AbortController();

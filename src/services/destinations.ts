@@ -5,7 +5,7 @@
  * first configures the destination. Setting the URL again keeps the secret and reveals nothing
  * (`signing_secret` is null).
  */
-import { destinationUrlIssue } from '../callbacks/destination-url.js';
+import { type DestinationUrlPolicy, destinationUrlIssue } from '../callbacks/destination-url.js';
 import { AppError, validationError, type FieldIssue } from '../domain/errors.js';
 import { isUuid } from '../domain/text.js';
 import { newSigningSecret } from '../security/secrets.js';
@@ -30,12 +30,12 @@ export function destinationSecretContext(orgId: string, kind: DestinationKind): 
 }
 
 export class DestinationsService {
-  constructor(private readonly deps: { db: Db; vault: Vault; allowPrivateNetworks: boolean }) {}
+  constructor(private readonly deps: { db: Db; vault: Vault; urlPolicy: DestinationUrlPolicy }) {}
 
   async set(input: { orgId: string; kind: string; url: string }): Promise<DestinationResult & { created: boolean }> {
     const issues: FieldIssue[] = [];
     if (!DESTINATION_KINDS.includes(input.kind as DestinationKind)) issues.push({ field: 'kind', issue: 'must be payin or payout' });
-    const urlIssue = destinationUrlIssue(input.url, { allowPrivateNetworks: this.deps.allowPrivateNetworks });
+    const urlIssue = destinationUrlIssue(input.url, this.deps.urlPolicy);
     if (urlIssue) issues.push({ field: 'url', issue: urlIssue });
     if (issues.length > 0) throw validationError(issues);
     if (!isUuid(input.orgId) || !(await findOrg(this.deps.db, input.orgId))) throw new AppError('NOT_FOUND', 'No such organization.');

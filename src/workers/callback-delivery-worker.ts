@@ -38,7 +38,11 @@ export class CallbackDeliveryWorker implements Worker {
     this.deliveries = ctx.deliveries;
     this.refillAt = Math.max(1, Math.min(CLAIM_BATCH, Math.ceil(ctx.config.callbackConcurrency / 4)));
     const ca = ctx.config.callbackExtraCaFile ? readFileSync(ctx.config.callbackExtraCaFile, 'utf8') : undefined;
-    this.dispatcher = createCallbackDispatcher({ allowPrivateNetworks: ctx.config.callbackAllowPrivateNetworks, ...(ca ? { ca } : {}) });
+    this.dispatcher = createCallbackDispatcher({
+      allowPrivateNetworks: ctx.config.callbackAllowPrivateNetworks,
+      allowLocalHttp: ctx.config.callbackAllowLocalHttp,
+      ...(ca ? { ca } : {}),
+    });
     this.loop = new PollingWorker({ name: this.name, intervalMs: POLL_INTERVAL_MS, tick: () => this.tick(), log: ctx.log });
   }
 

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, beforeEach, test } from 'node:test';
-import { verifyCallback } from '../../src/callbacks/verifier.js';
+import { verifyCallback } from '../../examples/verifier.js';
 import { parseJsonOutput, runTijori } from '../support/cli.js';
 import { failFirst } from '../support/https-receiver.js';
 import { startTestService, type TestService } from '../support/service.js';

@@ -17,8 +17,8 @@ import type { Server } from 'node:https';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { generate } from 'selfsigned';
-import { verifyCallback } from '../../src/callbacks/verifier.js';
-import type { VerifyResult } from '../../src/callbacks/verifier.js';
+import { verifyCallback } from '../../examples/verifier.js';
+import type { VerifyResult } from '../../examples/verifier.js';
 
 export interface ReceivedRequest {
   /** 0-based position in `received`. */

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { MemoryReplayStore, verifyCallback, verifyNodeRequest } from './verifier.js';
 import type { ReplayStore, VerifyResult } from './verifier.js';
-import { callbackHeaders, signCallback } from './signature.js';
+import { callbackHeaders, signCallback } from '../src/callbacks/signature.js';
 
 // Vector computed independently with openssl (see signature.test.ts).
 const SECRET = 'whsec_test_123';

@@ -1,5 +1,5 @@
 /**
- * Reference verifier for Tijori callbacks (merchant API §6.2), for merchants' receivers.
+ * Reference verifier for Tijori callbacks (docs/callbacks.md, "Verifying: the rules"), for merchants' receivers.
  *
  * Self-contained on purpose: it imports only `node:` modules so a merchant can copy this one file
  * into their project. A complete receiver using it: example-receiver.ts, docs/callbacks.md.
@@ -12,10 +12,10 @@
  *     const result = await verifyNodeRequest(req, process.env.TIJORI_CALLBACK_SECRET!, { replayStore });
  *     res.statusCode = result.status;       // 401 when the delivery must be rejected
  *     res.end();
- *     if (result.ok) queueForProcessing(result.event);   // answer 2xx promptly (§6.2.7)
+ *     if (result.ok) queueForProcessing(result.event);   // answer 2xx promptly (rule 7)
  *   });
  *
- * Before fulfilling, retrieve the payment order from the API (§6.2.8): a callback says "look",
+ * Before fulfilling, retrieve the payment order from the API (rule 8): a callback says "look",
  * the API says what is true.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
@@ -41,7 +41,7 @@ export type VerifyResult =
   | { ok: false; reason: VerifyFailureReason };
 
 /**
- * Where processed event ids are kept to reject replays (§6.2.6). `seen` and `remember` may be
+ * Where processed event ids are kept to reject replays (rule 6). `seen` and `remember` may be
  * synchronous (in-memory) or asynchronous (Redis `SET NX EX`, a database table, ...).
  */
 export interface ReplayStore {
@@ -104,7 +104,7 @@ export interface VerifyOptions {
   secret: string | readonly string[];
   /** Current Unix time in seconds; defaults to the clock. */
   nowSeconds?: number;
-  /** Maximum |now - timestamp|, in seconds. Default 300 (§6.2.5). */
+  /** Maximum |now - timestamp|, in seconds. Default 300 (rule 4). */
   toleranceSeconds?: number;
   /** Without one there is no replay protection beyond the timestamp window. */
   replayStore?: ReplayStore;
@@ -146,7 +146,7 @@ export async function verifyCallback(options: VerifyOptions): Promise<VerifyResu
   const signature = headerValue(options.headers, 'X-Service-Signature');
   if (!eventId || !timestampText || !signature) return { ok: false, reason: 'missing_header' };
 
-  // All digits (§6.2.5): no sign, no spaces, no exponent. 15 digits keep it a safe integer.
+  // All digits (rule 4): no sign, no spaces, no exponent. 15 digits keep it a safe integer.
   if (!/^[0-9]{1,15}$/.test(timestampText)) return { ok: false, reason: 'bad_timestamp' };
   const timestamp = Number(timestampText);
   if (Math.abs(now - timestamp) > tolerance) return { ok: false, reason: 'timestamp_out_of_tolerance' };
@@ -190,7 +190,7 @@ export interface NodeVerifyOptions extends Omit<VerifyOptions, 'rawBody' | 'head
 
 /**
  * Status to answer: 200 when verified, and also for a replay (the event was already accepted:
- * a 2xx stops the sender retrying it); 401 for everything else (§6.2.5; 413 for an oversized body).
+ * a 2xx stops the sender retrying it); 401 for everything else (rule 4; 413 for an oversized body).
  */
 export type NodeVerifyResult = VerifyResult & { status: number; rawBody: Buffer };
 

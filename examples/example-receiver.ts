@@ -1,15 +1,17 @@
 /**
  * A complete merchant callback receiver (docs/callbacks.md): plain node:http, no framework.
  * To use it, copy this file and `verifier.ts` (self-contained, only `node:` imports) into your
- * project and run it with tsx, or compile both with tsc.
+ * project and run it with tsx, or compile both with tsc. From this repository (README, "Try it"):
  *
  *   TIJORI_PAYIN_SECRET=whsec_... TIJORI_PAYOUT_SECRET=whsec_... \
- *   TIJORI_API_BASE=https://pay.example.com/api/v1 TIJORI_CLIENT_ID=tj_client_... TIJORI_CLIENT_SECRET=tj_secret_... \
- *   npx tsx example-receiver.ts
+ *   TIJORI_API_BASE=http://127.0.0.1:8080/api/v1 TIJORI_CLIENT_ID=tj_client_... TIJORI_CLIENT_SECRET=tj_secret_... \
+ *   RECEIVER_PORT=3000 node --import tsx examples/example-receiver.ts
  *
- * The rules it follows (API §6.2): verify the raw body bytes (never re-serialized JSON), reject
- * stale timestamps and bad signatures with 401, remember processed event ids, answer 2xx promptly
- * and do the work afterwards, and retrieve the payment order from the API before fulfilling.
+ * It takes PayIn events on POST /tijori/payin and PayOut events on POST /tijori/payout. The rules
+ * it follows (docs/callbacks.md, "Verifying: the rules"): verify the raw body bytes (never
+ * re-serialized JSON), reject stale timestamps and bad signatures with 401, remember processed
+ * event ids, answer 2xx promptly and do the work afterwards, and retrieve the payment order from
+ * the API before fulfilling.
  */
 import { createServer, type Server } from 'node:http';
 import { pathToFileURL } from 'node:url';
@@ -39,7 +41,7 @@ export function createCallbackReceiver(o: ReceiverOptions): Server {
   const log = o.log ?? ((m: string) => console.log(m));
 
   async function retrieveOrder(orderId: string): Promise<Record<string, unknown> | null> {
-    const res = await fetch(`${o.apiBase}/payment-orders/${encodeURIComponent(orderId)}`, {
+    const res = await fetch(`${o.apiBase}/merchant/payment-orders/${encodeURIComponent(orderId)}`, {
       headers: { 'X-Service-Client-Id': o.clientId, Authorization: `Bearer ${o.clientSecret}` },
       signal: AbortSignal.timeout(10_000),
     });
@@ -48,11 +50,11 @@ export function createCallbackReceiver(o: ReceiverOptions): Server {
     return body.data ?? null;
   }
 
-  async function process(e: Event): Promise<void> {
+  async function handleEvent(e: Event): Promise<void> {
     switch (e.event) {
       case 'collection.received': {
-        if (e.data.status !== 'PAID') return; // API §6.3: fulfil only when data.status is PAID
-        // The callback says "look"; the API says what is true (§6.2.8).
+        if (e.data.status !== 'PAID') return; // fulfil only when data.status is PAID
+        // The callback says "look"; the API says what is true.
         const order = await retrieveOrder(String(e.data.order_id));
         if (order?.status === 'PAID' && order.provider_status === 'SUCCESS' && order.amount_paise === e.data.amount_paise) {
           await o.fulfilOrder(order);
@@ -81,12 +83,14 @@ export function createCallbackReceiver(o: ReceiverOptions): Server {
     // otherwise); the work happens after the answer, so a slow fulfilment never causes a retry.
     res.writeHead(result.status).end();
     if (!result.ok) {
-      if (result.reason !== 'replayed') log(`rejected callback: ${result.reason}`);
+      log(result.reason === 'replayed' ? 'replayed callback ignored' : `rejected callback: ${result.reason}`);
       return;
     }
+    const event = result.event as Event;
+    log(`verified ${event.event} ${result.eventId}`);
     // In production, write the event to your own durable queue or table *before* answering, so a
     // crash after the 200 cannot lose it (the replay store would refuse the redelivery).
-    setImmediate(() => process(result.event as Event).catch((err: Error) => log(`processing ${result.eventId} failed: ${err.message}`)));
+    setImmediate(() => handleEvent(event).catch((err: Error) => log(`processing ${result.eventId} failed: ${err.message}`)));
   });
 }
 
@@ -105,6 +109,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     fulfilOrder: async (order) => console.log(`fulfil ${String(order.order_id)}`),
     recordPayout: async (p) => console.log(`payout ${String(p.transaction_id)} done, UTR ${String(p.utr)}`),
   });
-  // Tijori only sends HTTPS: terminate TLS in front of this (a reverse proxy or load balancer).
-  server.listen(Number(process.env.PORT ?? 3000), () => console.log(`listening on ${process.env.PORT ?? 3000}`));
+  // In production Tijori only sends HTTPS: terminate TLS in front of this (a reverse proxy or load
+  // balancer). Plain http:// reaches it only on your own machine or network, in development
+  // (CALLBACK_ALLOW_PRIVATE_NETWORKS=true, docs/callbacks.md).
+  const port = Number(process.env.RECEIVER_PORT || 3000);
+  server.listen(port, '127.0.0.1', () => console.log(`receiver listening on http://127.0.0.1:${port}`));
 }
