@@ -61,7 +61,12 @@ const scanOnly = (() => {
   };
 })();
 
-for (let i = 0; i < 20_000; i++) (parseOnly(), parseAndScan(), scanOnly()); // warm up the JIT
+// Warm up the JIT.
+for (let i = 0; i < 20_000; i++) {
+  parseOnly();
+  parseAndScan();
+  scanOnly();
+}
 const a: number[] = [];
 const b: number[] = [];
 const c: number[] = [];

@@ -9,7 +9,6 @@
  * when some object named a key twice, at any depth.
  */
 
-const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COLON = 0x3a;
 
