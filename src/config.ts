@@ -36,6 +36,10 @@ export interface Config {
   /** Multiplies callback retry delays. Testing only: 1 in production. */
   callbackRetryScale: number;
   trustProxy: string[];
+  /** Failed authentications per source address per minute before 429 (contract §4: 30). */
+  authFailureLimitPerMinute: number;
+  /** Requests to /checkout/* per source address per minute (docs/operations.md, "Abuse limits"). */
+  checkoutRateLimitPerMinute: number;
   logLevel: string;
   /** Pool size of the PostgreSQL connection pool of one instance. */
   dbPoolSize: number;
@@ -177,6 +181,8 @@ export function loadConfig(env: Env = process.env): Config {
     callbackConcurrency: Math.max(1, intFrom(env, 'CALLBACK_CONCURRENCY', 128)),
     callbackRetryScale: scaleFrom(env, 'CALLBACK_RETRY_SCALE'),
     trustProxy: (env.TRUST_PROXY || '').split(',').map((s) => s.trim()).filter(Boolean),
+    authFailureLimitPerMinute: Math.max(1, intFrom(env, 'AUTH_FAILURE_LIMIT_PER_MINUTE', 30)),
+    checkoutRateLimitPerMinute: Math.max(1, intFrom(env, 'CHECKOUT_RATE_LIMIT_PER_MINUTE', 600)),
     logLevel: env.LOG_LEVEL || 'info',
     dbPoolSize: intFrom(env, 'DB_POOL_SIZE', 20),
     runWorkers: boolFrom(env, 'RUN_WORKERS', true),

@@ -4,6 +4,7 @@
  */
 import type { Config } from './config.js';
 import type { RateLimiter } from './http/plugins/rate-limiter.js';
+import { SourceLimits } from './http/plugins/source-limits.js';
 import type { Logger } from './observability/logger.js';
 import { Metrics } from './observability/metrics.js';
 import { Vault } from './security/vault.js';
@@ -29,6 +30,8 @@ export interface AppContext {
   metrics: Metrics;
   vault: Vault;
   rateLimiter: RateLimiter;
+  /** Failed-authentication and checkout limits per source address. */
+  sourceLimits: SourceLimits;
   clients: ClientsService;
   idempotency: IdempotencyService;
   /** Callback destinations of organizations (PayIn, PayOut). */
@@ -66,6 +69,7 @@ export function buildContext(deps: ContextDeps): AppContext {
   loadIfscData();
   const metrics = new Metrics();
   const vault = new Vault(deps.config.masterKey);
+  const clientLookups = metrics.counter('tijori_client_lookups_total', 'Authentications by where the client row came from: cache, unknown_cache (a known-unknown id) or database', ['source']);
   const ctx = {
     ...deps,
     sandbox: deps.sandbox,
@@ -73,7 +77,12 @@ export function buildContext(deps: ContextDeps): AppContext {
     vault,
     routes: new RoutesService(deps.db),
     beneficiaries: new BeneficiariesService(vault),
-    clients: new ClientsService(deps.db),
+    clients: new ClientsService(deps.db, { onLookup: (source) => clientLookups.inc({ source }) }),
+    sourceLimits: new SourceLimits(
+      deps.rateLimiter,
+      { authFailuresPerMinute: deps.config.authFailureLimitPerMinute, checkoutPerMinute: deps.config.checkoutRateLimitPerMinute },
+      deps.log,
+    ),
     idempotency: new IdempotencyService(deps.db),
     destinations: new DestinationsService({
       db: deps.db,

@@ -10,11 +10,13 @@ export const ERROR_CODES = [
   'API_SCOPE_DENIED',
   'API_IP_NOT_ALLOWED',
   'NOT_FOUND',
+  'METHOD_NOT_ALLOWED',
   'GONE',
   'IDEMPOTENCY_KEY_IN_PROGRESS',
   'INVALID_STATE',
   'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',
+  'HEADERS_TOO_LARGE',
   'VALIDATION_FAILED',
   'IDEMPOTENCY_KEY_REUSED',
   'SENSITIVE_DATA_REJECTED',
@@ -40,6 +42,8 @@ export function httpStatusOf(code: ErrorCode): number {
       return 403;
     case 'NOT_FOUND':
       return 404;
+    case 'METHOD_NOT_ALLOWED':
+      return 405;
     case 'IDEMPOTENCY_KEY_IN_PROGRESS':
     case 'INVALID_STATE':
       return 409;
@@ -49,6 +53,8 @@ export function httpStatusOf(code: ErrorCode): number {
       return 413;
     case 'UNSUPPORTED_MEDIA_TYPE':
       return 415;
+    case 'HEADERS_TOO_LARGE':
+      return 431;
     case 'VALIDATION_FAILED':
     case 'IDEMPOTENCY_KEY_REUSED':
     case 'SENSITIVE_DATA_REJECTED':

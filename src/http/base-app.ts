@@ -10,7 +10,9 @@ import { AppError, validationError } from '../domain/errors.js';
 import { unstorableTextPath } from '../domain/text.js';
 import { lazyChildLoggerFactory } from '../observability/lazy-child-logger.js';
 import { accessLoggerFor } from '../observability/logger.js';
-import { installEnvelope, sendError } from './plugins/envelope.js';
+import { parseJsonStrict } from '../security/strict-json.js';
+import { trackAllowedMethods } from './plugins/allowed-methods.js';
+import { answerClientError, installEnvelope, sendError } from './plugins/envelope.js';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -23,9 +25,12 @@ function rejectForbiddenKeys(key: string, value: unknown): unknown {
   return value;
 }
 
+const ROUTER_OPTIONS = { ignoreTrailingSlash: true, maxParamLength: 200 };
+
 export function createBaseApp(ctx: AppContext, listener: 'public' | 'internal'): FastifyInstance {
+  const log = ctx.log.child({ listener });
   const app: FastifyInstance = Fastify({
-    loggerInstance: ctx.log.child({ listener }) as FastifyBaseLogger,
+    loggerInstance: log as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
     childLoggerFactory: lazyChildLoggerFactory,
     bodyLimit: BODY_LIMIT_BYTES,
@@ -34,7 +39,10 @@ export function createBaseApp(ctx: AppContext, listener: 'public' | 'internal'):
     trustProxy: ctx.config.trustProxy.length > 0 ? ctx.config.trustProxy : false,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    routerOptions: ROUTER_OPTIONS,
+    // Errors Node's HTTP parser meets before Fastify sees a request (headers over the limit): the
+    // envelope with a request_id too, written to the socket.
+    clientErrorHandler: (err, socket) => answerClientError(err, socket, log),
     // Malformed URLs and over-long path parameters never reach a route: answer them in the envelope.
     frameworkErrors: (_err, request, reply) => {
       reply.header('x-request-id', request.id);
@@ -46,6 +54,7 @@ export function createBaseApp(ctx: AppContext, listener: 'public' | 'internal'):
   });
 
   app.decorateRequest('principal', null);
+  const allowed = trackAllowedMethods(app, ROUTER_OPTIONS);
 
   // Only JSON bodies are accepted; anything else is 415 before it is read.
   app.removeAllContentTypeParsers();
@@ -55,7 +64,8 @@ export function createBaseApp(ctx: AppContext, listener: 'public' | 'internal'):
       if (text.trim() === '') return done(new AppError('INVALID_JSON', 'The request body is empty; send a JSON object.'), undefined);
       // A reviver makes JSON.parse several times slower, so it runs only when the text could
       // spell a forbidden key at all (directly or through a \u escape).
-      const parsed = MAY_HOLD_FORBIDDEN_KEY.test(text) ? JSON.parse(text, rejectForbiddenKeys) : JSON.parse(text);
+      // Duplicate keys are refused too (one scan of the text, docs/merchant-api.md "Request bodies").
+      const parsed = parseJsonStrict(text, MAY_HOLD_FORBIDDEN_KEY.test(text) ? rejectForbiddenKeys : undefined);
       if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
         return done(new AppError('INVALID_JSON', 'The request body must be a JSON object.'), undefined);
       }
@@ -72,7 +82,7 @@ export function createBaseApp(ctx: AppContext, listener: 'public' | 'internal'):
     done(new AppError('UNSUPPORTED_MEDIA_TYPE', 'Request bodies must be sent as Content-Type: application/json.'), undefined);
   });
 
-  installEnvelope(app);
+  installEnvelope(app, allowed);
 
   app.addHook('onSend', async (request, reply, payload) => {
     reply.header('x-request-id', request.id);

@@ -76,6 +76,9 @@ export interface Provider {
   collectionStatus(reference: string, opts?: { timeoutMs?: number }): Promise<CollectionStatus>;
   submitPayout(req: PayoutRequest): Promise<PayoutSubmitResult>;
   payoutStatus(reference: string): Promise<PayoutStatus>;
-  /** Verifies the provider's signature over the raw body; null when it does not verify. */
+  /**
+   * Verifies the provider's signature over the raw body; null when it does not verify. A signed
+   * body that names a key twice in one object throws INVALID_JSON (400): it has no one meaning.
+   */
   parseCallback(rawBody: string, headers: Record<string, string | string[] | undefined>): ProviderCallback | null;
 }

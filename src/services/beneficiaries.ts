@@ -1,7 +1,8 @@
 /**
  * Beneficiaries: IFSC-checked, confirmed bank accounts a payout can go to (API §2.4, §4.3).
- * Inline details on a payout become a reusable beneficiary, one per organization and account
- * (account number + IFSC). The account number is encrypted at rest and leaves the service only
+ * Inline details on a payout become a reusable beneficiary of the API client that sent them, one
+ * per client and account (account number + IFSC); other clients, even of the same organization,
+ * cannot name it (migration 0010). The account number is encrypted at rest and leaves the service only
  * towards the bank; everything else carries its last four digits.
  */
 import { newRowId } from '../store/row-id.js';
@@ -60,11 +61,12 @@ export class BeneficiariesService {
   constructor(private readonly vault: Vault) {}
 
   /** Encrypts up front so the insert inside the create transaction costs no extra time. */
-  prepare(orgId: string, b: InlineBeneficiary): repo.NewBeneficiary {
+  prepare(orgId: string, clientPk: string, b: InlineBeneficiary): repo.NewBeneficiary {
     const id = newRowId();
     return {
       id,
       orgId,
+      clientPk,
       name: b.name,
       accountNumberEnc: this.vault.encrypt(b.accountNumber, encryptionContext(id)),
       last4: b.accountNumber.slice(-4),
@@ -85,10 +87,10 @@ export class BeneficiariesService {
     return { id: row.id, name: inline.name, last4: row.account_number_last4, ifsc: row.ifsc, bankName: row.bank_name, accountNumber: inline.accountNumber };
   }
 
-  /** An active, confirmed beneficiary of the organization; BENEFICIARY_INVALID otherwise. */
-  async findUsable(q: Queryable, orgId: string, id: string): Promise<ResolvedBeneficiary> {
-    const row = await repo.findUsableBeneficiary(q, orgId, id);
-    if (!row) throw new AppError('BENEFICIARY_INVALID', 'beneficiary_id does not name an active, confirmed beneficiary of this organization.');
+  /** An active, confirmed beneficiary this API client created; BENEFICIARY_INVALID otherwise. */
+  async findUsable(q: Queryable, orgId: string, clientPk: string, id: string): Promise<ResolvedBeneficiary> {
+    const row = await repo.findUsableBeneficiary(q, orgId, clientPk, id);
+    if (!row) throw new AppError('BENEFICIARY_INVALID', 'beneficiary_id does not name an active, confirmed beneficiary of this API client.');
     return { ...this.fromRow(row), accountNumber: this.accountNumberOf(row) };
   }
 

@@ -3,6 +3,7 @@
  * merchant requests. The HTTP layer and the admin API both call this service.
  */
 import { randomUUID } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { AppError, validationError } from '../domain/errors.js';
 import { isScope, type Scope } from '../domain/scopes.js';
 import { hashSecret, newClientId, newClientSecret, secretMatches } from '../security/secrets.js';
@@ -33,11 +34,32 @@ export const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
  * the hot path. A rotated secret or changed allow list therefore takes effect within this time.
  */
 export const CLIENT_CACHE_MS = 2_000;
+/** Client ids that do not exist are remembered this long, so a spray of one unknown id costs one look-up. */
+export const UNKNOWN_CLIENT_CACHE_MS = 2_000;
+/** Entries per cache (known and unknown ids apart): a bound on memory, least recently used go first. */
+export const CLIENT_CACHE_ENTRIES = 10_000;
+
+/** Where an authentication found its client row: the cache, the cache of unknown ids, or PostgreSQL. */
+export type ClientLookupSource = 'cache' | 'unknown_cache' | 'database';
+
+export interface ClientsServiceOptions {
+  /** The clock of the caches (tests freeze it). */
+  now?: () => number;
+  /** Told of every look-up's source (the `tijori_client_lookups_total` metric; tests count). */
+  onLookup?: (source: ClientLookupSource) => void;
+}
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export class ClientsService {
-  private readonly cache = new Map<string, { row: repo.ClientRow | null; at: number }>();
+  /**
+   * Known clients and unknown ids are cached apart, each least-recently-used with a bound: ids
+   * that do not exist (a spray of random ids) only ever displace other unknown ids, never a client
+   * in use. Entries expire after their TTL so changes made on another instance are seen.
+   */
+  private readonly known: LRUCache<string, repo.ClientRow>;
+  private readonly unknown: LRUCache<string, true>;
+  private readonly onLookup: (source: ClientLookupSource) => void;
   /**
    * Organization names by id, kept for the life of the process: a name is set once (there is no
    * rename) and an organization is never deleted nor re-keyed (migration 0008's triggers), so a
@@ -45,7 +67,15 @@ export class ClientsService {
    */
   private readonly orgNames = new Map<string, string>();
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    options: ClientsServiceOptions = {},
+  ) {
+    const perf = options.now ? { now: options.now } : undefined;
+    this.known = new LRUCache({ max: CLIENT_CACHE_ENTRIES, ttl: CLIENT_CACHE_MS, ...(perf ? { perf } : {}) });
+    this.unknown = new LRUCache({ max: CLIENT_CACHE_ENTRIES, ttl: UNKNOWN_CLIENT_CACHE_MS, ...(perf ? { perf } : {}) });
+    this.onLookup = options.onLookup ?? (() => undefined);
+  }
 
   async createOrg(name: string): Promise<repo.OrgRow> {
     const trimmed = name.trim();
@@ -85,14 +115,14 @@ export class ClientsService {
     if (n === null) throw validationError([{ field: 'ip', issue: `"${ip}" is not an IPv4 or IPv6 address` }]);
     const list = await repo.addAllowedIp(this.db, clientId, n);
     if (list === null) throw new AppError('NOT_FOUND', 'No such client.');
-    this.cache.delete(clientId);
+    this.known.delete(clientId);
     return list;
   }
 
   async rotateSecret(clientId: string): Promise<string> {
     const secret = newClientSecret();
     if (!(await repo.replaceSecretHash(this.db, clientId, hashSecret(secret)))) throw new AppError('NOT_FOUND', 'No such client.');
-    this.cache.delete(clientId);
+    this.known.delete(clientId);
     return secret;
   }
 
@@ -107,12 +137,20 @@ export class ClientsService {
     return org.name;
   }
 
-  private async lookup(clientId: string, now: number): Promise<repo.ClientRow | null> {
-    const hit = this.cache.get(clientId);
-    if (hit && now - hit.at < CLIENT_CACHE_MS) return hit.row;
+  private async lookup(clientId: string): Promise<repo.ClientRow | null> {
+    const hit = this.known.get(clientId);
+    if (hit !== undefined) {
+      this.onLookup('cache');
+      return hit;
+    }
+    if (this.unknown.has(clientId)) {
+      this.onLookup('unknown_cache');
+      return null;
+    }
+    this.onLookup('database');
     const row = await repo.findClientByClientId(this.db, clientId);
-    if (this.cache.size > 10_000) this.cache.clear(); // bound memory against random ids
-    this.cache.set(clientId, { row, at: now });
+    if (row === null) this.unknown.set(clientId, true);
+    else this.known.set(clientId, row);
     return row;
   }
 
@@ -125,7 +163,7 @@ export class ClientsService {
     if (!clientId || !secret || clientId.length > 100 || secret.length > 200) {
       throw new AppError('API_AUTH_FAILED', 'Missing or invalid X-Service-Client-Id or Authorization: Bearer credentials.');
     }
-    const row = await this.lookup(clientId, Date.now());
+    const row = await this.lookup(clientId);
     if (!row || !row.active || !secretMatches(secret, row.secret_hash)) {
       throw new AppError('API_AUTH_FAILED', 'Missing or invalid X-Service-Client-Id or Authorization: Bearer credentials.');
     }

@@ -86,8 +86,8 @@ export class PayoutsService {
     }
     if (!route.modes.includes(body.mode)) throw new AppError('MODE_NOT_ENABLED', `Mode ${body.mode} is not enabled on this payout route (enabled: ${route.modes.join(', ')}).`);
     const ben = inline
-      ? await this.ctx.beneficiaries.saveInline((b) => this.beneficiaryWrites.add(b), this.ctx.beneficiaries.prepare(principal.orgId, inline), inline)
-      : await this.ctx.beneficiaries.findUsable(this.ctx.db, principal.orgId, body.beneficiary_id as string);
+      ? await this.ctx.beneficiaries.saveInline((b) => this.beneficiaryWrites.add(b), this.ctx.beneficiaries.prepare(principal.orgId, principal.pk, inline), inline)
+      : await this.ctx.beneficiaries.findUsable(this.ctx.db, principal.orgId, principal.pk, body.beneficiary_id as string);
     return { route, ben };
   }
 

@@ -17,7 +17,8 @@ let client: TestClient;
 let operations: { method: string; path: string; body: any }[] = [];
 
 before(async () => {
-  ts = await startTestService();
+  // Three of four fuzzed requests fail authentication: keep them reaching the routes.
+  ts = await startTestService({ AUTH_FAILURE_LIMIT_PER_MINUTE: '1000000' });
   client = await ts.createClient({ rateLimit: 1_000_000 });
   const doc = (await ts.api('GET', '/openapi.json')).body;
   for (const [path, item] of Object.entries<any>(doc.paths ?? {})) {
@@ -88,14 +89,24 @@ function nearValid(path: string): fc.Arbitrary<unknown> | null {
 const deepJson = fc.integer({ min: 50, max: 5000 }).map((d) => '['.repeat(d) + ']'.repeat(d));
 const brokenJson = fc.constantFrom('{', '{"a":}', 'nul', '{"amount_paise": 1e999999}', '\u0000', '{"a":"\ud800"}', 'x'.repeat(70_000), `{"p":"${'a'.repeat(66_000)}"}`);
 
-type Req = { op: number; path: string; raw?: string; body?: unknown; headers: Record<string, string>; contentType: string };
+/** A body that names one of its keys twice (the last one differing): always 400 INVALID_JSON. */
+function duplicated(schema: any): fc.Arbitrary<string> {
+  return fc.record({ body: bodyFrom(schema), value: hostileValue }).map(({ body, value }) => {
+    const text = JSON.stringify(body);
+    const keys = body && typeof body === 'object' ? Object.keys(body) : [];
+    const key = keys[0] ?? 'amount_paise';
+    return `{${JSON.stringify(key)}:${JSON.stringify(value) ?? 'null'},${keys.length > 0 ? text.slice(1) : `${JSON.stringify(key)}:1}`}`;
+  });
+}
+
+type Req = { op: number; kind: string; auth: string; path: string; raw?: string; body?: unknown; headers: Record<string, string>; contentType: string };
 
 function requestArb(): fc.Arbitrary<Req> {
   return fc
     .record({
       op: fc.nat({ max: operations.length - 1 }),
       param: fc.oneof(fc.uuid(), fc.string({ maxLength: 300 }), fc.constantFrom('..', '%00', '%2e%2e%2f', 'ord_' + 'x'.repeat(250))),
-      kind: fc.constantFrom('schema', 'near', 'deep', 'broken'),
+      kind: fc.constantFrom('schema', 'near', 'deep', 'broken', 'duplicate'),
       auth: fc.constantFrom('ok', 'none', 'wrong', 'garbage'),
       key: fc.constantFrom('ok', 'missing', 'bad'),
       contentType: fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', ''),
@@ -107,7 +118,7 @@ function requestArb(): fc.Arbitrary<Req> {
         ? near.map((b) => ({ body: b }))
         : r.kind === 'schema' || r.kind === 'near'
           ? bodyFrom(op.body).map((b) => ({ body: b }))
-          : (r.kind === 'deep' ? deepJson : brokenJson).map((raw) => ({ raw }));
+          : (r.kind === 'deep' ? deepJson : r.kind === 'duplicate' ? duplicated(op.body) : brokenJson).map((raw) => ({ raw }));
       return bodyArb.map((b) => {
         const headers: Record<string, string> = {};
         if (r.auth !== 'none') {
@@ -116,7 +127,7 @@ function requestArb(): fc.Arbitrary<Req> {
         }
         if (op.method === 'POST' && r.key !== 'missing') headers['idempotency-key'] = r.key === 'ok' ? crypto.randomUUID() : 'not-a-uuid';
         const path = op.path.replace(/\{[^}]+\}/g, encodeURIComponent(r.param));
-        return { op: r.op, path, headers, contentType: r.contentType, ...b } as Req;
+        return { op: r.op, kind: r.kind, auth: r.auth, path, headers, contentType: r.contentType, ...b } as Req;
       });
     });
 }
@@ -146,6 +157,9 @@ test('no fuzzed request gets a 5xx or an answer outside the envelope', { timeout
         assert.equal(body.error.request_id, body.request_id);
       } else {
         assert.equal(body.success, true);
+      }
+      if (req.kind === 'duplicate' && req.auth === 'ok' && hasBody && req.contentType.startsWith('application/json') && res.status !== 404) {
+        assert.equal(body.error?.code, 'INVALID_JSON', `duplicate key: ${req.raw} → ${res.status} ${text.slice(0, 200)}`);
       }
     }),
     { numRuns: RUNS },

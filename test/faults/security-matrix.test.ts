@@ -38,7 +38,8 @@ async function call(method: string, path: string, o: { client?: TestClient; body
 
 before(async () => {
   r = await startTrustedReceiver();
-  ts = await startTestService({ ...r.env, ...FAST_PAYOUT_ENV });
+  // The matrix makes ~60 failed authentications from one address; the per-address limit has its own case below.
+  ts = await startTestService({ ...r.env, ...FAST_PAYOUT_ENV, AUTH_FAILURE_LIMIT_PER_MINUTE: '100000' });
   secrets.admin_token = ts.config.adminToken;
   owner = await ts.createClient({ rateLimit: 1_000_000 });
   sameOrg = await ts.createClient({ orgId: owner.orgId, rateLimit: 1_000_000 });
@@ -128,6 +129,34 @@ test('every merchant route × every credential fault answers 401/403/404 and cha
   if (still.body?.data?.status !== 'AWAITING_CUSTOMER') violations.push(`owner's order moved to ${still.body?.data?.status}`);
   report('security-matrix', { routes: ops.length, cases: cases.length, operations: requests, violations: violations.length, ms: Date.now() - started });
   assert.deepEqual(violations, []);
+});
+
+test('every merchant route: an address past its failed-authentication limit is refused (429, Retry-After), valid credentials too, and nothing changes', { timeout: 120_000 }, async () => {
+  const started = Date.now();
+  const limited = await startTestService({ ...r.env, AUTH_FAILURE_LIMIT_PER_MINUTE: '5' });
+  try {
+    const client = await limited.createClient({ rateLimit: 1_000_000 });
+    const doc = (await limited.api('GET', '/openapi.json')).body;
+    const ops: Array<{ method: string; path: string }> = [];
+    for (const [path, item] of Object.entries<any>(doc.paths ?? {})) if (path.startsWith('/merchant')) for (const m of Object.keys(item)) ops.push({ method: m.toUpperCase(), path });
+    for (let i = 0; i < 5; i++) assert.equal((await limited.api('GET', `/merchant/payment-orders/${randomUUID()}`)).status, 401);
+    const violations: string[] = [];
+    for (const op of ops) {
+      for (const [name, c] of [['no credentials', undefined], ['valid credentials', client]] as const) {
+        const path = op.path.replace(/\{[^}]+\}/g, randomUUID());
+        const res = await limited.api(op.method, path, { client: c, idempotencyKey: op.method === 'POST' ? randomUUID() : undefined, body: op.method === 'POST' ? { amount_paise: 10_000, purpose: 'matrix' } : undefined });
+        if (res.status !== 429 || res.body?.error?.code !== 'RATE_LIMITED' || !res.headers.get('retry-after') || typeof res.body?.request_id !== 'string') {
+          violations.push(`${name}: ${op.method} ${op.path} → ${res.status} ${res.text.slice(0, 160)}`);
+        }
+      }
+    }
+    const counts = await limited.database.db.query<{ o: number; p: number }>('SELECT (SELECT count(*)::int FROM payment_orders) AS o, (SELECT count(*)::int FROM payouts) AS p');
+    if (counts.rows[0]!.o !== 0 || counts.rows[0]!.p !== 0) violations.push(`resources created by refused calls: ${JSON.stringify(counts.rows[0])}`);
+    report('security-auth-failure-limit', { routes: ops.length, operations: ops.length * 2, violations: violations.length, ms: Date.now() - started });
+    assert.deepEqual(violations, []);
+  } finally {
+    await limited.stop();
+  }
 });
 
 test('planted secrets and full account numbers appear in no response, callback or log line', { timeout: 120_000 }, async () => {

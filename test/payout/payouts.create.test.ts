@@ -97,6 +97,25 @@ test('422 BENEFICIARY_INVALID for an unknown beneficiary or one of another organ
   assert.equal(mine.body.error.code, 'BENEFICIARY_INVALID');
 });
 
+test('a beneficiary is its creating client\'s: another client of the same organization gets 422 BENEFICIARY_INVALID, the creator still can', async () => {
+  const a2 = await w.t.createClient({ orgId: w.client.orgId });
+  const saved = await createPayout(w, payoutBody(10_500, { beneficiary: inlineBeneficiary({ account_number: '555566667777' }) }));
+  assert.equal(saved.status, 201, saved.text);
+  const id = saved.body.data.beneficiary.id;
+  const byA2 = await w.t.api('POST', '/merchant/payouts', { client: a2, body: { beneficiary_id: id, amount_paise: 10_600, mode: 'IMPS' }, idempotencyKey: randomUUID() });
+  assert.equal(byA2.status, 422, byA2.text);
+  assert.equal(byA2.body.error.code, 'BENEFICIARY_INVALID');
+  const byA1 = await createPayout(w, { beneficiary_id: id, amount_paise: 10_700, mode: 'IMPS' });
+  assert.equal(byA1.status, 201, byA1.text);
+  assert.equal(byA1.body.data.beneficiary.id, id);
+  // The same account sent inline by A2 becomes A2's own beneficiary, not A1's row.
+  const inlineA2 = await w.t.api('POST', '/merchant/payouts', { client: a2, body: payoutBody(10_800, { beneficiary: inlineBeneficiary({ account_number: '555566667777' }) }), idempotencyKey: randomUUID() });
+  assert.equal(inlineA2.status, 201, inlineA2.text);
+  assert.notEqual(inlineA2.body.data.beneficiary.id, id);
+  const again = await w.t.api('POST', '/merchant/payouts', { client: a2, body: { beneficiary_id: inlineA2.body.data.beneficiary.id, amount_paise: 10_900, mode: 'IMPS' }, idempotencyKey: randomUUID() });
+  assert.equal(again.status, 201, again.text);
+});
+
 test('routes: ROUTE_INVALID without a usable route, MODE_NOT_ENABLED for a mode the route lacks', async () => {
   const bare = await w.t.createClient({});
   const none = await w.t.api('POST', '/merchant/payouts', { client: bare, body: payoutBody(10_000), idempotencyKey: randomUUID() });

@@ -3,8 +3,13 @@
  * one: AppErrors keep their code, Fastify's own errors are mapped to catalogue codes, anything
  * else is logged and answered as INTERNAL_ERROR without detail.
  */
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type ErrorCode, type FieldIssue, httpStatusOf } from '../../domain/errors.js';
+import type { Logger } from '../../observability/logger.js';
+import type { AllowedMethods } from './allowed-methods.js';
 import { validationDetails } from './validation.js';
 
 export interface ErrorEnvelope {
@@ -69,8 +74,46 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, err: unk
   return reply.code(status).type('application/json; charset=utf-8').send(errorEnvelope(request.id, c.code, c.message, c.details));
 }
 
-/** Installs the envelope error and not-found handlers on an app. */
-export function installEnvelope(app: FastifyInstance): void {
+/**
+ * Installs the envelope error and not-found handlers on an app. A path that exists with other
+ * methods answers 405 METHOD_NOT_ALLOWED with `Allow`, not 404.
+ */
+export function installEnvelope(app: FastifyInstance, allowed?: AllowedMethods): void {
   app.setErrorHandler((err, request, reply) => sendError(request, reply, err));
-  app.setNotFoundHandler((request, reply) => sendError(request, reply, new AppError('NOT_FOUND', 'No such resource or path.')));
+  app.setNotFoundHandler((request, reply) => {
+    const methods = allowed?.of(request.url) ?? [];
+    if (methods.length === 0) return sendError(request, reply, new AppError('NOT_FOUND', 'No such resource or path.'));
+    const allow = methods.join(', ');
+    return sendError(request, reply, new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on this path; allowed: ${allow}.`, { headers: { allow } }));
+  });
+}
+
+/**
+ * Node's `clientError`: the request could not even be parsed, so no Fastify request exists. Headers
+ * over the limit get 431 HEADERS_TOO_LARGE in the envelope, with a fresh request_id in the body and
+ * in X-Request-Id; other parse failures get Fastify's usual answers. The connection is closed.
+ */
+export function answerClientError(err: Error & { code?: string }, socket: Duplex, log: Logger): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const requestId = randomUUID();
+  let status: number;
+  let body: string;
+  if (err.code === 'HPE_HEADER_OVERFLOW') {
+    status = 431;
+    body = JSON.stringify(errorEnvelope(requestId, 'HEADERS_TOO_LARGE', 'The request headers are larger than the server accepts (16 KiB in all).'));
+  } else if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    status = 408;
+    body = '{"error":"Request Timeout","message":"Client Timeout","statusCode":408}';
+  } else {
+    status = 400;
+    body = '{"error":"Bad Request","message":"Client Error","statusCode":400}';
+  }
+  log.debug({ request_id: requestId, err: err.message, code: err.code, status }, 'client error before a request');
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `X-Request-Id: ${requestId}\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(err);
 }

@@ -1,13 +1,16 @@
 /**
- * Route options for merchant API routes: authentication + IP allow list (onRequest), then the
- * per-client rate limit (preParsing, so even bodies that fail validation are counted), then the
- * scope check. The principal is attached to the request for handlers.
+ * Route options for merchant API routes (onRequest, before the body is read): an address over its
+ * failed-authentication limit is refused first, with no look-up; then authentication + IP allow
+ * list (a failure counts against the address); then the per-client rate limit (so requests that
+ * then fail the scope check or validation are counted too); then the scope check. The principal is
+ * attached to the request for handlers.
  */
-import type { FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
+import type { FastifyRequest, RouteShorthandOptions } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../domain/errors.js';
 import type { Scope } from '../../domain/scopes.js';
 import { type Principal, requireScope } from '../../services/clients.js';
+import { rateLimitedError } from './source-limits.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -20,28 +23,39 @@ function header(request: FastifyRequest, name: string): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
-export function merchantRoute(ctx: AppContext, scope: Scope): Pick<RouteShorthandOptions, 'onRequest' | 'preParsing'> {
+/** Failures of the credentials or of the source address: what the per-address limit counts. */
+const AUTHENTICATION_FAILURES = new Set(['API_AUTH_FAILED', 'API_IP_NOT_ALLOWED']);
+
+async function authenticate(ctx: AppContext, request: FastifyRequest): Promise<Principal> {
+  const refused = ctx.sourceLimits.refusedBeforeAuthentication(request.ip);
+  if (refused) throw refused;
+  try {
+    return await ctx.clients.authenticate(header(request, 'x-service-client-id'), header(request, 'authorization'), request.ip);
+  } catch (err) {
+    if (err instanceof AppError && AUTHENTICATION_FAILURES.has(err.code)) throw (await ctx.sourceLimits.authenticationFailed(request.ip)) ?? err;
+    throw err;
+  }
+}
+
+async function takeClientLimit(ctx: AppContext, request: FastifyRequest, principal: Principal): Promise<void> {
+  let decision: { allowed: boolean; retryAfterMs: number };
+  try {
+    decision = await ctx.rateLimiter.take(principal.pk, principal.rateLimitPerMinute);
+  } catch (err) {
+    // A rate limiter outage must not take payments down with it: fail open, loudly.
+    request.log.warn({ err: (err as Error).message }, 'rate limiter unavailable; request allowed');
+    return;
+  }
+  if (!decision.allowed) throw rateLimitedError(decision, `Rate limit of ${principal.rateLimitPerMinute} requests per minute exceeded.`);
+}
+
+export function merchantRoute(ctx: AppContext, scope: Scope): Pick<RouteShorthandOptions, 'onRequest'> {
   return {
     onRequest: async (request: FastifyRequest) => {
-      const principal = await ctx.clients.authenticate(header(request, 'x-service-client-id'), header(request, 'authorization'), request.ip);
+      const principal = await authenticate(ctx, request);
       request.principal = principal;
+      await takeClientLimit(ctx, request, principal);
       requireScope(principal, scope);
-    },
-    preParsing: async (request: FastifyRequest, reply: FastifyReply) => {
-      const principal = request.principal as Principal;
-      let decision: { allowed: boolean; retryAfterMs: number };
-      try {
-        decision = await ctx.rateLimiter.take(principal.pk, principal.rateLimitPerMinute);
-      } catch (err) {
-        // A rate limiter outage must not take payments down with it: fail open, loudly.
-        request.log.warn({ err: (err as Error).message }, 'rate limiter unavailable; request allowed');
-        return;
-      }
-      if (!decision.allowed) {
-        const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
-        reply.header('retry-after', String(seconds));
-        throw new AppError('RATE_LIMITED', `Rate limit of ${principal.rateLimitPerMinute} requests per minute exceeded. Retry after ${seconds} s.`);
-      }
     },
   };
 }

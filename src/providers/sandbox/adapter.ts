@@ -2,6 +2,8 @@
  * The Provider adapter for the sandbox: reaches the sandbox server over HTTP only, like any real
  * provider adapter. Collections live in psp-client.ts, payouts in bank-client.ts.
  */
+import { AppError } from '../../domain/errors.js';
+import { hasDuplicateKeys } from '../../security/strict-json.js';
 import type { Provider, ProviderCallback } from '../provider.js';
 import type { SandboxDecision } from './psp-client.js';
 import type { SandboxStats } from './stats.js';
@@ -48,6 +50,8 @@ export function createSandboxProvider(opts: SandboxAdapterOptions): SandboxProvi
       } catch {
         return null;
       }
+      // Signed, but a key twice: which one the provider meant is unknowable; refuse, never guess.
+      if (hasDuplicateKeys(rawBody, body)) throw new AppError('INVALID_JSON', 'The callback body names a key twice in one object.');
       if (!body || typeof body !== 'object') return null;
       const type = (body as { type?: unknown }).type;
       if (type === 'collection.updated') return parsePspCallback(body as Record<string, unknown>);

@@ -101,8 +101,14 @@ export async function registerCheckoutRoutes(app: FastifyInstance, ctx: AppConte
   const https = ctx.publicBaseUrl().startsWith('https:');
   const hide = { hide: true };
 
+  // Every checkout request (page, assets, polls, steps, unknown tokens) counts against its source
+  // address: the checkout has no credentials, so this is all that stands between a script and
+  // the database. The limit is far above what payers behind one address do (docs/operations.md).
   app.addHook('onRequest', async (request, reply) => {
-    if (request.url.startsWith('/checkout/')) securityHeaders(reply, https);
+    if (!request.url.startsWith('/checkout/')) return;
+    securityHeaders(reply, https);
+    const refused = await ctx.sourceLimits.checkoutRequest(request.ip);
+    if (refused) throw refused;
   });
 
   app.get('/checkout/assets/checkout.css', { schema: hide }, async (_req, reply) =>
