@@ -37,12 +37,15 @@ test('literal non-public addresses and localhost are refused unless private netw
 
 test('http:// to loopback/private hosts only with allowLocalHttp, never to a public address', () => {
   const local = { allowPrivateNetworks: true, allowLocalHttp: true };
-  for (const url of ['http://127.0.0.1:3000/tijori/payin', 'http://localhost:3000/x', 'http://[::1]:3000/', 'http://192.168.1.20/cb', 'http://receiver/cb']) {
+  for (const url of ['http://127.0.0.1:3000/tijori/payin', 'http://localhost:3000/x', 'http://[::1]:3000/', 'http://192.168.1.20/cb', 'http://api.localhost/cb']) {
     assert.equal(destinationUrlIssue(url, local), null, url);
     // The switch for private networks alone (as in production) does not let plain http through.
     assert.match(destinationUrlIssue(url, { allowPrivateNetworks: true }) ?? '', /https:\/\/.*http:\/\/ is accepted only/, url);
     assert.match(destinationUrlIssue(url, strict) ?? '', /https:\/\//, url);
   }
-  for (const url of ['http://8.8.8.8/cb', 'http://[2001:4860:4860::8888]/']) assert.match(destinationUrlIssue(url, local) ?? '', /public/, url);
+  // A public address, or a name the URL does not show to be local, needs https.
+  for (const url of ['http://8.8.8.8/cb', 'http://[2001:4860:4860::8888]/', 'http://merchant.example.com/hooks', 'http://receiver/cb']) {
+    assert.match(destinationUrlIssue(url, local) ?? '', /must be https:\/\/ for this host/, url);
+  }
   assert.notEqual(destinationUrlIssue('http://user:pw@127.0.0.1/', local), null);
 });

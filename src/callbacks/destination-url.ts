@@ -6,8 +6,10 @@
  * Also usable for a payment order's own callback_url.
  *
  * Plain `http://` is accepted only with `allowLocalHttp` (CALLBACK_ALLOW_PRIVATE_NETWORKS outside
- * production) and only towards a host that is not public: a receiver on the developer's machine or
- * network, reached without a certificate. A callback to the internet always travels over TLS.
+ * production) and only towards a host the URL itself shows to be local: a loopback or private IP
+ * address, or `localhost`. A receiver on the developer's machine or network is then reached without
+ * a certificate, while a callback to the internet always travels over TLS. (A host name could
+ * resolve anywhere; the dispatcher judges the resolved address again at connect time.)
  */
 import { isIP } from 'node:net';
 import { isHttpsUrl, isPlainHttpUrl } from '../domain/text.js';
@@ -23,7 +25,7 @@ export interface DestinationUrlPolicy {
 }
 
 const HTTP_HINT =
-  'http:// is accepted only for loopback/private addresses, with CALLBACK_ALLOW_PRIVATE_NETWORKS=true and outside production';
+  'http:// is accepted only for localhost or a loopback/private IP address, with CALLBACK_ALLOW_PRIVATE_NETWORKS=true and outside production';
 
 function hostOf(url: string): string {
   return new URL(url).hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
@@ -39,9 +41,8 @@ export function destinationUrlIssue(url: string, opts: DestinationUrlPolicy): st
   if (isPlainHttpUrl(url)) {
     if (!opts.allowLocalHttp) return `must be an absolute https:// URL without credentials (${HTTP_HINT})`;
     const host = hostOf(url);
-    // A host name is judged at connect time: every address it resolves to must be non-public.
-    if (isIP(host) !== 0 && isPublicAddress(host)) return `must not be a public address: ${HTTP_HINT}`;
-    return null;
+    const local = isLocalName(host) || (isIP(host) !== 0 && !isPublicAddress(host));
+    return local ? null : `must be https:// for this host: ${HTTP_HINT}`;
   }
   if (!isHttpsUrl(url)) return 'must be an absolute https:// URL without credentials';
   if (opts.allowPrivateNetworks) return null;
