@@ -5,7 +5,7 @@
  * advisory locks), reached with the same `pg` driver; see docs/store.md.
  */
 import { randomBytes } from 'node:crypto';
-import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { StartupError } from '../startup-error.js';
@@ -69,12 +69,16 @@ function isPostgres(pid: number): boolean {
 }
 
 /**
- * As root, PostgreSQL runs as the `postgres` user, which must reach the database directory: it is
- * opened for traversal, and an ancestor that blocks it is named, with what to do.
+ * As root, PostgreSQL runs as the `postgres` user, which must reach the database directory: it and
+ * DATA_DIR above it are opened for traversal, and a folder higher up that blocks it is named, with
+ * what to do (its permissions are the owner's business, not ours).
  */
 function ensureReachable(user: PostgresUser | undefined, dir: string): void {
   if (!user) return;
   chmodSync(dir, 0o755);
+  // DATA_DIR itself (a `mktemp -d` is 0700) may be entered, not listed: its other files stay private.
+  const dataDir = dirname(dir);
+  if (blockingAncestor(user, dataDir) === dataDir) chmodSync(dataDir, statSync(dataDir).mode | 0o001);
   const blocker = blockingAncestor(user, dir);
   if (blocker) {
     throw new StartupError(

@@ -204,3 +204,15 @@ test('as root, a DATA_DIR inside a private folder fails with one line saying wha
   );
   assert.ok(!existsSync(join(privateFolder, 'data', 'db', LOCK_FILE)), 'the lock is released');
 });
+
+test('as root, a DATA_DIR that is itself private (mktemp -d) is opened for traversal only, and the store starts', { skip: !asRoot && 'not running as root', timeout: 90_000 }, async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'tijori-mktemp-'));
+  dirs.push(dataDir);
+  const h = await startEmbeddedPostgres({ dataDir: join(dataDir, 'db'), port: 0, persistent: false });
+  try {
+    assert.equal(await selectOne(h.url), 1);
+    assert.equal(statSync(dataDir).mode & 0o777, 0o701, 'others may enter DATA_DIR, not list it');
+  } finally {
+    await h.stop();
+  }
+});
