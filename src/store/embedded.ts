@@ -130,7 +130,7 @@ async function startLocked(opts: Options, unlock: () => void): Promise<EmbeddedP
       '-c', 'unix_socket_directories=',
       '-c', 'max_connections=300',
       ...(opts.persistent ? [] : ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']),
-    ]);
+    ], opts.persistent);
   } catch (err) {
     throw new Error(`embedded PostgreSQL did not start: ${(err as Error).message}`);
   }

@@ -41,11 +41,14 @@ export interface PostgresServer {
   stop(): Promise<void>;
 }
 
-export async function startPostgres(dist: Distribution, user: PostgresUser | undefined, args: string[]): Promise<PostgresServer> {
+/**
+ * ownGroup: the server gets a process group of its own, so a Ctrl-C in the terminal reaches only
+ * the service, which drains requests and then stops the database (instead of the database stopping
+ * under requests still in flight). Without it (a test run's throw-away server) a Ctrl-C stops both.
+ */
+export async function startPostgres(dist: Distribution, user: PostgresUser | undefined, args: string[], ownGroup: boolean): Promise<PostgresServer> {
   const tail = new Tail();
-  // Its own process group: a Ctrl-C in the terminal reaches the service, which drains requests and
-  // then stops the database, instead of the database stopping under requests still in flight.
-  const child: ChildProcess = spawn(dist.postgres, args, { ...ids(user), env: ENV, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+  const child: ChildProcess = spawn(dist.postgres, args, { ...ids(user), env: ENV, stdio: ['ignore', 'ignore', 'pipe'], detached: ownGroup });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   await new Promise<void>((resolve, reject) => {
     let seen = '';
