@@ -7,9 +7,13 @@
  * caches) and its start-up work. Type checking is `npm run check` (tsc); tests run the sources
  * through tsx. Takes well under a second.
  *
+ * The build is made beside dist/ and then put in its place, so a process starting from dist/ (the
+ * service, the `tijori` CLI, which builds when src/ is newer than dist/.built-at) never sees it
+ * half-written, and two builds at once do not mix their files.
+ *
  * usage: node scripts/build.mjs [ROOT]   (ROOT defaults to this repository; bench/ab.ts builds other trees)
  */
-import { cpSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -25,14 +29,16 @@ function files(dir) {
   );
 }
 
+const startedAt = Date.now();
 const all = files(src);
 const sources = all.filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && !f.endsWith('.d.ts'));
 const assets = all.filter((f) => !f.endsWith('.ts'));
 
-rmSync(out, { recursive: true, force: true });
+const staging = `${out}.tmp-${process.pid}`;
+rmSync(staging, { recursive: true, force: true });
 await build({
   entryPoints: sources.map((f) => join(src, f)),
-  outdir: out,
+  outdir: staging,
   outbase: src,
   format: 'esm',
   platform: 'node',
@@ -42,4 +48,20 @@ await build({
   sourcemap: 'linked',
   logLevel: 'warning',
 });
-for (const f of assets) cpSync(join(src, f), join(out, f));
+for (const f of assets) cpSync(join(src, f), join(staging, f));
+// Sources changed after this moment make the build stale for bin/tijori.js.
+writeFileSync(join(staging, '.built-at'), String(startedAt));
+
+const old = `${out}.old-${process.pid}`;
+try {
+  renameSync(out, old);
+} catch {
+  // no dist/ yet, or another build is swapping it at this moment
+}
+try {
+  renameSync(staging, out);
+} catch {
+  // another build put its (equally fresh) dist/ in place first
+  rmSync(staging, { recursive: true, force: true });
+}
+rmSync(old, { recursive: true, force: true });

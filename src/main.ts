@@ -2,6 +2,7 @@
 import { loadConfig } from './config.js';
 import { createLogger } from './observability/logger.js';
 import { startService } from './service.js';
+import { StartupError } from './startup-error.js';
 
 const config = loadConfig();
 const log = createLogger(config.logLevel);
@@ -29,7 +30,10 @@ try {
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
 } catch (err) {
-  log.fatal({ err }, 'failed to start');
+  // What started has been stopped again (startService). An operator's mistake is one line saying
+  // what to do; anything else keeps its stack.
+  if (err instanceof StartupError) log.fatal(`failed to start: ${err.message}`);
+  else log.fatal({ err }, 'failed to start');
   log.flush?.();
   setTimeout(() => process.exit(1), 100);
 }

@@ -16,6 +16,7 @@ import { startSandboxServer } from './providers/sandbox/server.js';
 import { sandboxSigningSecret } from './providers/sandbox/signing.js';
 import { Db } from './store/db.js';
 import { type EmbeddedPostgresHandle, startEmbeddedPostgres } from './store/embedded.js';
+import { StartupError } from './startup-error.js';
 import { migrate } from './store/migrate.js';
 import type { Worker } from './workers/polling-worker.js';
 import { createWorkers } from './workers/registry.js';
@@ -39,6 +40,11 @@ function urlOf(app: FastifyInstance): string {
   return `http://${host}:${addr.port}`;
 }
 
+/**
+ * Starts everything in order; if a step fails, what the earlier steps started is stopped again
+ * (newest first) before the error is rethrown, so a failed start leaves no database, listener,
+ * sandbox or worker behind.
+ */
 export async function startService(config: Config, opts: StartOptions = {}): Promise<RunningService> {
   const log = opts.log ?? createLogger(config.logLevel);
   if (config.callbackAllowPrivateNetworks) {
@@ -50,18 +56,42 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
         : 'CALLBACK_ALLOW_PRIVATE_NETWORKS is on: callbacks may reach loopback and private addresses (https:// only in production)',
     );
   }
+  const started: Array<() => Promise<unknown>> = [];
+  const undo = async () => {
+    for (const stop of started.reverse()) await stop().catch((err: unknown) => log.warn({ err: (err as Error).message }, 'while undoing a failed start'));
+  };
+  try {
+    return await startInOrder(config, log, started);
+  } catch (err) {
+    await undo();
+    throw describeStartFailure(err, config);
+  }
+}
+
+/** EADDRINUSE on a listener becomes one line that names the port and the variable that sets it. */
+function describeStartFailure(err: unknown, config: Config): unknown {
+  const e = err as NodeJS.ErrnoException & { port?: number; address?: string };
+  if (e?.code !== 'EADDRINUSE') return err;
+  const which = e.port === config.port ? 'PORT' : e.port === config.internalPort ? 'INTERNAL_PORT' : e.port === config.sandboxPort ? 'SANDBOX_PORT' : 'the port';
+  return new StartupError(`${e.address ?? '127.0.0.1'}:${e.port} is already in use (${which}): stop what listens there, or set ${which === 'the port' ? 'another port' : `${which} to another port (0: any free port)`}`);
+}
+
+async function startInOrder(config: Config, log: Logger, started: Array<() => Promise<unknown>>): Promise<RunningService> {
   let embedded: EmbeddedPostgresHandle | undefined;
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
     embedded = await startEmbeddedPostgres({ dataDir: join(config.dataDir, 'db'), port: 0, persistent: true });
+    started.push(embedded.stop);
     databaseUrl = embedded.url;
     log.info({ dataDir: config.dataDir }, 'embedded PostgreSQL started');
   }
   const db = new Db({ url: databaseUrl, poolSize: config.dbPoolSize });
+  started.push(() => db.close());
   const applied = await migrate(db);
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
 
   const rateLimiter = await createRateLimiter(config.redisUrl);
+  started.push(() => rateLimiter.close());
   if (config.provider !== 'sandbox') throw new Error(`unknown PROVIDER "${config.provider}" (available: sandbox)`);
   const signingSecret = sandboxSigningSecret(config.masterKey);
   const sandboxRef: { url?: string } = {};
@@ -77,7 +107,9 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
   const ctx = buildContext({ config, db, log, rateLimiter, provider, sandbox: provider.controls });
 
   const publicApp = await buildPublicApp(ctx);
+  started.push(() => publicApp.close());
   const internalApp = await buildInternalApp(ctx);
+  started.push(() => internalApp.close());
   await publicApp.listen({ host: config.host, port: config.port });
   await internalApp.listen({ host: config.internalHost, port: config.internalPort });
   const publicUrl = urlOf(publicApp);
@@ -92,6 +124,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
         '127.0.0.1',
         config.sandboxPort,
       );
+  started.push(() => sandbox.stop());
   sandboxRef.url = sandbox.url;
 
   const workers: Worker[] = config.runWorkers ? createWorkers(ctx) : [];

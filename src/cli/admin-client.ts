@@ -1,8 +1,9 @@
 /** How the CLI reaches a running service: the admin API on the internal listener. */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { CliError } from './errors.js';
 
-export class CliError extends Error {}
+export { CliError } from './errors.js';
 
 export interface AdminClient {
   request<T = Record<string, unknown>>(method: string, path: string, body?: unknown): Promise<T>;
@@ -15,8 +16,41 @@ export function adminToken(env: NodeJS.ProcessEnv = process.env): string {
   throw new CliError(`no admin token: set ADMIN_TOKEN or run from the directory whose DATA_DIR holds admin-token (looked for ${file})`);
 }
 
+/**
+ * ADMIN_URL, or the internal listener the service on this machine opens with the same
+ * environment: INTERNAL_HOST (a wildcard address means this machine) and INTERNAL_PORT.
+ */
+export function adminBaseUrl(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.ADMIN_URL) return env.ADMIN_URL.replace(/\/+$/, '');
+  const configured = env.INTERNAL_HOST?.trim();
+  const host = !configured || configured === '0.0.0.0' || configured === '::' ? '127.0.0.1' : configured;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${env.INTERNAL_PORT?.trim() || '8081'}`;
+}
+
+const CAUSES: Record<string, string> = {
+  ECONNREFUSED: 'connection refused — is the service running?',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host not found (DNS lookup failed)',
+  ECONNRESET: 'the connection was reset',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  ETIMEDOUT: 'the connection timed out',
+  UND_ERR_CONNECT_TIMEOUT: 'the connection timed out',
+  UND_ERR_SOCKET: 'the connection was closed',
+};
+
+/** fetch() says only "fetch failed"; the reason is in its cause. */
+function why(err: unknown): string {
+  const e = err as Error & { cause?: Error & { code?: string } };
+  if (e.name === 'TimeoutError' || e.name === 'AbortError') return 'no answer within 30 s';
+  const cause = e.cause;
+  const code = cause?.code;
+  if (code && CAUSES[code]) return CAUSES[code];
+  return cause?.message ?? e.message;
+}
+
 export function createAdminClient(env: NodeJS.ProcessEnv = process.env): AdminClient {
-  const base = (env.ADMIN_URL || 'http://127.0.0.1:8081').replace(/\/+$/, '');
+  const base = adminBaseUrl(env);
   return {
     async request<T>(method: string, path: string, body?: unknown): Promise<T> {
       const token = adminToken(env);
@@ -29,14 +63,14 @@ export function createAdminClient(env: NodeJS.ProcessEnv = process.env): AdminCl
           signal: AbortSignal.timeout(30_000),
         });
       } catch (err) {
-        throw new CliError(`cannot reach the admin API at ${base}: ${(err as Error).message}`);
+        throw new CliError(`cannot reach the admin API at ${base}: ${why(err)}`);
       }
       const text = await res.text();
       let parsed: { success?: boolean; data?: T; error?: { code: string; message: string; details?: { field: string; issue: string }[] } };
       try {
         parsed = JSON.parse(text);
       } catch {
-        throw new CliError(`unexpected answer from the admin API (HTTP ${res.status})`);
+        throw new CliError(`unexpected answer from the admin API at ${base} (HTTP ${res.status}): is ADMIN_URL the service's internal listener?`);
       }
       if (!res.ok || !parsed.success) {
         const e = parsed.error;

@@ -1,15 +1,29 @@
-/** CLI command groups added by features (sandbox, route, destination, callbacks). */
-import type { AdminClient } from './admin-client.js';
-import type { Flags } from './args.js';
-import { callbacksCommand } from './commands/callbacks.js';
-import { destinationCommand } from './commands/destination.js';
-import { routeCommand } from './commands/route.js';
-import { sandboxCommand } from './commands/sandbox.js';
+/** Every `tijori` command, in the order the global usage lists them. A new command: its file, and one line here. */
+import type { CliCommand } from './command.js';
+import { callbacksReplay } from './commands/callbacks-replay.js';
+import { callbacksShow } from './commands/callbacks-show.js';
+import { clientAllowIp } from './commands/client-allow-ip.js';
+import { clientCreate } from './commands/client-create.js';
+import { clientRotateSecret } from './commands/client-rotate-secret.js';
+import { destinationSet } from './commands/destination-set.js';
+import { orgCreate } from './commands/org-create.js';
+import { routeCreate } from './commands/route-create.js';
+import { sandboxFail } from './commands/sandbox-fail.js';
+import { sandboxPay } from './commands/sandbox-pay.js';
+import { sandboxServe } from './commands/sandbox-serve.js';
+import { sandboxStats } from './commands/sandbox-stats.js';
 
-export interface CliCommand {
-  group: string;
-  usage: string;
-  run(input: { admin: AdminClient; sub: string | undefined; args: string[]; flags: Flags }): Promise<{ json: Record<string, unknown>; text: string }>;
-}
-
-export const cliCommands: CliCommand[] = [sandboxCommand, routeCommand, destinationCommand, callbacksCommand];
+export const cliCommands: CliCommand[] = [
+  orgCreate,
+  clientCreate,
+  clientAllowIp,
+  clientRotateSecret,
+  destinationSet,
+  routeCreate,
+  sandboxPay,
+  sandboxFail,
+  sandboxStats,
+  sandboxServe,
+  callbacksReplay,
+  callbacksShow,
+];

@@ -10,7 +10,7 @@ import type { AppContext } from '../context.js';
 import { AppError, validationError } from '../domain/errors.js';
 import { unstorableTextPath } from '../domain/text.js';
 import type { ProviderCallback } from '../providers/provider.js';
-import { isDataOrDeadlockError, type Queryable } from '../store/db.js';
+import { DatabaseUnavailableError, isDataOrDeadlockError, type Queryable } from '../store/db.js';
 import * as repo from '../store/repos/provider-events-repo.js';
 import { Batcher } from './batcher.js';
 import { applyProviderPayoutUpdates } from './payout-submission.js';
@@ -132,7 +132,7 @@ export class ProviderIntake {
         return events.length;
       });
     } catch (err) {
-      if (err instanceof AppError && err.code === 'SERVICE_UNAVAILABLE') throw err;
+      if (err instanceof DatabaseUnavailableError || (err instanceof AppError && err.code === 'SERVICE_UNAVAILABLE')) throw err;
       let n = 0;
       while (n < Math.max(claimed, 1) && (await this.processOne())) n++;
       return n;

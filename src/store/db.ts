@@ -1,11 +1,10 @@
 /**
  * The one way the service talks to PostgreSQL: a pooled connection with connect and statement
- * timeouts, transactions, and the mapping of "database unreachable" to SERVICE_UNAVAILABLE.
+ * timeouts, transactions, and the mapping of "database unreachable" to DatabaseUnavailableError.
  * Repositories take a `Queryable` so the same function runs inside or outside a transaction.
  */
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import { AppError } from '../domain/errors.js';
 
 // bigint (int8) columns hold paise: parse them as numbers, guarded against precision loss.
 pg.types.setTypeParser(20, (v: string) => {
@@ -108,11 +107,20 @@ export function inLockOrder<T>(items: T[], keyOf: (item: T) => string): T[] {
     .map(({ item }) => item);
 }
 
-function mapError(err: unknown): unknown {
-  if (isUnavailableError(err)) {
-    return new AppError('SERVICE_UNAVAILABLE', 'The service is temporarily unavailable. Retry with the same Idempotency-Key.', { cause: err });
+/**
+ * The database could not be reached. Its message says so in the store's own terms (what a worker
+ * or an operator reads in the log); the HTTP layer answers it as SERVICE_UNAVAILABLE with the
+ * merchant-facing message (http/plugins/envelope.ts).
+ */
+export class DatabaseUnavailableError extends Error {
+  override name = 'DatabaseUnavailableError';
+  constructor(cause: unknown) {
+    super(`database unavailable: ${(cause as Error).message}`, { cause });
   }
-  return err;
+}
+
+function mapError(err: unknown): unknown {
+  return isUnavailableError(err) ? new DatabaseUnavailableError(err) : err;
 }
 
 export class Db implements Queryable {
@@ -134,7 +142,7 @@ export class Db implements Queryable {
     this.pool.on('error', () => {});
     // A checked-out client whose connection dies between two queries emits 'error' with no pool
     // listener attached (pg-pool removes its idle listener on checkout): without this the process
-    // would crash. The next query on it fails, is mapped to SERVICE_UNAVAILABLE and the client is
+    // would crash. The next query on it fails, is mapped to DatabaseUnavailableError and the client is
     // discarded on release.
     this.pool.on('connect', (client) => {
       client.on('error', () => {});

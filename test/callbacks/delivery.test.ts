@@ -179,7 +179,7 @@ test('replay of a delivered event sends it again; unknown events are 404', async
   const unknown = await runTijori(ts, ['callbacks', 'replay', randomUUID(), '--json']);
   assert.notEqual(unknown.code, 0);
   assert.match(unknown.stderr, /NOT_FOUND/);
-  assert.equal((await runTijori(ts, ['callbacks', 'replay'])).code, 1);
+  assert.equal((await runTijori(ts, ['callbacks', 'replay'])).code, 2, 'a missing EVENT_ID is a usage error');
 });
 
 test('deliveries start within milliseconds of the commit (NOTIFY wakes the worker; no polling wait)', async () => {

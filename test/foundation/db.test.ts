@@ -1,11 +1,11 @@
 /**
  * The store under connection loss: a connection killed while a transaction holds it (between two
- * statements) must not crash the process; the transaction fails with SERVICE_UNAVAILABLE and the
- * pool serves the next caller with a fresh connection.
+ * statements) must not crash the process; the transaction fails with DatabaseUnavailableError (the
+ * HTTP layer answers it SERVICE_UNAVAILABLE) and the pool serves the next caller with a fresh connection.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { AppError } from '../../src/domain/errors.js';
+import { Db, DatabaseUnavailableError } from '../../src/store/db.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 
 let t: TestDatabase;
@@ -14,7 +14,7 @@ before(async () => {
 });
 after(() => t.drop());
 
-test('a connection terminated mid-transaction: SERVICE_UNAVAILABLE, no crash, next transaction works', async () => {
+test('a connection terminated mid-transaction: database unavailable, no crash, next transaction works', async () => {
   let uncaught: unknown = null;
   const onUncaught = (err: unknown) => {
     uncaught = err;
@@ -27,11 +27,27 @@ test('a connection terminated mid-transaction: SERVICE_UNAVAILABLE, no crash, ne
       await new Promise((r) => setTimeout(r, 200)); // the socket closes while this client is checked out
       await q.query('SELECT 1');
     });
-    await assert.rejects(failed, (e: unknown) => e instanceof AppError && e.code === 'SERVICE_UNAVAILABLE');
+    await assert.rejects(failed, (e: unknown) => e instanceof DatabaseUnavailableError);
     assert.equal(uncaught, null, 'no uncaught exception');
     const r = await t.db.tx(async (q) => (await q.query<{ one: number }>('SELECT 1 AS one')).rows[0]?.one);
     assert.equal(r, 1);
   } finally {
     process.off('uncaughtException', onUncaught);
+  }
+});
+
+test('an unreachable database fails in the store\'s own terms, never with a merchant API message', async () => {
+  // What a worker logs when its tick fails ("sandbox bank tick failed", "worker tick failed").
+  const nowhere = new Db({ url: 'postgres://postgres@127.0.0.1:1/none', connectTimeoutMs: 1_000 });
+  try {
+    const err: unknown = await nowhere.query('SELECT 1').then(
+      () => assert.fail('a query to a closed port succeeded'),
+      (e: unknown) => e,
+    );
+    assert.ok(err instanceof DatabaseUnavailableError);
+    assert.match(err.message, /^database unavailable: .*ECONNREFUSED/);
+    assert.doesNotMatch(err.message, /Idempotency-Key|Retry/);
+  } finally {
+    await nowhere.close();
   }
 });

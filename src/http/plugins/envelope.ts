@@ -10,6 +10,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { AppError, type ErrorCode, type FieldIssue, httpStatusOf } from '../../domain/errors.js';
 import type { Logger } from '../../observability/logger.js';
 import type { AllowedMethods } from './allowed-methods.js';
+import { DatabaseUnavailableError } from '../../store/db.js';
 import { validationDetails } from './validation.js';
 
 export interface ErrorEnvelope {
@@ -46,10 +47,12 @@ const MESSAGES: Partial<Record<ErrorCode, string>> = {
   INVALID_JSON: 'The request body is not a valid JSON object.',
   INTERNAL_ERROR: 'An internal error occurred. Retry with the same Idempotency-Key.',
   NOT_FOUND: 'No such resource.',
+  SERVICE_UNAVAILABLE: 'The service is temporarily unavailable. Retry with the same Idempotency-Key.',
 };
 
 /** Classifies any thrown value into a code, a safe message and optional details. */
 export function classify(err: unknown): { code: ErrorCode; message: string; details?: FieldIssue[]; headers?: Record<string, string> } {
+  if (err instanceof DatabaseUnavailableError) return { code: 'SERVICE_UNAVAILABLE', message: MESSAGES.SERVICE_UNAVAILABLE as string };
   if (err instanceof AppError) return { code: err.code, message: err.message, details: err.details, headers: err.headers };
   const fe = err as FastifyError;
   if (fe && Array.isArray(fe.validation)) {

@@ -11,6 +11,8 @@ import { exchange } from './http.js';
 import { SANDBOX_SIGNATURE_HEADER, signSandboxBody } from './signing.js';
 
 const TICK_MS = 25;
+/** Longest wait between ticks while they keep failing (database down): a warning every 10 s, not 40 a second. */
+const MAX_BACKOFF_MS = 10_000;
 /** Transfers decided per tick: far above what the service submits, so the sandbox never holds payouts back. */
 const EXECUTE_BATCH = 500;
 /** Callbacks sent at once (each its own HTTP exchange with the intake), and rounds of them per tick. */
@@ -114,6 +116,8 @@ export function startBankExecutor(deps: SandboxDeps): BankExecutor {
   const aborter = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   let current: Promise<void> = Promise.resolve();
+  /** Ticks failed in a row: the next one waits longer (up to MAX_BACKOFF_MS), as the service's workers do. */
+  let failures = 0;
   const tick = async () => {
     try {
       // The callbacks of what was just decided go out at once, CALLBACK_BATCH at a time.
@@ -123,15 +127,20 @@ export function startBankExecutor(deps: SandboxDeps): BankExecutor {
       for (let round = 0; round < CALLBACK_ROUNDS_PER_TICK; round++) {
         if ((await deliverDueCallbacks(deps, aborter.signal)) < CALLBACK_BATCH) break;
       }
+      failures = 0;
     } catch (err) {
-      deps.log.warn({ err: (err as Error).message }, 'sandbox bank tick failed');
+      failures++;
+      deps.log.warn({ err: (err as Error).message, failures }, 'sandbox bank tick failed');
     }
   };
   const schedule = () => {
     if (aborter.signal.aborted) return;
-    timer = setTimeout(() => {
-      current = tick().then(schedule);
-    }, TICK_MS);
+    timer = setTimeout(
+      () => {
+        current = tick().then(schedule);
+      },
+      failures === 0 ? TICK_MS : Math.min(TICK_MS * 2 ** failures, MAX_BACKOFF_MS),
+    );
   };
   schedule();
   return {

@@ -1,6 +1,5 @@
-/** `tijori callbacks replay EVENT_ID` (contract §2) and `tijori callbacks show EVENT_ID`. */
-import type { CliCommand } from '../registry.js';
-import { CliError } from '../admin-client.js';
+/** `tijori callbacks show EVENT_ID`: the deliveries of one event and every attempt. */
+import type { CliCommand } from '../command.js';
 
 interface Delivery {
   target: string;
@@ -21,18 +20,12 @@ function describe(eventId: string, deliveries: Delivery[]): string {
   return lines.join('\n');
 }
 
-export const callbacksCommand: CliCommand = {
-  group: 'callbacks',
-  usage: 'callbacks replay|show EVENT_ID',
-  async run({ admin, sub, args }) {
-    const eventId = args[0];
-    if ((sub !== 'replay' && sub !== 'show') || !eventId || args.length !== 1) throw new CliError(`usage: tijori ${this.usage} [--json]`);
-    const path = `/admin/events/${encodeURIComponent(eventId)}`;
-    if (sub === 'replay') {
-      const r = await admin.request<{ event_id: string; requeued: number }>('POST', `${path}/replay`);
-      return { json: { event_id: r.event_id, requeued: r.requeued }, text: `event ${r.event_id}: ${r.requeued} delivery(ies) re-queued, due now` };
-    }
-    const r = await admin.request<{ event_id: string; deliveries: Delivery[] }>('GET', `${path}/deliveries`);
+export const callbacksShow: CliCommand = {
+  name: 'callbacks show',
+  summary: 'Shows the deliveries of one event and every attempt with its answer.',
+  args: [{ name: 'EVENT_ID', help: 'the event (evt_...)' }],
+  async run({ admin, args }) {
+    const r = await admin.request<{ event_id: string; deliveries: Delivery[] }>('GET', `/admin/events/${encodeURIComponent(args[0] as string)}/deliveries`);
     return { json: { event_id: r.event_id, deliveries: r.deliveries }, text: describe(r.event_id, r.deliveries) };
   },
 };

@@ -1,13 +1,16 @@
 /** `tijori destination set --org ORG --kind payin|payout --url HTTPS_URL` (contract §2). */
-import type { CliCommand } from '../registry.js';
-import { CliError } from '../admin-client.js';
 import { requireString } from '../args.js';
+import type { CliCommand } from '../command.js';
 
-export const destinationCommand: CliCommand = {
-  group: 'destination',
-  usage: 'destination set --org ORG --kind payin|payout --url HTTPS_URL',
-  async run({ admin, sub, flags }) {
-    if (sub !== 'set') throw new CliError(`usage: tijori ${this.usage} [--json]`);
+export const destinationSet: CliCommand = {
+  name: 'destination set',
+  summary: "Sets an organization's PayIn or PayOut callback destination. Its signing secret is shown once, on first configuration.",
+  flags: {
+    org: { type: 'string', required: true, value: 'ORG', help: 'the organization (id)' },
+    kind: { type: 'string', required: true, value: 'payin|payout', help: 'which callbacks go there' },
+    url: { type: 'string', required: true, value: 'HTTPS_URL', help: 'where the signed callbacks are posted' },
+  },
+  async run({ admin, flags }) {
     const org = requireString(flags, 'org');
     const kind = requireString(flags, 'kind');
     const d = await admin.request<{ kind: string; url: string; signing_secret: string | null }>(
