@@ -21,6 +21,12 @@ export interface Config {
   adminToken: string;
   masterKey: Buffer;
   provider: string;
+  /**
+   * SANDBOX_IN_PRODUCTION=true: the operator's explicit consent to run the sandbox provider (no
+   * real money, "Simulate payment" on checkout pages) with NODE_ENV=production. Without it such a
+   * start is refused (see refuseTestProviderInProduction in service.ts).
+   */
+  sandboxInProduction: boolean;
   redisUrl: string | undefined;
   callbackAllowPrivateNetworks: boolean;
   /**
@@ -174,6 +180,7 @@ export function loadConfig(env: Env = process.env): Config {
     adminToken,
     masterKey,
     provider: env.PROVIDER || 'sandbox',
+    sandboxInProduction: boolFrom(env, 'SANDBOX_IN_PRODUCTION', false),
     redisUrl: env.REDIS_URL || undefined,
     callbackAllowPrivateNetworks,
     callbackAllowLocalHttp: callbackAllowPrivateNetworks && !production,

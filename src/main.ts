@@ -1,10 +1,21 @@
 /** `npm start`: one instance of the service, configured from the environment (contract §1). */
-import { loadConfig } from './config.js';
+import { type Config, loadConfig } from './config.js';
 import { createLogger } from './observability/logger.js';
-import { startService } from './service.js';
+import { StartRefusedError, startService } from './service.js';
 import { StartupError } from './startup-error.js';
 
-const config = loadConfig();
+/** A configuration the service refuses: one line saying why on standard error, exit 1, nothing started. */
+function refuse(message: string): never {
+  process.stderr.write(`tijori: ${message}\n`);
+  process.exit(1);
+}
+
+let config: Config;
+try {
+  config = loadConfig();
+} catch (err) {
+  refuse((err as Error).message);
+}
 const log = createLogger(config.logLevel);
 
 try {
@@ -30,6 +41,7 @@ try {
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
 } catch (err) {
+  if (err instanceof StartRefusedError) refuse(err.message);
   // What started has been stopped again (startService). An operator's mistake is one line saying
   // what to do; anything else keeps its stack.
   if (err instanceof StartupError) log.fatal(`failed to start: ${err.message}`);

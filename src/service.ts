@@ -11,6 +11,7 @@ import { buildInternalApp } from './http/internal/app.js';
 import { createRateLimiter } from './http/plugins/rate-limiter.js';
 import { buildPublicApp } from './http/public/app.js';
 import { createLogger, type Logger } from './observability/logger.js';
+import type { Provider } from './providers/provider.js';
 import { createSandboxProvider } from './providers/sandbox/adapter.js';
 import { startSandboxServer } from './providers/sandbox/server.js';
 import { sandboxSigningSecret } from './providers/sandbox/signing.js';
@@ -31,6 +32,26 @@ export interface RunningService {
 
 export interface StartOptions {
   log?: Logger;
+}
+
+/** A start the operator's configuration forbids: said in one line, nothing was started. */
+export class StartRefusedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StartRefusedError';
+  }
+}
+
+/**
+ * In production, a provider that moves no real money (the sandbox: `livemode` false) would take
+ * orders that are never paid for real, and its checkout pages let anyone holding a link mark an
+ * order PAID. Only an operator who says so (SANDBOX_IN_PRODUCTION=true) runs it there.
+ */
+export function refuseTestProviderInProduction(config: Config, provider: Provider): void {
+  if (!config.production || provider.livemode || config.sandboxInProduction) return;
+  throw new StartRefusedError(
+    `refusing to start: NODE_ENV=production with the test provider "${provider.name}" (no real money moves, and its checkout pages let anyone holding a link mark an order paid); set SANDBOX_IN_PRODUCTION=true to run it anyway`,
+  );
 }
 
 function urlOf(app: FastifyInstance): string {
@@ -77,6 +98,21 @@ function describeStartFailure(err: unknown, config: Config): unknown {
 }
 
 async function startInOrder(config: Config, log: Logger, started: Array<() => Promise<unknown>>): Promise<RunningService> {
+  // The provider is decided first, so a refused start touches nothing (no database, no port).
+  if (config.provider !== 'sandbox') throw new StartRefusedError(`unknown PROVIDER "${config.provider}" (available: sandbox)`);
+  const signingSecret = sandboxSigningSecret(config.masterKey);
+  const sandboxRef: { url?: string } = {};
+  const provider = createSandboxProvider({
+    baseUrl: () => {
+      if (!sandboxRef.url) throw new Error('sandbox provider is not running');
+      return sandboxRef.url;
+    },
+    signingSecret,
+    timeoutMs: config.providerTimeoutMs,
+  });
+  refuseTestProviderInProduction(config, provider);
+  if (config.production && !provider.livemode) log.warn({ provider: provider.name }, 'SANDBOX_IN_PRODUCTION=true: running the test provider in production; its orders and payouts say livemode false');
+
   let embedded: EmbeddedPostgresHandle | undefined;
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
@@ -92,18 +128,7 @@ async function startInOrder(config: Config, log: Logger, started: Array<() => Pr
 
   const rateLimiter = await createRateLimiter(config.redisUrl);
   started.push(() => rateLimiter.close());
-  if (config.provider !== 'sandbox') throw new Error(`unknown PROVIDER "${config.provider}" (available: sandbox)`);
-  const signingSecret = sandboxSigningSecret(config.masterKey);
-  const sandboxRef: { url?: string } = {};
   let internalUrl = '';
-  const provider = createSandboxProvider({
-    baseUrl: () => {
-      if (!sandboxRef.url) throw new Error('sandbox provider is not running');
-      return sandboxRef.url;
-    },
-    signingSecret,
-    timeoutMs: config.providerTimeoutMs,
-  });
   const ctx = buildContext({ config, db, log, rateLimiter, provider, sandbox: provider.controls });
 
   const publicApp = await buildPublicApp(ctx);

@@ -71,6 +71,12 @@ export class ProviderError extends Error {
 
 export interface Provider {
   readonly name: string;
+  /**
+   * Whether this provider account moves real money: the one place that decides `livemode` of the
+   * orders and payouts made with it (contract §7, §8). The sandbox (and a provider's own sandbox
+   * or a simulator) is false; a connector on the provider's production address is true.
+   */
+  readonly livemode: boolean;
   createCollection(req: CollectionRequest): Promise<CollectionIssued>;
   /** `timeoutMs` bounds this one call (the live check of an order retrieval uses a short bound). */
   collectionStatus(reference: string, opts?: { timeoutMs?: number }): Promise<CollectionStatus>;

@@ -29,7 +29,7 @@ export async function lockOrder(tx: Queryable, id: string): Promise<PaymentOrder
   return row;
 }
 
-/** API §6.4 `collection.received` data, exactly. */
+/** API §6.4 `collection.received` data, exactly, plus `livemode` (contract §7). */
 export function collectionReceivedData(o: PaymentOrderRow): Record<string, unknown> {
   return {
     order_id: o.order_id,
@@ -40,6 +40,7 @@ export function collectionReceivedData(o: PaymentOrderRow): Record<string, unkno
     currency: o.currency,
     bank_transaction_id: o.bank_transaction_id,
     confirmed_at: o.confirmed_at?.toISOString() ?? null,
+    livemode: o.livemode,
   };
 }
 

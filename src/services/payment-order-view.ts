@@ -129,6 +129,7 @@ export function paymentOrderView(o: PaymentOrderViewRow, checkoutPageUrl: string
     ...(confirmed ? { bank_transaction_id: o.bank_transaction_id, utr: o.bank_transaction_id, confirmed_at: iso(o.confirmed_at) } : {}),
     purpose: o.purpose,
     expires_at: iso(o.expires_at),
+    livemode: o.livemode,
     created_at: iso(o.created_at),
   };
 }
@@ -150,8 +151,12 @@ export interface CheckoutView {
   bank_transaction_id: string | null;
   confirmed_at: string | null;
   return_url: string | null;
-  /** true when the order's provider is the sandbox: the page may offer "Simulate payment". */
-  sandbox: boolean;
+  merchant_order_reference: string | null;
+  /**
+   * false for a test-mode order (the sandbox): the page marks it "Test mode" and may offer
+   * "Simulate payment". A livemode order never offers it.
+   */
+  livemode: boolean;
 }
 
 export function checkoutView(o: PaymentOrderRow, merchantName: string): CheckoutView {
@@ -170,6 +175,7 @@ export function checkoutView(o: PaymentOrderRow, merchantName: string): Checkout
     bank_transaction_id: o.bank_transaction_id,
     confirmed_at: iso(o.confirmed_at),
     return_url: o.return_url,
-    sandbox: o.provider === 'sandbox',
+    merchant_order_reference: o.merchant_order_reference,
+    livemode: o.livemode,
   };
 }

@@ -5,6 +5,7 @@
  */
 import type { AppContext } from '../context.js';
 import { AppError, validationError } from '../domain/errors.js';
+import { normaliseIndianMobile } from '../domain/phone.js';
 import { initialOrderStatus, isOpen } from '../domain/payment-order.js';
 import { type CollectionIssued, type CollectionStatus, ProviderError, type ProviderCallback } from '../providers/provider.js';
 import type { Principal } from './clients.js';
@@ -102,6 +103,7 @@ export class PaymentOrdersService {
       response_mode: input.responseMode,
       status,
       provider: this.ctx.provider.name,
+      livemode: this.ctx.provider.livemode,
       provider_status: issued ? 'PENDING' : 'NOT_INITIATED',
       provider_reference: issued?.providerReference ?? null,
       upi_uri: issued?.upiUri ?? null,
@@ -267,7 +269,9 @@ export class PaymentOrdersService {
    * AWAITING_CUSTOMER -> PENDING_PAYMENT: stores the payer, has the provider issue the intent and
    * starts the payment window. Repeating it once the intent exists returns the order unchanged.
    */
-  async submitPayerDetails(token: string, details: PayerDetails): Promise<CheckoutView> {
+  async submitPayerDetails(token: string, given: PayerDetails): Promise<CheckoutView> {
+    // A payer may write the number as "+91 98765 43210" or "098765-43210": stored as the 10 digits.
+    const details = { ...given, phone: normaliseIndianMobile(given.phone) ?? given.phone };
     const issues = payerDetailsIssues(details);
     if (issues.length > 0) throw validationError(issues);
     const row = await this.byToken(token);

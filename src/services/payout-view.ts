@@ -8,7 +8,7 @@ import type { AttemptRow, PayoutRow } from '../store/repos/payouts-repo.js';
 type PayoutFacts = Pick<
   PayoutRow,
   | 'id' | 'transaction_id' | 'client_reference' | 'amount_paise' | 'currency' | 'mode' | 'beneficiary_id' | 'beneficiary_name'
-  | 'beneficiary_last4' | 'beneficiary_ifsc' | 'beneficiary_bank_name'
+  | 'beneficiary_last4' | 'beneficiary_ifsc' | 'beneficiary_bank_name' | 'livemode'
 >;
 
 export function beneficiaryView(p: PayoutFacts) {
@@ -57,6 +57,7 @@ export function payoutView(p: PayoutRow, attempts: AttemptFacts[]) {
     processed_at: p.processed_at ? new Date(p.processed_at).toISOString() : null,
     failure_reason: p.failure_reason,
     remarks: p.remarks,
+    livemode: p.livemode,
     created_at: new Date(p.created_at).toISOString(),
   };
 }
@@ -69,6 +70,8 @@ function eventBase(p: PayoutFacts) {
     amount_paise: p.amount_paise,
     currency: p.currency,
     mode: p.mode,
+    // Contract §7: every event's `data` says whether real money moved.
+    livemode: p.livemode,
   };
 }
 

@@ -130,14 +130,14 @@ export class PayoutsService {
           beneficiary_id: ben.id, beneficiary_name: ben.name, beneficiary_last4: ben.last4, beneficiary_ifsc: ben.ifsc,
           beneficiary_bank_name: ben.bankName, amount_paise: body.amount_paise, currency: 'INR', mode: body.mode,
           client_reference: body.client_reference ?? null, remarks: body.remarks ?? null, status: 'PROCESSING',
-          failure_reason: null, bank_reference: null, utr: null, processed_at: null, created_at: createdAt,
+          failure_reason: null, bank_reference: null, utr: null, processed_at: null, livemode: this.ctx.provider.livemode, created_at: createdAt,
         };
         pending = {
           payout: {
             id: row.id, attemptId, transactionId: row.transaction_id, orgId: row.org_id, clientPk: row.client_pk, routeId: route.id,
             beneficiary: { id: ben.id, name: ben.name, last4: ben.last4, ifsc: ben.ifsc, bankName: ben.bankName },
             amountPaise: row.amount_paise, mode: row.mode, clientReference: row.client_reference, remarks: row.remarks,
-            createdAt, leaseMs: this.ctx.config.payout.leaseMs,
+            livemode: row.livemode, createdAt, leaseMs: this.ctx.config.payout.leaseMs,
           },
           event: { orgId: row.org_id, kind: 'payout.created', aggregateType: 'payout', aggregateId: row.id, data: createdEventData(row, createdAt) },
         };

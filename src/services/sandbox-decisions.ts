@@ -26,7 +26,7 @@ export async function sandboxDecideByRef(ctx: AppContext, ref: string, outcome: 
 
 export async function sandboxDecide(ctx: AppContext, row: PaymentOrderRow, outcome: 'pay' | 'fail', opts: SandboxDecisionOptions) {
   const sandbox = ctx.sandbox;
-  if (!sandbox || row.provider !== 'sandbox') throw new AppError('INVALID_STATE', 'This payment order is not handled by the sandbox provider.');
+  if (!sandbox || row.livemode || row.provider !== 'sandbox') throw new AppError('INVALID_STATE', 'This payment order is not handled by the sandbox provider.');
   if (row.upi_uri === null) throw new AppError('INVALID_STATE', 'No UPI collection exists yet: the payer has not given details on the checkout page.');
   let decision;
   try {

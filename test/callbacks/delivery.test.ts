@@ -62,7 +62,7 @@ test('collection.received reaches the PayIn destination and the order’s own ca
   assert.equal(body.event, 'collection.received');
   assert.equal(body.event_id, ev.id);
   assert.match(body.created_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-  assert.deepEqual(Object.keys(body.data).sort(), ['amount_paise', 'bank_transaction_id', 'confirmed_at', 'currency', 'merchant_order_reference', 'order_id', 'provider_status', 'status']);
+  assert.deepEqual(Object.keys(body.data).sort(), ['amount_paise', 'bank_transaction_id', 'confirmed_at', 'currency', 'livemode', 'merchant_order_reference', 'order_id', 'provider_status', 'status']);
   assert.equal(body.data.status, 'PAID');
   assert.equal(body.data.provider_status, 'SUCCESS');
 
@@ -79,7 +79,7 @@ test('payout events go to the PayOut destination only', async () => {
   assert.equal(q!.path, '/payout');
   assert.equal(q!.verification?.ok, true);
   const data = JSON.parse(q!.rawBody.toString()).data;
-  assert.deepEqual(Object.keys(data).sort(), ['amount_paise', 'bank_reference', 'beneficiary', 'client_reference', 'currency', 'mode', 'payout_id', 'processed_at', 'status', 'transaction_id', 'utr']);
+  assert.deepEqual(Object.keys(data).sort(), ['amount_paise', 'bank_reference', 'beneficiary', 'client_reference', 'currency', 'livemode', 'mode', 'payout_id', 'processed_at', 'status', 'transaction_id', 'utr']);
   assert.deepEqual(Object.keys(data.beneficiary).sort(), ['account_number_last4', 'bank_name', 'id', 'ifsc', 'name']);
 });
 

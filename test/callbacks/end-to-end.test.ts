@@ -70,7 +70,8 @@ test('a paid order: collection.received at the PayIn destination and the order�
     const body = JSON.parse(q.rawBody.toString('utf8'));
     assert.deepEqual(Object.keys(body).sort(), ['created_at', 'data', 'event', 'event_id']);
     assert.equal(q.headers['x-service-event-id'], body.event_id);
-    assert.deepEqual(Object.keys(body.data).sort(), ['amount_paise', 'bank_transaction_id', 'confirmed_at', 'currency', 'merchant_order_reference', 'order_id', 'provider_status', 'status'].sort());
+    assert.deepEqual(Object.keys(body.data).sort(), ['amount_paise', 'bank_transaction_id', 'confirmed_at', 'currency', 'livemode', 'merchant_order_reference', 'order_id', 'provider_status', 'status'].sort());
+    assert.equal(body.data.livemode, false, 'a sandbox order is not live (contract §7)');
     assert.equal(body.data.status, 'PAID');
     assert.equal(body.data.provider_status, 'SUCCESS');
     assert.equal(body.data.amount_paise, 123_456);
@@ -100,7 +101,7 @@ test('payouts: payout.created then payout.success (§6.4, masked beneficiary); a
   const data = JSON.parse(success.rawBody.toString('utf8')).data;
   assert.deepEqual(
     Object.keys(data).sort(),
-    ['amount_paise', 'bank_reference', 'beneficiary', 'client_reference', 'currency', 'mode', 'payout_id', 'processed_at', 'status', 'transaction_id', 'utr'].sort(),
+    ['amount_paise', 'bank_reference', 'beneficiary', 'client_reference', 'currency', 'livemode', 'mode', 'payout_id', 'processed_at', 'status', 'transaction_id', 'utr'].sort(),
   );
   assert.equal(data.status, 'SUCCESS');
   assert.match(data.utr, /^\d{12}$/);
@@ -112,6 +113,8 @@ test('payouts: payout.created then payout.success (§6.4, masked beneficiary); a
   assert.equal(fd.status, 'FAILED');
   assert.equal(typeof fd.failure_reason, 'string');
 
+  // Contract §7: every payload's data says livemode, false on the sandbox.
+  for (const q of r.rx.received) assert.equal(JSON.parse(q.rawBody.toString('utf8')).data.livemode, false, q.rawBody.toString('utf8'));
   // No full account number in any delivery, to any destination.
   for (const q of r.rx.received) assert.ok(!q.rawBody.toString('utf8').includes('123456789012'), 'full account number never leaves the service');
   // Collections never reach the PayOut destination, payouts never the PayIn one.

@@ -54,6 +54,7 @@ export function collectionReceivedData(orderId = `ord_${randomUUID().slice(0, 12
     currency: 'INR',
     bank_transaction_id: String(randomInt(1e11, 1e12 - 1)),
     confirmed_at: new Date().toISOString(),
+    livemode: false,
   };
 }
 
@@ -70,6 +71,7 @@ export function payoutSuccessData(): Record<string, unknown> {
     bank_reference: `BR${randomInt(1e6)}`,
     utr: String(randomInt(1e11, 1e12 - 1)),
     processed_at: new Date().toISOString(),
+    livemode: false,
   };
 }
 

@@ -95,3 +95,21 @@ test('card numbers, UPI PINs and OTPs are refused by every payer step; unknown f
   const row = (await w.t.database.db.query('SELECT status FROM payment_orders WHERE id = $1', [o.id])).rows[0]!;
   assert.equal(row.status, 'PENDING_PAYMENT');
 });
+
+test('details: a mobile number written "+91 98765 43210" (or with 0, dashes) is accepted and stored as its 10 digits; a non-mobile is 422', async () => {
+  for (const [spelling, stored] of [['+91 98765 43210', '9876543210'], ['098765-43210', '9876543210'], ['91 91234 56789', '9123456789']] as const) {
+    const o = await createOrder(w.t, w.client, { amount_paise: 49_900, purpose: 'Order #5' });
+    const r = await post(`/checkout/${tokenOf(o)}/details`, { ...payer, customer_phone: spelling });
+    assert.equal(r.status, 200, `${spelling}: ${await r.text()}`);
+    const row = (await w.t.database.db.query('SELECT customer_phone FROM payment_orders WHERE id = $1', [o.id])).rows[0]!;
+    assert.equal(row.customer_phone, stored, spelling);
+  }
+  const o = await createOrder(w.t, w.client, { amount_paise: 49_900, purpose: 'Order #6' });
+  for (const bad of ['+91 12345 67890', '+44 7911 123456', '9'.repeat(25)]) {
+    const r = await post(`/checkout/${tokenOf(o)}/details`, { ...payer, customer_phone: bad });
+    assert.equal(r.status, 422, bad);
+    const e = ((await r.json()) as any).error;
+    assert.equal(e.code, 'VALIDATION_FAILED');
+    assert.ok(e.details.some((d: { field: string }) => /phone/.test(d.field)), JSON.stringify(e.details));
+  }
+});

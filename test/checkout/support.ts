@@ -44,8 +44,14 @@ export interface Recorded {
 }
 
 /** A new context (so no state is shared between pages) of the given width, recording everything. */
-export async function openPage(browser: Browser, width: number): Promise<Recorded> {
-  const context = await browser.newContext({ viewport: { width, height: width < 600 ? 780 : 900 }, deviceScaleFactor: 1, isMobile: width < 600, hasTouch: width < 600 });
+export async function openPage(browser: Browser, width: number, opts: { timezoneId?: string } = {}): Promise<Recorded> {
+  const context = await browser.newContext({
+    viewport: { width, height: width < 600 ? 780 : 900 },
+    deviceScaleFactor: 1,
+    isMobile: width < 600,
+    hasTouch: width < 600,
+    ...(opts.timezoneId ? { timezoneId: opts.timezoneId } : {}),
+  });
   context.setDefaultTimeout(10_000);
   const page = await context.newPage();
   const rec: Recorded = { page, requests: [], console: [], pageErrors: [], documents: [], close: () => context.close() };

@@ -25,6 +25,10 @@ test('lists every merchant route with request schemas, success status and the er
     assert.ok(op, `${method} ${path}`);
     assert.ok(op.responses[status], `${method} ${path} documents ${status}`);
     assert.ok(op.responses['4XX'], `${method} ${path} documents its errors`);
+    // Contract §7: every order and payout says whether it is live.
+    const data = op.responses[status].content['application/json'].schema.properties.data;
+    assert.equal(data.properties.livemode.type, 'boolean', `${method} ${path} documents data.livemode`);
+    assert.ok(data.required.includes('livemode'));
   }
   const create = doc.paths['/merchant/payment-orders'].post;
   const body = create.requestBody.content['application/json'].schema;

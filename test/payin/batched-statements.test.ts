@@ -49,6 +49,7 @@ function checkoutCreate(idempotencyKey: string, extra: Partial<OrderCreate['orde
       response_mode: 'CHECKOUT',
       status: 'AWAITING_CUSTOMER',
       provider: 'sandbox',
+      livemode: false,
       provider_status: 'NOT_INITIATED',
       provider_reference: null,
       upi_uri: null,
@@ -107,6 +108,20 @@ test('one statement writes each order with its history row and completed key; ex
   }
   const notWritten = await t.db.query('SELECT count(*)::int AS n FROM payment_orders WHERE id = ANY($1::uuid[])', [[batch[1]!.order.id, batch[7]!.order.id]]);
   assert.equal(notWritten.rows[0]!.n, 0);
+});
+
+test('livemode travels with each order of a batch, CHECKOUT and leased, and the merchant GET reads it', async () => {
+  const live = checkoutCreate(randomUUID(), { livemode: true });
+  const sandboxOrder = checkoutCreate(randomUUID(), { livemode: false });
+  assert.deepEqual(await insertCheckoutCreates(t.db, [live, sandboxOrder]), [true, true]);
+  const leasedLive = checkoutCreate(randomUUID(), { livemode: true, response_mode: 'INTENT', status: 'PENDING_PAYMENT' });
+  assert.deepEqual(await insertLeases(t.db, [lease(leasedLive.key.key)].map((l) => ({ ...l, resource_id: leasedLive.order.id }))), [true]);
+  assert.deepEqual(await insertLeasedCreates(t.db, [leasedLive]), [true]);
+  const ids = [live, sandboxOrder, leasedLive].map((c) => c.order.id);
+  const stored = await t.db.query<{ id: string; livemode: boolean }>('SELECT id, livemode FROM payment_orders WHERE id = ANY($1::uuid[])', [ids]);
+  assert.deepEqual(Object.fromEntries(stored.rows.map((r) => [r.id, r.livemode])), { [ids[0]!]: true, [ids[1]!]: false, [ids[2]!]: true });
+  const views = await findManyForClient(t.db, ids.map((id) => ({ clientPk, ref: { id } })));
+  assert.deepEqual(views.map((v) => v?.livemode), [true, false, true]);
 });
 
 test('a row the database refuses fails only its own create when the batcher isolates data errors', async () => {

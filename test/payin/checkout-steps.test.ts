@@ -21,7 +21,7 @@ test('getByCheckoutToken shows the order; unknown tokens are NOT_FOUND', async (
   assert.equal(v.upi_uri, null);
   assert.equal(v.expires_at, null);
   assert.equal(v.return_url, 'https://shop.example.in/done');
-  assert.equal(v.sandbox, true);
+  assert.equal(v.livemode, false, 'a sandbox order is a test-mode order');
   await assert.rejects(svc().getByCheckoutToken('x'.repeat(43)), code('NOT_FOUND'));
   await assert.rejects(svc().getByCheckoutToken('../../etc'), code('NOT_FOUND'));
 });

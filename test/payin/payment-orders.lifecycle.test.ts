@@ -139,6 +139,7 @@ describe('provider callbacks', () => {
       currency: 'INR',
       bank_transaction_id: '555555555555',
       confirmed_at: d.confirmed_at,
+      livemode: false,
     });
     assert.deepEqual((await history(o.id)).map((h) => h.trigger), ['created', 'provider_confirmed']);
   });

@@ -71,6 +71,10 @@ test('201: the create answer of API §2.3 with approval_required false and a mes
   assert.equal(created.event, 'payout.created');
   assert.equal(created.data.status, 'PROCESSING');
   assert.equal(created.data.transaction_id, d.transaction_id);
+  // Contract §7: test mode said in the answer, the event and the row.
+  assert.equal(d.livemode, false);
+  assert.equal(created.data.livemode, false);
+  assert.equal((await w.t.database.db.query('SELECT livemode FROM payouts WHERE id = $1', [d.id])).rows[0]!.livemode, false);
 });
 
 test('inline details become one reusable beneficiary per account + IFSC; beneficiary_id reuses it', async () => {

@@ -31,8 +31,9 @@ test('ordinary amount: accepted, executed once, SUCCESS with a 12-digit IMPS UTR
   assert.deepEqual(events.map((e) => e.kind).sort(), ['payout.created', 'payout.success']);
   const success = events.find((e) => e.kind === 'payout.success')!.body.data;
   assert.deepEqual(Object.keys(success).sort(), [
-    'amount_paise', 'bank_reference', 'beneficiary', 'client_reference', 'currency', 'mode', 'payout_id', 'processed_at', 'status', 'transaction_id', 'utr',
+    'amount_paise', 'bank_reference', 'beneficiary', 'client_reference', 'currency', 'livemode', 'mode', 'payout_id', 'processed_at', 'status', 'transaction_id', 'utr',
   ]);
+  assert.equal(success.livemode, false);
   assert.equal(success.status, 'SUCCESS');
   assert.equal(success.utr, done.utr);
   assert.equal(success.processed_at, done.processed_at);

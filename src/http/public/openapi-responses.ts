@@ -24,12 +24,22 @@ const errorEnvelope = {
   },
 };
 
+/** Every order and payout (contract §7): `data.livemode`, false for the sandbox provider. */
+const resourceData = {
+  type: 'object',
+  additionalProperties: true,
+  required: ['livemode'],
+  properties: {
+    livemode: { type: 'boolean', description: 'true when real money moves (a provider account on its production address); false for the sandbox (test mode).' },
+  },
+};
+
 function successEnvelope(description: string, extra: Record<string, unknown> = {}) {
   return {
     description,
     type: 'object',
     required: ['success', 'data', 'request_id'],
-    properties: { success: { const: true }, data: { type: 'object', additionalProperties: true }, ...extra, request_id: { type: 'string' } },
+    properties: { success: { const: true }, data: resourceData, ...extra, request_id: { type: 'string' } },
   };
 }
 

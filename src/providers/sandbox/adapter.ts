@@ -36,6 +36,8 @@ export function createSandboxProvider(opts: SandboxAdapterOptions): SandboxProvi
   const bank = createBankClient({ baseUrl: opts.baseUrl, timeoutMs });
   return {
     name: 'sandbox',
+    // No real money ever moves here.
+    livemode: false,
     controls: { payCollection: psp.pay, failCollection: psp.fail, stats: psp.stats },
     createCollection: psp.createCollection,
     collectionStatus: psp.collectionStatus,

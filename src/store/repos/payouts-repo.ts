@@ -23,6 +23,8 @@ export interface PayoutRow {
   bank_reference: string | null;
   utr: string | null;
   processed_at: Date | null;
+  /** Fixed at create from the provider's `livemode` (false: sandbox, no real money). */
+  livemode: boolean;
   created_at: Date;
 }
 
@@ -40,7 +42,7 @@ export interface AttemptRow {
 
 const PAYOUT_COLUMNS = `p.id, p.transaction_id, p.org_id, p.client_pk, p.beneficiary_id, p.beneficiary_name, p.beneficiary_last4,
   p.beneficiary_ifsc, p.beneficiary_bank_name, p.amount_paise, p.currency, p.mode, p.client_reference, p.remarks, p.status,
-  p.failure_reason, p.bank_reference, p.utr, p.processed_at, p.created_at`;
+  p.failure_reason, p.bank_reference, p.utr, p.processed_at, p.livemode, p.created_at`;
 
 export interface NewPayout {
   id: string;
@@ -54,6 +56,7 @@ export interface NewPayout {
   mode: PayoutMode;
   clientReference: string | null;
   remarks: string | null;
+  livemode: boolean;
   createdAt: Date;
   /** The creating request holds the attempt this long (it submits right after commit). */
   leaseMs: number;
@@ -75,14 +78,15 @@ function createsStatement(k: string): PreparedStatement {
   return prepared(`WITH v AS MATERIALIZED (
      SELECT * FROM json_to_recordset($1::json) AS v(id uuid, attempt_id uuid, transaction_id text, org_id uuid, client_pk uuid,
        bank_connection_id uuid, beneficiary_id uuid, beneficiary_name text, beneficiary_last4 text, beneficiary_ifsc text,
-       beneficiary_bank_name text, amount_paise bigint, mode text, client_reference text, remarks text, created_at timestamptz,
-       lease_ms double precision, ${KEY_RECORD_COLUMNS})),
+       beneficiary_bank_name text, amount_paise bigint, mode text, client_reference text, remarks text, livemode boolean,
+       created_at timestamptz, lease_ms double precision, ${KEY_RECORD_COLUMNS})),
    ${k},
    p AS (INSERT INTO payouts (id, transaction_id, org_id, client_pk, bank_connection_id, beneficiary_id, beneficiary_name,
-           beneficiary_last4, beneficiary_ifsc, beneficiary_bank_name, amount_paise, mode, client_reference, remarks, status, created_at)
+           beneficiary_last4, beneficiary_ifsc, beneficiary_bank_name, amount_paise, mode, client_reference, remarks, livemode, status,
+           created_at)
          SELECT v.id, v.transaction_id, v.org_id, v.client_pk, v.bank_connection_id, v.beneficiary_id, v.beneficiary_name,
            v.beneficiary_last4, v.beneficiary_ifsc, v.beneficiary_bank_name, v.amount_paise, v.mode, v.client_reference, v.remarks,
-           'PROCESSING', v.created_at
+           v.livemode, 'PROCESSING', v.created_at
            FROM v JOIN k ON k.resource_id = v.id RETURNING id),
    a AS (INSERT INTO payout_attempts (id, payout_id, attempt_no, status, next_check_at, locked_until)
          SELECT v.attempt_id, v.id, 1, 'PENDING_SUBMIT', v.created_at + make_interval(secs => v.lease_ms / 1000),
@@ -103,8 +107,8 @@ async function writeCreates(q: Queryable, statement: PreparedStatement, creates:
     id: p.id, attempt_id: p.attemptId, transaction_id: p.transactionId, org_id: p.orgId, client_pk: p.clientPk,
     bank_connection_id: p.routeId, beneficiary_id: p.beneficiary.id, beneficiary_name: p.beneficiary.name,
     beneficiary_last4: p.beneficiary.last4, beneficiary_ifsc: p.beneficiary.ifsc, beneficiary_bank_name: p.beneficiary.bankName,
-    amount_paise: p.amountPaise, mode: p.mode, client_reference: p.clientReference, remarks: p.remarks, created_at: p.createdAt,
-    lease_ms: p.leaseMs, ...keyRecordFields(key),
+    amount_paise: p.amountPaise, mode: p.mode, client_reference: p.clientReference, remarks: p.remarks, livemode: p.livemode,
+    created_at: p.createdAt, lease_ms: p.leaseMs, ...keyRecordFields(key),
   }));
   const r = await q.query<{ id: string }>(statement, [JSON.stringify(records)]);
   const written = new Set(r.rows.map((row) => row.id));

@@ -12,6 +12,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import QRCode from 'qrcode';
 import type { AppContext } from '../../../context.js';
 import { AppError } from '../../../domain/errors.js';
+import { PHONE_INPUT_MAX_LENGTH } from '../../../domain/phone.js';
 import type { CheckoutView as OrderCheckoutView } from '../../../services/payment-order-view.js';
 import { okEnvelope } from '../../plugins/envelope.js';
 import { rejectSensitiveData } from '../../plugins/sensitive-data.js';
@@ -46,7 +47,8 @@ const DetailsBody = Type.Object(
   {
     customer_name: Type.String({ maxLength: 120 }),
     customer_email: Type.String({ maxLength: 190 }),
-    customer_phone: Type.String({ maxLength: 10 }),
+    // Any usual spelling ("+91 98765 43210"); normalised to the 10 digits by src/domain/phone.ts.
+    customer_phone: Type.String({ maxLength: PHONE_INPUT_MAX_LENGTH }),
     customer_consent: Type.Boolean(),
   },
   { additionalProperties: false },
@@ -54,8 +56,13 @@ const DetailsBody = Type.Object(
 const ReferenceBody = Type.Object({ payer_reference: Type.String({ maxLength: 35 }) }, { additionalProperties: false });
 const SimulateBody = Type.Object({ outcome: Type.Union([Type.Literal('pay'), Type.Literal('fail')]) }, { additionalProperties: false });
 
-/** About this many CSS pixels wide; fits a 360 px screen with the page's padding. */
-const QR_TARGET_PX = 264;
+/**
+ * At least this many CSS pixels wide, so a phone camera held at arm's length in front of a desktop
+ * screen reads it; the whole-pixel rounding below adds less than one module per module row, so
+ * every intent's QR stays under ~330 px and fits a 390 px phone with the page's padding (a 360 px
+ * one scales it down a little, see .qr svg in checkout.css).
+ */
+export const QR_MIN_PX = 240;
 const QR_MARGIN = 4; // the quiet zone the QR standard asks for, in modules
 
 /**
@@ -64,7 +71,7 @@ const QR_MARGIN = 4; // the quiet zone the QR standard asks for, in modules
  */
 async function qrSvgFor(intent: string): Promise<string> {
   const modules = QRCode.create(intent, { errorCorrectionLevel: 'M' }).modules.size + 2 * QR_MARGIN;
-  const width = modules * Math.max(2, Math.floor(QR_TARGET_PX / modules));
+  const width = modules * Math.max(2, Math.ceil(QR_MIN_PX / modules));
   return QRCode.toString(intent, { type: 'svg', errorCorrectionLevel: 'M', margin: QR_MARGIN, width });
 }
 
@@ -81,8 +88,10 @@ async function toTemplateView(token: string, v: OrderCheckoutView, assetVersion:
     qrSvg,
     expiresAt: v.expires_at,
     returnUrl: v.return_url,
-    sandbox: v.sandbox,
+    livemode: v.livemode,
+    orderReference: v.merchant_order_reference ?? v.order_id,
     bankTransactionId: v.bank_transaction_id,
+    confirmedAt: v.confirmed_at,
     payerReference: v.payer_reference,
   };
 }
@@ -155,7 +164,8 @@ export async function registerCheckoutRoutes(app: FastifyInstance, ctx: AppConte
   app.post('/checkout/:token/simulate', { schema: { ...hide, params: TokenParams, body: SimulateBody }, preValidation: async (r) => rejectSensitiveData(r.body) }, async (request) => {
     const { token } = request.params as { token: string };
     const current = await ctx.paymentOrders.getByCheckoutToken(token);
-    if (!current.sandbox) throw new AppError('NOT_FOUND', 'No such resource or path.');
+    // A livemode order moves real money: nobody holding its link may decide it.
+    if (current.livemode) throw new AppError('NOT_FOUND', 'No such resource or path.');
     const v = await ctx.paymentOrders.simulateSandboxOutcome(token, (request.body as { outcome: 'pay' | 'fail' }).outcome);
     return okEnvelope(request, statusData(v));
   });

@@ -6,6 +6,7 @@
  */
 import { formatInr } from '../../../domain/money.js';
 import type { PaymentOrderStatus } from '../../../domain/payment-order.js';
+import { PHONE_INPUT_MAX_LENGTH, PHONE_RULE_FOR_PAGE } from '../../../domain/phone.js';
 
 export interface CheckoutView {
   token: string;
@@ -19,8 +20,13 @@ export interface CheckoutView {
   qrSvg: string | null;
   expiresAt: string | null;
   returnUrl: string | null;
-  sandbox: boolean;
+  /** false: a test-mode (sandbox) order, marked "Test mode"; only such an order offers "Simulate payment". */
+  livemode: boolean;
+  /** What the payer can quote to the merchant: merchant_order_reference, else our order_id. */
+  orderReference: string;
   bankTransactionId: string | null;
+  /** When the payment was confirmed (ISO 8601), for the receipt. */
+  confirmedAt: string | null;
   payerReference: string | null;
 }
 
@@ -47,19 +53,35 @@ function head(title: string, assetVersion: string): string {
 <link rel="stylesheet" href="/checkout/assets/checkout.css?v=${esc(assetVersion)}">`;
 }
 
-function layout(view: CheckoutView, title: string, inner: string, final: boolean): string {
+/**
+ * The receipt's time before the script runs (and without it): India Standard Time, named. The
+ * script rewrites it in the payer's own time zone with the same options (checkout.js).
+ */
+const RECEIPT_TIME = new Intl.DateTimeFormat('en-IN', {
+  day: 'numeric', month: 'short', year: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short', timeZone: 'Asia/Kolkata',
+});
+
+/**
+ * The page around a step. `heading` is the step's h1 text, and the tab title is made from it, so
+ * the title always names what the page shows ("Checking your payment", "Payment received", ...).
+ */
+function layout(view: CheckoutView, heading: string, inner: string, final: boolean): string {
+  const testMode = view.livemode
+    ? ''
+    : `<p class="test-mode" id="test-mode"><span class="badge test">Test mode</span> <span class="small">Sandbox order: no real money moves.</span></p>\n`;
   return `<!doctype html>
 <html lang="en">
 <head>
-${head(`${title} · ${view.merchantName}`, view.assetVersion)}
+${head(`${view.livemode ? '' : '[Test] '}${heading} · ${view.merchantName}`, view.assetVersion)}
 <script src="/checkout/assets/checkout.js?v=${esc(view.assetVersion)}" defer></script>
 </head>
 <body data-token="${esc(view.token)}" data-status="${esc(view.status)}" data-final="${final}">
 <main>
-<header class="summary">
+${testMode}<header class="summary">
 <p class="merchant">Pay <strong>${esc(view.merchantName)}</strong></p>
 <p class="amount">${esc(formatInr(view.amountPaise))}</p>
 <p class="purpose">${esc(view.purpose)}</p>
+<p class="reference small" id="order-reference">Order reference <strong>${esc(view.orderReference)}</strong></p>
 </header>
 ${inner}
 </main>
@@ -83,7 +105,14 @@ function detailsForm(view: CheckoutView): string {
 <form id="details-form" method="post" novalidate>
 ${field('customer_name', 'Full name', 'text', 'autocomplete="name" maxlength="120" required')}
 ${field('customer_email', 'Email', 'email', 'autocomplete="email" maxlength="190" required')}
-${field('customer_phone', 'Mobile number', 'tel', 'autocomplete="tel-national" inputmode="numeric" maxlength="10" pattern="[6-9][0-9]{9}" required', '10-digit Indian mobile number, without +91 or 0')}
+${field(
+  'customer_phone',
+  'Mobile number',
+  'tel',
+  // The rule's patterns from src/domain/phone.ts, applied by checkout.js exactly as the server applies them.
+  `autocomplete="tel" inputmode="tel" maxlength="${PHONE_INPUT_MAX_LENGTH}" required data-separators="${esc(PHONE_RULE_FOR_PAGE.separators)}" data-prefix="${esc(PHONE_RULE_FOR_PAGE.prefix)}" data-mobile="${esc(PHONE_RULE_FOR_PAGE.mobile)}"`,
+  '10-digit Indian mobile number; +91 or 0 in front is fine',
+)}
 <div class="field">
 <div class="consent">
 <input id="customer_consent" name="customer_consent" type="checkbox" aria-describedby="customer_consent-error" aria-invalid="false" required>
@@ -119,9 +148,8 @@ function paySection(view: CheckoutView): string {
     ? `<p class="countdown" id="countdown" data-expires-at="${esc(view.expiresAt)}">Time left to pay: <span data-left>–:––</span></p>
 <p class="visually-hidden" id="countdown-announce" aria-live="polite"></p>`
     : '';
-  const awaiting = view.status === 'AWAITING_CONFIRMATION';
   const amount = esc(formatInr(view.amountPaise));
-  return `<h1>${awaiting ? 'Checking your payment' : 'Scan and pay with any UPI app'}</h1>
+  return `<h1>${esc(payHeading(view))}</h1>
 <div class="qr" role="img" aria-label="UPI QR code: pay ${amount} to ${esc(view.merchantName)}">${view.qrSvg ?? ''}</div>
 ${countdown}
 <div class="stack">
@@ -131,8 +159,13 @@ ${referenceStep(view)}
 </div>`;
 }
 
+function payHeading(view: CheckoutView): string {
+  return view.status === 'AWAITING_CONFIRMATION' ? 'Checking your payment' : 'Scan and pay with any UPI app';
+}
+
+/** Sandbox only: a livemode order never offers it (the endpoint refuses it too, routes.ts). */
 function sandboxControls(view: CheckoutView): string {
-  if (!view.sandbox) return '';
+  if (view.livemode) return '';
   return `<section class="sandbox" aria-labelledby="sandbox-title">
 <h2 id="sandbox-title">Sandbox only — no real money</h2>
 <p class="small">This order uses the sandbox provider. Decide its outcome as the bank would:</p>
@@ -149,16 +182,32 @@ export function renderCheckout(view: CheckoutView): string {
   if (final) {
     // return_url is a convenience only, offered once the outcome is known; never proof of payment.
     const back = view.returnUrl ? `<footer><a class="button secondary" href="${esc(view.returnUrl)}" rel="noreferrer">Return to ${esc(view.merchantName)}</a></footer>` : '';
-    const ref = view.bankTransactionId ? `<p class="small">Bank reference (UTR): <strong>${esc(view.bankTransactionId)}</strong></p>` : '';
     return layout(
       view,
       final.title,
-      `<div class="state" role="status"><h1><span class="badge ${final.tone}">${esc(final.title)}</span></h1><p>${esc(final.text)}</p>${ref}</div>${back}`,
+      `<div class="state" role="status"><h1><span class="badge ${final.tone}">${esc(final.title)}</span></h1><p>${esc(final.text)}</p></div>${receipt(view)}${back}`,
       true,
     );
   }
-  const inner = view.status === 'AWAITING_CUSTOMER' ? detailsForm(view) : `${paySection(view)}${sandboxControls(view)}`;
-  return layout(view, view.status === 'AWAITING_CUSTOMER' ? 'Your details' : 'Pay', inner, false);
+  if (view.status === 'AWAITING_CUSTOMER') return layout(view, 'Your details', detailsForm(view), false);
+  return layout(view, payHeading(view), `${paySection(view)}${sandboxControls(view)}`, false);
+}
+
+/** Once the bank confirmed the payment: what the payer may keep as proof (amount, UTR, time). */
+function receipt(view: CheckoutView): string {
+  if (view.bankTransactionId === null || view.confirmedAt === null) return '';
+  const paidAt = new Date(view.confirmedAt);
+  return `<section class="receipt" aria-labelledby="receipt-title">
+<h2 id="receipt-title">Receipt</h2>
+<dl>
+<div><dt>Amount paid</dt><dd id="receipt-amount" class="nowrap">${esc(formatInr(view.amountPaise))}</dd></div>
+<div><dt>Paid to</dt><dd>${esc(view.merchantName)}</dd></div>
+<div><dt>Order reference</dt><dd>${esc(view.orderReference)}</dd></div>
+<div><dt>UPI reference (UTR)</dt><dd id="receipt-utr" class="nowrap">${esc(view.bankTransactionId)}</dd></div>
+<div><dt>Paid at</dt><dd><time id="receipt-time" datetime="${esc(paidAt.toISOString())}" data-local-time>${esc(RECEIPT_TIME.format(paidAt))}</time></dd></div>
+</dl>
+<p class="small">Keep the UTR: your bank and ${esc(view.merchantName)} can trace the payment with it.</p>
+</section>`;
 }
 
 export function renderNotFound(assetVersion: string): string {

@@ -56,10 +56,31 @@
     return (err && err.message) || fallback;
   }
 
+  // The phone rule's patterns come from the server (src/domain/phone.ts, in the field's data
+  // attributes): drop separators, then one +91/91/0 prefix, then check the 10 digits.
+  var phoneInput = document.getElementById('customer_phone');
+  function phonePattern(name, flags) {
+    var source = phoneInput && phoneInput.getAttribute('data-' + name);
+    return source ? new RegExp(source, flags) : null;
+  }
+  var phoneRule = { separators: phonePattern('separators', 'g'), prefix: phonePattern('prefix', ''), mobile: phonePattern('mobile', '') };
+  function normalisePhone(v) {
+    if (!phoneRule.separators || !phoneRule.prefix || !phoneRule.mobile) return null;
+    var digits = v.replace(phoneRule.separators, '').replace(phoneRule.prefix, '');
+    return phoneRule.mobile.test(digits) ? digits : null;
+  }
+  if (phoneInput) {
+    // "+91 98765 43210" pasted or autofilled becomes "9876543210" once the payer leaves the field.
+    phoneInput.addEventListener('change', function () {
+      var n = normalisePhone(phoneInput.value);
+      if (n) phoneInput.value = n;
+    });
+  }
+
   var rules = {
     customer_name: function (v) { return v.trim().length === 0 ? 'Enter your full name.' : v.length > 120 ? 'Use at most 120 characters.' : ''; },
     customer_email: function (v) { return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v.trim()) && v.length <= 190 ? '' : 'Enter a valid email address, like name@example.com.'; },
-    customer_phone: function (v) { return /^[6-9][0-9]{9}$/.test(v.trim()) ? '' : 'Enter a 10-digit Indian mobile number starting with 6, 7, 8 or 9, without +91 or 0.'; },
+    customer_phone: function (v) { return normalisePhone(v) ? '' : 'Enter a 10-digit Indian mobile number starting with 6, 7, 8 or 9 (+91 or 0 in front is fine).'; },
     customer_consent: function (checked) { return checked ? '' : 'Tick the box to agree before you continue.'; },
   };
 
@@ -90,7 +111,7 @@
       post('/details', {
         customer_name: values.customer_name.trim(),
         customer_email: values.customer_email.trim(),
-        customer_phone: values.customer_phone.trim(),
+        customer_phone: normalisePhone(values.customer_phone),
         customer_consent: true,
       }).then(function (r) {
         if (r.status < 300) return reload();
@@ -146,6 +167,17 @@
         sandboxError.textContent = 'Network error. Try again.';
       });
     });
+  });
+
+  // The receipt's time in the payer's own time zone (the server wrote it in IST).
+  Array.prototype.forEach.call(document.querySelectorAll('time[data-local-time]'), function (el) {
+    var at = new Date(el.getAttribute('datetime'));
+    if (isNaN(at.getTime())) return;
+    try {
+      el.textContent = new Intl.DateTimeFormat('en-IN', {
+        day: 'numeric', month: 'short', year: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short',
+      }).format(at);
+    } catch { /* no Intl: the server's IST text stays */ }
   });
 
   var countdown = document.getElementById('countdown');
