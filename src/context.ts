@@ -8,6 +8,7 @@ import type { Logger } from './observability/logger.js';
 import { Metrics } from './observability/metrics.js';
 import { Vault } from './security/vault.js';
 import { ClientsService } from './services/clients.js';
+import { buildConsoleServices, type ConsoleServices } from './services/console/index.js';
 import { DeliveriesService } from './services/deliveries.js';
 import { DestinationsService } from './services/destinations.js';
 import { IdempotencyService } from './services/idempotency.js';
@@ -49,6 +50,8 @@ export interface AppContext {
   paymentOrders: PaymentOrdersService;
   /** Verified provider callbacks: stored, then processed by a worker. */
   providerIntake: ProviderIntake;
+  /** The merchant console: users, sessions, audit log, its view of API clients. */
+  console: ConsoleServices;
 }
 
 export interface ContextDeps {
@@ -87,5 +90,13 @@ export function buildContext(deps: ContextDeps): AppContext {
   ctx.payouts = new PayoutsService(ctx);
   ctx.payoutOutcomes = new PayoutOutcomeRecorder(ctx);
   ctx.providerIntake = new ProviderIntake(ctx);
+  ctx.console = buildConsoleServices({
+    db: deps.db,
+    vault,
+    rateLimiter: deps.rateLimiter,
+    clients: ctx.clients,
+    settings: deps.config.console,
+    publicBaseUrl: () => ctx.publicBaseUrl(),
+  });
   return ctx;
 }

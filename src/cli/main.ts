@@ -41,6 +41,8 @@ export async function runCli(argv: string[]): Promise<number> {
         utr: { type: 'string' },
         'no-callback': { type: 'boolean' },
         port: { type: 'string' },
+        email: { type: 'string' },
+        role: { type: 'string' },
       },
     });
   } catch (err) {
@@ -67,7 +69,7 @@ export async function runCli(argv: string[]): Promise<number> {
   const { orgCommand, clientCommand } = await import('./commands/org-client.js');
   const admin = createAdminClient();
   try {
-    let result: { json: Record<string, unknown>; text: string };
+    let result: { json: Record<string, unknown> | Array<Record<string, unknown>>; text: string };
     if (group === 'org') result = await orgCommand(admin, sub, flags);
     else if (group === 'client') result = await clientCommand(admin, sub, flags);
     else {

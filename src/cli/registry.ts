@@ -5,11 +5,12 @@ import { callbacksCommand } from './commands/callbacks.js';
 import { destinationCommand } from './commands/destination.js';
 import { routeCommand } from './commands/route.js';
 import { sandboxCommand } from './commands/sandbox.js';
+import { userCommand } from './commands/user.js';
 
 export interface CliCommand {
   group: string;
   usage: string;
-  run(input: { admin: AdminClient; sub: string | undefined; args: string[]; flags: Flags }): Promise<{ json: Record<string, unknown>; text: string }>;
+  run(input: { admin: AdminClient; sub: string | undefined; args: string[]; flags: Flags }): Promise<{ json: Record<string, unknown> | Array<Record<string, unknown>>; text: string }>;
 }
 
-export const cliCommands: CliCommand[] = [sandboxCommand, routeCommand, destinationCommand, callbacksCommand];
+export const cliCommands: CliCommand[] = [sandboxCommand, routeCommand, destinationCommand, callbacksCommand, userCommand];
