@@ -228,7 +228,7 @@ test('TOTP: enrol with a code, then sign-in needs a code (once) or a recovery co
 test('unknown console API paths answer 404 in the envelope; the app page has a strict CSP', async () => {
   const r = await fetch(`${ts.svc.publicUrl}/console/api/nope`);
   assert.equal(r.status, 404);
-  assert.equal((await r.json()).error.code, 'NOT_FOUND');
+  assert.equal(((await r.json()) as any).error.code, 'NOT_FOUND');
   const page = await fetch(`${ts.svc.publicUrl}/console/`);
   const csp = page.headers.get('content-security-policy') ?? '';
   assert.match(csp, /script-src 'self'/);

@@ -71,10 +71,14 @@ export function AuditLogPage() {
     <>
       <h1>Audit log</h1>
       <form className="filters" onSubmit={apply} role="search" aria-label="Filter the audit log">
-        <label htmlFor="audit-action">Action</label>
-        <input id="audit-action" value={action} placeholder="api_client." onChange={(e) => setAction(e.target.value)} />
-        <label htmlFor="audit-actor">Person (email)</label>
-        <input id="audit-actor" type="search" value={actor} onChange={(e) => setActor(e.target.value)} />
+        <div>
+          <label htmlFor="audit-action">Action</label>
+          <input id="audit-action" value={action} placeholder="api_client." onChange={(e) => setAction(e.target.value)} />
+        </div>
+        <div>
+          <label htmlFor="audit-actor">Person (email)</label>
+          <input id="audit-actor" type="search" value={actor} onChange={(e) => setActor(e.target.value)} />
+        </div>
         <button type="submit">Filter</button>
       </form>
       <ErrorLine error={error} />
