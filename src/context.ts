@@ -95,6 +95,7 @@ export function buildContext(deps: ContextDeps): AppContext {
     vault,
     rateLimiter: deps.rateLimiter,
     clients: ctx.clients,
+    destinations: ctx.destinations,
     settings: deps.config.console,
     publicBaseUrl: () => ctx.publicBaseUrl(),
   });

@@ -5,6 +5,7 @@ import { ComingPage, Layout, PAGES } from './Layout.js';
 import { AccountPage } from './pages/AccountPage.js';
 import { ApiClientsPage } from './pages/ApiClientsPage.js';
 import { AuditLogPage } from './pages/AuditLogPage.js';
+import { DestinationsPage } from './pages/DestinationsPage.js';
 import { SetupPage } from './pages/SetupPage.js';
 import { SignInPage } from './pages/SignInPage.js';
 import { UsersPage } from './pages/UsersPage.js';
@@ -68,6 +69,7 @@ export function App() {
   const can = (p: string) => session.permissions.includes(p);
   let page;
   if (path === '/api-clients') page = <ApiClientsPage canManage={can('clients.manage')} />;
+  else if (path === '/callback-destinations') page = <DestinationsPage canManage={can('destinations.manage')} />;
   else if (path === '/users') page = <UsersPage canManage={can('users.manage')} self={session.user.user_id} />;
   else if (path === '/audit-log') page = <AuditLogPage />;
   else if (path === '/account') page = <AccountPage session={session} onChanged={signedIn} canManage={can('self.manage')} />;

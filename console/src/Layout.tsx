@@ -13,7 +13,7 @@ export const PAGES: ReadonlyArray<{ path: string; name: string; built: boolean }
   { path: '/bulk-payouts', name: 'Bulk payouts', built: false },
   { path: '/beneficiaries', name: 'Beneficiaries', built: false },
   { path: '/api-clients', name: 'API clients', built: true },
-  { path: '/callback-destinations', name: 'Callback destinations', built: false },
+  { path: '/callback-destinations', name: 'Callback destinations', built: true },
   { path: '/payout-routes', name: 'Payout routes', built: false },
   { path: '/users', name: 'Users', built: true },
   { path: '/audit-log', name: 'Audit log', built: true },

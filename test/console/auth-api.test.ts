@@ -200,7 +200,9 @@ test('TOTP: enrol with a code, then sign-in needs a code (once) or a recovery co
   assert.match(begin.body.data.qr_data_url, /^data:image\/png;base64,/);
   const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(begin.body.data.secret), digits: 6, period: 30 });
   assert.equal((await u.call('POST', '/me/totp/confirm', { code: '000000' === totp.generate() ? '111111' : '000000' })).status, 422);
-  const confirm = await u.call('POST', '/me/totp/confirm', { code: totp.generate() });
+  const enrolledAt = Date.now();
+  const enrolCode = totp.generate({ timestamp: enrolledAt });
+  const confirm = await u.call('POST', '/me/totp/confirm', { code: enrolCode });
   assert.equal(confirm.status, 200, confirm.text);
   const codes: string[] = confirm.body.data.recovery_codes;
   assert.equal(codes.length, 10);
@@ -209,10 +211,11 @@ test('TOTP: enrol with a code, then sign-in needs a code (once) or a recovery co
   const step1 = await c.call('POST', '/session', { email: 'totp@example.com', password: GOOD_PASSWORD });
   assert.equal(step1.body.data.totp_required, true);
   assert.equal(c.cookie, null, 'no session before the second factor');
-  // The code of the enrolment step was used: the same code again is refused.
-  const sameCode = await c.call('POST', '/session/totp', { challenge: step1.body.data.challenge, code: totp.generate() });
-  const next = totp.generate({ timestamp: Date.now() + 30_000 });
-  if (sameCode.status === 200) assert.fail('a TOTP code was accepted twice');
+  // The enrolment's code was used: the same code again is refused (it is still inside the
+  // accepted window of one step either way), the next step's code is accepted.
+  const sameCode = await c.call('POST', '/session/totp', { challenge: step1.body.data.challenge, code: enrolCode });
+  assert.equal(sameCode.status, 401, 'a TOTP code is accepted once');
+  const next = totp.generate({ timestamp: enrolledAt + 30_000 });
   const ok = await c.call('POST', '/session/totp', { challenge: step1.body.data.challenge, code: next });
   assert.equal(ok.status, 200, ok.text);
   assert.ok(c.cookie);
@@ -233,4 +236,29 @@ test('unknown console API paths answer 404 in the envelope; the app page has a s
   const csp = page.headers.get('content-security-policy') ?? '';
   assert.match(csp, /script-src 'self'/);
   assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval|https?:/);
+});
+
+test('callback destinations: the signing secret once on first set-up and on rotation; a viewer is refused; audited without the secret', async () => {
+  const dev = await signedInUser(ts, orgB, 'dest-dev@example.com', 'developer');
+  const viewer = await signedInUser(ts, orgB, 'dest-viewer@example.com', 'viewer');
+  assert.equal((await viewer.call('PUT', '/destinations/payin', { url: 'https://127.0.0.1:9443/cb' })).status, 403);
+  const first = await dev.call('PUT', '/destinations/payin', { url: 'https://127.0.0.1:9443/cb' });
+  assert.equal(first.status, 200, first.text);
+  assert.match(first.body.data.signing_secret, /^whsec_/);
+  const changed = await dev.call('PUT', '/destinations/payin', { url: 'https://127.0.0.1:9443/cb2' });
+  assert.equal(changed.body.data.signing_secret, null, 'a URL change reveals nothing');
+  assert.equal((await dev.call('PUT', '/destinations/payin', { url: 'http://127.0.0.1:9443/cb' })).status, 422, 'HTTPS only');
+  const rotated = await dev.call('POST', '/destinations/payin/rotate-secret');
+  assert.match(rotated.body.data.signing_secret, /^whsec_/);
+  assert.notEqual(rotated.body.data.signing_secret, first.body.data.signing_secret);
+  assert.equal((await dev.call('POST', '/destinations/payout/rotate-secret')).status, 404, 'nothing to rotate');
+  assert.equal((await viewer.call('POST', '/destinations/payin/rotate-secret')).status, 403);
+  const list = await viewer.call('GET', '/destinations');
+  assert.deepEqual(list.body.data.map((d: any) => [d.kind, d.url]), [['payin', 'https://127.0.0.1:9443/cb2']]);
+  assert.ok(!list.text.includes('whsec_'));
+  const log = await dev.call('GET', '/audit-log?action=destination.');
+  assert.deepEqual(log.body.data.map((e: any) => e.action).sort(), ['destination.created', 'destination.secret_rotated', 'destination.url_changed']);
+  assert.ok(!log.text.includes('whsec_'));
+  const otherOrg = await signedInUser(ts, orgA, 'dest-a@example.com', 'developer');
+  assert.deepEqual((await otherOrg.call('GET', '/destinations')).body.data, []);
 });

@@ -112,6 +112,33 @@ describe('merchant console in a browser', { skip: SKIP_NO_BROWSER }, () => {
     }
   });
 
+  test('callback destinations: the signing secret shown once, gone on reload; rotate shows a new one', async () => {
+    const rec = await openPage(browser, 1280);
+    const { page } = rec;
+    page.context().setDefaultTimeout(30_000);
+    try {
+      await signIn(page, 'boss@asha.example');
+      await page.getByRole('navigation').getByRole('link', { name: 'Callback destinations' }).click();
+      await page.getByLabel('PayIn URL').fill('https://127.0.0.1:9443/tijori');
+      await page.getByRole('button', { name: 'Save PayIn destination' }).click();
+      const first = await page.getByLabel('Signing secret', { exact: true }).inputValue();
+      assert.match(first, /^whsec_/);
+      await a11y(page, 'callback destinations');
+      await shot(page, 'destinations-secret-1280');
+      await page.reload();
+      await page.getByRole('button', { name: 'Rotate PayIn signing secret' }).waitFor();
+      assert.equal(await page.getByLabel('Signing secret', { exact: true }).count(), 0);
+      page.once('dialog', (d) => void d.accept());
+      await page.getByRole('button', { name: 'Rotate PayIn signing secret' }).click();
+      const second = await page.getByLabel('Signing secret', { exact: true }).inputValue();
+      assert.match(second, /^whsec_/);
+      assert.notEqual(second, first);
+      assertCleanConsoleRun(rec, ts.svc.publicUrl);
+    } finally {
+      await rec.close();
+    }
+  });
+
   test('users and audit log pages: invite gives a set-up link; the log shows and filters the change', async () => {
     const rec = await openPage(browser, 1280);
     const { page } = rec;

@@ -3,9 +3,11 @@ import type { RateLimiter } from '../../http/plugins/rate-limiter.js';
 import type { Vault } from '../../security/vault.js';
 import type { Db } from '../../store/db.js';
 import type { ClientsService } from '../clients.js';
+import type { DestinationsService } from '../destinations.js';
 import { ConsoleApiClients } from './api-clients.js';
 import { AuditService } from './audit.js';
 import { ConsoleAuthService, type SessionSettings } from './auth.js';
+import { ConsoleDestinations } from './destinations.js';
 import { UsersService } from './users.js';
 
 export interface ConsoleServices {
@@ -13,6 +15,7 @@ export interface ConsoleServices {
   auth: ConsoleAuthService;
   audit: AuditService;
   apiClients: ConsoleApiClients;
+  destinations: ConsoleDestinations;
 }
 
 export function buildConsoleServices(deps: {
@@ -20,6 +23,7 @@ export function buildConsoleServices(deps: {
   vault: Vault;
   rateLimiter: RateLimiter;
   clients: ClientsService;
+  destinations: DestinationsService;
   settings: SessionSettings;
   publicBaseUrl: () => string;
 }): ConsoleServices {
@@ -28,5 +32,6 @@ export function buildConsoleServices(deps: {
     auth: new ConsoleAuthService({ db: deps.db, vault: deps.vault, rateLimiter: deps.rateLimiter, settings: deps.settings }),
     audit: new AuditService(deps.db),
     apiClients: new ConsoleApiClients({ db: deps.db, clients: deps.clients }),
+    destinations: new ConsoleDestinations({ db: deps.db, destinations: deps.destinations }),
   };
 }

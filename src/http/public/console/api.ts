@@ -34,6 +34,8 @@ const IpBody = Type.Object({ ip: Type.String({ maxLength: 64 }) }, strict);
 const UserBody = Type.Object({ email: Type.String({ maxLength: 254 }), role: Type.String({ maxLength: 20 }) }, strict);
 const UserParams = Type.Object({ user_id: Type.String({ maxLength: 64 }) });
 const RoleBody = Type.Object({ role: Type.String({ maxLength: 20 }) }, strict);
+const KindParams = Type.Object({ kind: Type.String({ maxLength: 10 }) });
+const DestinationBody = Type.Object({ url: Type.String({ maxLength: 2048 }) }, strict);
 const AuditQuery = Type.Object(
   {
     action: Type.Optional(Type.String({ maxLength: 64 })),
@@ -160,6 +162,22 @@ export async function registerConsoleApi(api: FastifyInstance, ctx: AppContext):
     const { client_id } = request.params as Static<typeof ClientParams>;
     const { ip } = request.body as Static<typeof IpBody>;
     return okEnvelope(request, { client_id, allowed_ips: await ctx.console.apiClients.allowIp(sessionOf(request).user.org_id, client_id, ip, actorOf(request)) });
+  });
+
+  // ---- callback destinations ----
+  api.get('/destinations', { schema: hide, config: { console: 'read' } }, async (request) => {
+    return okEnvelope(request, await ctx.console.destinations.list(sessionOf(request).user.org_id));
+  });
+
+  api.put('/destinations/:kind', { schema: { ...hide, params: KindParams, body: DestinationBody }, config: { console: 'destinations.manage' } }, async (request) => {
+    const { kind } = request.params as Static<typeof KindParams>;
+    const { url } = request.body as Static<typeof DestinationBody>;
+    return okEnvelope(request, await ctx.console.destinations.set(sessionOf(request).user.org_id, kind, url, actorOf(request)));
+  });
+
+  api.post('/destinations/:kind/rotate-secret', { schema: { ...hide, params: KindParams }, config: { console: 'destinations.manage' } }, async (request) => {
+    const { kind } = request.params as Static<typeof KindParams>;
+    return okEnvelope(request, await ctx.console.destinations.rotate(sessionOf(request).user.org_id, kind, actorOf(request)));
   });
 
   // ---- users ----
