@@ -5,7 +5,8 @@
  * `npm start` runs it first, so the service runs as plain JavaScript: no TypeScript loader in the
  * process, which saves about 35 MB of resident memory (the loader's transform and source-map
  * caches) and its start-up work. Type checking is `npm run check` (tsc); tests run the sources
- * through tsx. Takes well under a second.
+ * through tsx. Then builds the merchant console's app into dist/console (build-console.mjs).
+ * Takes well under a few seconds.
  *
  * The build is made beside dist/ and then put in its place, so a process starting from dist/ (the
  * service, the `tijori` CLI, which builds when src/ is newer than dist/.built-at) never sees it
@@ -13,10 +14,11 @@
  *
  * usage: node scripts/build.mjs [ROOT]   (ROOT defaults to this repository; bench/ab.ts builds other trees)
  */
-import { cpSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { buildConsole } from './build-console.mjs';
 
 const root = resolve(process.argv[2] ?? join(dirname(fileURLToPath(import.meta.url)), '..'));
 const src = join(root, 'src');
@@ -50,6 +52,8 @@ await build({
 });
 for (const f of assets) cpSync(join(src, f), join(staging, f));
 // Sources changed after this moment make the build stale for bin/tijori.js.
+// bench/ab.ts builds other trees, which may predate the console.
+if (existsSync(join(root, 'console', 'src', 'main.tsx'))) await buildConsole(root, staging);
 writeFileSync(join(staging, '.built-at'), String(startedAt));
 
 const old = `${out}.old-${process.pid}`;

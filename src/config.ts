@@ -64,6 +64,8 @@ export interface Config {
    * SANDBOX_FAULTS="timeout=0.3,error=0.1" (probabilities per submit call).
    */
   sandboxFaults: SandboxFaults;
+  /** Console sessions (CONSOLE_IDLE_TIMEOUT_S, CONSOLE_ABSOLUTE_TIMEOUT_S). */
+  console: { idleSeconds: number; absoluteSeconds: number };
 }
 
 export interface SandboxFaults {
@@ -205,5 +207,9 @@ export function loadConfig(env: Env = process.env): Config {
     },
     testCrashPoint: production ? undefined : crashPointFrom(env.TIJORI_TEST_CRASH_POINT),
     sandboxFaults: sandboxFaultsFrom(env.SANDBOX_FAULTS),
+    console: {
+      idleSeconds: Math.max(1, intFrom(env, 'CONSOLE_IDLE_TIMEOUT_S', 30 * 60)),
+      absoluteSeconds: Math.max(1, intFrom(env, 'CONSOLE_ABSOLUTE_TIMEOUT_S', 12 * 60 * 60)),
+    },
   };
 }

@@ -9,6 +9,7 @@ import type { Logger } from './observability/logger.js';
 import { Metrics } from './observability/metrics.js';
 import { Vault } from './security/vault.js';
 import { ClientsService } from './services/clients.js';
+import { buildConsoleServices, type ConsoleServices } from './services/console/index.js';
 import { DeliveriesService } from './services/deliveries.js';
 import { DestinationsService } from './services/destinations.js';
 import { IdempotencyService } from './services/idempotency.js';
@@ -52,6 +53,8 @@ export interface AppContext {
   paymentOrders: PaymentOrdersService;
   /** Verified provider callbacks: stored, then processed by a worker. */
   providerIntake: ProviderIntake;
+  /** The merchant console: users, sessions, audit log, its view of API clients. */
+  console: ConsoleServices;
 }
 
 export interface ContextDeps {
@@ -100,5 +103,14 @@ export function buildContext(deps: ContextDeps): AppContext {
   ctx.payouts = new PayoutsService(ctx);
   ctx.payoutOutcomes = new PayoutOutcomeRecorder(ctx);
   ctx.providerIntake = new ProviderIntake(ctx);
+  ctx.console = buildConsoleServices({
+    db: deps.db,
+    vault,
+    rateLimiter: deps.rateLimiter,
+    clients: ctx.clients,
+    destinations: ctx.destinations,
+    settings: deps.config.console,
+    publicBaseUrl: () => ctx.publicBaseUrl(),
+  });
   return ctx;
 }

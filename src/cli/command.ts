@@ -25,7 +25,8 @@ export interface ArgSpec {
 export type FlagValues = Record<string, string | boolean | string[] | undefined>;
 
 export interface CommandResult {
-  json: Record<string, unknown>;
+  /** One JSON value on standard output: an object, or a list where the contract says so (`user list`). */
+  json: Record<string, unknown> | Array<Record<string, unknown>>;
   text: string;
 }
 

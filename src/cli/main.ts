@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { adminBaseUrl, createAdminClient } from './admin-client.js';
-import { type CliCommand, commandHelp, type FlagValues, usageLine } from './command.js';
+import { type CliCommand, type CommandResult, commandHelp, type FlagValues, usageLine } from './command.js';
 import { CliError, UsageError } from './errors.js';
 import { cliCommands } from './registry.js';
 
@@ -103,7 +103,7 @@ function optionsOf(cmd: CliCommand): NonNullable<ParseArgsConfig['options']> {
   return options;
 }
 
-function print(json: boolean, value: Record<string, unknown>, text: string): void {
+function print(json: boolean, value: CommandResult["json"], text: string): void {
   process.stdout.write(json ? `${JSON.stringify(value)}\n` : `${text}\n`);
 }
 

@@ -12,6 +12,8 @@ import { sandboxFail } from './commands/sandbox-fail.js';
 import { sandboxPay } from './commands/sandbox-pay.js';
 import { sandboxServe } from './commands/sandbox-serve.js';
 import { sandboxStats } from './commands/sandbox-stats.js';
+import { userCreate } from './commands/user-create.js';
+import { userList } from './commands/user-list.js';
 
 export const cliCommands: CliCommand[] = [
   orgCreate,
@@ -26,4 +28,6 @@ export const cliCommands: CliCommand[] = [
   sandboxServe,
   callbacksReplay,
   callbacksShow,
+  userCreate,
+  userList,
 ];

@@ -126,6 +126,17 @@ export class ClientsService {
     return secret;
   }
 
+  async listOfOrg(orgId: string): Promise<repo.ClientListRow[]> {
+    return repo.listClientsOfOrg(this.db, orgId);
+  }
+
+  /** Revokes a client: its requests fail from now on (within CLIENT_CACHE_MS on other instances). */
+  async revoke(clientId: string): Promise<boolean> {
+    const changed = await repo.deactivateClient(this.db, clientId);
+    this.known.delete(clientId);
+    return changed;
+  }
+
   /** The organization's name (what payers see as the payee), or null for an unknown id. */
   async orgName(orgId: string): Promise<string | null> {
     const hit = this.orgNames.get(orgId);

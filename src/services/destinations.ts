@@ -47,6 +47,19 @@ export class DestinationsService {
     return { kind, url: saved.url, signing_secret: saved.created ? secret : null, created: saved.created };
   }
 
+  /**
+   * A new signing secret, revealed once in the answer; deliveries sign with it from their next
+   * attempt (they read the secret when claimed), and the old one stops being used.
+   */
+  async rotateSecret(orgId: string, kind: string): Promise<DestinationResult> {
+    if (!DESTINATION_KINDS.includes(kind as DestinationKind)) throw validationError([{ field: 'kind', issue: 'must be payin or payout' }]);
+    const k = kind as DestinationKind;
+    const secret = newSigningSecret();
+    const saved = await repo.replaceDestinationSecret(this.deps.db, { orgId, kind: k, secretEnc: this.deps.vault.encrypt(secret, destinationSecretContext(orgId, k)) });
+    if (!saved) throw new AppError('NOT_FOUND', `No ${k} destination is configured.`);
+    return { kind: k, url: saved.url, signing_secret: secret };
+  }
+
   async list(orgId: string): Promise<Array<{ kind: DestinationKind; url: string; updated_at: string }>> {
     if (!isUuid(orgId) || !(await findOrg(this.deps.db, orgId))) throw new AppError('NOT_FOUND', 'No such organization.');
     const rows = await repo.listDestinations(this.deps.db, orgId);

@@ -7,6 +7,7 @@ import type { AppContext } from '../../context.js';
 import { registerAdminCallbackRoutes } from './admin-callbacks.js';
 import { registerAdminRouteRoutes } from './admin-routes.js';
 import { registerAdminSandboxRoutes } from './admin-sandbox.js';
+import { registerAdminUserRoutes } from './admin-users.js';
 import { adminAuth } from './app.js';
 import { registerProviderCallbackRoutes } from './provider-callbacks.js';
 
@@ -18,6 +19,7 @@ export async function registerInternalRoutes(app: FastifyInstance, ctx: AppConte
       await registerAdminSandboxRoutes(admin, ctx);
       await registerAdminRouteRoutes(admin, ctx);
       await registerAdminCallbackRoutes(admin, ctx);
+      await registerAdminUserRoutes(admin, ctx);
     },
     { prefix: '/admin' },
   );

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { createBaseApp } from '../base-app.js';
 import { registerCheckoutRoutes } from './checkout/routes.js';
+import { registerConsole } from './console/index.js';
 import { documentedResponses } from './openapi-responses.js';
 import { registerPublicRoutes } from './routes.js';
 
@@ -43,6 +44,7 @@ export async function buildPublicApp(ctx: AppContext): Promise<FastifyInstance> 
   });
 
   await registerCheckoutRoutes(app, ctx);
+  await registerConsole(app, ctx);
 
   await app.register(
     async (api) => {

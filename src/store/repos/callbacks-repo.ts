@@ -268,3 +268,12 @@ export async function deliveriesOfEvent(q: Queryable, eventId: string): Promise<
   );
   return { deliveries: d.rows, attempts: a.rows };
 }
+
+/** A new signing secret for an existing destination; false when the organization has none of that kind. */
+export async function replaceDestinationSecret(q: Queryable, d: { orgId: string; kind: DestinationKind; secretEnc: Buffer }): Promise<{ url: string } | null> {
+  const r = await q.query<{ url: string }>(
+    'UPDATE callback_destinations SET secret_enc = $3, updated_at = now() WHERE org_id = $1 AND kind = $2 RETURNING url',
+    [d.orgId, d.kind, d.secretEnc],
+  );
+  return r.rows[0] ?? null;
+}

@@ -65,3 +65,29 @@ export async function replaceSecretHash(q: Queryable, clientId: string, hash: Bu
   const r = await q.query('UPDATE api_clients SET secret_hash = $2, secret_rotated_at = now() WHERE client_id = $1', [clientId, hash]);
   return (r.rowCount ?? 0) === 1;
 }
+
+export interface ClientListRow {
+  client_id: string;
+  name: string | null;
+  scopes: Scope[];
+  allowed_ips: string[];
+  rate_limit_per_minute: number;
+  active: boolean;
+  created_at: Date;
+  secret_rotated_at: Date | null;
+}
+
+export async function listClientsOfOrg(q: Queryable, orgId: string): Promise<ClientListRow[]> {
+  const r = await q.query<ClientListRow>(
+    `SELECT client_id, name, scopes, allowed_ips, rate_limit_per_minute, active, created_at, secret_rotated_at
+       FROM api_clients WHERE org_id = $1 ORDER BY created_at DESC, client_id`,
+    [orgId],
+  );
+  return r.rows;
+}
+
+/** Turns a client off for good (its credentials stop working); false when it was not active. */
+export async function deactivateClient(q: Queryable, clientId: string): Promise<boolean> {
+  const r = await q.query('UPDATE api_clients SET active = false WHERE client_id = $1 AND active', [clientId]);
+  return (r.rowCount ?? 0) === 1;
+}

@@ -1,0 +1,82 @@
+/** The console app: loads the session, then shows set-up, sign-in or the signed-in pages. */
+import { useCallback, useEffect, useState } from 'react';
+import { api, onSessionEnded, type SessionInfo, setCsrfToken } from './api.js';
+import { ComingPage, Layout, PAGES } from './Layout.js';
+import { AccountPage } from './pages/AccountPage.js';
+import { ApiClientsPage } from './pages/ApiClientsPage.js';
+import { AuditLogPage } from './pages/AuditLogPage.js';
+import { DestinationsPage } from './pages/DestinationsPage.js';
+import { SetupPage } from './pages/SetupPage.js';
+import { SignInPage } from './pages/SignInPage.js';
+import { UsersPage } from './pages/UsersPage.js';
+import { navigate, usePath } from './router.js';
+
+export function App() {
+  const path = usePath();
+  const [session, setSession] = useState<SessionInfo | null | undefined>(undefined);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  const signedIn = useCallback((s: SessionInfo) => {
+    setCsrfToken(s.csrf_token);
+    setNotice(null);
+    setSession(s);
+  }, []);
+
+  useEffect(() => {
+    onSessionEnded(() => {
+      setCsrfToken(null);
+      setSession(null);
+      setNotice('Your session has ended. Sign in again.');
+    });
+    if (path === '/setup') {
+      setSession(null);
+      return;
+    }
+    api<SessionInfo>('GET', '/session').then(signedIn, () => setSession(null));
+    // Only on first load: later pages change `path` without asking the server again.
+  }, []);
+
+  useEffect(() => {
+    const title = PAGES.find((p) => p.path === path)?.name ?? (path === '/account' ? 'Your account' : path === '/setup' ? 'Set your password' : 'Sign in');
+    document.title = `${session ? title : path === '/setup' ? 'Set your password' : 'Sign in'} · Tijori console`;
+  }, [path, session]);
+
+  if (path === '/setup' && !session) return <SetupPage onSignedIn={signedIn} />;
+  if (session === undefined) return <p className="loading">Loading…</p>;
+  if (session === null) {
+    return (
+      <SignInPage
+        notice={notice}
+        onSignedIn={(s) => {
+          signedIn(s);
+          if (path === '/sign-in' || path === '/setup') navigate('/');
+        }}
+      />
+    );
+  }
+
+  async function signOut() {
+    try {
+      await api('DELETE', '/session');
+    } finally {
+      setCsrfToken(null);
+      setSession(null);
+      setNotice('You have signed out.');
+      navigate('/sign-in');
+    }
+  }
+
+  const can = (p: string) => session.permissions.includes(p);
+  let page;
+  if (path === '/api-clients') page = <ApiClientsPage canManage={can('clients.manage')} />;
+  else if (path === '/callback-destinations') page = <DestinationsPage canManage={can('destinations.manage')} />;
+  else if (path === '/users') page = <UsersPage canManage={can('users.manage')} self={session.user.user_id} />;
+  else if (path === '/audit-log') page = <AuditLogPage />;
+  else if (path === '/account') page = <AccountPage session={session} onChanged={signedIn} canManage={can('self.manage')} />;
+  else page = <ComingPage name={PAGES.find((p) => p.path === path)?.name ?? 'Overview'} />;
+  return (
+    <Layout session={session} path={path} onSignOut={() => void signOut()}>
+      {page}
+    </Layout>
+  );
+}

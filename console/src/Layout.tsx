@@ -1,0 +1,71 @@
+/** The signed-in frame: organization and user, the "Sign out" control, and the navigation of contract §5. */
+import type { MouseEvent, ReactNode } from 'react';
+import type { SessionInfo } from './api.js';
+import { BASE, navigate } from './router.js';
+
+/** The pages of contract §5, in its order; `built` false shows an honest "not built yet" page. */
+export const PAGES: ReadonlyArray<{ path: string; name: string; built: boolean }> = [
+  { path: '/', name: 'Overview', built: false },
+  { path: '/payment-orders', name: 'Payment orders', built: false },
+  { path: '/payouts', name: 'Payouts', built: false },
+  { path: '/refunds', name: 'Refunds', built: false },
+  { path: '/review-queue', name: 'Review queue', built: false },
+  { path: '/bulk-payouts', name: 'Bulk payouts', built: false },
+  { path: '/beneficiaries', name: 'Beneficiaries', built: false },
+  { path: '/api-clients', name: 'API clients', built: true },
+  { path: '/callback-destinations', name: 'Callback destinations', built: true },
+  { path: '/payout-routes', name: 'Payout routes', built: false },
+  { path: '/users', name: 'Users', built: true },
+  { path: '/audit-log', name: 'Audit log', built: true },
+];
+
+function link(path: string) {
+  return (e: MouseEvent<HTMLAnchorElement>) => {
+    if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
+    e.preventDefault();
+    navigate(path);
+  };
+}
+
+export function Layout({ session, path, onSignOut, children }: { session: SessionInfo; path: string; onSignOut: () => void; children: ReactNode }) {
+  return (
+    <div className="shell">
+      <header className="top">
+        <a className="brand" href={`${BASE}/`} onClick={link('/')}>
+          Tijori
+        </a>
+        <span className="org">{session.organization.name}</span>
+        <span className="who">
+          <a href={`${BASE}/account`} onClick={link('/account')} aria-current={path === '/account' ? 'page' : undefined}>
+            {session.user.email}
+          </a>{' '}
+          <span className="role">({session.user.role})</span>
+        </span>
+        <button type="button" className="secondary" onClick={onSignOut}>
+          Sign out
+        </button>
+      </header>
+      <nav aria-label="Console">
+        <ul>
+          {PAGES.map((p) => (
+            <li key={p.path}>
+              <a href={`${BASE}${p.path}`} onClick={link(p.path)} aria-current={path === p.path ? 'page' : undefined}>
+                {p.name}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <main className="content">{children}</main>
+    </div>
+  );
+}
+
+export function ComingPage({ name }: { name: string }) {
+  return (
+    <>
+      <h1>{name}</h1>
+      <p className="coming">This page is not built yet. It is planned in the console's issue; until then the merchant API and the CLI cover it.</p>
+    </>
+  );
+}

@@ -1,0 +1,76 @@
+/** The console's JSON API (/console/api): the CSRF header on every change, errors as ApiError. */
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details: { field: string; issue: string }[] = [],
+    readonly requestId: string | null = null,
+  ) {
+    super(message);
+  }
+}
+
+let csrfToken: string | null = null;
+let onSignedOut: (() => void) | null = null;
+
+export function setCsrfToken(token: string | null): void {
+  csrfToken = token;
+}
+
+/** Called when the server says the session has ended (401 on a signed-in call). */
+export function onSessionEnded(fn: () => void): void {
+  onSignedOut = fn;
+}
+
+export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (method !== 'GET' && csrfToken) headers['x-csrf-token'] = csrfToken;
+  let res: Response;
+  try {
+    res = await fetch(`/console/api${path}`, { method, headers, credentials: 'same-origin', ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  } catch {
+    throw new ApiError(0, 'NETWORK', 'The service cannot be reached. Check your connection and try again.');
+  }
+  const parsed = (await res.json().catch(() => null)) as
+    | { success: true; data: T; next_cursor?: string | null }
+    | { success: false; error: { code: string; message: string; details?: { field: string; issue: string }[]; request_id?: string } }
+    | null;
+  if (!parsed) throw new ApiError(res.status, 'UNEXPECTED', `Unexpected answer (HTTP ${res.status}).`);
+  if (!parsed.success) {
+    if (res.status === 401 && csrfToken && !path.startsWith('/session')) onSignedOut?.();
+    throw new ApiError(res.status, parsed.error.code, parsed.error.message, parsed.error.details ?? [], parsed.error.request_id ?? null);
+  }
+  return parsed.data;
+}
+
+/** A list answer with its keyset cursor. */
+export async function apiPage<T>(path: string): Promise<{ rows: T[]; next: string | null }> {
+  const res = await fetch(`/console/api${path}`, { headers: { accept: 'application/json' }, credentials: 'same-origin' });
+  const parsed = (await res.json().catch(() => null)) as { success: boolean; data: T[]; next_cursor?: string | null; error?: { code: string; message: string } } | null;
+  if (!parsed || !parsed.success) {
+    if (res.status === 401) onSignedOut?.();
+    throw new ApiError(res.status, parsed?.error?.code ?? 'UNEXPECTED', parsed?.error?.message ?? `HTTP ${res.status}`);
+  }
+  return { rows: parsed.data, next: parsed.next_cursor ?? null };
+}
+
+export function describe(err: unknown): string {
+  if (err instanceof ApiError) {
+    const details = err.details.map((d) => `${d.field} ${d.issue}`).join('; ');
+    return details ? `${err.message} (${details})` : err.message;
+  }
+  return 'Something went wrong.';
+}
+
+export type Role = 'admin' | 'developer' | 'maker' | 'checker' | 'reviewer' | 'viewer';
+
+export interface SessionInfo {
+  user: { user_id: string; email: string; role: Role; status: string; totp_enabled: boolean };
+  organization: { id: string; name: string };
+  permissions: string[];
+  csrf_token: string;
+  idle_timeout_seconds: number;
+}

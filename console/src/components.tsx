@@ -1,0 +1,51 @@
+/** Small shared pieces: a time with UTC on hover, an error line, a secret shown once with a copy button. */
+import { useState } from 'react';
+import { localTime } from './format.js';
+
+export function Time({ iso }: { iso: string }) {
+  const t = localTime(iso);
+  return (
+    <time dateTime={iso} title={t.utc}>
+      {t.text}
+    </time>
+  );
+}
+
+export function ErrorLine({ error }: { error: string | null }) {
+  return error ? (
+    <p className="error" role="alert">
+      {error}
+    </p>
+  ) : null;
+}
+
+/**
+ * A secret shown once: it lives only in this component's memory (never stored, never fetched
+ * again), so a reload shows it no more. `label` is the contract's name ("Client secret", "Signing secret").
+ */
+export function SecretOnce({ label, value, onDone }: { label: string; value: string; onDone: () => void }) {
+  const [copied, setCopied] = useState(false);
+  const id = `secret-${label.toLowerCase().replace(/\s+/g, '-')}`;
+  return (
+    <section className="secret" aria-labelledby={`${id}-title`}>
+      <h3 id={`${id}-title`}>Copy the secret now</h3>
+      <p>It is shown only this once. Store it where your server can read it; if it is lost, rotate it.</p>
+      <label htmlFor={id}>{label}</label>
+      <div className="row">
+        <input id={id} readOnly value={value} spellCheck={false} onFocus={(e) => e.currentTarget.select()} />
+        <button
+          type="button"
+          aria-label="Copy the secret"
+          onClick={() => {
+            void navigator.clipboard?.writeText(value).then(() => setCopied(true), () => setCopied(false));
+          }}
+        >
+          {copied ? 'Copied' : 'Copy'}
+        </button>
+      </div>
+      <button type="button" className="secondary" onClick={onDone}>
+        I have stored it
+      </button>
+    </section>
+  );
+}

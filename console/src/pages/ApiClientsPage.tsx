@@ -1,0 +1,181 @@
+/** API clients: the list, create (secret shown once), rotate, revoke, IP allow list. */
+import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { api, describe } from '../api.js';
+import { ErrorLine, SecretOnce, Time } from '../components.js';
+
+interface ApiClient {
+  client_id: string;
+  name: string | null;
+  scopes: string[];
+  allowed_ips: string[];
+  rate_limit_per_minute: number;
+  status: 'active' | 'revoked';
+  created_at: string;
+}
+
+const SCOPES = ['collections:write', 'collections:read', 'payouts:write', 'payouts:read'];
+
+export function ApiClientsPage({ canManage }: { canManage: boolean }) {
+  const [clients, setClients] = useState<ApiClient[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [secret, setSecret] = useState<{ clientId: string; value: string } | null>(null);
+  const [name, setName] = useState('');
+  const [scopes, setScopes] = useState<string[]>(['collections:write', 'collections:read']);
+  const [ips, setIps] = useState('');
+  const [rate, setRate] = useState('600');
+  const [busy, setBusy] = useState(false);
+
+  const load = useCallback(() => {
+    api<ApiClient[]>('GET', '/api-clients').then(setClients, (e) => setError(describe(e)));
+  }, []);
+  useEffect(load, [load]);
+
+  async function act(fn: () => Promise<void>) {
+    setBusy(true);
+    setError(null);
+    try {
+      await fn();
+      load();
+    } catch (e) {
+      setError(describe(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  function create(e: FormEvent) {
+    e.preventDefault();
+    void act(async () => {
+      const allowed = ips.split(/[\s,]+/).map((s) => s.trim()).filter(Boolean);
+      const r = await api<{ client: ApiClient; client_secret: string }>('POST', '/api-clients', {
+        ...(name.trim() ? { name: name.trim() } : {}),
+        scopes,
+        ...(allowed.length ? { allowed_ips: allowed } : {}),
+        rate_limit_per_minute: Number(rate),
+      });
+      setSecret({ clientId: r.client.client_id, value: r.client_secret });
+      setName('');
+      setIps('');
+    });
+  }
+
+  return (
+    <>
+      <h1>API clients</h1>
+      <p>Credentials your servers use to call the merchant API (X-Service-Client-Id and a Bearer secret).</p>
+      <ErrorLine error={error} />
+      {secret ? (
+        <>
+          <p role="status">
+            New secret for <code>{secret.clientId}</code>.
+          </p>
+          <SecretOnce label="Client secret" value={secret.value} onDone={() => setSecret(null)} />
+        </>
+      ) : null}
+      {canManage ? (
+        <form className="panel" onSubmit={create} aria-labelledby="new-client">
+          <h2 id="new-client">New API client</h2>
+          <label htmlFor="client-name">Name</label>
+          <input id="client-name" value={name} maxLength={200} onChange={(e) => setName(e.target.value)} />
+          <fieldset>
+            <legend>Scopes</legend>
+            {SCOPES.map((s) => (
+              <label key={s} className="check">
+                <input type="checkbox" checked={scopes.includes(s)} onChange={(e) => setScopes(e.target.checked ? [...scopes, s] : scopes.filter((x) => x !== s))} /> {s}
+              </label>
+            ))}
+          </fieldset>
+          <label htmlFor="client-ips">IP allow list</label>
+          <input id="client-ips" value={ips} placeholder="203.0.113.7, 2001:db8::1" onChange={(e) => setIps(e.target.value)} aria-describedby="ips-hint" />
+          <p id="ips-hint" className="hint">Addresses separated by commas; empty allows any address.</p>
+          <label htmlFor="client-rate">Rate limit (requests per minute)</label>
+          <input id="client-rate" type="number" min={1} max={1000000} required value={rate} onChange={(e) => setRate(e.target.value)} />
+          <button type="submit" disabled={busy || scopes.length === 0}>
+            Create API client
+          </button>
+        </form>
+      ) : (
+        <p className="hint">Your role can see API clients but not change them.</p>
+      )}
+      <h2>Clients</h2>
+      {clients === null ? (
+        <p>Loading…</p>
+      ) : clients.length === 0 ? (
+        <p>No API clients yet.</p>
+      ) : (
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Client id</th>
+                <th scope="col">Name</th>
+                <th scope="col">Scopes</th>
+                <th scope="col">IP allow list</th>
+                <th scope="col">Rate limit</th>
+                <th scope="col">Status</th>
+                <th scope="col">Created</th>
+                {canManage ? <th scope="col">Actions</th> : null}
+              </tr>
+            </thead>
+            <tbody>
+              {clients.map((c) => (
+                <tr key={c.client_id}>
+                  <td>
+                    <code>{c.client_id}</code>
+                  </td>
+                  <td>{c.name ?? '—'}</td>
+                  <td>{c.scopes.join(', ')}</td>
+                  <td>{c.allowed_ips.length ? c.allowed_ips.join(', ') : 'any'}</td>
+                  <td>{c.rate_limit_per_minute.toLocaleString('en-IN')}/min</td>
+                  <td>{c.status}</td>
+                  <td>
+                    <Time iso={c.created_at} />
+                  </td>
+                  {canManage ? (
+                    <td className="actions">
+                      {c.status === 'active' ? (
+                        <>
+                          <button
+                            type="button"
+                            className="secondary"
+                            disabled={busy}
+                            aria-label={`Rotate secret of ${c.client_id}`}
+                            onClick={() =>
+                              void act(async () => {
+                                const r = await api<{ client_id: string; client_secret: string }>('POST', `/api-clients/${encodeURIComponent(c.client_id)}/rotate-secret`);
+                                setSecret({ clientId: r.client_id, value: r.client_secret });
+                              })
+                            }
+                          >
+                            Rotate secret
+                          </button>
+                          <button
+                            type="button"
+                            className="danger"
+                            disabled={busy}
+                            aria-label={`Revoke ${c.client_id}`}
+                            onClick={() => {
+                              if (window.confirm(`Revoke ${c.client_id}? Requests with its credentials will fail.`)) {
+                                void act(async () => {
+                                  await api('POST', `/api-clients/${encodeURIComponent(c.client_id)}/revoke`);
+                                });
+                              }
+                            }}
+                          >
+                            Revoke
+                          </button>
+                        </>
+                      ) : (
+                        '—'
+                      )}
+                    </td>
+                  ) : null}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,123 @@
+/** Callback destinations (PayIn, PayOut): URL, the signing secret shown once (first set-up, rotation). */
+import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { api, describe } from '../api.js';
+import { ErrorLine, SecretOnce, Time } from '../components.js';
+
+interface Destination {
+  kind: 'payin' | 'payout';
+  url: string;
+  updated_at: string;
+}
+
+const KINDS = [
+  { kind: 'payin', title: 'PayIn', about: 'payment order events' },
+  { kind: 'payout', title: 'PayOut', about: 'payout events' },
+] as const;
+
+function DestinationForm({ kind, title, current, canManage, onSaved, onError }: {
+  kind: string;
+  title: string;
+  current: Destination | undefined;
+  canManage: boolean;
+  onSaved: (secret: string | null) => void;
+  onError: (e: unknown) => void;
+}) {
+  const [url, setUrl] = useState(current?.url ?? '');
+  useEffect(() => setUrl(current?.url ?? ''), [current?.url]);
+  const [busy, setBusy] = useState(false);
+
+  async function run(fn: () => Promise<string | null>) {
+    setBusy(true);
+    try {
+      onSaved(await fn());
+    } catch (e) {
+      onError(e);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  function save(e: FormEvent) {
+    e.preventDefault();
+    void run(async () => (await api<{ signing_secret: string | null }>('PUT', `/destinations/${kind}`, { url })).signing_secret);
+  }
+
+  return (
+    <form className="panel" onSubmit={save} aria-labelledby={`${kind}-title`}>
+      <h2 id={`${kind}-title`}>{title} destination</h2>
+      {current ? (
+        <p className="hint">
+          Last changed <Time iso={current.updated_at} />
+        </p>
+      ) : (
+        <p className="hint">Not configured: no {title} callbacks are sent.</p>
+      )}
+      <label htmlFor={`${kind}-url`}>{title} URL</label>
+      <input id={`${kind}-url`} type="url" required readOnly={!canManage} placeholder="https://merchant.example/callbacks" value={url} onChange={(e) => setUrl(e.target.value)} />
+      {canManage ? (
+        <>
+          <button type="submit" disabled={busy}>
+            Save {title} destination
+          </button>
+          {current ? (
+            <button
+              type="button"
+              className="secondary"
+              disabled={busy}
+              onClick={() => {
+                if (window.confirm(`Rotate the ${title} signing secret? Callbacks are signed with the new one from now on.`)) {
+                  void run(async () => (await api<{ signing_secret: string }>('POST', `/destinations/${kind}/rotate-secret`)).signing_secret);
+                }
+              }}
+            >
+              Rotate {title} signing secret
+            </button>
+          ) : null}
+        </>
+      ) : null}
+    </form>
+  );
+}
+
+export function DestinationsPage({ canManage }: { canManage: boolean }) {
+  const [list, setList] = useState<Destination[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [secret, setSecret] = useState<{ title: string; value: string } | null>(null);
+
+  const load = useCallback(() => {
+    api<Destination[]>('GET', '/destinations').then(setList, (e) => setError(describe(e)));
+  }, []);
+  useEffect(load, [load]);
+
+  return (
+    <>
+      <h1>Callback destinations</h1>
+      <p>Where Tijori sends signed callbacks (HTTPS only). Each destination has its own signing secret.</p>
+      {!canManage ? <p className="hint">Your role can see destinations but not change them.</p> : null}
+      <ErrorLine error={error} />
+      {secret ? (
+        <>
+          <p role="status">New signing secret of the {secret.title} destination.</p>
+          <SecretOnce label="Signing secret" value={secret.value} onDone={() => setSecret(null)} />
+        </>
+      ) : null}
+      {list === null
+        ? <p>Loading…</p>
+        : KINDS.map((k) => (
+            <DestinationForm
+              key={k.kind}
+              kind={k.kind}
+              title={k.title}
+              current={list.find((d) => d.kind === k.kind)}
+              canManage={canManage}
+              onSaved={(s) => {
+                setError(null);
+                if (s) setSecret({ title: k.title, value: s });
+                load();
+              }}
+              onError={(e) => setError(describe(e))}
+            />
+          ))}
+    </>
+  );
+}

@@ -1,0 +1,166 @@
+/** Users of the organization: invite (set-up link), change role, new set-up link, disable (admins). */
+import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { api, describe, type Role } from '../api.js';
+import { ErrorLine, Time } from '../components.js';
+
+interface User {
+  user_id: string;
+  email: string;
+  role: Role;
+  status: 'invited' | 'active' | 'disabled';
+  totp_enabled: boolean;
+  created_at: string;
+}
+
+const ROLES: Role[] = ['admin', 'developer', 'maker', 'checker', 'reviewer', 'viewer'];
+
+export function UsersPage({ canManage, self }: { canManage: boolean; self: string }) {
+  const [users, setUsers] = useState<User[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [link, setLink] = useState<{ email: string; url: string } | null>(null);
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<Role>('viewer');
+  const [busy, setBusy] = useState(false);
+
+  const load = useCallback(() => {
+    api<User[]>('GET', '/users').then(setUsers, (e) => setError(describe(e)));
+  }, []);
+  useEffect(load, [load]);
+
+  async function act(fn: () => Promise<void>) {
+    setBusy(true);
+    setError(null);
+    try {
+      await fn();
+      load();
+    } catch (e) {
+      setError(describe(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  function invite(e: FormEvent) {
+    e.preventDefault();
+    void act(async () => {
+      const r = await api<{ user: User; setup_url: string }>('POST', '/users', { email, role });
+      setLink({ email: r.user.email, url: r.setup_url });
+      setEmail('');
+    });
+  }
+
+  return (
+    <>
+      <h1>Users</h1>
+      <ErrorLine error={error} />
+      {link ? (
+        <section className="secret" aria-labelledby="link-title">
+          <h2 id="link-title">Set-up link for {link.email}</h2>
+          <p>Send it to the user: it works once, for 24 hours.</p>
+          <label htmlFor="setup-link">Set-up link</label>
+          <input id="setup-link" readOnly value={link.url} onFocus={(e) => e.currentTarget.select()} />
+          <button type="button" className="secondary" onClick={() => setLink(null)}>
+            Done
+          </button>
+        </section>
+      ) : null}
+      {canManage ? (
+        <form className="panel" onSubmit={invite} aria-labelledby="invite-title">
+          <h2 id="invite-title">Invite a user</h2>
+          <label htmlFor="invite-email">Email</label>
+          <input id="invite-email" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+          <label htmlFor="invite-role">Role</label>
+          <select id="invite-role" value={role} onChange={(e) => setRole(e.target.value as Role)}>
+            {ROLES.map((r) => (
+              <option key={r}>{r}</option>
+            ))}
+          </select>
+          <button type="submit" disabled={busy}>
+            Invite user
+          </button>
+        </form>
+      ) : null}
+      {users === null ? (
+        <p>Loading…</p>
+      ) : (
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Email</th>
+                <th scope="col">Role</th>
+                <th scope="col">Status</th>
+                <th scope="col">Second factor</th>
+                <th scope="col">Invited</th>
+                {canManage ? <th scope="col">Actions</th> : null}
+              </tr>
+            </thead>
+            <tbody>
+              {users.map((u) => (
+                <tr key={u.user_id}>
+                  <td>{u.email}</td>
+                  <td>
+                    {canManage && u.user_id !== self && u.status !== 'disabled' ? (
+                      <select
+                        aria-label={`Role of ${u.email}`}
+                        value={u.role}
+                        disabled={busy}
+                        onChange={(e) => void act(async () => void (await api('POST', `/users/${u.user_id}/role`, { role: e.target.value })))}
+                      >
+                        {ROLES.map((r) => (
+                          <option key={r}>{r}</option>
+                        ))}
+                      </select>
+                    ) : (
+                      u.role
+                    )}
+                  </td>
+                  <td>{u.status}</td>
+                  <td>{u.totp_enabled ? 'on' : 'off'}</td>
+                  <td>
+                    <Time iso={u.created_at} />
+                  </td>
+                  {canManage ? (
+                    <td className="actions">
+                      {u.user_id !== self && u.status !== 'disabled' ? (
+                        <>
+                          <button
+                            type="button"
+                            className="secondary"
+                            disabled={busy}
+                            aria-label={`New set-up link for ${u.email}`}
+                            onClick={() =>
+                              void act(async () => {
+                                const r = await api<{ user: User; setup_url: string }>('POST', `/users/${u.user_id}/setup-link`);
+                                setLink({ email: r.user.email, url: r.setup_url });
+                              })
+                            }
+                          >
+                            New set-up link
+                          </button>
+                          <button
+                            type="button"
+                            className="danger"
+                            disabled={busy}
+                            aria-label={`Disable ${u.email}`}
+                            onClick={() => {
+                              if (window.confirm(`Disable ${u.email}? Their sessions end now.`)) void act(async () => void (await api('POST', `/users/${u.user_id}/disable`)));
+                            }}
+                          >
+                            Disable
+                          </button>
+                        </>
+                      ) : (
+                        '—'
+                      )}
+                    </td>
+                  ) : null}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </>
+  );
+}

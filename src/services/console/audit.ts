@@ -1,0 +1,83 @@
+/**
+ * The console's audit log: who changed what, when, from where, with the state before and after.
+ * Callers write the entry in the transaction of the change itself. Secrets never enter it: the
+ * entry's before/after are built by the services from non-secret fields only.
+ */
+import { newRowId } from '../../store/row-id.js';
+import type { Db, Queryable } from '../../store/db.js';
+import * as repo from '../../store/repos/console-repo.js';
+
+/** Who acts: a console user, or the operator through the CLI (admin API). */
+export interface Actor {
+  userId: string | null;
+  /** The user's email, or "operator" for the CLI. */
+  label: string;
+  ip: string | null;
+}
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export const OPERATOR: Actor = { userId: null, label: 'operator', ip: null };
+
+export interface AuditEntry {
+  orgId: string;
+  action: string;
+  targetType: string;
+  targetId: string | null;
+  before?: Record<string, unknown> | null;
+  after?: Record<string, unknown> | null;
+}
+
+export interface AuditView {
+  id: string;
+  at: string;
+  actor: string;
+  action: string;
+  target_type: string;
+  target_id: string | null;
+  before: unknown;
+  after: unknown;
+  ip: string | null;
+}
+
+export async function recordAudit(q: Queryable, actor: Actor, e: AuditEntry): Promise<void> {
+  await repo.insertAudit(q, {
+    id: newRowId(),
+    org_id: e.orgId,
+    actor_id: actor.userId,
+    actor: actor.label,
+    action: e.action,
+    target_type: e.targetType,
+    target_id: e.targetId,
+    before: e.before ?? null,
+    after: e.after ?? null,
+    ip: actor.ip,
+  });
+}
+
+export class AuditService {
+  constructor(private readonly db: Db) {}
+
+  /** Newest first; `cursor` is the `next_cursor` of the previous page. */
+  async list(f: { orgId: string; action?: string; actor?: string; from?: Date; to?: Date; cursor?: string; limit: number }): Promise<{ rows: AuditView[]; next_cursor: string | null }> {
+    const beforeId = f.cursor && UUID_RE.test(f.cursor) ? f.cursor : undefined;
+    const rows = await repo.listAudit(this.db, { orgId: f.orgId, action: f.action, actor: f.actor, from: f.from, to: f.to, beforeId, limit: f.limit + 1 });
+    const page = rows.slice(0, f.limit);
+    const last = page[page.length - 1];
+    return {
+      rows: page.map((r) => ({
+        id: r.id,
+        at: r.created_at.toISOString(),
+        actor: r.actor,
+        action: r.action,
+        target_type: r.target_type,
+        target_id: r.target_id,
+        before: r.before,
+        after: r.after,
+        ip: r.ip,
+      })),
+      next_cursor: rows.length > f.limit && last ? last.id : null,
+    };
+  }
+}
+

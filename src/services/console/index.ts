@@ -1,0 +1,37 @@
+/** The console's services, built once per instance (context.ts) and shared by its HTTP API and the admin API. */
+import type { RateLimiter } from '../../http/plugins/rate-limiter.js';
+import type { Vault } from '../../security/vault.js';
+import type { Db } from '../../store/db.js';
+import type { ClientsService } from '../clients.js';
+import type { DestinationsService } from '../destinations.js';
+import { ConsoleApiClients } from './api-clients.js';
+import { AuditService } from './audit.js';
+import { ConsoleAuthService, type SessionSettings } from './auth.js';
+import { ConsoleDestinations } from './destinations.js';
+import { UsersService } from './users.js';
+
+export interface ConsoleServices {
+  users: UsersService;
+  auth: ConsoleAuthService;
+  audit: AuditService;
+  apiClients: ConsoleApiClients;
+  destinations: ConsoleDestinations;
+}
+
+export function buildConsoleServices(deps: {
+  db: Db;
+  vault: Vault;
+  rateLimiter: RateLimiter;
+  clients: ClientsService;
+  destinations: DestinationsService;
+  settings: SessionSettings;
+  publicBaseUrl: () => string;
+}): ConsoleServices {
+  return {
+    users: new UsersService({ db: deps.db, publicBaseUrl: deps.publicBaseUrl }),
+    auth: new ConsoleAuthService({ db: deps.db, vault: deps.vault, rateLimiter: deps.rateLimiter, settings: deps.settings }),
+    audit: new AuditService(deps.db),
+    apiClients: new ConsoleApiClients({ db: deps.db, clients: deps.clients }),
+    destinations: new ConsoleDestinations({ db: deps.db, destinations: deps.destinations }),
+  };
+}

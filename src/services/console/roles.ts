@@ -1,0 +1,43 @@
+/**
+ * Who may do what in the console (contract §5): the one table of role → permissions. Every
+ * route names the permission it needs; reading is open to every role.
+ */
+import { AppError } from '../../domain/errors.js';
+import type { ConsoleRole } from '../../store/repos/console-repo.js';
+
+export const ROLES: readonly ConsoleRole[] = ['admin', 'developer', 'maker', 'checker', 'reviewer', 'viewer'];
+
+export type Permission =
+  | 'read'
+  | 'users.manage'
+  | 'clients.manage'
+  | 'destinations.manage'
+  | 'events.replay'
+  | 'payouts.make'
+  | 'payouts.check'
+  | 'reviews.decide'
+  /** One's own account: password, second factor, sign out everywhere. */
+  | 'self.manage';
+
+const DEVELOPER: Permission[] = ['clients.manage', 'destinations.manage', 'events.replay'];
+
+export const PERMISSIONS: Readonly<Record<ConsoleRole, readonly Permission[]>> = {
+  admin: ['read', 'self.manage', 'users.manage', ...DEVELOPER, 'payouts.make', 'payouts.check', 'reviews.decide'],
+  developer: ['read', 'self.manage', ...DEVELOPER],
+  maker: ['read', 'self.manage', 'payouts.make'],
+  checker: ['read', 'self.manage', 'payouts.check'],
+  reviewer: ['read', 'self.manage', 'reviews.decide'],
+  viewer: ['read'],
+};
+
+export function isRole(value: string): value is ConsoleRole {
+  return (ROLES as readonly string[]).includes(value);
+}
+
+export function can(role: ConsoleRole, permission: Permission): boolean {
+  return PERMISSIONS[role].includes(permission);
+}
+
+export function requirePermission(role: ConsoleRole, permission: Permission): void {
+  if (!can(role, permission)) throw new AppError('API_SCOPE_DENIED', `The ${role} role may not do this (needs ${permission}).`);
+}

@@ -1,0 +1,140 @@
+/**
+ * Console users of an organization: invitation with a one-time set-up link (valid 24 h), the
+ * set-up itself (first password, or a new one after an admin's reset link), role changes and
+ * disabling. Every change is audited in its own transaction.
+ */
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { AppError, validationError } from '../../domain/errors.js';
+import type { Db } from '../../store/db.js';
+import * as clientsRepo from '../../store/repos/clients-repo.js';
+import * as repo from '../../store/repos/console-repo.js';
+import { type Actor, recordAudit } from './audit.js';
+import { hashPassword, passwordProblem } from './passwords.js';
+import { isRole } from './roles.js';
+
+export const SETUP_LINK_TTL_MS = 24 * 60 * 60 * 1000;
+const EMAIL_RE = /^[^\s@]{1,64}@[^\s@]{1,189}\.[^\s@]{2,63}$/;
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface UserView {
+  user_id: string;
+  email: string;
+  role: repo.ConsoleRole;
+  status: repo.UserStatus;
+  totp_enabled: boolean;
+  created_at: string;
+}
+
+export function userView(u: repo.UserRow): UserView {
+  return { user_id: u.id, email: u.email, role: u.role, status: u.status, totp_enabled: u.totp_secret_enc !== null, created_at: u.created_at.toISOString() };
+}
+
+export function tokenHash(token: string): Buffer {
+  return createHash('sha256').update(token, 'utf8').digest();
+}
+
+export class UsersService {
+  constructor(private readonly deps: { db: Db; publicBaseUrl: () => string }) {}
+
+  private setupUrl(token: string): string {
+    return `${this.deps.publicBaseUrl()}/console/setup#token=${token}`;
+  }
+
+  async create(input: { orgId: string; email: string; role: string }, actor: Actor): Promise<{ user: UserView; setup_url: string }> {
+    const email = input.email.trim().toLowerCase();
+    const issues = [];
+    if (!UUID_RE.test(input.orgId)) issues.push({ field: 'org', issue: 'must be an organization id (UUID)' });
+    if (!EMAIL_RE.test(email) || email.length > 254) issues.push({ field: 'email', issue: 'must be an email address' });
+    if (!isRole(input.role)) issues.push({ field: 'role', issue: 'must be one of admin, developer, maker, checker, reviewer, viewer' });
+    if (issues.length > 0) throw validationError(issues);
+    const token = randomBytes(32).toString('base64url');
+    const user = await this.deps.db.tx(async (q) => {
+      if (!(await clientsRepo.findOrg(q, input.orgId))) throw new AppError('NOT_FOUND', 'No such organization.');
+      const row = await repo.insertUser(q, { id: randomUUID(), org_id: input.orgId, email, role: input.role as repo.ConsoleRole });
+      if (!row) throw validationError([{ field: 'email', issue: 'is already a console user' }]);
+      await repo.replaceSetupToken(q, row.id, tokenHash(token), new Date(Date.now() + SETUP_LINK_TTL_MS));
+      await recordAudit(q, actor, { orgId: row.org_id, action: 'user.invited', targetType: 'user', targetId: row.id, after: { email, role: row.role } });
+      return row;
+    });
+    return { user: userView(user), setup_url: this.setupUrl(token) };
+  }
+
+  async list(orgId: string): Promise<UserView[]> {
+    if (!UUID_RE.test(orgId)) throw validationError([{ field: 'org', issue: 'must be an organization id (UUID)' }]);
+    return (await repo.listUsers(this.deps.db, orgId)).map(userView);
+  }
+
+  /** A user of this organization, for an update; NOT_FOUND for another organization's user. */
+  private async ofOrg(q: Parameters<typeof repo.findUser>[0], orgId: string, userId: string): Promise<repo.UserRow> {
+    const u = UUID_RE.test(userId) ? await repo.findUser(q, userId, { forUpdate: true }) : null;
+    if (!u || u.org_id !== orgId) throw new AppError('NOT_FOUND', 'No such user.');
+    return u;
+  }
+
+  async changeRole(orgId: string, userId: string, role: string, actor: Actor): Promise<UserView> {
+    if (!isRole(role)) throw validationError([{ field: 'role', issue: 'must be one of admin, developer, maker, checker, reviewer, viewer' }]);
+    if (userId === actor.userId) throw new AppError('INVALID_STATE', 'You cannot change your own role; ask another admin.');
+    return this.deps.db.tx(async (q) => {
+      const u = await this.ofOrg(q, orgId, userId);
+      if (u.role === role) return userView(u);
+      await repo.updateUser(q, u.id, { role });
+      await recordAudit(q, actor, { orgId, action: 'user.role_changed', targetType: 'user', targetId: u.id, before: { role: u.role }, after: { role } });
+      return userView({ ...u, role });
+    });
+  }
+
+  async disable(orgId: string, userId: string, actor: Actor): Promise<UserView> {
+    if (userId === actor.userId) throw new AppError('INVALID_STATE', 'You cannot disable yourself; ask another admin.');
+    return this.deps.db.tx(async (q) => {
+      const u = await this.ofOrg(q, orgId, userId);
+      if (u.status === 'disabled') return userView(u);
+      await repo.updateUser(q, u.id, { status: 'disabled' });
+      await repo.revokeUserSessions(q, u.id);
+      await recordAudit(q, actor, { orgId, action: 'user.disabled', targetType: 'user', targetId: u.id, before: { status: u.status }, after: { status: 'disabled' } });
+      return userView({ ...u, status: 'disabled' });
+    });
+  }
+
+  /** A new set-up link (password reset by an admin); earlier links stop working. */
+  async newSetupLink(orgId: string, userId: string, actor: Actor): Promise<{ user: UserView; setup_url: string }> {
+    const token = randomBytes(32).toString('base64url');
+    const user = await this.deps.db.tx(async (q) => {
+      const u = await this.ofOrg(q, orgId, userId);
+      if (u.status === 'disabled') throw new AppError('INVALID_STATE', 'The user is disabled.');
+      await repo.replaceSetupToken(q, u.id, tokenHash(token), new Date(Date.now() + SETUP_LINK_TTL_MS));
+      await recordAudit(q, actor, { orgId, action: 'user.setup_link_issued', targetType: 'user', targetId: u.id });
+      return u;
+    });
+    return { user: userView(user), setup_url: this.setupUrl(token) };
+  }
+
+  /** Whom a set-up link is for (the page shows the email), or NOT_FOUND when it is not usable. */
+  async setupTarget(token: string): Promise<{ email: string }> {
+    const userId = token.length <= 100 ? await repo.peekSetupToken(this.deps.db, tokenHash(token)) : null;
+    const u = userId ? await repo.findUser(this.deps.db, userId) : null;
+    if (!u || u.status === 'disabled') throw new AppError('NOT_FOUND', 'This set-up link is not valid: it was used, replaced or is older than 24 hours. Ask an admin for a new one.');
+    return { email: u.email };
+  }
+
+  /** Sets the password of the link's user (once); every older session of that user ends. */
+  async completeSetup(token: string, password: string, ip: string): Promise<repo.UserRow> {
+    return this.deps.db.tx(async (q) => {
+      const userId = token.length <= 100 ? await repo.consumeSetupToken(q, tokenHash(token)) : null;
+      const u = userId ? await repo.findUser(q, userId, { forUpdate: true }) : null;
+      if (!u || u.status === 'disabled') throw new AppError('NOT_FOUND', 'This set-up link is not valid: it was used, replaced or is older than 24 hours. Ask an admin for a new one.');
+      const problem = passwordProblem(password, u.email);
+      if (problem) throw validationError([{ field: 'password', issue: problem }]);
+      await repo.updateUser(q, u.id, { password_hash: await hashPassword(password), status: 'active', failed_signins: 0, locked_until: null });
+      await repo.revokeUserSessions(q, u.id);
+      await recordAudit(q, { userId: u.id, label: u.email, ip }, {
+        orgId: u.org_id,
+        action: 'user.password_set',
+        targetType: 'user',
+        targetId: u.id,
+        before: { status: u.status },
+        after: { status: 'active' },
+      });
+      return { ...u, status: 'active' };
+    });
+  }
+}

@@ -1,0 +1,204 @@
+/** SQL of the merchant console: users, set-up links, sessions, TOTP challenges, recovery codes, audit log. */
+import type { Queryable } from '../db.js';
+
+export type ConsoleRole = 'admin' | 'developer' | 'maker' | 'checker' | 'reviewer' | 'viewer';
+export type UserStatus = 'invited' | 'active' | 'disabled';
+
+export interface UserRow {
+  id: string;
+  org_id: string;
+  email: string;
+  role: ConsoleRole;
+  status: UserStatus;
+  password_hash: string | null;
+  totp_secret_enc: Buffer | null;
+  totp_pending_enc: Buffer | null;
+  totp_last_step: number | null;
+  failed_signins: number;
+  locked_until: Date | null;
+  created_at: Date;
+}
+
+const USER_COLS = `id, org_id, email, role, status, password_hash, totp_secret_enc, totp_pending_enc, totp_last_step,
+  failed_signins, locked_until, created_at`;
+
+export async function insertUser(q: Queryable, u: { id: string; org_id: string; email: string; role: ConsoleRole }): Promise<UserRow | null> {
+  const r = await q.query<UserRow>(
+    `INSERT INTO console_users (id, org_id, email, role) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (email) DO NOTHING RETURNING ${USER_COLS}`,
+    [u.id, u.org_id, u.email, u.role],
+  );
+  return r.rows[0] ?? null;
+}
+
+export async function findUser(q: Queryable, id: string, opts: { forUpdate?: boolean } = {}): Promise<UserRow | null> {
+  const r = await q.query<UserRow>(`SELECT ${USER_COLS} FROM console_users WHERE id = $1${opts.forUpdate ? ' FOR UPDATE' : ''}`, [id]);
+  return r.rows[0] ?? null;
+}
+
+export async function findUserByEmail(q: Queryable, email: string, opts: { forUpdate?: boolean } = {}): Promise<UserRow | null> {
+  const r = await q.query<UserRow>(`SELECT ${USER_COLS} FROM console_users WHERE email = $1${opts.forUpdate ? ' FOR UPDATE' : ''}`, [email]);
+  return r.rows[0] ?? null;
+}
+
+export async function listUsers(q: Queryable, orgId: string): Promise<UserRow[]> {
+  const r = await q.query<UserRow>(`SELECT ${USER_COLS} FROM console_users WHERE org_id = $1 ORDER BY created_at, id`, [orgId]);
+  return r.rows;
+}
+
+export async function updateUser(
+  q: Queryable,
+  id: string,
+  set: Partial<Pick<UserRow, 'role' | 'status' | 'password_hash' | 'totp_secret_enc' | 'totp_pending_enc' | 'totp_last_step' | 'failed_signins' | 'locked_until'>>,
+): Promise<void> {
+  const keys = Object.keys(set) as (keyof typeof set)[];
+  if (keys.length === 0) return;
+  const assignments = keys.map((k, i) => `${k} = $${i + 2}`).join(', ');
+  await q.query(`UPDATE console_users SET ${assignments}, updated_at = now() WHERE id = $1`, [id, ...keys.map((k) => set[k])]);
+}
+
+export async function replaceSetupToken(q: Queryable, userId: string, tokenHash: Buffer, expiresAt: Date): Promise<void> {
+  await q.query('DELETE FROM console_setup_tokens WHERE user_id = $1', [userId]);
+  await q.query('INSERT INTO console_setup_tokens (token_hash, user_id, expires_at) VALUES ($1, $2, $3)', [tokenHash, userId, expiresAt]);
+}
+
+/** Marks a valid set-up token used and returns its user; null when unknown, used or expired. */
+export async function consumeSetupToken(q: Queryable, tokenHash: Buffer): Promise<string | null> {
+  const r = await q.query<{ user_id: string }>(
+    `UPDATE console_setup_tokens SET used_at = now()
+      WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now() RETURNING user_id`,
+    [tokenHash],
+  );
+  return r.rows[0]?.user_id ?? null;
+}
+
+export async function peekSetupToken(q: Queryable, tokenHash: Buffer): Promise<string | null> {
+  const r = await q.query<{ user_id: string }>(
+    'SELECT user_id FROM console_setup_tokens WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now()',
+    [tokenHash],
+  );
+  return r.rows[0]?.user_id ?? null;
+}
+
+export interface SessionRow {
+  user_id: string;
+  csrf_token: string;
+  created_at: Date;
+  expires_at: Date;
+}
+
+export async function insertSession(
+  q: Queryable,
+  s: { id_hash: Buffer; user_id: string; csrf_token: string; expires_at: Date; ip: string; user_agent: string | null },
+): Promise<void> {
+  await q.query(
+    'INSERT INTO console_sessions (id_hash, user_id, csrf_token, expires_at, ip, user_agent) VALUES ($1, $2, $3, $4, $5, $6)',
+    [s.id_hash, s.user_id, s.csrf_token, s.expires_at, s.ip, s.user_agent],
+  );
+}
+
+/**
+ * The live session with this id, its last-seen time moved to now: one statement, so an idle
+ * session is refused by the same check that keeps an active one alive.
+ */
+export async function touchSession(q: Queryable, idHash: Buffer, idleSeconds: number): Promise<SessionRow | null> {
+  const r = await q.query<SessionRow>(
+    `UPDATE console_sessions SET last_seen_at = now()
+      WHERE id_hash = $1 AND revoked_at IS NULL AND expires_at > now()
+        AND last_seen_at > now() - make_interval(secs => $2)
+      RETURNING user_id, csrf_token, created_at, expires_at`,
+    [idHash, idleSeconds],
+  );
+  return r.rows[0] ?? null;
+}
+
+export async function revokeSession(q: Queryable, idHash: Buffer): Promise<void> {
+  await q.query('UPDATE console_sessions SET revoked_at = now() WHERE id_hash = $1 AND revoked_at IS NULL', [idHash]);
+}
+
+export async function revokeUserSessions(q: Queryable, userId: string): Promise<number> {
+  const r = await q.query('UPDATE console_sessions SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL', [userId]);
+  return r.rowCount ?? 0;
+}
+
+export async function insertMfaChallenge(q: Queryable, tokenHash: Buffer, userId: string, expiresAt: Date): Promise<void> {
+  await q.query('INSERT INTO console_mfa_challenges (token_hash, user_id, expires_at) VALUES ($1, $2, $3)', [tokenHash, userId, expiresAt]);
+}
+
+/** Counts one attempt on a live challenge and returns its user; null when unknown, used, expired or tried too often. */
+export async function attemptMfaChallenge(q: Queryable, tokenHash: Buffer, maxAttempts: number): Promise<string | null> {
+  const r = await q.query<{ user_id: string }>(
+    `UPDATE console_mfa_challenges SET attempts = attempts + 1
+      WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now() AND attempts < $2 RETURNING user_id`,
+    [tokenHash, maxAttempts],
+  );
+  return r.rows[0]?.user_id ?? null;
+}
+
+export async function useMfaChallenge(q: Queryable, tokenHash: Buffer): Promise<void> {
+  await q.query('UPDATE console_mfa_challenges SET used_at = now() WHERE token_hash = $1', [tokenHash]);
+}
+
+export async function replaceRecoveryCodes(q: Queryable, userId: string, hashes: Buffer[]): Promise<void> {
+  await q.query('DELETE FROM console_recovery_codes WHERE user_id = $1', [userId]);
+  await q.query('INSERT INTO console_recovery_codes (user_id, code_hash) SELECT $1, unnest($2::bytea[])', [userId, hashes]);
+}
+
+export async function useRecoveryCode(q: Queryable, userId: string, hash: Buffer): Promise<boolean> {
+  const r = await q.query('UPDATE console_recovery_codes SET used_at = now() WHERE user_id = $1 AND code_hash = $2 AND used_at IS NULL', [userId, hash]);
+  return (r.rowCount ?? 0) === 1;
+}
+
+export interface AuditRow {
+  id: string;
+  org_id: string;
+  actor_id: string | null;
+  actor: string;
+  action: string;
+  target_type: string;
+  target_id: string | null;
+  before: unknown;
+  after: unknown;
+  ip: string | null;
+  created_at: Date;
+}
+
+export async function insertAudit(q: Queryable, a: Omit<AuditRow, 'created_at'>): Promise<void> {
+  await q.query(
+    `INSERT INTO console_audit_log (id, org_id, actor_id, actor, action, target_type, target_id, before, after, ip)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+    [a.id, a.org_id, a.actor_id, a.actor, a.action, a.target_type, a.target_id, a.before === null ? null : JSON.stringify(a.before), a.after === null ? null : JSON.stringify(a.after), a.ip],
+  );
+}
+
+export interface AuditFilter {
+  orgId: string;
+  action?: string | undefined;
+  actor?: string | undefined;
+  from?: Date | undefined;
+  to?: Date | undefined;
+  /** Keyset: rows with a smaller (older: ids are time-ordered) id. */
+  beforeId?: string | undefined;
+  limit: number;
+}
+
+export async function listAudit(q: Queryable, f: AuditFilter): Promise<AuditRow[]> {
+  const where = ['org_id = $1'];
+  const values: unknown[] = [f.orgId];
+  const add = (sql: string, v: unknown) => {
+    values.push(v);
+    where.push(sql.replace('?', `$${values.length}`));
+  };
+  if (f.action) add('action LIKE ?', `${f.action.replace(/[\\%_]/g, '\\$&')}%`);
+  if (f.actor) add('actor = ?', f.actor.toLowerCase());
+  if (f.from) add('created_at >= ?', f.from);
+  if (f.to) add('created_at < ?', f.to);
+  if (f.beforeId) add('id < ?', f.beforeId);
+  values.push(f.limit);
+  const r = await q.query<AuditRow>(
+    `SELECT id, org_id, actor_id, actor, action, target_type, target_id, before, after, ip, created_at
+       FROM console_audit_log WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT $${values.length}`,
+    values,
+  );
+  return r.rows;
+}
