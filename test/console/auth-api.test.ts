@@ -247,7 +247,7 @@ test('callback destinations: the signing secret once on first set-up and on rota
   assert.match(first.body.data.signing_secret, /^whsec_/);
   const changed = await dev.call('PUT', '/destinations/payin', { url: 'https://127.0.0.1:9443/cb2' });
   assert.equal(changed.body.data.signing_secret, null, 'a URL change reveals nothing');
-  assert.equal((await dev.call('PUT', '/destinations/payin', { url: 'http://127.0.0.1:9443/cb' })).status, 422, 'HTTPS only');
+  assert.equal((await dev.call('PUT', '/destinations/payin', { url: 'http://example.com/cb' })).status, 422, 'HTTPS only (plain http only to local hosts in development)');
   const rotated = await dev.call('POST', '/destinations/payin/rotate-secret');
   assert.match(rotated.body.data.signing_secret, /^whsec_/);
   assert.notEqual(rotated.body.data.signing_secret, first.body.data.signing_secret);
