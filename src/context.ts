@@ -20,6 +20,8 @@ import type { Provider } from './providers/provider.js';
 import type { SandboxControls } from './providers/sandbox/adapter.js';
 import { PaymentOrdersService } from './services/payment-orders.js';
 import { ProviderIntake } from './services/provider-intake.js';
+import { OperationsReviewService } from './services/operations-review.js';
+import { RefundsService } from './services/refunds.js';
 import type { Db } from './store/db.js';
 
 export interface AppContext {
@@ -49,6 +51,10 @@ export interface AppContext {
   paymentOrders: PaymentOrdersService;
   /** Verified provider callbacks: stored, then processed by a worker. */
   providerIntake: ProviderIntake;
+  /** Refunds of confirmed payments and their review (contract §6). */
+  refunds: RefundsService;
+  /** The operations review queue (contract §6). */
+  reviews: OperationsReviewService;
 }
 
 export interface ContextDeps {
@@ -87,5 +93,7 @@ export function buildContext(deps: ContextDeps): AppContext {
   ctx.payouts = new PayoutsService(ctx);
   ctx.payoutOutcomes = new PayoutOutcomeRecorder(ctx);
   ctx.providerIntake = new ProviderIntake(ctx);
+  ctx.refunds = new RefundsService(ctx);
+  ctx.reviews = new OperationsReviewService(ctx);
   return ctx;
 }

@@ -40,6 +40,7 @@ export async function runCli(argv: string[]): Promise<number> {
         modes: { type: 'string', multiple: true },
         utr: { type: 'string' },
         'no-callback': { type: 'boolean' },
+        'refund-review': { type: 'string' },
         port: { type: 'string' },
       },
     });
@@ -68,7 +69,7 @@ export async function runCli(argv: string[]): Promise<number> {
   const admin = createAdminClient();
   try {
     let result: { json: Record<string, unknown>; text: string };
-    if (group === 'org') result = await orgCommand(admin, sub, flags);
+    if (group === 'org' && sub !== 'set') result = await orgCommand(admin, sub, flags);
     else if (group === 'client') result = await clientCommand(admin, sub, flags);
     else {
       const cmd = cliCommands.find((c) => c.group === group);

@@ -23,8 +23,11 @@ export const sandboxCommand: CliCommand = {
   async run({ admin, sub, args, flags }) {
     const callback = flags['no-callback'] !== true;
     if (sub === 'stats') {
-      const s = await admin.request<{ payin_status_checks: Record<string, number>; payout_executions: Record<string, number> }>('GET', '/admin/sandbox/stats');
-      const json = { payin_status_checks: s.payin_status_checks ?? {}, payout_executions: s.payout_executions ?? {} };
+      const s = await admin.request<{ payin_status_checks: Record<string, number>; payout_executions: Record<string, number>; refund_executions: Record<string, number> }>(
+        'GET',
+        '/admin/sandbox/stats',
+      );
+      const json = { payin_status_checks: s.payin_status_checks ?? {}, payout_executions: s.payout_executions ?? {}, refund_executions: s.refund_executions ?? {} };
       return { json, text: JSON.stringify(json, null, 2) };
     }
     if (sub !== 'pay' && sub !== 'fail') throw new CliError(USAGE);

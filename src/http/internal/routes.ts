@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { registerAdminCallbackRoutes } from './admin-callbacks.js';
+import { registerAdminReviewRoutes } from './admin-reviews.js';
 import { registerAdminRouteRoutes } from './admin-routes.js';
 import { registerAdminSandboxRoutes } from './admin-sandbox.js';
 import { adminAuth } from './app.js';
@@ -18,6 +19,7 @@ export async function registerInternalRoutes(app: FastifyInstance, ctx: AppConte
       await registerAdminSandboxRoutes(admin, ctx);
       await registerAdminRouteRoutes(admin, ctx);
       await registerAdminCallbackRoutes(admin, ctx);
+      await registerAdminReviewRoutes(admin, ctx);
     },
     { prefix: '/admin' },
   );
