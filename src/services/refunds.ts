@@ -18,7 +18,6 @@ import type { RefundWithOrder } from '../store/repos/refunds-repo.js';
 import type { Principal } from './clients.js';
 import { recordEvents } from './events.js';
 import type { CreateResponse, IdempotencyScope } from './idempotency.js';
-import { lockOrder } from './payment-order-transitions.js';
 import { orderRefFor } from './payment-order-view.js';
 import { refundEvent } from './refund-events.js';
 import { refundWithOrder, submitRefund } from './refund-submission.js';
@@ -60,13 +59,15 @@ export class RefundsService {
     if (known) return known;
     let submitAfter: RefundWithOrder | null = null;
     const res = await this.ctx.idempotency.runLeased(req.scope, async ({ resourceId, completeWith }) => {
+      // Read before the order's lock (it is the order's organization's setting, not the order's state):
+      // the locked section stays as short as it can, since concurrent refunds of one order queue on it.
+      const review = await repo.orgRefundReview(this.ctx.db, req.principal.orgId);
       const bodyText = await this.ctx.db.tx(async (tx) => {
-        const found = ref === null ? null : await orderRepo.findByIdOrOrderId(tx, ref);
-        if (!found || found.client_pk !== req.principal.pk) throw notFound('payment order');
-        const order = await lockOrder(tx, found.id);
+        const order = ref === null ? null : await orderRepo.lockById(tx, ref.id);
+        if (!order || order.client_pk !== req.principal.pk || (ref!.orderId !== undefined && order.order_id !== ref!.orderId)) throw notFound('payment order');
         if (!isRefundable(order.status)) throw new AppError('INVALID_STATE', `A payment order in status ${order.status} cannot be refunded; only PAID or MANUALLY_CONFIRMED orders can.`);
         const amount = refundAmount(order.amount_paise, await repo.committedAmount(tx, order.id), input.amountPaise);
-        const status = initialRefundStatus(await repo.orgRefundReview(tx, order.org_id));
+        const status = initialRefundStatus(review);
         const row = await repo.insertRefund(tx, {
           id: resourceId,
           refund_id: refundIdFor(resourceId),
