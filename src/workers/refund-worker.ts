@@ -12,6 +12,20 @@ import { PollingWorker } from './polling-worker.js';
 const BATCH = 20;
 
 export function createRefundWorker(ctx: AppContext): PollingWorker {
+  // A refund stuck without an answer is visible: PROCESSING refunds by submission state, and the oldest's age.
+  const unresolved = ctx.metrics.gauge('tijori_refunds_unresolved', 'Refunds PROCESSING at the provider, by submission state', ['submission']);
+  const oldest = ctx.metrics.gauge('tijori_refund_oldest_unresolved_seconds', 'Age of the oldest PROCESSING refund, by submission state', ['submission']);
+  let refreshedAt = 0;
+  const refreshMetrics = async () => {
+    if (Date.now() - refreshedAt < ctx.config.payout.workerIntervalMs) return;
+    refreshedAt = Date.now();
+    const summary = await repo.unresolvedSummary(ctx.db);
+    for (const submission of ['NOT_SENT', 'ACCEPTED', 'UNKNOWN']) {
+      const s = summary.find((x) => x.submission === submission);
+      unresolved.set({ submission }, s?.n ?? 0);
+      oldest.set({ submission }, s?.oldest_s ?? 0);
+    }
+  };
   return new PollingWorker({
     name: 'refund-inquiry',
     // The payout worker's cadence and lease: the same provider rules.
@@ -27,6 +41,7 @@ export function createRefundWorker(ctx: AppContext): PollingWorker {
           }),
         ),
       );
+      await refreshMetrics();
       return claimed.length;
     },
   });

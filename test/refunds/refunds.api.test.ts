@@ -104,6 +104,13 @@ test('refund_review none: straight to the provider; partial + rest -> REFUNDED o
   assert.equal(s.refund_executions[a.body.data.refund_id], 1);
   assert.equal(s.refund_executions[rest.body.data.refund_id], 1);
   assert.equal((await eventsOf(t, o.id, 'collection.refund.completed')).length, 2);
+  // Refunds left without a provider answer would show here; none are.
+  const metrics = await waitFor(async () => {
+    const text = await (await fetch(`${t.svc.internalUrl}/metrics`)).text();
+    return /tijori_refunds_unresolved\{submission="NOT_SENT"\} 0/.test(text) ? text : null;
+  });
+  assert.match(metrics, /tijori_refunds_unresolved\{submission="UNKNOWN"\} 0/);
+  assert.match(metrics, /tijori_refund_oldest_unresolved_seconds\{submission="UNKNOWN"\} 0/);
 });
 
 test('an amount ending in 13 paise fails at the sandbox: FAILED, not executed, and the amount is free again', async () => {

@@ -177,3 +177,12 @@ export async function claimDue(q: Queryable, limit: number, leaseMs: number): Pr
   );
   return r.rows;
 }
+
+/** Refunds still PROCESSING, by where their provider call stands, with the oldest one's age (metrics). */
+export async function unresolvedSummary(q: Queryable): Promise<Array<{ submission: string; n: number; oldest_s: number }>> {
+  const r = await q.query<{ submission: string; n: number; oldest_s: number }>(
+    `SELECT submission, count(*)::int AS n, coalesce(extract(epoch FROM now() - min(updated_at)), 0)::float8 AS oldest_s
+       FROM refunds WHERE status = 'PROCESSING' GROUP BY submission`,
+  );
+  return r.rows;
+}
