@@ -202,3 +202,28 @@ test('a MANUALLY_CONFIRMED order can be refunded; fully refunded it becomes REFU
   await settledRefund(quick, r.body.data.id, 'COMPLETED');
   await waitFor(async () => (await orderRow(t, o.id)).status === 'REFUNDED');
 });
+
+test('an answer lost after the PSP executed (UNKNOWN) is settled by inquiry, never by a second execution', async () => {
+  const o = await paidOrder(t, quick, 9_000);
+  const provider = t.svc.ctx.provider;
+  const original = provider.submitRefund;
+  let submits = 0;
+  // The request reaches the sandbox over HTTP and is executed; its answer is lost on the way back.
+  provider.submitRefund = async (req) => {
+    submits++;
+    await original(req);
+    return { outcome: 'UNKNOWN', error: 'connection reset after the request was sent (test)' };
+  };
+  try {
+    const r = await refund(quick, o.id, {});
+    assert.equal(r.status, 201);
+    // The submit answered UNKNOWN, so only the worker's inquiry can complete it.
+    const done = await settledRefund(quick, r.body.data.id, 'COMPLETED');
+    assert.ok(done.provider_reference);
+    assert.equal(submits, 1, 'the inquiry found it executed: not sent again');
+    assert.equal((await stats()).refund_executions[r.body.data.refund_id], 1);
+    await waitFor(async () => (await orderRow(t, o.id)).status === 'REFUNDED');
+  } finally {
+    provider.submitRefund = original;
+  }
+});
