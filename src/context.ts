@@ -22,6 +22,8 @@ import type { Provider } from './providers/provider.js';
 import type { SandboxControls } from './providers/sandbox/adapter.js';
 import { PaymentOrdersService } from './services/payment-orders.js';
 import { ProviderIntake } from './services/provider-intake.js';
+import { OperationsReviewService } from './services/operations-review.js';
+import { RefundsService } from './services/refunds.js';
 import type { Db } from './store/db.js';
 
 export interface AppContext {
@@ -55,6 +57,10 @@ export interface AppContext {
   providerIntake: ProviderIntake;
   /** The merchant console: users, sessions, audit log, its view of API clients. */
   console: ConsoleServices;
+  /** Refunds of confirmed payments and their review (contract §6). */
+  refunds: RefundsService;
+  /** The operations review queue (contract §6). */
+  reviews: OperationsReviewService;
 }
 
 export interface ContextDeps {
@@ -112,5 +118,7 @@ export function buildContext(deps: ContextDeps): AppContext {
     settings: deps.config.console,
     publicBaseUrl: () => ctx.publicBaseUrl(),
   });
+  ctx.refunds = new RefundsService(ctx);
+  ctx.reviews = new OperationsReviewService(ctx);
   return ctx;
 }

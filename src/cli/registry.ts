@@ -7,6 +7,7 @@ import { clientCreate } from './commands/client-create.js';
 import { clientRotateSecret } from './commands/client-rotate-secret.js';
 import { destinationSet } from './commands/destination-set.js';
 import { orgCreate } from './commands/org-create.js';
+import { orgSet } from './commands/org-set.js';
 import { routeCreate } from './commands/route-create.js';
 import { sandboxFail } from './commands/sandbox-fail.js';
 import { sandboxPay } from './commands/sandbox-pay.js';
@@ -17,6 +18,7 @@ import { userList } from './commands/user-list.js';
 
 export const cliCommands: CliCommand[] = [
   orgCreate,
+  orgSet,
   clientCreate,
   clientAllowIp,
   clientRotateSecret,

@@ -23,6 +23,7 @@ export const ERROR_CODES = [
   'BENEFICIARY_INVALID',
   'ROUTE_INVALID',
   'MODE_NOT_ENABLED',
+  'REFUND_EXCEEDS_AMOUNT',
   'RATE_LIMITED',
   'INTERNAL_ERROR',
   'SERVICE_UNAVAILABLE',
@@ -61,6 +62,7 @@ export function httpStatusOf(code: ErrorCode): number {
     case 'BENEFICIARY_INVALID':
     case 'ROUTE_INVALID':
     case 'MODE_NOT_ENABLED':
+    case 'REFUND_EXCEEDS_AMOUNT':
       return 422;
     case 'RATE_LIMITED':
       return 429;

@@ -12,6 +12,7 @@ import {
   isOpen,
   isPaymentOrderStatus,
   isTerminal,
+  judgeConfirmation,
   OPEN_ORDER_STATUSES,
   ORDER_TRANSITIONS,
   ORDER_TRIGGERS,
@@ -39,7 +40,10 @@ const LEGAL: Record<string, string> = {
   'AWAITING_CUSTOMER>CANCELLED': 'merchant_cancel',
   'PENDING_PAYMENT>CANCELLED': 'merchant_cancel',
   'AWAITING_CONFIRMATION>CANCELLED': 'merchant_cancel',
+  'EXPIRED>MANUALLY_CONFIRMED': 'operations_review',
+  'CANCELLED>MANUALLY_CONFIRMED': 'operations_review',
   'PAID>REFUNDED': 'refund_completed',
+  'MANUALLY_CONFIRMED>REFUNDED': 'refund_completed',
 };
 
 test('every pair of states is legal exactly when the contract says so', () => {
@@ -74,6 +78,24 @@ test('late provider confirmations are never a legal move out of a closed order',
   for (const from of OPEN_ORDER_STATUSES) assert.equal(confirmationOutcome(from), 'apply');
 });
 
+test('a confirmation is applied only when amount and provider reference match the order', () => {
+  const order = (status: PaymentOrderStatus, bankTransactionId: string | null = null) => ({ status, amountPaise: 5_000_000, providerReference: 'SBX1', bankTransactionId });
+  const reported = (extra: Partial<{ utr: string; amountPaise: number; providerReference: string }> = {}) => ({ utr: '123456789012', amountPaise: 5_000_000, providerReference: 'SBX1', ...extra });
+  for (const open of OPEN_ORDER_STATUSES) {
+    assert.equal(judgeConfirmation({ order: order(open), reported: reported() }), 'apply');
+    assert.equal(judgeConfirmation({ order: order(open), reported: reported({ amountPaise: 100 }) }), 'review_mismatch');
+    assert.equal(judgeConfirmation({ order: order(open), reported: reported({ providerReference: 'SBX2' }) }), 'review_mismatch');
+    assert.equal(judgeConfirmation({ order: { ...order(open), providerReference: null }, reported: reported() }), 'review_mismatch');
+  }
+  for (const closed of ['EXPIRED', 'CANCELLED'] as const) {
+    assert.equal(judgeConfirmation({ order: order(closed), reported: reported() }), 'review_late');
+    assert.equal(judgeConfirmation({ order: order(closed), reported: reported({ amountPaise: 4_999_999 }) }), 'review_mismatch');
+  }
+  assert.equal(judgeConfirmation({ order: order('FAILED'), reported: reported() }), 'record_only');
+  assert.equal(judgeConfirmation({ order: order('PAID', '123456789012'), reported: reported() }), 'duplicate');
+  assert.equal(judgeConfirmation({ order: order('PAID', '123456789012'), reported: reported({ utr: '999999999999' }) }), 'record_only');
+});
+
 test('provider failures apply only to open orders', () => {
   for (const status of PAYMENT_ORDER_STATUSES) {
     assert.equal(failureOutcome(status), isOpen(status) ? 'apply' : 'ignore', status);
@@ -86,9 +108,11 @@ test('open, final and terminal partition the states as documented', () => {
   assert.deepEqual(open, ['AWAITING_CUSTOMER', 'PENDING_PAYMENT', 'AWAITING_CONFIRMATION']);
   assert.deepEqual(PAYMENT_ORDER_STATUSES.filter(isFinal),
     ['PAID', 'MANUALLY_CONFIRMED', 'FAILED', 'EXPIRED', 'CANCELLED', 'REFUNDED']);
-  const terminal: PaymentOrderStatus[] = ['MANUALLY_CONFIRMED', 'FAILED', 'EXPIRED', 'CANCELLED', 'REFUNDED'];
+  const terminal: PaymentOrderStatus[] = ['FAILED', 'REFUNDED'];
   assert.deepEqual(PAYMENT_ORDER_STATUSES.filter(isTerminal), terminal);
   assert.equal(isTerminal('PAID'), false);
+  // Operations review can still confirm an expired or cancelled order (contract §6).
+  assert.equal(isTerminal('EXPIRED'), false);
   assert.equal(isFinal('PAID'), true);
 });
 

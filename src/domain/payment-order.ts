@@ -49,11 +49,22 @@ export const ORDER_TRANSITIONS: readonly OrderTransition[] = Object.freeze([
   { from: 'PENDING_PAYMENT', to: 'AWAITING_CONFIRMATION', trigger: 'payer_reference' },
   ...fromEveryOpenState('PAID', 'provider_confirmed'),
   ...fromEveryOpenState('MANUALLY_CONFIRMED', 'operations_review'),
+  // Contract §6 (a), (c): a reviewer confirms payment evidence for an order that already closed.
+  { from: 'EXPIRED', to: 'MANUALLY_CONFIRMED', trigger: 'operations_review' },
+  { from: 'CANCELLED', to: 'MANUALLY_CONFIRMED', trigger: 'operations_review' },
   ...fromEveryOpenState('FAILED', 'provider_failed'),
   ...fromEveryOpenState('EXPIRED', 'expired'),
   ...fromEveryOpenState('CANCELLED', 'merchant_cancel'),
   { from: 'PAID', to: 'REFUNDED', trigger: 'refund_completed' },
+  { from: 'MANUALLY_CONFIRMED', to: 'REFUNDED', trigger: 'refund_completed' },
 ]);
+
+/** Contract §6: only a confirmed payment can be refunded. */
+export const REFUNDABLE_ORDER_STATUSES = ['PAID', 'MANUALLY_CONFIRMED'] as const;
+
+export function isRefundable(status: PaymentOrderStatus): boolean {
+  return (REFUNDABLE_ORDER_STATUSES as readonly PaymentOrderStatus[]).includes(status);
+}
 
 const transitionKey = (from: PaymentOrderStatus, to: PaymentOrderStatus): string => `${from}>${to}`;
 const triggerByMove = new Map(ORDER_TRANSITIONS.map((t) => [transitionKey(t.from, t.to), t.trigger]));
@@ -131,6 +142,37 @@ export function confirmationOutcome(status: PaymentOrderStatus): 'apply' | 'alre
       return 'flag_for_review';
     default:
       return unreachable(status);
+  }
+}
+
+/** What the order says a confirmation must match, and what the provider reported. */
+export interface ConfirmationFacts {
+  order: { status: PaymentOrderStatus; amountPaise: number; providerReference: string | null; bankTransactionId: string | null };
+  reported: { utr: string; amountPaise: number; providerReference: string };
+}
+
+/**
+ * The one check of a provider's payment confirmation (callbacks, live checks and the expiry
+ * worker's final check all come here):
+ * - apply: an open order, and the provider reports exactly its amount and our collection;
+ * - duplicate: the confirmation already applied (same UTR);
+ * - review_mismatch: the amount or the provider reference differs (contract §6 b): never PAID;
+ * - review_late: a matching confirmation after EXPIRED or CANCELLED (contract §6 a);
+ * - record_only: money for a FAILED order (terminal) or a second UTR for a confirmed one: recorded
+ *   and flagged, no state can take it.
+ */
+export type ConfirmationVerdict = 'apply' | 'duplicate' | 'review_mismatch' | 'review_late' | 'record_only';
+
+export function judgeConfirmation({ order, reported }: ConfirmationFacts): ConfirmationVerdict {
+  const matches = reported.amountPaise === order.amountPaise && order.providerReference !== null && reported.providerReference === order.providerReference;
+  switch (confirmationOutcome(order.status)) {
+    case 'apply':
+      return matches ? 'apply' : 'review_mismatch';
+    case 'already_applied':
+      return reported.utr === order.bankTransactionId ? 'duplicate' : 'record_only';
+    case 'flag_for_review':
+      if (order.status === 'FAILED') return 'record_only';
+      return matches ? 'review_late' : 'review_mismatch';
   }
 }
 

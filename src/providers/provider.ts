@@ -28,7 +28,8 @@ export interface CollectionIssued {
 export type CollectionStatus =
   | { status: 'NOT_FOUND' }
   | { status: 'PENDING'; providerStatus: string }
-  | { status: 'SUCCESS'; providerStatus: 'SUCCESS'; utr: string; paidAt: Date }
+  /** amountPaise and providerReference: what the provider says was paid, and its id of the collection (checked against the order). */
+  | { status: 'SUCCESS'; providerStatus: 'SUCCESS'; utr: string; paidAt: Date; amountPaise: number; providerReference: string }
   | { status: 'FAILED'; providerStatus: string; reason: string };
 
 export interface PayoutRequest {
@@ -52,6 +53,26 @@ export type PayoutStatus =
   | { status: 'PENDING'; providerReference: string }
   | { status: 'SUCCESS'; providerReference: string; utr: string; processedAt: Date }
   | { status: 'FAILED'; providerReference: string; reason: string };
+
+export interface RefundRequest {
+  /** Our refund_id: the provider's idempotency key, so a resent request never refunds twice. */
+  reference: string;
+  /** Our reference of the collection being refunded (the order_id). */
+  collectionReference: string;
+  amountPaise: number;
+}
+
+export type RefundSubmitResult =
+  | { outcome: 'COMPLETED'; providerReference: string; completedAt: Date }
+  /** The provider answered definitively that the refund failed or will not be made. */
+  | { outcome: 'FAILED'; reason: string }
+  /** Timeout, 5xx, an answer that does not fit: the refund may or may not happen. Inquire. */
+  | { outcome: 'UNKNOWN'; error: string };
+
+export type RefundStatus =
+  | { status: 'NOT_FOUND' }
+  | { status: 'COMPLETED'; providerReference: string; completedAt: Date }
+  | { status: 'FAILED'; reason: string };
 
 /** A verified provider callback, normalised. */
 export type ProviderCallback =
@@ -82,6 +103,10 @@ export interface Provider {
   collectionStatus(reference: string, opts?: { timeoutMs?: number }): Promise<CollectionStatus>;
   submitPayout(req: PayoutRequest): Promise<PayoutSubmitResult>;
   payoutStatus(reference: string): Promise<PayoutStatus>;
+  /** Asks for a refund of a paid collection; our reference is the provider's key. Never throws. */
+  submitRefund(req: RefundRequest): Promise<RefundSubmitResult>;
+  /** Inquires a refund by our reference; throws ProviderError when there is no usable answer. */
+  refundStatus(reference: string): Promise<RefundStatus>;
   /**
    * Verifies the provider's signature over the raw body; null when it does not verify. A signed
    * body that names a key twice in one object throws INVALID_JSON (400): it has no one meaning.

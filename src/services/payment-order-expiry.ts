@@ -6,6 +6,7 @@ import type { AppContext } from '../context.js';
 import { isOpen } from '../domain/payment-order.js';
 import type { CollectionStatus } from '../providers/provider.js';
 import type { PaymentOrderRow } from '../store/repos/payment-orders-repo.js';
+import * as reviewRepo from '../store/repos/review-items-repo.js';
 import { applyCollectionStatus, lockOrder, type ProviderOutcomeResult, transitionOrder } from './payment-order-transitions.js';
 import { within } from './within.js';
 
@@ -34,12 +35,29 @@ export async function expireAfterFinalCheck(ctx: AppContext, row: PaymentOrderRo
   return ctx.db.tx(async (tx) => {
     const locked = await lockOrder(tx, row.id);
     if (!isOpen(locked.status)) return 'unchanged';
-    if (known && (known.status === 'SUCCESS' || known.status === 'FAILED')) return applyCollectionStatus(tx, locked, known, 'expiry_check');
+    if (known && (known.status === 'SUCCESS' || known.status === 'FAILED')) {
+      const applied = await applyCollectionStatus(tx, locked, known, 'expiry_check');
+      // A confirmation that did not match the order went to review and moved nothing: the window
+      // still ends (a reviewer can confirm the EXPIRED order from the item).
+      if (applied === 'paid' || applied === 'failed') return applied;
+    }
     if (!windowEnded(locked, now())) return 'unchanged';
     await transitionOrder(tx, locked, 'EXPIRED', 'expired', {
       changes: known && known.status === 'PENDING' ? { provider_status: known.providerStatus } : {},
       detail: { source: 'expiry_worker', provider_status: known?.status ?? null },
     });
+    // Contract §6 (c): the payer said they paid (gave a UTR) but no provider confirmed it.
+    if (locked.status === 'AWAITING_CONFIRMATION') {
+      await reviewRepo.openItem(tx, {
+        orgId: locked.org_id,
+        orderPk: locked.id,
+        kind: 'unconfirmed_payer_reference',
+        dedupeKey: 'unconfirmed_payer_reference',
+        orderStatus: 'EXPIRED',
+        reported: known ? { provider_status: known.status === 'SUCCESS' ? 'SUCCESS (not matching)' : known.status } : null,
+        payerReference: locked.payer_reference,
+      });
+    }
     return 'expired';
   });
 }

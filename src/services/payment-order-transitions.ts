@@ -8,15 +8,16 @@
 import { AppError } from '../domain/errors.js';
 import {
   assertTransition,
-  confirmationOutcome,
   failureOutcome,
   isOpen,
+  judgeConfirmation,
   type OrderTrigger,
   type PaymentOrderStatus,
 } from '../domain/payment-order.js';
 import type { CollectionStatus } from '../providers/provider.js';
 import type { Queryable } from '../store/db.js';
 import * as repo from '../store/repos/payment-orders-repo.js';
+import * as reviewRepo from '../store/repos/review-items-repo.js';
 import type { OrderColumnChanges, PaymentOrderRow } from '../store/repos/payment-orders-repo.js';
 import { type EventInput, recordEvents } from './events.js';
 import { callbackSecretContext } from './payment-order-secrets.js';
@@ -29,13 +30,18 @@ export async function lockOrder(tx: Queryable, id: string): Promise<PaymentOrder
   return row;
 }
 
-/** API §6.4 `collection.received` data, exactly, plus `livemode` (contract §7). */
+/**
+ * API §6.4 `collection.received` data, exactly, plus `livemode` (contract §7). `status` is PAID for
+ * a provider confirmation and MANUALLY_CONFIRMED for an operations review's (contract §6: merchants
+ * fulfil on PAID only).
+ */
 export function collectionReceivedData(o: PaymentOrderRow): Record<string, unknown> {
+  const manual = o.status === 'MANUALLY_CONFIRMED';
   return {
     order_id: o.order_id,
     merchant_order_reference: o.merchant_order_reference,
-    status: 'PAID',
-    provider_status: 'SUCCESS',
+    status: manual ? 'MANUALLY_CONFIRMED' : 'PAID',
+    provider_status: manual ? o.provider_status : 'SUCCESS',
     amount_paise: o.amount_paise,
     currency: o.currency,
     bank_transaction_id: o.bank_transaction_id,
@@ -64,7 +70,7 @@ function planTransition(order: PaymentOrderRow, to: PaymentOrderStatus, trigger:
 
 /**
  * The one place where payment order statuses are written: checked moves (at most one per order),
- * their history rows and, for PAID, their `collection.received` events, in the caller's
+ * their history rows and, for PAID and MANUALLY_CONFIRMED, their `collection.received` events, in the caller's
  * transaction. Any number of moves take one statement for the orders and one for the events.
  */
 async function writeTransitions(tx: Queryable, moves: repo.OrderMoveWrite[]): Promise<PaymentOrderRow[]> {
@@ -74,7 +80,7 @@ async function writeTransitions(tx: Queryable, moves: repo.OrderMoveWrite[]): Pr
     return row;
   });
   const events: EventInput[] = updated
-    .filter((row) => row.status === 'PAID')
+    .filter((row) => row.status === 'PAID' || row.status === 'MANUALLY_CONFIRMED')
     .map((row) => ({
       orgId: row.org_id,
       kind: 'collection.received',
@@ -98,12 +104,15 @@ export async function transitionOrder(tx: Queryable, order: PaymentOrderRow, to:
   return updated!;
 }
 
-export type ProviderOutcomeResult = 'paid' | 'failed' | 'late_confirmation' | 'unchanged' | 'unknown_order';
+export type ProviderOutcomeResult = 'paid' | 'failed' | 'late_confirmation' | 'confirmation_mismatch' | 'unchanged' | 'unknown_order';
+
+type Confirmation = Extract<CollectionStatus, { status: 'SUCCESS' }>;
 
 /** What a piece of provider news means for an order in its current state (see decideCollectionStatus). */
 type CollectionDecision =
   | { kind: 'move'; result: 'paid' | 'failed'; to: PaymentOrderStatus; trigger: OrderTrigger; extra: MoveExtra }
-  | { kind: 'late'; utr: string; paidAt: Date }
+  /** Recorded (and, for review_*, queued for operations review); never a state change. */
+  | { kind: 'late'; verdict: 'review_late' | 'review_mismatch' | 'record_only'; confirmation: Confirmation }
   | { kind: 'provider_status'; providerStatus: string }
   | { kind: 'nothing' };
 
@@ -111,8 +120,12 @@ type CollectionDecision =
 function decideCollectionStatus(order: PaymentOrderRow, status: CollectionStatus, source: string): CollectionDecision {
   switch (status.status) {
     case 'SUCCESS': {
-      const outcome = confirmationOutcome(order.status);
-      if (outcome === 'apply') {
+      // The one check of every confirmation: amount and provider reference must be the order's.
+      const verdict = judgeConfirmation({
+        order: { status: order.status, amountPaise: order.amount_paise, providerReference: order.provider_reference, bankTransactionId: order.bank_transaction_id },
+        reported: { utr: status.utr, amountPaise: status.amountPaise, providerReference: status.providerReference },
+      });
+      if (verdict === 'apply') {
         return {
           kind: 'move',
           result: 'paid',
@@ -121,10 +134,10 @@ function decideCollectionStatus(order: PaymentOrderRow, status: CollectionStatus
           extra: { changes: { provider_status: 'SUCCESS', bank_transaction_id: status.utr, confirmed_at: status.paidAt }, detail: { source, utr: status.utr } },
         };
       }
-      // Already confirmed with this UTR: a duplicate. Any other payment (a closed order, or a second
-      // UTR for a paid one) is real money: recorded and flagged, never dropped, never a state change.
-      if (outcome === 'already_applied' && order.bank_transaction_id === status.utr) return { kind: 'nothing' };
-      return { kind: 'late', utr: status.utr, paidAt: status.paidAt };
+      // Already confirmed with this UTR: a duplicate. Any other payment (a closed order, a mismatch,
+      // a second UTR for a paid one) is real money: recorded and flagged, never dropped, never PAID.
+      if (verdict === 'duplicate') return { kind: 'nothing' };
+      return { kind: 'late', verdict, confirmation: status };
     }
     case 'FAILED':
       if (failureOutcome(order.status) === 'ignore') return { kind: 'nothing' };
@@ -146,16 +159,59 @@ function decideCollectionStatus(order: PaymentOrderRow, status: CollectionStatus
 /** Carries out a decision that moves nothing (a late payment, a provider status): one statement at most. */
 async function recordWithoutMove(tx: Queryable, order: PaymentOrderRow, d: Exclude<CollectionDecision, { kind: 'move' }>, source: string): Promise<ProviderOutcomeResult> {
   switch (d.kind) {
-    case 'late': {
-      const recorded = await repo.recordLateConfirmation(tx, { orderPk: order.id, statusAtArrival: order.status, utr: d.utr, paidAt: d.paidAt, source });
-      return recorded ? 'late_confirmation' : 'unchanged';
-    }
+    case 'late':
+      return recordConfirmationForReview(tx, order, d.verdict, d.confirmation, source);
     case 'provider_status':
       await repo.setProviderStatus(tx, order.id, d.providerStatus);
       return 'unchanged';
     case 'nothing':
       return 'unchanged';
   }
+}
+
+/**
+ * A confirmation that cannot make the order PAID. A mismatch or a confirmation after EXPIRED /
+ * CANCELLED opens an operations review item (contract §6 a, b) with what the provider reported and
+ * what the payer claimed; a late one is also kept in payment_order_late_confirmations, as is money
+ * no state can take (a FAILED order, a second UTR). The same news again changes nothing.
+ */
+async function recordConfirmationForReview(
+  tx: Queryable,
+  order: PaymentOrderRow,
+  verdict: 'review_late' | 'review_mismatch' | 'record_only',
+  c: Confirmation,
+  source: string,
+): Promise<ProviderOutcomeResult> {
+  if (verdict === 'review_mismatch') {
+    const opened = await reviewRepo.openItem(tx, {
+      orgId: order.org_id,
+      orderPk: order.id,
+      kind: 'confirmation_mismatch',
+      dedupeKey: `utr:${c.utr}`,
+      orderStatus: order.status,
+      reported: reportedConfirmation(c, source),
+      payerReference: order.payer_reference,
+    });
+    return opened ? 'confirmation_mismatch' : 'unchanged';
+  }
+  const recorded = await repo.recordLateConfirmation(tx, { orderPk: order.id, statusAtArrival: order.status, utr: c.utr, paidAt: c.paidAt, source });
+  if (verdict === 'review_late') {
+    await reviewRepo.openItem(tx, {
+      orgId: order.org_id,
+      orderPk: order.id,
+      kind: 'late_confirmation',
+      dedupeKey: `utr:${c.utr}`,
+      orderStatus: order.status,
+      reported: reportedConfirmation(c, source),
+      payerReference: order.payer_reference,
+    });
+  }
+  return recorded ? 'late_confirmation' : 'unchanged';
+}
+
+/** What the provider reported, as a review item keeps it. */
+function reportedConfirmation(c: Confirmation, source: string): Record<string, unknown> {
+  return { utr: c.utr, amount_paise: c.amountPaise, provider_reference: c.providerReference, paid_at: c.paidAt.toISOString(), source };
 }
 
 /**

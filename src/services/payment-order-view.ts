@@ -11,7 +11,8 @@ export const VERIFICATION_MODE = 'PROVIDER_PAYIN_STATUS_API';
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
-function base32(bytes: Buffer): string {
+/** Crockford base32 of some bytes (no padding): the alphabet of our references. */
+export function base32(bytes: Buffer): string {
   let out = '';
   let bits = 0;
   let value = 0;

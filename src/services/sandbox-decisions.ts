@@ -12,6 +12,8 @@ import { orderRefFor } from './payment-order-view.js';
 
 export interface SandboxDecisionOptions {
   utr?: string | undefined;
+  /** The amount the payer paid, when not the order's (sandbox only). */
+  amountPaise?: number | undefined;
   callback: boolean;
 }
 

@@ -5,7 +5,8 @@ import { createOrderExpiryWorker } from './order-expiry-worker.js';
 import { createPayoutWorker } from './payout-worker.js';
 import type { Worker } from './polling-worker.js';
 import { createProviderEventsWorker } from './provider-events-worker.js';
+import { createRefundWorker } from './refund-worker.js';
 
 export function createWorkers(ctx: AppContext): Worker[] {
-  return [createProviderEventsWorker(ctx), createOrderExpiryWorker(ctx), createPayoutWorker(ctx), new CallbackDeliveryWorker(ctx)];
+  return [createProviderEventsWorker(ctx), createOrderExpiryWorker(ctx), createPayoutWorker(ctx), createRefundWorker(ctx), new CallbackDeliveryWorker(ctx)];
 }

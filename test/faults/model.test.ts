@@ -7,6 +7,12 @@
  * and the review flag after every command. After every run: every recorded move is in
  * ORDER_TRANSITIONS, a payment the sandbox took ends PAID or flagged for review with the late
  * confirmation recorded, and a PAID order has exactly one collection.received event.
+ * Reviews and refunds (issue 20): review items opened by late or unconfirmed payments are confirmed
+ * (-> MANUALLY_CONFIRMED with its collection.received) or rejected; refunds of a PAID or
+ * MANUALLY_CONFIRMED order (half, the rest, or one ending in 13 paise that fails at the sandbox)
+ * are approved or rejected; the model predicts every answer, REFUNDED once completed refunds reach
+ * the amount, and after every run: refunds never exceed the order, each completed refund was
+ * executed once at the sandbox, and one collection.received per confirmation.
  * Payouts: batches of magic amounts run by the worker; every recorded move is in the payout and
  * attempt transition tables and the outcome matches contract §3.
  * Short: 100 order runs, 2 payout batches; full: 1,000 and 20.
@@ -15,7 +21,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
-import { canTransition, isOpen, type PaymentOrderStatus } from '../../src/domain/payment-order.js';
+import { canTransition, isOpen, isRefundable, type PaymentOrderStatus } from '../../src/domain/payment-order.js';
 import { canTransitionAttempt, canTransitionPayout, type PayoutAttemptStatus, type PayoutStatus } from '../../src/domain/payout.js';
 import { sandboxSigningSecret, signSandboxBody } from '../../src/providers/sandbox/signing.js';
 import { startTestService, type TestClient, type TestService } from '../support/service.js';
@@ -40,7 +46,21 @@ interface Model {
   review: boolean;
   /** The service has heard of the sandbox's payment (callback, live check or final check). */
   heard: boolean;
+  /** Open operations review items of the order. */
+  openItems: number;
+  /** The order carries the sandbox's UTR (PAID by it, or confirmed from its late confirmation). */
+  utrApplied: boolean;
+  /** The sandbox's payment opened a review item. */
+  utrQueued: boolean;
+  /** collection.received events (PAID, MANUALLY_CONFIRMED). */
+  received: number;
+  /** Refunds that count against the amount (not REJECTED/FAILED), those completed, and those awaiting review (amounts). */
+  refunded: number;
+  completed: number;
+  pendingReview: number[];
 }
+
+const ORDER_PAISE = 10_000;
 interface Real {
   id: string;
   orderId: string;
@@ -64,8 +84,18 @@ async function expectModel(m: Model, r: Real): Promise<void> {
 function learn(m: Model): void {
   if (m.sandbox === 'SUCCESS') {
     m.heard = true;
-    if (isOpen(m.status)) m.status = 'PAID';
-    else if (m.status !== 'PAID') m.review = true;
+    if (isOpen(m.status)) {
+      m.status = 'PAID';
+      m.received++;
+      m.utrApplied = true;
+    } else if (!m.utrApplied) {
+      m.review = true;
+      // After EXPIRED or CANCELLED the payment is queued for review once (contract §6 a).
+      if ((m.status === 'EXPIRED' || m.status === 'CANCELLED') && !m.utrQueued) {
+        m.openItems++;
+        m.utrQueued = true;
+      }
+    }
   } else if (m.sandbox === 'FAILED' && isOpen(m.status)) m.status = 'FAILED';
 }
 
@@ -157,7 +187,14 @@ class Expire implements fc.AsyncCommand<Model, Real> {
     await ts.svc.ctx.paymentOrders.expireAfterFinalCheck(row as Parameters<typeof ts.svc.ctx.paymentOrders.expireAfterFinalCheck>[0]);
     if (isOpen(m.status)) {
       learn(m); // the final provider check first
-      if (isOpen(m.status)) m.status = 'EXPIRED';
+      if (isOpen(m.status)) {
+        // The payer gave a UTR nobody confirmed: queued for review (contract §6 c).
+        if (m.status === 'AWAITING_CONFIRMATION') {
+          m.review = true;
+          m.openItems++;
+        }
+        m.status = 'EXPIRED';
+      }
     }
     await expectModel(m, r);
   }
@@ -183,6 +220,82 @@ class DuplicateCallback implements fc.AsyncCommand<Model, Real> {
   toString = () => 'duplicate-callback';
 }
 
+class Review implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly decision: 'confirm' | 'reject') {}
+  check = (m: Readonly<Model>) => m.openItems > 0;
+  async run(m: Model, r: Real) {
+    r.steps.push(this.toString());
+    const items = (await ts.admin('GET', `/reviews?order=${r.id}&status=open`)).body.data as Array<{ id: string; kind: string }>;
+    assert.equal(items.length, m.openItems, 'open review items');
+    const res = await ts.admin('POST', `/reviews/${items[0]!.id}/${this.decision}`, { actor: 'model-reviewer', note: 'model evidence' });
+    const confirmable = isOpen(m.status) || m.status === 'EXPIRED' || m.status === 'CANCELLED';
+    if (this.decision === 'reject' || confirmable) {
+      assert.equal(res.status, 200, res.text);
+      m.openItems--;
+      if (this.decision === 'confirm') {
+        m.status = 'MANUALLY_CONFIRMED';
+        m.received++;
+        // Confirmed from the provider's late confirmation, the order carries its UTR.
+        if (items[0]!.kind === 'late_confirmation') m.utrApplied = true;
+      }
+    } else assert.equal(res.status, 409, res.text);
+    await expectModel(m, r);
+  }
+  toString = () => `review-${this.decision}`;
+}
+
+class Refund implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly amount: 'half' | 'rest' | 'fails') {}
+  check = (m: Readonly<Model>) => !isOpen(m.status);
+  async run(m: Model, r: Real) {
+    r.steps.push(this.toString());
+    const amount = this.amount === 'half' ? ORDER_PAISE / 2 : this.amount === 'fails' ? 1_013 : undefined;
+    const res = await ts.api('POST', `/merchant/payment-orders/${r.id}/refunds`, { client, idempotencyKey: randomUUID(), body: amount === undefined ? {} : { amount_paise: amount } });
+    const left = ORDER_PAISE - m.refunded;
+    if (!isRefundable(m.status)) assert.equal(res.body?.error?.code, 'INVALID_STATE', res.text);
+    else if (left === 0 || (amount ?? left) > left) assert.equal(res.body?.error?.code, 'REFUND_EXCEEDS_AMOUNT', res.text);
+    else {
+      assert.equal(res.status, 201, res.text);
+      assert.equal(res.body.data.status, 'PENDING_REVIEW');
+      m.refunded += amount ?? left;
+      m.pendingReview.push(amount ?? left);
+    }
+    await expectModel(m, r);
+  }
+  toString = () => `refund-${this.amount}`;
+}
+
+class RefundReview implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly decision: 'approve' | 'reject') {}
+  check = (m: Readonly<Model>) => m.pendingReview.length > 0;
+  async run(m: Model, r: Real) {
+    r.steps.push(this.toString());
+    const pending = (await ts.api('GET', `/merchant/payment-orders/${r.id}/refunds`, { client })).body.data.filter((x: { status: string }) => x.status === 'PENDING_REVIEW');
+    assert.equal(pending.length, m.pendingReview.length, 'refunds awaiting review');
+    const refund = pending[0] as { id: string; amount_paise: number };
+    const res = await ts.admin('POST', `/refunds/${refund.id}/${this.decision}`, { actor: 'model-reviewer', note: 'model note' });
+    assert.equal(res.status, 200, res.text);
+    m.pendingReview.splice(m.pendingReview.indexOf(refund.amount_paise), 1);
+    if (this.decision === 'reject') m.refunded -= refund.amount_paise;
+    else {
+      const final = await until('the refund to settle', async () => {
+        const s = (await ts.api('GET', `/merchant/refunds/${refund.id}`, { client })).body.data.status as string;
+        return s === 'PROCESSING' ? undefined : s;
+      }, 20_000, 50);
+      if (refund.amount_paise % 100 === 13) {
+        assert.equal(final, 'FAILED');
+        m.refunded -= refund.amount_paise;
+      } else {
+        assert.equal(final, 'COMPLETED');
+        m.completed += refund.amount_paise;
+        if (m.completed === ORDER_PAISE) m.status = 'REFUNDED';
+      }
+    }
+    await expectModel(m, r);
+  }
+  toString = () => `refund-${this.decision}`;
+}
+
 const commands = [
   fc.constant(new Details()),
   fc.constant(new Reference()),
@@ -191,6 +304,9 @@ const commands = [
   fc.constant(new Get()),
   fc.constant(new Expire()),
   fc.constant(new DuplicateCallback()),
+  fc.constantFrom('confirm' as const, 'reject' as const).map((d) => new Review(d)),
+  fc.constantFrom('half' as const, 'rest' as const, 'fails' as const).map((a) => new Refund(a)),
+  fc.constantFrom('approve' as const, 'reject' as const).map((d) => new RefundReview(d)),
 ];
 
 async function checkHistory(r: Real, m: Model, violations: string[]): Promise<void> {
@@ -201,35 +317,58 @@ async function checkHistory(r: Real, m: Model, violations: string[]): Promise<vo
     }
   });
   const received = await db().query('SELECT 1 FROM events WHERE aggregate_id = $1 AND kind = $2', [r.id, 'collection.received']);
-  if (received.rowCount !== (m.status === 'PAID' ? 1 : 0)) violations.push(`${received.rowCount} collection.received for a ${m.status} order`);
+  if (received.rowCount !== m.received) violations.push(`${received.rowCount} collection.received for a ${m.status} order, ${m.received} expected`);
   if (m.review) {
-    const late = await db().query('SELECT 1 FROM payment_order_late_confirmations WHERE order_pk = $1', [r.id]);
-    if (late.rowCount === 0) violations.push(`flagged for review without a recorded late confirmation: ${r.steps.join(' → ')}`);
+    const late = await db().query('SELECT 1 FROM payment_order_late_confirmations WHERE order_pk = $1 UNION ALL SELECT 1 FROM review_items WHERE order_pk = $1', [r.id]);
+    if (late.rowCount === 0) violations.push(`flagged for review without a recorded late confirmation or review item: ${r.steps.join(' → ')}`);
   }
+  const refunds = await db().query<{ counted: number; completed: number; executed: number; executions: number; completed_n: number }>(
+    `SELECT coalesce(sum(amount_paise) FILTER (WHERE status NOT IN ('REJECTED', 'FAILED')), 0)::int AS counted,
+            coalesce(sum(amount_paise) FILTER (WHERE status = 'COMPLETED'), 0)::int AS completed,
+            count(*) FILTER (WHERE status = 'COMPLETED')::int AS completed_n,
+            (SELECT coalesce(sum(l.amount_paise), 0)::int FROM sandbox_refund_ledger l WHERE l.reference IN (SELECT refund_id FROM refunds WHERE order_pk = $1)) AS executed,
+            (SELECT count(*)::int FROM sandbox_refund_ledger l WHERE l.reference IN (SELECT refund_id FROM refunds WHERE order_pk = $1)) AS executions
+       FROM refunds WHERE order_pk = $1`,
+    [r.id],
+  );
+  const f = refunds.rows[0]!;
+  if (f.counted > ORDER_PAISE) violations.push(`refunds ${f.counted} exceed the order: ${r.steps.join(' → ')}`);
+  if (f.counted !== m.refunded || f.completed !== m.completed) violations.push(`refunds ${f.counted}/${f.completed}, model ${m.refunded}/${m.completed}: ${r.steps.join(' → ')}`);
+  if (f.executed !== f.completed || f.executions !== f.completed_n) violations.push(`sandbox executed ${f.executed} in ${f.executions} for ${f.completed} completed in ${f.completed_n}`);
   // No lost confirmation: money the sandbox took is PAID or flagged once the service has heard of it.
   // (Paid without a callback after the order closed, the service is never told: nothing to check.)
-  if (m.heard && m.sandbox === 'SUCCESS' && m.status !== 'PAID' && !m.review) violations.push(`confirmation lost: ${r.steps.join(' → ')}`);
+  if (m.heard && m.sandbox === 'SUCCESS' && !m.utrApplied && !m.review) violations.push(`confirmation lost: ${r.steps.join(' → ')}`);
 }
 
 test(`payment order state machine: ${ORDER_RUNS} model runs`, { timeout: 1_800_000 }, async () => {
   const started = Date.now();
   const violations: string[] = [];
   let commandsRun = 0;
+  const reviewAndRefundSteps: Record<string, number> = {};
   await fc.assert(
-    fc.asyncProperty(fc.constantFrom('CHECKOUT', 'INTENT'), fc.commands(commands, { maxCommands: 8 }), async (mode, cmds) => {
-      const body = { amount_paise: 10_000, purpose: 'model', response_mode: mode, ...(mode === 'INTENT' ? { customer_name: 'Asha Rao', customer_email: 'asha@example.in', customer_phone: '9876543210', customer_consent: true } : {}) };
+    // PAID_INTENT: an INTENT order the sandbox paid before the run, so refunds and reviews get exercised.
+    fc.asyncProperty(fc.constantFrom('CHECKOUT', 'INTENT', 'PAID_INTENT'), fc.commands(commands, { maxCommands: 10, size: 'large' }), async (start, cmds) => {
+      const mode = start === 'CHECKOUT' ? 'CHECKOUT' : 'INTENT';
+      const body = { amount_paise: ORDER_PAISE, purpose: 'model', response_mode: mode, ...(mode === 'INTENT' ? { customer_name: 'Asha Rao', customer_email: 'asha@example.in', customer_phone: '9876543210', customer_consent: true } : {}) };
       const o = await ts.api('POST', '/merchant/payment-orders', { client, body, idempotencyKey: randomUUID() });
       assert.equal(o.status, 201, o.text);
-      const real: Real = { id: o.body.data.id, orderId: o.body.data.order_id, token: String(o.body.data.checkout_url).split('/checkout/')[1]!, steps: [mode] };
-      const model: Model = { status: o.body.data.status, sandbox: mode === 'INTENT' ? 'PENDING' : 'none', review: false, heard: false };
+      const real: Real = { id: o.body.data.id, orderId: o.body.data.order_id, token: String(o.body.data.checkout_url).split('/checkout/')[1]!, steps: [start] };
+      const model: Model = { status: o.body.data.status, sandbox: mode === 'INTENT' ? 'PENDING' : 'none', review: false, heard: false, openItems: 0, utrApplied: false, utrQueued: false, received: 0, refunded: 0, completed: 0, pendingReview: [] };
+      if (start === 'PAID_INTENT') {
+        assert.equal((await ts.admin('POST', `/sandbox/payment-orders/${real.id}/pay`, { callback: true })).status, 200);
+        await until('the order to be PAID', async () => (await statusOf(real)).status === 'PAID', 10_000, 20);
+        model.sandbox = 'SUCCESS';
+        learn(model);
+      }
       await fc.asyncModelRun(() => ({ model, real }), cmds);
       commandsRun += real.steps.length - 1;
+      for (const step of real.steps.slice(1)) if (/^(refund|review)/.test(step)) reviewAndRefundSteps[step] = (reviewAndRefundSteps[step] ?? 0) + 1;
       await checkHistory(real, model, violations);
       assert.deepEqual(violations, []);
     }),
     { numRuns: ORDER_RUNS },
   );
-  report('model-orders', { runs: ORDER_RUNS, operations: commandsRun, violations: violations.length, ms: Date.now() - started });
+  report('model-orders', { runs: ORDER_RUNS, operations: commandsRun, violations: violations.length, ms: Date.now() - started, ...reviewAndRefundSteps });
 });
 
 test(`payout state machine: ${PAYOUT_BATCHES} batches of magic amounts`, { timeout: 900_000 }, async () => {

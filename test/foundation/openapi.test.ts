@@ -18,6 +18,8 @@ test('lists every merchant route with request schemas, success status and the er
     '/merchant/payment-orders/{order}/cancel': ['post', '200'],
     '/merchant/payouts': ['post', '201'],
     '/merchant/payouts/{payout}': ['get', '200'],
+    '/merchant/payment-orders/{order}/refunds': ['post', '201'],
+    '/merchant/refunds/{refund}': ['get', '200'],
   };
   assert.deepEqual(Object.keys(doc.paths).sort(), Object.keys(expect).sort(), 'no internal or checkout route is published');
   for (const [path, [method, status]] of Object.entries(expect)) {
@@ -30,6 +32,9 @@ test('lists every merchant route with request schemas, success status and the er
     assert.equal(data.properties.livemode.type, 'boolean', `${method} ${path} documents data.livemode`);
     assert.ok(data.required.includes('livemode'));
   }
+  assert.ok(doc.paths['/merchant/payment-orders/{order}/refunds'].get.responses['200'], 'the refunds of an order are listed');
+  const refundBody = doc.paths['/merchant/payment-orders/{order}/refunds'].post.requestBody.content['application/json'].schema;
+  assert.equal(refundBody.properties.reason.maxLength, 255);
   const create = doc.paths['/merchant/payment-orders'].post;
   const body = create.requestBody.content['application/json'].schema;
   assert.equal(body.additionalProperties, false);

@@ -54,7 +54,7 @@ test('fail ORDER, stats, and errors', async () => {
   const s = await tijori('sandbox', 'stats', '--json');
   assert.equal(s.code, 0, s.stderr);
   const stats = JSON.parse(s.stdout);
-  assert.deepEqual(Object.keys(stats).sort(), ['payin_status_checks', 'payout_executions']);
+  assert.deepEqual(Object.keys(stats).sort(), ['payin_status_checks', 'payout_executions', 'refund_executions']);
   assert.deepEqual(stats.payout_executions, {});
   assert.equal(typeof stats.payin_status_checks, 'object');
   const again = await tijori('sandbox', 'pay', o.order_id, '--json');

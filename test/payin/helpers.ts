@@ -33,3 +33,13 @@ export { sleep };
 export function tokenOf(order: { checkout_url: string }): string {
   return order.checkout_url.split('/checkout/')[1] as string;
 }
+
+/**
+ * What a provider reports with a confirmation of this order: its amount and the provider's
+ * reference of its collection (the service checks both). For a reference never issued, made-up values.
+ */
+export async function reportedFor(t: TestService, orderId: string): Promise<{ amount_paise: number; provider_reference: string }> {
+  const r = await t.database.db.query<{ amount_paise: number; provider_reference: string | null }>('SELECT amount_paise, provider_reference FROM payment_orders WHERE order_id = $1', [orderId]);
+  const row = r.rows[0];
+  return { amount_paise: row?.amount_paise ?? 49_900, provider_reference: row?.provider_reference ?? 'SBXUNKNOWN' };
+}

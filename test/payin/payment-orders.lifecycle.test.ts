@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { ProviderError } from '../../src/providers/provider.js';
 import { sandboxSigningSecret, signSandboxBody } from '../../src/providers/sandbox/signing.js';
 import { startTestService, type TestClient, type TestService } from '../support/service.js';
-import { checkoutBody, createOrder, intentBody, sleep, waitFor } from './helpers.js';
+import { checkoutBody, createOrder, intentBody, reportedFor, sleep, waitFor } from './helpers.js';
 
 let t: TestService;
 let client: TestClient;
@@ -38,14 +38,14 @@ async function postCallback(body: Record<string, unknown>, signature?: string) {
   return { status: res.status, body: (await res.json()) as any };
 }
 
-const successCallback = (reference: string, utr: string, id = randomUUID()) => ({
+const successCallback = async (reference: string, utr: string, id = randomUUID()) => ({
   id,
   type: 'collection.updated',
   reference,
   status: 'SUCCESS',
   utr,
   paid_at: new Date().toISOString(),
-  amount_paise: 49_900,
+  ...(await reportedFor(t, reference)),
 });
 
 async function eventProcessed(eventId: string) {
@@ -161,14 +161,14 @@ describe('provider callbacks', () => {
 
   test('duplicate callbacks are absorbed; the state changes once', async () => {
     const o = await createOrder(t, client, intentBody());
-    const cb = successCallback(o.order_id, '111122223333');
+    const cb = await successCallback(o.order_id, '111122223333');
     const first = await postCallback(cb);
     assert.equal(first.status, 200);
     const dup = await postCallback(cb);
     assert.equal(dup.status, 200);
     assert.equal(dup.body.duplicate, true);
     await eventProcessed(cb.id);
-    const other = successCallback(o.order_id, '111122223333'); // same news, new event id
+    const other = await successCallback(o.order_id, '111122223333'); // same news, new event id
     await postCallback(other);
     assert.equal((await eventProcessed(other.id)).outcome, 'unchanged');
     assert.equal((await events(o.id)).length, 1);
@@ -177,14 +177,14 @@ describe('provider callbacks', () => {
 
   test('out of order: a FAILED after PAID changes nothing; a second UTR for a paid order is flagged', async () => {
     const o = await createOrder(t, client, intentBody());
-    const ok = successCallback(o.order_id, '222233334444');
+    const ok = await successCallback(o.order_id, '222233334444');
     await postCallback(ok);
     await eventProcessed(ok.id);
     const failed = { id: randomUUID(), type: 'collection.updated', reference: o.order_id, status: 'FAILED', failure_reason: 'late failure' };
     await postCallback(failed);
     assert.equal((await eventProcessed(failed.id)).outcome, 'unchanged');
     assert.equal(await status(o.id), 'PAID');
-    const second = successCallback(o.order_id, '999988887777');
+    const second = await successCallback(o.order_id, '999988887777');
     await postCallback(second);
     assert.equal((await eventProcessed(second.id)).outcome, 'late_confirmation');
     assert.equal((await dbRow(o.id)).review_required, true);
@@ -193,7 +193,7 @@ describe('provider callbacks', () => {
 
   test('a bad signature is 401 and nothing is stored', async () => {
     const o = await createOrder(t, client, intentBody());
-    const cb = successCallback(o.order_id, '333344445555');
+    const cb = await successCallback(o.order_id, '333344445555');
     const r = await postCallback(cb, `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}`);
     assert.equal(r.status, 401);
     const stale = await postCallback(cb, signSandboxBody(sandboxSigningSecret(t.config.masterKey), JSON.stringify(cb), Math.floor(Date.now() / 1000) - 600));
@@ -205,7 +205,7 @@ describe('provider callbacks', () => {
   });
 
   test('a callback for an unknown reference is processed as unknown_order', async () => {
-    const cb = successCallback('PONOSUCHORDER', '444455556666');
+    const cb = await successCallback('PONOSUCHORDER', '444455556666');
     await postCallback(cb);
     assert.equal((await eventProcessed(cb.id)).outcome, 'unknown_order');
   });
@@ -262,7 +262,7 @@ describe('live check on retrieval', () => {
     const o = await createOrder(t, client, intentBody());
     const provider = t.svc.ctx.provider as any;
     const original = provider.collectionStatus;
-    provider.collectionStatus = () => new Promise((resolve) => setTimeout(() => resolve({ status: 'SUCCESS', providerStatus: 'SUCCESS', utr: '101010101010', paidAt: new Date() }), 5_000));
+    provider.collectionStatus = () => new Promise((resolve) => setTimeout(() => resolve({ status: 'SUCCESS', providerStatus: 'SUCCESS', utr: '101010101010', paidAt: new Date(), amountPaise: o.amount_paise, providerReference: 'SBXSLOW' }), 5_000));
     try {
       const started = Date.now();
       const r = await get(o.id);

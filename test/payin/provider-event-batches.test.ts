@@ -13,19 +13,22 @@ import { sandboxSigningSecret, signSandboxBody } from '../../src/providers/sandb
 import { applyCollectionStatusesByReference } from '../../src/services/payment-order-transitions.js';
 import { orderIdFor } from '../../src/services/payment-order-view.js';
 import { serviceWithClient } from '../support/service.js';
-import { createOrder, intentBody, waitFor } from './helpers.js';
+import { createOrder, intentBody, reportedFor, waitFor } from './helpers.js';
 
 const w = serviceWithClient({ rateLimit: 100_000 });
 
-const successPayload = (orderId: string, utr: string, paidAt: string) => ({
-  eventId: randomUUID(),
-  kind: 'collection',
-  reference: orderId,
-  status: { status: 'SUCCESS', providerStatus: 'SUCCESS', utr, paidAt },
-});
+const successPayload = async (orderId: string, utr: string, paidAt: string) => {
+  const reported = await reportedFor(w.t, orderId);
+  return {
+    eventId: randomUUID(),
+    kind: 'collection',
+    reference: orderId,
+    status: { status: 'SUCCESS', providerStatus: 'SUCCESS', utr, paidAt, amountPaise: reported.amount_paise, providerReference: reported.provider_reference },
+  };
+};
 
 /** Stores the events in one transaction, as a burst the worker finds together. */
-async function storeTogether(payloads: Array<ReturnType<typeof successPayload>>): Promise<void> {
+async function storeTogether(payloads: Array<Awaited<ReturnType<typeof successPayload>>>): Promise<void> {
   await w.t.database.db.tx(async (tx) => {
     for (const p of payloads) {
       await tx.query(
@@ -48,15 +51,17 @@ async function postCallback(body: Record<string, unknown>) {
 
 test('callbacks posted together are each stored once, repeats of one event included', async () => {
   const orders = await Promise.all(Array.from({ length: 10 }, () => createOrder(w.t, w.client, intentBody())));
-  const bodies = orders.map((o, i) => ({
-    id: randomUUID(),
-    type: 'collection.updated',
-    reference: o.order_id,
-    status: 'SUCCESS',
-    utr: String(500_000_000_000 + i),
-    paid_at: new Date().toISOString(),
-    amount_paise: 49_900,
-  }));
+  const bodies = await Promise.all(
+    orders.map(async (o, i) => ({
+      id: randomUUID(),
+      type: 'collection.updated',
+      reference: o.order_id,
+      status: 'SUCCESS',
+      utr: String(500_000_000_000 + i),
+      paid_at: new Date().toISOString(),
+      ...(await reportedFor(w.t, o.order_id)),
+    })),
+  );
   // Every callback twice, all at once: the intake batches what arrives together.
   const answers = await Promise.all([...bodies, ...bodies].map((b) => postCallback(b)));
   assert.ok(answers.every((a) => a.status === 200), JSON.stringify(answers));
@@ -73,9 +78,9 @@ test('callbacks posted together are each stored once, repeats of one event inclu
 
 test('a failing event rolls back only its batch: the others are applied, it waits alone with its error', async () => {
   const orders = await Promise.all(Array.from({ length: 6 }, () => createOrder(w.t, w.client, intentBody())));
-  const good = orders.slice(1).map((o, i) => successPayload(o.order_id, String(600_000_000_000 + i), new Date().toISOString()));
+  const good = await Promise.all(orders.slice(1).map((o, i) => successPayload(o.order_id, String(600_000_000_000 + i), new Date().toISOString())));
   // An unparseable payment time: the order's UPDATE fails inside the handler.
-  const bad = successPayload(orders[0]!.order_id, '699999999999', 'not a time');
+  const bad = await successPayload(orders[0]!.order_id, '699999999999', 'not a time');
   const all = [bad, ...good];
   await storeTogether(all);
   await w.t.svc.ctx.providerIntake.processBatch(20);
@@ -100,7 +105,7 @@ test('a failing event rolls back only its batch: the others are applied, it wait
 
 test('events found together are applied several per transaction', async () => {
   const orders = await Promise.all(Array.from({ length: 8 }, () => createOrder(w.t, w.client, intentBody())));
-  const payloads = orders.map((o, i) => successPayload(o.order_id, String(700_000_000_000 + i), new Date().toISOString()));
+  const payloads = await Promise.all(orders.map((o, i) => successPayload(o.order_id, String(700_000_000_000 + i), new Date().toISOString())));
   await storeTogether(payloads);
   await w.t.svc.ctx.providerIntake.processBatch(20);
   const rows = await waitFor(async () => {
@@ -116,18 +121,25 @@ test('events found together are applied several per transaction', async () => {
   assert.ok(transactions.size < payloads.length, `${payloads.length} events in ${transactions.size} transactions`);
 });
 
-const success = (reference: string, utr: string) => ({ reference, source: 'test', status: { status: 'SUCCESS', providerStatus: 'SUCCESS', utr, paidAt: new Date() } as const });
+const success = async (reference: string, utr: string) => {
+  const reported = await reportedFor(w.t, reference);
+  return {
+    reference,
+    source: 'test',
+    status: { status: 'SUCCESS', providerStatus: 'SUCCESS', utr, paidAt: new Date(), amountPaise: reported.amount_paise, providerReference: reported.provider_reference } as const,
+  };
+};
 
 test('news about the same orders in one batch is applied in its order, as if one transaction each', async () => {
   const [a, b, c, d] = await Promise.all(Array.from({ length: 4 }, () => createOrder(w.t, w.client, intentBody())));
   const news = [
-    success(a!.order_id, '810000000001'),
+    await success(a!.order_id, '810000000001'),
     { reference: b!.order_id, source: 'test', status: { status: 'FAILED', providerStatus: 'FAILURE', reason: 'declined' } as const },
-    success(a!.order_id, '810000000002'), // a second payment for a paid order: recorded, flagged
-    success(b!.order_id, '810000000003'), // money for a failed order: recorded, flagged
-    success(orderIdFor(randomUUID()), '810000000004'), // never issued
-    success(c!.order_id, '810000000005'),
-    success(c!.order_id, '810000000005'), // the same news again
+    await success(a!.order_id, '810000000002'), // a second payment for a paid order: recorded, flagged
+    await success(b!.order_id, '810000000003'), // money for a failed order: recorded, flagged
+    await success(orderIdFor(randomUUID()), '810000000004'), // never issued
+    await success(c!.order_id, '810000000005'),
+    await success(c!.order_id, '810000000005'), // the same news again
     { reference: d!.order_id, source: 'test', status: { status: 'PENDING', providerStatus: 'PENDING_AT_BANK' } as const },
   ];
   const results = await w.t.database.db.tx((tx) => applyCollectionStatusesByReference(tx, news));
@@ -156,7 +168,7 @@ test('news about the same orders in one batch is applied in its order, as if one
 
 test('two transactions applying news about the same orders in opposite orders do not deadlock', async () => {
   const orders = await Promise.all(Array.from({ length: 12 }, () => createOrder(w.t, w.client, intentBody())));
-  const news = orders.map((o, i) => success(o.order_id, String(820_000_000_000 + i)));
+  const news = await Promise.all(orders.map((o, i) => success(o.order_id, String(820_000_000_000 + i))));
   const [one, two] = await Promise.all([
     w.t.database.db.tx((tx) => applyCollectionStatusesByReference(tx, news)),
     w.t.database.db.tx((tx) => applyCollectionStatusesByReference(tx, [...news].reverse())),

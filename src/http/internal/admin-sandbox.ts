@@ -7,7 +7,12 @@ import { okEnvelope } from '../plugins/envelope.js';
 
 const OrderParams = Type.Object({ order: Type.String({ minLength: 1, maxLength: 64 }) });
 const PayBody = Type.Object(
-  { utr: Type.Optional(Type.String({ pattern: '^[0-9]{12}$' })), callback: Type.Optional(Type.Boolean()) },
+  {
+    utr: Type.Optional(Type.String({ pattern: '^[0-9]{12}$' })),
+    // The payer paid another amount than the order's (to exercise the service's confirmation check).
+    amount_paise: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000_000_000 })),
+    callback: Type.Optional(Type.Boolean()),
+  },
   { additionalProperties: false },
 );
 const FailBody = Type.Object({ callback: Type.Optional(Type.Boolean()) }, { additionalProperties: false });
@@ -15,8 +20,8 @@ const FailBody = Type.Object({ callback: Type.Optional(Type.Boolean()) }, { addi
 export async function registerAdminSandboxRoutes(admin: FastifyInstance, ctx: AppContext): Promise<void> {
   admin.post('/sandbox/payment-orders/:order/pay', { schema: { params: OrderParams, body: PayBody } }, async (request) => {
     const { order } = request.params as { order: string };
-    const b = (request.body ?? {}) as { utr?: string; callback?: boolean };
-    return okEnvelope(request, await ctx.paymentOrders.sandboxDecideByRef(order, 'pay', { utr: b.utr, callback: b.callback !== false }));
+    const b = (request.body ?? {}) as { utr?: string; amount_paise?: number; callback?: boolean };
+    return okEnvelope(request, await ctx.paymentOrders.sandboxDecideByRef(order, 'pay', { utr: b.utr, amountPaise: b.amount_paise, callback: b.callback !== false }));
   });
 
   admin.post('/sandbox/payment-orders/:order/fail', { schema: { params: OrderParams, body: FailBody } }, async (request) => {

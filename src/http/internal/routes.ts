@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { registerAdminCallbackRoutes } from './admin-callbacks.js';
+import { registerAdminReviewRoutes } from './admin-reviews.js';
 import { registerAdminRouteRoutes } from './admin-routes.js';
 import { registerAdminSandboxRoutes } from './admin-sandbox.js';
 import { registerAdminUserRoutes } from './admin-users.js';
@@ -20,6 +21,7 @@ export async function registerInternalRoutes(app: FastifyInstance, ctx: AppConte
       await registerAdminRouteRoutes(admin, ctx);
       await registerAdminCallbackRoutes(admin, ctx);
       await registerAdminUserRoutes(admin, ctx);
+      await registerAdminReviewRoutes(admin, ctx);
     },
     { prefix: '/admin' },
   );

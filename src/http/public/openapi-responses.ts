@@ -55,6 +55,16 @@ const SUCCESS: Record<string, { status: number; description: string; extra?: Rec
     description: 'The payout (API §2.3), submitted; not final. Replays carry `Idempotent-Replayed: true`.',
     extra: { approval_required: { const: false }, message: { type: 'string' } },
   },
+  'POST /api/v1/merchant/payment-orders/:order/refunds': {
+    status: 201,
+    description: 'The refund (contract §6): PENDING_REVIEW, or PROCESSING when the organization skips review. Replays carry `Idempotent-Replayed: true`. 409 INVALID_STATE unless the order is PAID or MANUALLY_CONFIRMED; 422 REFUND_EXCEEDS_AMOUNT past the order amount.',
+  },
+  'GET /api/v1/merchant/payment-orders/:order/refunds': {
+    status: 200,
+    description: 'The refunds of the payment order (`data` is an array), oldest first.',
+    extra: { data: { type: 'array', items: { type: 'object', additionalProperties: true } } },
+  },
+  'GET /api/v1/merchant/refunds/:refund': { status: 200, description: 'The refund (contract §6), by `id` or `refund_id`.' },
   'GET /api/v1/merchant/payouts/:payout': { status: 200, description: 'The payout with its attempts, bank reference and UTR (API §2.3).' },
 };
 

@@ -23,7 +23,7 @@ export interface SandboxAdapterOptions {
  * counters. Used by the admin API (`tijori sandbox ...`) and the checkout's "Simulate payment".
  */
 export interface SandboxControls {
-  payCollection(reference: string, opts: { utr?: string | undefined; callback: boolean }): Promise<SandboxDecision>;
+  payCollection(reference: string, opts: { utr?: string | undefined; amountPaise?: number | undefined; callback: boolean }): Promise<SandboxDecision>;
   failCollection(reference: string, opts: { callback: boolean }): Promise<SandboxDecision>;
   stats(): Promise<SandboxStats>;
 }
@@ -43,6 +43,8 @@ export function createSandboxProvider(opts: SandboxAdapterOptions): SandboxProvi
     collectionStatus: psp.collectionStatus,
     submitPayout: bank.submitPayout,
     payoutStatus: bank.payoutStatus,
+    submitRefund: psp.submitRefund,
+    refundStatus: psp.refundStatus,
     parseCallback(rawBody, headers): ProviderCallback | null {
       const sig = headers[SANDBOX_SIGNATURE_HEADER];
       if (!verifySandboxSignature(opts.signingSecret, rawBody, Array.isArray(sig) ? sig[0] : sig)) return null;

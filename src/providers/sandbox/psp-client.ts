@@ -4,7 +4,7 @@
  * payment" button use. Every call is bounded by a timeout; an answer that does not fit is an
  * error, never a guessed status.
  */
-import type { CollectionIssued, CollectionRequest, CollectionStatus, ProviderCallback } from '../provider.js';
+import type { CollectionIssued, CollectionRequest, CollectionStatus, ProviderCallback, RefundRequest, RefundStatus, RefundSubmitResult } from '../provider.js';
 import { ProviderError } from '../provider.js';
 import { exchange, type HttpAnswer, type HttpExchange } from './http.js';
 import type { SandboxStats } from './stats.js';
@@ -12,6 +12,7 @@ import type { SandboxStats } from './stats.js';
 interface CollectionJson {
   reference: string;
   provider_reference: string;
+  amount_paise: number;
   upi_uri: string;
   status: string;
   utr: string | null;
@@ -47,6 +48,25 @@ function json(body: unknown): { method: 'POST'; headers: Record<string, string>;
   return { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
 }
 
+interface RefundJson {
+  reference: string;
+  provider_reference: string;
+  status: string;
+  failure_reason: string | null;
+  completed_at: string | null;
+}
+
+/** Maps the PSP's refund JSON to the provider-neutral status; throws on anything unexpected. */
+export function toRefundStatus(b: Partial<RefundJson>): RefundStatus {
+  if (b.status === 'COMPLETED') {
+    const completedAt = new Date(b.completed_at ?? '');
+    if (typeof b.provider_reference !== 'string' || Number.isNaN(completedAt.getTime())) throw new ProviderError('sandbox PSP reported a completed refund without its reference and time', false);
+    return { status: 'COMPLETED', providerReference: b.provider_reference, completedAt };
+  }
+  if (b.status === 'FAILED') return { status: 'FAILED', reason: b.failure_reason ?? 'failed' };
+  throw new ProviderError(`sandbox PSP reported an unknown refund status ${JSON.stringify(b.status)}`, false);
+}
+
 /** Maps the PSP's collection JSON to the provider-neutral status; throws on anything unexpected. */
 export function toCollectionStatus(c: Partial<CollectionJson>): CollectionStatus {
   switch (c.status) {
@@ -57,7 +77,10 @@ export function toCollectionStatus(c: Partial<CollectionJson>): CollectionStatus
       if (typeof c.utr !== 'string' || !/^[0-9]{12}$/.test(c.utr) || Number.isNaN(paidAt.getTime())) {
         throw new ProviderError('sandbox PSP reported SUCCESS without a valid UTR and time', false);
       }
-      return { status: 'SUCCESS', providerStatus: 'SUCCESS', utr: c.utr, paidAt };
+      if (!Number.isSafeInteger(c.amount_paise) || typeof c.provider_reference !== 'string' || c.provider_reference === '') {
+        throw new ProviderError('sandbox PSP reported SUCCESS without the amount paid and its reference', false);
+      }
+      return { status: 'SUCCESS', providerStatus: 'SUCCESS', utr: c.utr, paidAt, amountPaise: c.amount_paise!, providerReference: c.provider_reference };
     }
     case 'FAILED':
       return { status: 'FAILED', providerStatus: 'FAILED', reason: c.failure_reason ?? 'failed' };
@@ -106,12 +129,45 @@ export function createPspClient(opts: { baseUrl: () => string; timeoutMs: number
       return toCollectionStatus(r.body as Partial<CollectionJson>);
     },
 
-    pay(reference: string, o: { utr?: string | undefined; callback: boolean }): Promise<SandboxDecision> {
-      return decide(reference, 'pay', { callback: o.callback, ...(o.utr ? { utr: o.utr } : {}) });
+    pay(reference: string, o: { utr?: string | undefined; amountPaise?: number | undefined; callback: boolean }): Promise<SandboxDecision> {
+      return decide(reference, 'pay', { callback: o.callback, ...(o.utr ? { utr: o.utr } : {}), ...(o.amountPaise !== undefined ? { amount_paise: o.amountPaise } : {}) });
     },
 
     fail(reference: string, o: { callback: boolean }): Promise<SandboxDecision> {
       return decide(reference, 'fail', { callback: o.callback });
+    },
+
+    /** Never throws: anything but a definite answer is UNKNOWN (inquire, never resend blindly). */
+    async submitRefund(req: RefundRequest): Promise<RefundSubmitResult> {
+      let r: { status: number; body: unknown };
+      try {
+        r = await call(url('/psp/refunds'), {
+          ...json({ reference: req.reference, collection_reference: req.collectionReference, amount_paise: req.amountPaise }),
+          timeoutMs: opts.timeoutMs,
+        });
+      } catch (err) {
+        return { outcome: 'UNKNOWN', error: (err as Error).message };
+      }
+      const b = r.body as Partial<RefundJson> & { error?: string; message?: string };
+      if (r.status === 200 || r.status === 201) {
+        try {
+          const status = toRefundStatus(b);
+          if (status.status === 'COMPLETED') return { outcome: 'COMPLETED', providerReference: status.providerReference, completedAt: status.completedAt };
+          if (status.status === 'FAILED') return { outcome: 'FAILED', reason: status.reason };
+        } catch (err) {
+          return { outcome: 'UNKNOWN', error: (err as Error).message };
+        }
+        return { outcome: 'UNKNOWN', error: 'sandbox PSP answered the refund without a final status' };
+      }
+      if (r.status === 409 || r.status === 422) return { outcome: 'FAILED', reason: `refused by the provider: ${b.message ?? b.error ?? r.status}` };
+      return { outcome: 'UNKNOWN', error: `sandbox PSP answered HTTP ${r.status} to the refund` };
+    },
+
+    async refundStatus(reference: string): Promise<RefundStatus> {
+      const r = await call(url(`/psp/refunds/${ref(reference)}`), { method: 'GET', timeoutMs: opts.timeoutMs });
+      if (r.status === 404) return { status: 'NOT_FOUND' };
+      if (r.status !== 200) throw new ProviderError(`sandbox PSP refund inquiry answered HTTP ${r.status}`, true);
+      return toRefundStatus(r.body as Partial<RefundJson>);
     },
 
     async stats(): Promise<SandboxStats> {

@@ -7,8 +7,14 @@
  *   POST /psp/collections                     {reference, amount_paise, note, payee_name, expires_at, merchant_category_code?}
  *                                             201 new, 200 same reference + same parameters, 409 conflicting parameters
  *   GET  /psp/collections/:reference          status inquiry; 404 {status: "NOT_FOUND"}
- *   POST /psp/collections/:reference/pay      {utr?, callback?}  (callback defaults to true)
+ *   POST /psp/collections/:reference/pay      {utr?, amount_paise?, callback?}  (callback defaults to true;
+ *                                             amount_paise: the payer paid another amount than requested)
  *   POST /psp/collections/:reference/fail     {reason?, callback?}
+ *   POST /psp/refunds                         {reference, collection_reference, amount_paise}: executed at
+ *                                             once, once per reference (our refund_id); an amount ending in
+ *                                             13 paise fails. 201 new, 200 same reference + same parameters,
+ *                                             409 conflicting parameters, 422 the collection cannot be refunded
+ *   GET  /psp/refunds/:reference              refund status inquiry; 404 {status: "NOT_FOUND"}
  *   GET  /psp/stats                           {payin_status_checks: {reference: count}}
  */
 import { randomBytes, randomInt } from 'node:crypto';
@@ -18,7 +24,7 @@ import { buildUpiIntent } from '../../domain/upi-intent.js';
 import { Batcher } from '../../services/batcher.js';
 import { isDataOrDeadlockError } from '../../store/db.js';
 import * as repo from '../../store/repos/sandbox-psp-repo.js';
-import type { SandboxCollectionRow } from '../../store/repos/sandbox-psp-repo.js';
+import type { SandboxCollectionRow, SandboxRefundRow } from '../../store/repos/sandbox-psp-repo.js';
 import { newRowId } from '../../store/row-id.js';
 import { createCallbackSender } from './callback-sender.js';
 import type { SandboxDeps } from './server.js';
@@ -37,7 +43,8 @@ export function collectionJson(c: SandboxCollectionRow) {
   return {
     reference: c.reference,
     provider_reference: c.provider_reference,
-    amount_paise: c.amount_paise,
+    // Once paid: what the payer actually paid (the service compares it with its order).
+    amount_paise: c.paid_amount_paise ?? c.amount_paise,
     upi_uri: c.upi_uri,
     expires_at: c.expires_at.toISOString(),
     status: c.status,
@@ -79,6 +86,7 @@ const decideSchema = {
   additionalProperties: false,
   properties: {
     utr: { type: 'string', pattern: UTR.source },
+    amount_paise: { type: 'integer', minimum: 1, maximum: 10_000_000_000 },
     reason: { type: 'string', minLength: 1, maxLength: 200 },
     callback: { type: 'boolean' },
   },
@@ -101,7 +109,7 @@ export async function registerPspRoutes(app: FastifyInstance, deps: SandboxDeps)
       reference: c.reference,
       provider_reference: c.provider_reference,
       status: c.status,
-      amount_paise: c.amount_paise,
+      amount_paise: c.paid_amount_paise ?? c.amount_paise,
       utr: c.utr,
       paid_at: c.paid_at?.toISOString() ?? null,
       failure_reason: c.failure_reason,
@@ -156,8 +164,8 @@ export async function registerPspRoutes(app: FastifyInstance, deps: SandboxDeps)
 
   app.post('/psp/collections/:reference/pay', { schema: { body: decideSchema } }, async (request, reply) => {
     const { reference } = request.params as { reference: string };
-    const b = (request.body ?? {}) as { utr?: string; callback?: boolean };
-    const decided = await repo.decideCollection(deps.db, reference, { status: 'SUCCESS', utr: b.utr ?? sandboxUtr() });
+    const b = (request.body ?? {}) as { utr?: string; amount_paise?: number; callback?: boolean };
+    const decided = await repo.decideCollection(deps.db, reference, { status: 'SUCCESS', utr: b.utr ?? sandboxUtr(), paidAmountPaise: b.amount_paise });
     if (decided) {
       if (b.callback !== false) notify(decided);
       return collectionJson(decided);
@@ -182,5 +190,74 @@ export async function registerPspRoutes(app: FastifyInstance, deps: SandboxDeps)
     return problem(reply, 409, 'already_decided', `the collection is already ${existing.status}`);
   });
 
+  registerRefundRoutes(app, deps);
+
   app.get('/psp/stats', async () => ({ payin_status_checks: await payinStatusCheckStats(deps) }));
+}
+
+/** Contract §6: a refund of an amount ending in 13 paise fails at the provider. */
+export const SANDBOX_FAILING_REFUND_SUFFIX = 13;
+
+export function refundJson(r: SandboxRefundRow) {
+  return {
+    reference: r.reference,
+    provider_reference: r.provider_reference,
+    collection_reference: r.collection_reference,
+    amount_paise: r.amount_paise,
+    status: r.status,
+    failure_reason: r.failure_reason,
+    completed_at: r.completed_at?.toISOString() ?? null,
+  };
+}
+
+const refundSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['reference', 'collection_reference', 'amount_paise'],
+  properties: {
+    reference: { type: 'string', pattern: '^[A-Za-z0-9]{1,35}$' },
+    collection_reference: { type: 'string', pattern: '^[A-Za-z0-9]{1,35}$' },
+    amount_paise: { type: 'integer', minimum: 1, maximum: 10_000_000_000 },
+  },
+} as const;
+
+function registerRefundRoutes(app: FastifyInstance, deps: SandboxDeps): void {
+  app.post('/psp/refunds', { schema: { body: refundSchema } }, async (request, reply) => {
+    const b = request.body as { reference: string; collection_reference: string; amount_paise: number };
+    const existing = await repo.findRefund(deps.db, b.reference);
+    if (existing) return sameRefund(reply, existing, b);
+    const c = await repo.findCollection(deps.db, b.collection_reference);
+    if (!c || c.status !== 'SUCCESS') return problem(reply, 422, 'not_refundable', 'the collection was not paid');
+    const paid = c.paid_amount_paise ?? c.amount_paise;
+    const refunded = await repo.refundedOfCollection(deps.db, c.reference);
+    // Like a bank: a refund that would return more than was paid is refused, not executed.
+    if (refunded + b.amount_paise > paid) return problem(reply, 422, 'exceeds_paid_amount', 'the refunds would exceed the amount paid');
+    const failureReason = b.amount_paise % 100 === SANDBOX_FAILING_REFUND_SUFFIX ? 'Refund declined by the payer bank (sandbox: amount ending in 13 paise)' : null;
+    const executed = await repo.executeRefund(deps.db, {
+      reference: b.reference,
+      providerReference: `SBXR${randomBytes(9).toString('hex').toUpperCase()}`,
+      collectionReference: b.collection_reference,
+      amountPaise: b.amount_paise,
+      failureReason,
+    });
+    if (executed) return reply.code(201).send(refundJson(executed));
+    // A concurrent request with the same reference won: answer with what it did.
+    const winner = await repo.findRefund(deps.db, b.reference);
+    if (!winner) return problem(reply, 503, 'retry', 'try again');
+    return sameRefund(reply, winner, b);
+  });
+
+  app.get('/psp/refunds/:reference', async (request, reply) => {
+    const { reference } = request.params as { reference: string };
+    const r = await repo.findRefund(deps.db, reference);
+    if (!r) return reply.code(404).send({ reference, status: 'NOT_FOUND' });
+    return refundJson(r);
+  });
+}
+
+function sameRefund(reply: FastifyReply, r: SandboxRefundRow, b: { collection_reference: string; amount_paise: number }) {
+  if (r.collection_reference !== b.collection_reference || r.amount_paise !== b.amount_paise) {
+    return problem(reply, 409, 'reference_conflict', 'this refund reference was used with different parameters');
+  }
+  return reply.code(200).send(refundJson(r));
 }

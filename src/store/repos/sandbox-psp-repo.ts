@@ -16,12 +16,14 @@ export interface SandboxCollectionRow {
   utr: string | null;
   paid_at: Date | null;
   failure_reason: string | null;
+  /** What the payer actually paid, when it differs from amount_paise (sandbox `pay --amount`). */
+  paid_amount_paise: number | null;
 }
 
 const COLUMNS = `reference, provider_reference, amount_paise, note, payee_name, merchant_category, expires_at, upi_uri,
-  status, utr, paid_at, failure_reason`;
+  status, utr, paid_at, failure_reason, paid_amount_paise`;
 
-export type NewSandboxCollection = Omit<SandboxCollectionRow, 'status' | 'utr' | 'paid_at' | 'failure_reason'>;
+export type NewSandboxCollection = Omit<SandboxCollectionRow, 'status' | 'utr' | 'paid_at' | 'failure_reason' | 'paid_amount_paise'>;
 
 const INSERT_COLLECTIONS = prepared(`INSERT INTO sandbox_collections (reference, provider_reference, amount_paise, note, payee_name, merchant_category, expires_at, upi_uri)
   SELECT reference, provider_reference, amount_paise, note, payee_name, merchant_category, expires_at, upi_uri
@@ -63,13 +65,20 @@ export async function inquireCollection(q: Queryable, reference: string): Promis
 export async function decideCollection(
   q: Queryable,
   reference: string,
-  outcome: { status: 'SUCCESS'; utr: string } | { status: 'FAILED'; reason: string },
+  outcome: { status: 'SUCCESS'; utr: string; paidAmountPaise?: number | undefined } | { status: 'FAILED'; reason: string },
 ): Promise<SandboxCollectionRow | null> {
   const r = await q.query<SandboxCollectionRow>(
     `UPDATE sandbox_collections
-        SET status = $2, utr = $3, paid_at = CASE WHEN $2 = 'SUCCESS' THEN now() END, failure_reason = $4, updated_at = now()
+        SET status = $2, utr = $3, paid_at = CASE WHEN $2 = 'SUCCESS' THEN now() END, failure_reason = $4, paid_amount_paise = $5,
+            updated_at = now()
       WHERE reference = $1 AND status = 'PENDING' RETURNING ${COLUMNS}`,
-    [reference, outcome.status, outcome.status === 'SUCCESS' ? outcome.utr : null, outcome.status === 'FAILED' ? outcome.reason : null],
+    [
+      reference,
+      outcome.status,
+      outcome.status === 'SUCCESS' ? outcome.utr : null,
+      outcome.status === 'FAILED' ? outcome.reason : null,
+      outcome.status === 'SUCCESS' ? (outcome.paidAmountPaise ?? null) : null,
+    ],
   );
   return r.rows[0] ?? null;
 }
@@ -77,4 +86,57 @@ export async function decideCollection(
 export async function statusCheckCounts(q: Queryable): Promise<Record<string, number>> {
   const r = await q.query<{ reference: string; checks: number }>('SELECT reference, checks FROM sandbox_collection_status_checks ORDER BY reference');
   return Object.fromEntries(r.rows.map((row) => [row.reference, row.checks]));
+}
+
+export interface SandboxRefundRow {
+  reference: string;
+  provider_reference: string;
+  collection_reference: string;
+  amount_paise: number;
+  status: 'COMPLETED' | 'FAILED';
+  failure_reason: string | null;
+  created_at: Date;
+  completed_at: Date | null;
+}
+
+const REFUND_COLUMNS = 'reference, provider_reference, collection_reference, amount_paise, status, failure_reason, created_at, completed_at';
+
+/**
+ * Executes a refund once per reference: the refund row and, when it completes, its ledger row, in
+ * one statement. Null when the reference exists already (the caller reads and compares).
+ */
+export async function executeRefund(
+  q: Queryable,
+  r: { reference: string; providerReference: string; collectionReference: string; amountPaise: number; failureReason: string | null },
+): Promise<SandboxRefundRow | null> {
+  const res = await q.query<SandboxRefundRow>(
+    `WITH ins AS (
+       INSERT INTO sandbox_refunds (reference, provider_reference, collection_reference, amount_paise, status, failure_reason, completed_at)
+       VALUES ($1, $2, $3, $4, CASE WHEN $5::text IS NULL THEN 'COMPLETED' ELSE 'FAILED' END, $5::text,
+               CASE WHEN $5::text IS NULL THEN now() END)
+       ON CONFLICT (reference) DO NOTHING RETURNING ${REFUND_COLUMNS}),
+     led AS (INSERT INTO sandbox_refund_ledger (reference, amount_paise) SELECT reference, amount_paise FROM ins WHERE status = 'COMPLETED')
+     SELECT ${REFUND_COLUMNS} FROM ins`,
+    [r.reference, r.providerReference, r.collectionReference, r.amountPaise, r.failureReason],
+  );
+  return res.rows[0] ?? null;
+}
+
+export async function findRefund(q: Queryable, reference: string): Promise<SandboxRefundRow | null> {
+  const r = await q.query<SandboxRefundRow>(`SELECT ${REFUND_COLUMNS} FROM sandbox_refunds WHERE reference = $1`, [reference]);
+  return r.rows[0] ?? null;
+}
+
+/** What was already refunded of a collection (completed refunds). */
+export async function refundedOfCollection(q: Queryable, collectionReference: string): Promise<number> {
+  const r = await q.query<{ n: string }>(`SELECT coalesce(sum(amount_paise), 0)::text AS n FROM sandbox_refunds WHERE collection_reference = $1 AND status = 'COMPLETED'`, [
+    collectionReference,
+  ]);
+  return Number(r.rows[0]!.n);
+}
+
+/** Executions per refund reference, from the ledger (`tijori sandbox stats`). */
+export async function refundExecutionCounts(q: Queryable): Promise<Record<string, number>> {
+  const r = await q.query<{ reference: string; n: number }>('SELECT reference, count(*)::int AS n FROM sandbox_refund_ledger GROUP BY reference ORDER BY reference');
+  return Object.fromEntries(r.rows.map((row) => [row.reference, row.n]));
 }

@@ -1,0 +1,123 @@
+/**
+ * Talking to the provider about a refund without ever refunding twice (the payout rules):
+ * the refund is persisted PROCESSING with a lease first; the provider is called outside any
+ * transaction with our refund_id as its idempotency key; the answer is recorded in a second
+ * transaction. No usable answer (timeout, 5xx, reset) leaves it UNKNOWN: only an inquiry by our
+ * refund_id moves it. The refund worker claims refunds whose lease ended (a crash, an UNKNOWN) with
+ * FOR UPDATE SKIP LOCKED and inquires first; it sends again only when the provider has never
+ * seen the refund, and even then with the same key, so the provider deduplicates.
+ */
+import type { AppContext } from '../context.js';
+import { assertRefundTransition, fullyRefunded } from '../domain/refund.js';
+import type { RefundStatus as ProviderRefundStatus, RefundSubmitResult } from '../providers/provider.js';
+import type { Queryable } from '../store/db.js';
+import * as orderRepo from '../store/repos/payment-orders-repo.js';
+import * as repo from '../store/repos/refunds-repo.js';
+import type { RefundWithOrder } from '../store/repos/refunds-repo.js';
+import { recordEvents } from './events.js';
+import { lockOrder, transitionOrder } from './payment-order-transitions.js';
+import { refundEvent } from './refund-events.js';
+
+function crashHere(ctx: AppContext, point: 'refund_after_persist' | 'refund_after_submit'): void {
+  if (ctx.config.testCrashPoint === point) {
+    ctx.log.warn({ point }, 'TIJORI_TEST_CRASH_POINT reached: killing the process');
+    process.kill(process.pid, 'SIGKILL');
+  }
+}
+
+/** What the provider said, in one shape for submit answers and inquiries. */
+type Answer = { kind: 'completed'; providerReference: string; completedAt: Date } | { kind: 'failed'; reason: string } | { kind: 'unknown'; error: string } | { kind: 'not_found' };
+
+function fromSubmit(r: RefundSubmitResult): Exclude<Answer, { kind: 'not_found' }> {
+  switch (r.outcome) {
+    case 'COMPLETED':
+      return { kind: 'completed', providerReference: r.providerReference, completedAt: r.completedAt };
+    case 'FAILED':
+      return { kind: 'failed', reason: r.reason };
+    case 'UNKNOWN':
+      return { kind: 'unknown', error: r.error };
+  }
+}
+
+function fromInquiry(s: ProviderRefundStatus): Answer {
+  switch (s.status) {
+    case 'COMPLETED':
+      return { kind: 'completed', providerReference: s.providerReference, completedAt: s.completedAt };
+    case 'FAILED':
+      return { kind: 'failed', reason: s.reason };
+    case 'NOT_FOUND':
+      return { kind: 'not_found' };
+  }
+}
+
+/** Sends a held PROCESSING refund to the provider and records the answer. */
+export async function submitRefund(ctx: AppContext, r: RefundWithOrder): Promise<void> {
+  crashHere(ctx, 'refund_after_persist');
+  let result: RefundSubmitResult;
+  try {
+    result = await ctx.provider.submitRefund({ reference: r.refund_id, collectionReference: r.order_id, amountPaise: r.amount_paise });
+  } catch (err) {
+    result = { outcome: 'UNKNOWN', error: `adapter error: ${(err as Error).message}` };
+  }
+  ctx.metrics.counter('tijori_refund_submissions_total', 'Refund submissions by provider answer', ['outcome']).inc({ outcome: result.outcome });
+  if (result.outcome === 'UNKNOWN') ctx.log.warn({ refund_id: r.refund_id, error: result.error }, 'refund submit outcome unknown; will inquire');
+  crashHere(ctx, 'refund_after_submit');
+  await recordAnswer(ctx, r.id, fromSubmit(result), { submitted: true });
+}
+
+/** The worker's step for a claimed refund: inquire; send only if the provider has never seen it. */
+export async function inquireRefund(ctx: AppContext, r: RefundWithOrder): Promise<void> {
+  const answer: Answer = await ctx.provider.refundStatus(r.refund_id).then(fromInquiry, (err: unknown) => ({ kind: 'unknown', error: `inquiry failed: ${(err as Error).message}` }));
+  if (answer.kind === 'not_found') return submitRefund(ctx, r);
+  await recordAnswer(ctx, r.id, answer, { submitted: false });
+}
+
+/** How long an UNKNOWN refund waits before the worker inquires (its lease). */
+function inquiryDelayMs(ctx: AppContext, calls: number): number {
+  return Math.min(ctx.config.payout.inquiryBaseMs * 2 ** Math.min(calls, 10), ctx.config.payout.inquiryMaxMs);
+}
+
+/** Records the provider's answer in one transaction (refund, order, event). Stale answers change nothing. */
+async function recordAnswer(ctx: AppContext, id: string, answer: Exclude<Answer, { kind: 'not_found' }>, o: { submitted: boolean }): Promise<void> {
+  await ctx.db.tx(async (tx) => {
+    const r = await repo.lockRefund(tx, id);
+    if (!r || r.status !== 'PROCESSING') return;
+    switch (answer.kind) {
+      case 'completed':
+        await completeRefund(tx, r, answer.providerReference, answer.completedAt);
+        return;
+      case 'failed':
+        assertRefundTransition(r.status, 'FAILED');
+        await repo.updateRefund(tx, r.id, { status: 'FAILED', failureReason: answer.reason, leaseMs: null, lastError: null, countCall: o.submitted });
+        return;
+      case 'unknown':
+        await repo.updateRefund(tx, r.id, {
+          submission: 'UNKNOWN',
+          leaseMs: inquiryDelayMs(ctx, r.provider_calls),
+          lastError: answer.error,
+          countCall: o.submitted,
+        });
+        return;
+    }
+  });
+}
+
+/**
+ * PROCESSING -> COMPLETED with `collection.refund.completed`; the order becomes REFUNDED when its
+ * completed refunds add up to its amount. Locks: the refund (held by the caller), then the order.
+ */
+async function completeRefund(tx: Queryable, r: repo.RefundRow, providerReference: string, completedAt: Date): Promise<void> {
+  assertRefundTransition(r.status, 'COMPLETED');
+  const order = await lockOrder(tx, r.order_pk);
+  const done = await repo.updateRefund(tx, r.id, { status: 'COMPLETED', providerReference, completedAt, leaseMs: null, lastError: null });
+  await recordEvents(tx, [refundEvent('collection.refund.completed', { ...done, order_id: order.order_id }, order)]);
+  if (fullyRefunded(order.amount_paise, await repo.completedAmount(tx, order.id)) && (order.status === 'PAID' || order.status === 'MANUALLY_CONFIRMED')) {
+    await transitionOrder(tx, order, 'REFUNDED', 'refund_completed', { detail: { source: 'refund', refund_id: r.refund_id } });
+  }
+}
+
+/** Read back a refund with its order_id (for the submit after a create or approval). */
+export async function refundWithOrder(q: Queryable, row: repo.RefundRow): Promise<RefundWithOrder> {
+  const o = await orderRepo.findByIdOrOrderId(q, { id: row.order_pk });
+  return { ...row, order_id: o!.order_id };
+}
