@@ -3,8 +3,8 @@
  * Mobile numbers start with 6, 7, 8 or 9 (TRAI numbering plan); a landline shape is refused.
  * Normalising other spellings is the caller's decision, so this only answers yes or no.
  */
-const INDIAN_MOBILE = /^[6-9][0-9]{9}$/;
+export const INDIAN_MOBILE_PATTERN = /^[6-9][0-9]{9}$/;
 
 export function isIndianMobile(value: string): boolean {
-  return INDIAN_MOBILE.test(value);
+  return INDIAN_MOBILE_PATTERN.test(value);
 }

@@ -23,6 +23,15 @@ function rejectForbiddenKeys(key: string, value: unknown): unknown {
   return value;
 }
 
+/**
+ * Strict validation: no coercion, no defaults, unknown fields kept (so they can be rejected), every
+ * error reported. verbose: errors carry their schema object, whose `x-issue` words the answer
+ * (plugins/validation.ts); `x-` keywords are annotations, hence strict: false.
+ */
+export const AJV_OPTIONS = {
+  customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: true, strict: false, verbose: true },
+} as const;
+
 export function createBaseApp(ctx: AppContext, listener: 'public' | 'internal'): FastifyInstance {
   const app: FastifyInstance = Fastify({
     loggerInstance: ctx.log.child({ listener }) as FastifyBaseLogger,
@@ -40,9 +49,7 @@ export function createBaseApp(ctx: AppContext, listener: 'public' | 'internal'):
       reply.header('x-request-id', request.id);
       return sendError(request, reply, new AppError('NOT_FOUND', 'No such resource or path.'));
     },
-    ajv: {
-      customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: true, strict: false },
-    },
+    ajv: AJV_OPTIONS,
   });
 
   app.decorateRequest('principal', null);
