@@ -3,7 +3,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', 'data/**', 'coverage/**', 'test-artifacts/**', 'bench/results/**'] },
+  { ignores: ['node_modules/**', 'dist/**', 'sdk/dist/**', 'data/**', 'coverage/**', 'test-artifacts/**', 'bench/results/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,5 +1,5 @@
 /**
- * `npm test`: finds every *.test.ts under src/, test/ and examples/, makes sure a real PostgreSQL is available
+ * `npm test`: finds every *.test.ts under src/, test/, examples/ and sdk/test/, makes sure a real PostgreSQL is available
  * (TEST_DATABASE_URL, or an embedded server started for this run), and runs node's test runner.
  * Pass file paths or substrings as arguments to run a subset: `npm test -- payouts`.
  */
@@ -20,7 +20,7 @@ function findTests(dir: string): string[] {
 }
 
 const filters = process.argv.slice(2);
-const files = ['src', 'test', 'examples'].flatMap((dir) => findTests(dir))
+const files = ['src', 'test', 'examples', 'sdk/test'].flatMap((dir) => findTests(dir))
   .map((f) => relative(process.cwd(), f))
   .filter((f) => filters.length === 0 || filters.some((flt) => f.includes(flt)))
   .sort();

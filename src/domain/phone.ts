@@ -11,7 +11,8 @@
  */
 
 /** The stored form: 10 digits, the first 6-9. */
-const INDIAN_MOBILE = /^[6-9][0-9]{9}$/;
+export const INDIAN_MOBILE_PATTERN = /^[6-9][0-9]{9}$/;
+const INDIAN_MOBILE = INDIAN_MOBILE_PATTERN;
 /** Characters people put between digits: spaces (any kind), dashes, dots, parentheses. */
 const SEPARATORS = /[\s().-]/g;
 /** One prefix before exactly 10 digits: the country code (+91 or 91) or the trunk prefix 0. */
@@ -28,7 +29,7 @@ export const PHONE_RULE_FOR_PAGE = {
 export const PHONE_INPUT_MAX_LENGTH = 24;
 
 export function isIndianMobile(value: string): boolean {
-  return INDIAN_MOBILE.test(value);
+  return INDIAN_MOBILE_PATTERN.test(value);
 }
 
 /** The bare 10 digits of an Indian mobile number written any usual way; null when it is not one. */

@@ -52,15 +52,21 @@ export function unstorableTextPath(value: unknown, path = ''): string | null {
  * The WHATWG form-validation shape plus a mandatory dot in the domain: a payment receipt address
  * needs a real domain, and anything stricter rejects addresses real people use.
  */
-const EMAIL =
+export const EMAIL_PATTERN =
   /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 
 export function isEmail(value: string): boolean {
-  return EMAIL.test(value);
+  return EMAIL_PATTERN.test(value);
 }
 
-// Control characters are the point. A backslash is not legal in a URI (RFC 3986), and parsers
-// disagree about it (WHATWG reads it as `/`), which is how host checks get bypassed.
+/**
+ * The literal `https://` prefix (any case) and no forbidden character: the part of isHttpsUrl a
+ * JSON Schema `pattern` can state (the merchant API's schemas use this string as it is).
+ * Control characters are the point. A backslash is not legal in a URI (RFC 3986), and parsers
+ * disagree about it (WHATWG reads it as `/`), which is how host checks get bypassed.
+ */
+export const HTTPS_URL_SHAPE = '^[Hh][Tt][Tt][Pp][Ss]://[^\\s\\u0000-\\u001f\\u007f\\\\]+$';
+/** What isWebUrl refuses anywhere in a URL: the characters of HTTPS_URL_SHAPE's negated class. */
 // eslint-disable-next-line no-control-regex
 const FORBIDDEN_IN_URL = /[\s\u0000-\u001f\u007f\\]/;
 

@@ -26,6 +26,14 @@ function rejectForbiddenKeys(key: string, value: unknown): unknown {
 }
 
 const ROUTER_OPTIONS = { ignoreTrailingSlash: true, maxParamLength: 200 };
+/**
+ * Strict validation: no coercion, no defaults, unknown fields kept (so they can be rejected), every
+ * error reported. verbose: errors carry their schema object, whose `x-issue` words the answer
+ * (plugins/validation.ts); `x-` keywords are annotations, hence strict: false.
+ */
+export const AJV_OPTIONS = {
+  customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: true, strict: false, verbose: true },
+} as const;
 
 export function createBaseApp(ctx: AppContext, listener: 'public' | 'internal'): FastifyInstance {
   const log = ctx.log.child({ listener });
@@ -48,9 +56,7 @@ export function createBaseApp(ctx: AppContext, listener: 'public' | 'internal'):
       reply.header('x-request-id', request.id);
       return sendError(request, reply, new AppError('NOT_FOUND', 'No such resource or path.'));
     },
-    ajv: {
-      customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: true, strict: false },
-    },
+    ajv: AJV_OPTIONS,
   });
 
   app.decorateRequest('principal', null);

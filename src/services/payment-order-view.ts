@@ -7,7 +7,7 @@ import { isUuid } from '../domain/text.js';
 import type { Vault } from '../security/vault.js';
 import type { PaymentOrderRow, PaymentOrderViewRow } from '../store/repos/payment-orders-repo.js';
 
-export const VERIFICATION_MODE = 'PROVIDER_PAYIN_STATUS_API';
+export const VERIFICATION_MODE = 'PROVIDER_PAYIN_STATUS_API' as const;
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
@@ -107,12 +107,19 @@ export function checkoutUrl(base: string, token: string): string {
 
 const iso = (d: Date | null): string | null => (d === null ? null : d.toISOString());
 
+export type NextAction =
+  | { type: 'HOSTED_CHECKOUT'; url: string }
+  | { type: 'UPI_INTENT'; upi_uri: string; qr_payload: string; expires_at: string };
+
+/** An INTENT order is issued (URI and window) when it is created, so both are always there. */
+function upiIntentAction(o: PaymentOrderViewRow): NextAction {
+  if (o.upi_uri === null || o.expires_at === null) throw new Error(`INTENT order ${o.id} has no issued intent`);
+  return { type: 'UPI_INTENT', upi_uri: o.upi_uri, qr_payload: o.upi_uri, expires_at: o.expires_at.toISOString() };
+}
+
 /** API §2.2, field for field. Confirmation fields appear once the order is confirmed. */
-export function paymentOrderView(o: PaymentOrderViewRow, checkoutPageUrl: string): Record<string, unknown> {
-  const nextAction =
-    o.response_mode === 'CHECKOUT'
-      ? { type: 'HOSTED_CHECKOUT', url: checkoutPageUrl }
-      : { type: 'UPI_INTENT', upi_uri: o.upi_uri, qr_payload: o.upi_uri, expires_at: iso(o.expires_at) };
+export function paymentOrderView(o: PaymentOrderViewRow, checkoutPageUrl: string) {
+  const nextAction: NextAction = o.response_mode === 'CHECKOUT' ? { type: 'HOSTED_CHECKOUT', url: checkoutPageUrl } : upiIntentAction(o);
   const confirmed = o.bank_transaction_id !== null && o.confirmed_at !== null;
   return {
     id: o.id,
@@ -126,14 +133,16 @@ export function paymentOrderView(o: PaymentOrderViewRow, checkoutPageUrl: string
     verification_mode: VERIFICATION_MODE,
     next_action: nextAction,
     checkout_url: checkoutPageUrl,
-    ...(o.response_mode === 'INTENT' ? { upi_intent: o.upi_uri } : {}),
-    ...(confirmed ? { bank_transaction_id: o.bank_transaction_id, utr: o.bank_transaction_id, confirmed_at: iso(o.confirmed_at) } : {}),
+    ...(o.response_mode === 'INTENT' && o.upi_uri !== null ? { upi_intent: o.upi_uri } : {}),
+    ...(confirmed ? { bank_transaction_id: o.bank_transaction_id as string, utr: o.bank_transaction_id as string, confirmed_at: (o.confirmed_at as Date).toISOString() } : {}),
     purpose: o.purpose,
     expires_at: iso(o.expires_at),
     livemode: o.livemode,
-    created_at: iso(o.created_at),
+    created_at: o.created_at.toISOString(),
   };
 }
+
+export type PaymentOrderView = ReturnType<typeof paymentOrderView>;
 
 /** What the hosted checkout page needs to render an order (no merchant or payer secrets). */
 export interface CheckoutView {

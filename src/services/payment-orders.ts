@@ -24,6 +24,7 @@ import {
   orderPkForCheckoutToken,
   orderRefFor,
   paymentOrderView,
+  type PaymentOrderView,
 } from './payment-order-view.js';
 import { callbackSecretContext } from './payment-order-secrets.js';
 import { expireAfterFinalCheck } from './payment-order-expiry.js';
@@ -85,7 +86,7 @@ export class PaymentOrdersService {
   }
 
   /** The API §2.2 representation. */
-  view(o: PaymentOrderViewRow): Record<string, unknown> {
+  view(o: PaymentOrderViewRow): PaymentOrderView {
     return paymentOrderView(o, this.urlFor(o));
   }
 
@@ -190,7 +191,7 @@ export class PaymentOrdersService {
   }
 
   /** GET /merchant/payment-orders/{order}: the authoritative state, after a live check when due. */
-  async retrieve(principal: Principal, ref: string): Promise<Record<string, unknown>> {
+  async retrieve(principal: Principal, ref: string): Promise<PaymentOrderView> {
     const row = await this.findForClient(principal, ref);
     return this.view(await this.liveCheck(row));
   }
@@ -223,7 +224,7 @@ export class PaymentOrdersService {
   }
 
   /** POST /merchant/payment-orders/{order}/cancel: open orders only (409 INVALID_STATE otherwise). */
-  async cancel(principal: Principal, ref: string): Promise<Record<string, unknown>> {
+  async cancel(principal: Principal, ref: string): Promise<PaymentOrderView> {
     const found = await this.findForClient(principal, ref);
     const row = await this.ctx.db.tx(async (tx) => {
       const locked = await lockOrder(tx, found.id);

@@ -1,4 +1,5 @@
 /** The refund as the merchant API and its events show it (contract §6), and its references. */
+import type { RefundStatus } from '../domain/refund.js';
 import type { RefundWithOrder } from '../store/repos/refunds-repo.js';
 import { base32 } from './payment-order-view.js';
 
@@ -12,7 +13,22 @@ export function livemodeOf(provider: string): boolean {
   return provider !== 'sandbox';
 }
 
-export function refundView(r: RefundWithOrder): Record<string, unknown> {
+/** A refund in answers and event payloads (contract §6); schemas/refunds.ts documents the same shape. */
+export interface RefundView {
+  id: string;
+  refund_id: string;
+  order_id: string;
+  amount_paise: number;
+  currency: 'INR';
+  reason: string | null;
+  status: RefundStatus;
+  provider_reference: string | null;
+  livemode: boolean;
+  created_at: string;
+  completed_at: string | null;
+}
+
+export function refundView(r: RefundWithOrder): RefundView {
   return {
     id: r.id,
     refund_id: r.refund_id,

@@ -21,7 +21,7 @@ import type { CreateResponse, IdempotencyScope } from './idempotency.js';
 import { orderRefFor } from './payment-order-view.js';
 import { refundEvent } from './refund-events.js';
 import { refundWithOrder, submitRefund } from './refund-submission.js';
-import { livemodeOf, refundIdFor, refundView } from './refund-view.js';
+import { livemodeOf, refundIdFor, type RefundView, refundView } from './refund-view.js';
 
 export interface CreateRefundBody {
   amount_paise?: number;
@@ -104,7 +104,7 @@ export class RefundsService {
   }
 
   /** GET /merchant/payment-orders/{order}/refunds: the client's own order only. */
-  async listForOrder(principal: Principal, orderRef: string): Promise<Record<string, unknown>[]> {
+  async listForOrder(principal: Principal, orderRef: string): Promise<RefundView[]> {
     const ref = orderRefFor(orderRef);
     const order = ref === null ? null : await orderRepo.findByIdOrOrderId(this.ctx.db, ref);
     if (!order || order.client_pk !== principal.pk) throw notFound('payment order');
@@ -112,7 +112,7 @@ export class RefundsService {
   }
 
   /** GET /merchant/refunds/{refund}: by id or refund_id, the client's own only. */
-  async retrieve(principal: Principal, ref: string): Promise<Record<string, unknown>> {
+  async retrieve(principal: Principal, ref: string): Promise<RefundView> {
     const row = await this.find(ref, principal.pk);
     if (!row) throw notFound('refund');
     return refundView(row);
@@ -135,16 +135,16 @@ export class RefundsService {
   }
 
   /** A reviewer approves: PENDING_REVIEW -> PROCESSING, then the provider is asked (never twice). */
-  async approveRefund(d: RefundDecision): Promise<Record<string, unknown>> {
+  async approveRefund(d: RefundDecision): Promise<RefundView> {
     return this.decide(d, 'approve');
   }
 
   /** A reviewer rejects: PENDING_REVIEW -> REJECTED; the amount is free to refund again. */
-  async rejectRefund(d: RefundDecision): Promise<Record<string, unknown>> {
+  async rejectRefund(d: RefundDecision): Promise<RefundView> {
     return this.decide(d, 'reject');
   }
 
-  private async decide(d: RefundDecision, decision: 'approve' | 'reject'): Promise<Record<string, unknown>> {
+  private async decide(d: RefundDecision, decision: 'approve' | 'reject'): Promise<RefundView> {
     assertReviewerInput({ note: d.note, actor: d.actor });
     const found = await this.find(d.refund, null);
     if (!found) throw notFound('refund');

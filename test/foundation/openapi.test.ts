@@ -1,46 +1,130 @@
-/** The OpenAPI 3.1 document: every merchant route, its request schema and its documented answers. */
+/**
+ * The OpenAPI 3.1 document: every merchant route with operationId, request schema, headers and
+ * every documented answer; named components; webhooks; and the checker that holds every answer the
+ * integration tests receive against it (test/support/openapi-responses.ts).
+ */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { startTestService, type TestService } from '../support/service.js';
+import { ERROR_CODES } from '../../src/domain/errors.js';
+import { EVENT_KINDS } from '../../src/services/events.js';
+import { intentBody, key } from '../payin/helpers.js';
+import { inlineBeneficiary, payoutBody } from '../payout/helpers.js';
+import { ResponseChecker } from '../support/openapi-responses.js';
+import { startTestService, type TestClient, type TestService } from '../support/service.js';
 
 let ts: TestService;
+let client: TestClient;
+let doc: any;
 before(async () => {
   ts = await startTestService();
+  client = await ts.createClient({});
+  doc = (await ts.api('GET', '/openapi.json')).body;
 });
 after(() => ts.stop());
 
-test('lists every merchant route with request schemas, success status and the error envelope', async () => {
-  const doc = (await ts.api('GET', '/openapi.json')).body;
+const resolve = (node: any): any => (node?.$ref ? doc.components.schemas[node.$ref.replace('#/components/schemas/', '')] : node);
+
+test('lists every merchant route with operationId, request schema, headers and each documented status', () => {
   assert.equal(doc.openapi, '3.1.0');
-  const expect: Record<string, [string, string]> = {
-    '/merchant/payment-orders': ['post', '201'],
-    '/merchant/payment-orders/{order}': ['get', '200'],
-    '/merchant/payment-orders/{order}/cancel': ['post', '200'],
-    '/merchant/payouts': ['post', '201'],
-    '/merchant/payouts/{payout}': ['get', '200'],
-    '/merchant/payment-orders/{order}/refunds': ['post', '201'],
-    '/merchant/refunds/{refund}': ['get', '200'],
+  const expect: Record<string, [string, string, string[]]> = {
+    '/merchant/payment-orders': ['post', 'createPaymentOrder', ['201', '400', '401', '403', '409', '413', '415', '422', '429', '500', '503']],
+    '/merchant/payment-orders/{order}': ['get', 'getPaymentOrder', ['200', '401', '403', '404', '429', '500', '503']],
+    '/merchant/payment-orders/{order}/cancel': ['post', 'cancelPaymentOrder', ['200', '400', '401', '403', '404', '409', '413', '415', '422', '429', '500', '503']],
+    '/merchant/payouts': ['post', 'createPayout', ['201', '400', '401', '403', '409', '413', '415', '422', '429', '500', '503']],
+    '/merchant/payouts/{payout}': ['get', 'getPayout', ['200', '401', '403', '404', '429', '500', '503']],
+    '/merchant/payment-orders/{order}/refunds': ['post', 'createRefund', ['201', '400', '401', '403', '404', '409', '413', '415', '422', '429', '500', '503']],
+    '/merchant/refunds/{refund}': ['get', 'getRefund', ['200', '401', '403', '404', '429', '500', '503']],
   };
   assert.deepEqual(Object.keys(doc.paths).sort(), Object.keys(expect).sort(), 'no internal or checkout route is published');
-  for (const [path, [method, status]] of Object.entries(expect)) {
+  for (const [path, [method, operationId, statuses]] of Object.entries(expect)) {
     const op = doc.paths[path][method];
-    assert.ok(op, `${method} ${path}`);
-    assert.ok(op.responses[status], `${method} ${path} documents ${status}`);
-    assert.ok(op.responses['4XX'], `${method} ${path} documents its errors`);
-    // Contract §7: every order and payout says whether it is live.
-    const data = op.responses[status].content['application/json'].schema.properties.data;
-    assert.equal(data.properties.livemode.type, 'boolean', `${method} ${path} documents data.livemode`);
-    assert.ok(data.required.includes('livemode'));
+    assert.equal(op.operationId, operationId);
+    for (const s of statuses) assert.ok(op.responses[s]?.content['application/json'].schema.$ref, `${operationId} documents ${s}`);
+    for (const s of ['429', '503']) assert.equal(op.responses[s].headers['Retry-After'].required, true, `${operationId} ${s} has Retry-After`);
+    const idem = (op.parameters ?? []).find((p: any) => p.in === 'header' && p.name === 'Idempotency-Key');
+    assert.equal(Boolean(idem?.required), operationId.startsWith('create'), `${operationId}: Idempotency-Key declared on creates only`);
+    if (operationId.startsWith('create')) assert.ok(op.responses['201'].headers['Idempotent-Replayed']);
   }
-  assert.ok(doc.paths['/merchant/payment-orders/{order}/refunds'].get.responses['200'], 'the refunds of an order are listed');
-  const refundBody = doc.paths['/merchant/payment-orders/{order}/refunds'].post.requestBody.content['application/json'].schema;
-  assert.equal(refundBody.properties.reason.maxLength, 255);
-  const create = doc.paths['/merchant/payment-orders'].post;
-  const body = create.requestBody.content['application/json'].schema;
+  assert.equal(doc.paths['/merchant/payment-orders/{order}/refunds'].get.operationId, 'listOrderRefunds', 'the refunds of an order are listed');
+  assert.equal(resolve(doc.paths['/merchant/payment-orders/{order}/refunds'].post.requestBody.content['application/json'].schema).properties.reason.maxLength, 255);
+  // Contract §7: every order, payout and refund says whether it is live.
+  for (const name of ['PaymentOrder', 'Payout', 'Refund']) {
+    const schema = doc.components.schemas[name];
+    assert.equal(schema.properties.livemode.type, 'boolean', `${name} documents livemode`);
+    assert.ok(schema.required.includes('livemode'), `${name} requires livemode`);
+  }
+  const body = resolve(doc.paths['/merchant/payment-orders'].post.requestBody.content['application/json'].schema);
   assert.equal(body.additionalProperties, false);
   assert.deepEqual(body.required.sort(), ['amount_paise', 'purpose']);
   assert.equal(body.properties.amount_paise.minimum, 100);
   assert.equal(body.properties.amount_paise.maximum, 10_000_000_000);
-  const payout = doc.paths['/merchant/payouts'].post.responses['201'].content['application/json'].schema;
-  assert.ok(payout.properties.approval_required);
+  assert.ok(body.allOf.some((r: any) => JSON.stringify(r.if?.properties?.response_mode).includes('INTENT') && r.then.required.includes('customer_phone')), 'INTENT needs the customer');
+  assert.match(body.properties.callback_url.pattern, /^\^\[Hh\]/);
+  const payout = resolve(doc.paths['/merchant/payouts'].post.requestBody.content['application/json'].schema);
+  assert.ok(payout.allOf.some((r: any) => r.oneOf?.length === 2), 'beneficiary_id XOR beneficiary');
+  assert.ok(resolve(doc.paths['/merchant/payouts'].post.responses['201'].content['application/json'].schema).properties.approval_required);
+});
+
+test('named components: both next_action variants, payout with attempts, beneficiary, the error envelope with the catalogue', () => {
+  const s = doc.components.schemas;
+  for (const name of ['PaymentOrder', 'HostedCheckoutAction', 'UpiIntentAction', 'Payout', 'PayoutAttempt', 'Beneficiary', 'InlineBeneficiary', 'ErrorEnvelope', 'ErrorCode']) {
+    assert.ok(s[name], name);
+  }
+  assert.deepEqual(s.PaymentOrder.properties.next_action.oneOf.map((r: any) => r.$ref), ['#/components/schemas/HostedCheckoutAction', '#/components/schemas/UpiIntentAction']);
+  assert.equal(s.Payout.properties.attempts.items.$ref, '#/components/schemas/PayoutAttempt');
+  assert.deepEqual(s.ErrorCode.enum, [...ERROR_CODES]);
+});
+
+test('webhooks: every event kind with its payload and the three signature headers', () => {
+  assert.deepEqual(Object.keys(doc.webhooks).sort(), [...EVENT_KINDS].sort());
+  for (const kind of EVENT_KINDS) {
+    const op = doc.webhooks[kind].post;
+    assert.deepEqual(op.parameters.map((p: any) => p.name).sort(), ['X-Service-Event-Id', 'X-Service-Signature', 'X-Service-Timestamp']);
+    const payload = resolve(op.requestBody.content['application/json'].schema);
+    assert.deepEqual(payload.properties.event.enum, [kind]);
+  }
+});
+
+test('GET answers are serialised without losing a field: the HTTP body equals the service view', async () => {
+  const o = await ts.api('POST', '/merchant/payment-orders', { client, idempotencyKey: key(), body: intentBody({ merchant_order_reference: 'R-1' }) });
+  assert.equal(o.status, 201, o.text);
+  const got = await ts.api('GET', `/merchant/payment-orders/${o.body.data.order_id}`, { client });
+  assert.deepEqual(got.body.data, o.body.data, 'GET shows what the create showed');
+  const principal = await ts.svc.ctx.clients.authenticate(client.clientId, `Bearer ${client.secret}`, '127.0.0.1');
+  const view = await ts.svc.ctx.paymentOrders.retrieve(principal, o.body.data.id);
+  assert.deepEqual(got.body.data, JSON.parse(JSON.stringify(view)));
+});
+
+test('the response checker fails an answer that breaks the document', () => {
+  const checker = new ResponseChecker(doc);
+  const h = new Headers({ 'x-request-id': 'r' });
+  const order = { success: true, request_id: 'r', data: { id: '00000000-0000-4000-8000-000000000000' } };
+  assert.match(checker.check('GET', '/merchant/payment-orders/x', 200, h, order, '{}').join(), /must have required property/);
+  assert.match(checker.check('GET', '/merchant/payment-orders/x', 409, h, {}, '{}').join(), /status not documented/);
+  const err = { success: false, request_id: 'r', error: { code: 'NOT_A_CODE', message: 'm', request_id: 'r' } };
+  assert.match(checker.check('GET', '/merchant/payouts/x', 404, h, err, '{}').join(), /must be equal to one of the allowed values/);
+  assert.match(checker.check('GET', '/merchant/payouts/x', 429, h, { ...err, error: { ...err.error, code: 'RATE_LIMITED' } }, '{}').join(), /Retry-After missing/);
+  assert.match(checker.check('GET', '/no/such/path', 404, h, { success: false }, '{}').join(), /ErrorEnvelope/);
+});
+
+test('request rules in the schema answer in the service\'s words', async () => {
+  const payout = (body: unknown) => ts.api('POST', '/merchant/payouts', { client, idempotencyKey: key(), body });
+  const both = await payout({ ...payoutBody(10_000), beneficiary_id: '00000000-0000-4000-8000-000000000000' });
+  assert.equal(both.status, 422);
+  assert.deepEqual(both.body.error.details, [{ field: 'beneficiary', issue: 'exactly one of beneficiary_id and beneficiary is required' }]);
+  const neither = await payout({ amount_paise: 10_000, mode: 'IMPS' });
+  assert.deepEqual(neither.body.error.details, [{ field: 'beneficiary', issue: 'exactly one of beneficiary_id and beneficiary is required' }]);
+  const imps = await payout(payoutBody(50_000_001, { beneficiary: inlineBeneficiary({ mobile: '2212345678' }) }));
+  assert.deepEqual(imps.body.error.details, [
+    { field: 'amount_paise', issue: 'IMPS allows at most ₹5,00,000.00 (50000000 paise)' },
+    { field: 'beneficiary.mobile', issue: 'must be an Indian 10-digit mobile number' },
+  ]);
+  const order = (body: unknown) => ts.api('POST', '/merchant/payment-orders', { client, idempotencyKey: key(), body });
+  const intent = await order({ amount_paise: 10_000, purpose: 'x'.repeat(5), response_mode: 'INTENT', customer_consent: false });
+  assert.deepEqual(intent.body.error.details.map((d: any) => d.field).sort(), ['customer_consent', 'customer_email', 'customer_name', 'customer_phone']);
+  const cb = await order({ amount_paise: 10_000, purpose: 'tea', callback_url: 'http://example.in/hook' });
+  assert.deepEqual(cb.body.error.details, [
+    { field: 'callback_secret', issue: 'is required together with callback_url' },
+    { field: 'callback_url', issue: 'must be an HTTPS URL' },
+  ]);
 });

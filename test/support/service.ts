@@ -1,6 +1,7 @@
 /**
  * The whole service for an integration test: its own database, ports chosen by the OS, logs kept
  * in memory (so tests can grep them), and small helpers to make organizations, clients and calls.
+ * Every answer of `api()` is checked against the served OpenAPI document: one that breaks it throws.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,7 @@ import { type Config, loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { type RunningService, startService } from '../../src/service.js';
 import { createTestDatabase, type TestDatabase } from './db.js';
+import { type ResponseChecker, responseCheckerFor } from './openapi-responses.js';
 
 export interface TestClient {
   orgId: string;
@@ -86,6 +88,8 @@ export async function startTestService(env: Record<string, string> = {}, opts: {
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
 
+  // Every merchant API answer is checked against the document this service serves (see openapi-responses.ts).
+  let checker: ResponseChecker | undefined;
   const ts: TestService = {
     svc,
     config,
@@ -108,7 +112,7 @@ export async function startTestService(env: Record<string, string> = {}, opts: {
       if (r.status !== 201) throw new Error(`client create failed: ${r.text}`);
       return { orgId: org, clientId: r.body.data.client_id, secret: r.body.data.client_secret };
     },
-    api(method, path, o = {}) {
+    async api<T>(method: string, path: string, o: Parameters<TestService['api']>[2] = {}): Promise<ApiResponse<T>> {
       const headers: Record<string, string> = { ...(o.headers ?? {}) };
       if (o.client) {
         headers['x-service-client-id'] = o.client.clientId;
@@ -119,7 +123,11 @@ export async function startTestService(env: Record<string, string> = {}, opts: {
       if (o.rawBody !== undefined) body = o.rawBody;
       else if (o.body !== undefined) body = JSON.stringify(o.body);
       if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
-      return call(`${svc.publicUrl}/api/v1${path}`, { method, headers, ...(body === undefined ? {} : { body }) });
+      const res = await call<T>(`${svc.publicUrl}/api/v1${path}`, { method, headers, ...(body === undefined ? {} : { body }) });
+      checker ??= responseCheckerFor(await (await fetch(`${svc.publicUrl}/api/v1/openapi.json`)).text());
+      const problems = checker.check(method, path, res.status, res.headers, res.body, res.text);
+      if (problems.length > 0) throw new Error(`the answer breaks the served OpenAPI document:\n${problems.join('\n')}`);
+      return res;
     },
     async stop() {
       await svc.stop();

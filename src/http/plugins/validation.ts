@@ -2,7 +2,20 @@
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
 import type { FieldIssue } from '../../domain/errors.js';
 
-function fieldOf(e: FastifySchemaValidationError): string {
+type AjvError = FastifySchemaValidationError & { parentSchema?: Record<string, unknown> };
+
+/**
+ * Rules that the schemas state with combinators (schemas/*.ts) answer once, in their own words:
+ * `if` reports only that its `then` failed (the `then` errors say what), and the branches of a
+ * `oneOf` report what each branch missed (the `oneOf` error itself carries `x-issue`).
+ */
+function isEchoOfAnotherError(e: FastifySchemaValidationError): boolean {
+  return e.keyword === 'if' || /\/oneOf\/\d+\//.test(e.schemaPath);
+}
+
+function fieldOf(e: AjvError): string {
+  const override = e.parentSchema?.['x-field'];
+  if (typeof override === 'string') return override;
   const path = (e.instancePath || '').replace(/^\//, '').replace(/\//g, '.');
   const params = e.params as Record<string, unknown>;
   if (e.keyword === 'required' && typeof params.missingProperty === 'string') return path ? `${path}.${params.missingProperty}` : params.missingProperty;
@@ -12,7 +25,12 @@ function fieldOf(e: FastifySchemaValidationError): string {
   return path || '(body)';
 }
 
-function issueOf(e: FastifySchemaValidationError): string {
+/** Keywords whose default words say enough; any other keyword of a schema with `x-issue` uses it. */
+const OWN_WORDS = new Set(['type', 'minLength', 'maxLength', 'additionalProperties']);
+
+function issueOf(e: AjvError): string {
+  const own = e.parentSchema?.['x-issue'];
+  if (typeof own === 'string' && !OWN_WORDS.has(e.keyword)) return own;
   const p = e.params as Record<string, unknown>;
   switch (e.keyword) {
     case 'required':
@@ -44,7 +62,8 @@ function issueOf(e: FastifySchemaValidationError): string {
 export function validationDetails(errors: FastifySchemaValidationError[], context?: string): FieldIssue[] {
   const seen = new Set<string>();
   const out: FieldIssue[] = [];
-  for (const e of errors) {
+  for (const e of errors as AjvError[]) {
+    if (isEchoOfAnotherError(e)) continue;
     const field = fieldOf(e);
     const fullField = context && context !== 'body' ? `${context}.${field}` : field;
     if (seen.has(fullField)) continue;

@@ -1,39 +1,47 @@
-/** Merchant API: refunds of payment orders (contract §6). */
-import { Type } from '@sinclair/typebox';
+/** Merchant API: refunds of payment orders (contract §6). Schemas: schemas/refunds.ts. */
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { REFUND_REASON_MAX } from '../../domain/refund.js';
-import type { CreateRefundBody } from '../../services/refunds.js';
 import { okEnvelope } from '../plugins/envelope.js';
 import { financialCreateChecks, idempotencyScopeOf, sendCreateResponse } from '../plugins/idempotency.js';
 import { merchantRoute, principalOf } from '../plugins/merchant-auth.js';
+import { IdempotencyKeyHeaders, refTo, REPLAYED_HEADER, REQUEST_ID_HEADER } from './schemas/common.js';
+import { AUTHENTICATED_ERRORS, BODY_ERRORS, errorResponses } from './schemas/errors.js';
+import { OrderParams } from './schemas/payment-orders.js';
+import { CreateRefundRequest, RefundEnvelope, RefundListEnvelope, RefundParams } from './schemas/refunds.js';
 
-const CreateBody = Type.Object(
-  {
-    amount_paise: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000_000_000, description: 'INR paise; defaults to what is left to refund' })),
-    reason: Type.Optional(Type.String({ maxLength: REFUND_REASON_MAX })),
-  },
-  { additionalProperties: false },
-);
+const TAGS = ['refunds'];
 
-const OrderParams = Type.Object({ order: Type.String({ minLength: 1, maxLength: 64, description: 'service UUID or order_id' }) });
-const RefundParams = Type.Object({ refund: Type.String({ minLength: 1, maxLength: 64, description: 'refund UUID or refund_id' }) });
+export async function registerRefundRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
-export async function registerRefundRoutes(api: FastifyInstance, ctx: AppContext): Promise<void> {
   api.post(
     '/merchant/payment-orders/:order/refunds',
     {
       ...merchantRoute(ctx, 'collections:write'),
       preValidation: financialCreateChecks,
-      schema: { params: OrderParams, body: CreateBody, tags: ['refunds'], summary: 'Refund a PAID or MANUALLY_CONFIRMED payment order, fully or partly' },
+      schema: {
+        operationId: 'createRefund',
+        tags: TAGS,
+        summary: 'Refund a PAID or MANUALLY_CONFIRMED payment order, fully or partly',
+        description:
+          'Scope `collections:write`. Idempotent by `Idempotency-Key`. The refund waits in PENDING_REVIEW for a reviewer unless the organization skips review. ' +
+          '409 INVALID_STATE unless the order is PAID or MANUALLY_CONFIRMED; 422 REFUND_EXCEEDS_AMOUNT past the order amount.',
+        headers: IdempotencyKeyHeaders,
+        params: OrderParams,
+        body: refTo(CreateRefundRequest),
+        response: {
+          201: { ...refTo(RefundEnvelope), description: 'The refund (contract §6).', headers: { ...REQUEST_ID_HEADER, ...REPLAYED_HEADER } },
+          ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS, 404, 409),
+        },
+      },
     },
     async (request, reply) => {
-      const { order } = request.params as { order: string };
       const res = await ctx.refunds.create({
         principal: principalOf(request),
         scope: idempotencyScopeOf(request),
-        orderRef: order,
-        body: request.body as CreateRefundBody,
+        orderRef: request.params.order,
+        body: request.body,
         requestId: request.id,
       });
       return sendCreateResponse(reply, res);
@@ -42,19 +50,39 @@ export async function registerRefundRoutes(api: FastifyInstance, ctx: AppContext
 
   api.get(
     '/merchant/payment-orders/:order/refunds',
-    { ...merchantRoute(ctx, 'collections:read'), schema: { params: OrderParams, tags: ['refunds'], summary: 'The refunds of a payment order, oldest first' } },
-    async (request) => {
-      const { order } = request.params as { order: string };
-      return okEnvelope(request, await ctx.refunds.listForOrder(principalOf(request), order));
+    {
+      ...merchantRoute(ctx, 'collections:read'),
+      schema: {
+        operationId: 'listOrderRefunds',
+        tags: TAGS,
+        summary: 'The refunds of a payment order, oldest first',
+        description: 'Scope `collections:read`.',
+        params: OrderParams,
+        response: {
+          200: { ...refTo(RefundListEnvelope), description: 'The refunds of the payment order.', headers: REQUEST_ID_HEADER },
+          ...errorResponses(...AUTHENTICATED_ERRORS, 404),
+        },
+      },
     },
+    async (request) => okEnvelope(request, await ctx.refunds.listForOrder(principalOf(request), request.params.order)),
   );
 
   api.get(
     '/merchant/refunds/:refund',
-    { ...merchantRoute(ctx, 'collections:read'), schema: { params: RefundParams, tags: ['refunds'], summary: 'Retrieve a refund' } },
-    async (request) => {
-      const { refund } = request.params as { refund: string };
-      return okEnvelope(request, await ctx.refunds.retrieve(principalOf(request), refund));
+    {
+      ...merchantRoute(ctx, 'collections:read'),
+      schema: {
+        operationId: 'getRefund',
+        tags: TAGS,
+        summary: 'Retrieve a refund',
+        description: 'Scope `collections:read`. `{refund}` is its `id` or `refund_id`.',
+        params: RefundParams,
+        response: {
+          200: { ...refTo(RefundEnvelope), description: 'The refund (contract §6).', headers: REQUEST_ID_HEADER },
+          ...errorResponses(...AUTHENTICATED_ERRORS, 404),
+        },
+      },
     },
+    async (request) => okEnvelope(request, await ctx.refunds.retrieve(principalOf(request), request.params.refund)),
   );
 }

@@ -14,7 +14,7 @@ export interface PayoutRow {
   beneficiary_ifsc: string;
   beneficiary_bank_name: string;
   amount_paise: number;
-  currency: string;
+  currency: 'INR';
   mode: PayoutMode;
   client_reference: string | null;
   remarks: string | null;

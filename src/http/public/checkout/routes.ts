@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import QRCode from 'qrcode';
@@ -109,6 +110,7 @@ export async function registerCheckoutRoutes(app: FastifyInstance, ctx: AppConte
   const assetCache = 'public, max-age=31536000, immutable';
   const https = ctx.publicBaseUrl().startsWith('https:');
   const hide = { hide: true };
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
   // Every checkout request (page, assets, polls, steps, unknown tokens) counts against its source
   // address: the checkout has no credentials, so this is all that stands between a script and
@@ -128,8 +130,9 @@ export async function registerCheckoutRoutes(app: FastifyInstance, ctx: AppConte
   );
 
   // The page. Query parameters (e.g. a forged ?status=PAID) are ignored by construction.
-  app.get('/checkout/:token', { schema: hide }, async (request, reply) => {
-    const { token } = request.params as { token: string };
+  // No params schema here on purpose: a malformed token gets the not-found page, not a JSON 422.
+  api.get<{ Params: { token: string } }>('/checkout/:token', { schema: hide }, async (request, reply) => {
+    const { token } = request.params;
     let view: OrderCheckoutView;
     try {
       if (!/^[A-Za-z0-9_-]{16,128}$/.test(token)) throw new AppError('NOT_FOUND', 'No such checkout.');
@@ -142,31 +145,31 @@ export async function registerCheckoutRoutes(app: FastifyInstance, ctx: AppConte
     return reply.code(view.status === 'EXPIRED' ? 410 : 200).type('text/html; charset=utf-8').send(html);
   });
 
-  app.get('/checkout/:token/status', { schema: { ...hide, params: TokenParams } }, async (request) => {
-    const { token } = request.params as { token: string };
+  api.get('/checkout/:token/status', { schema: { ...hide, params: TokenParams } }, async (request) => {
+    const { token } = request.params;
     return okEnvelope(request, statusData(await ctx.paymentOrders.getByCheckoutToken(token, { liveCheck: true })));
   });
 
-  app.post('/checkout/:token/details', { schema: { ...hide, params: TokenParams, body: DetailsBody }, preValidation: async (r) => rejectSensitiveData(r.body) }, async (request) => {
-    const { token } = request.params as { token: string };
-    const b = request.body as { customer_name: string; customer_email: string; customer_phone: string; customer_consent: boolean };
+  api.post('/checkout/:token/details', { schema: { ...hide, params: TokenParams, body: DetailsBody }, preValidation: async (r) => rejectSensitiveData(r.body) }, async (request) => {
+    const { token } = request.params;
+    const b = request.body;
     const v = await ctx.paymentOrders.submitPayerDetails(token, { name: b.customer_name, email: b.customer_email, phone: b.customer_phone, consent: b.customer_consent });
     return okEnvelope(request, statusData(v));
   });
 
-  app.post('/checkout/:token/reference', { schema: { ...hide, params: TokenParams, body: ReferenceBody }, preValidation: async (r) => rejectSensitiveData(r.body) }, async (request) => {
-    const { token } = request.params as { token: string };
-    const v = await ctx.paymentOrders.submitPayerReference(token, (request.body as { payer_reference: string }).payer_reference);
+  api.post('/checkout/:token/reference', { schema: { ...hide, params: TokenParams, body: ReferenceBody }, preValidation: async (r) => rejectSensitiveData(r.body) }, async (request) => {
+    const { token } = request.params;
+    const v = await ctx.paymentOrders.submitPayerReference(token, request.body.payer_reference);
     return okEnvelope(request, statusData(v));
   });
 
   // Sandbox only: the service asks the sandbox PSP (over HTTP) to decide, as a bank would.
-  app.post('/checkout/:token/simulate', { schema: { ...hide, params: TokenParams, body: SimulateBody }, preValidation: async (r) => rejectSensitiveData(r.body) }, async (request) => {
-    const { token } = request.params as { token: string };
+  api.post('/checkout/:token/simulate', { schema: { ...hide, params: TokenParams, body: SimulateBody }, preValidation: async (r) => rejectSensitiveData(r.body) }, async (request) => {
+    const { token } = request.params;
     const current = await ctx.paymentOrders.getByCheckoutToken(token);
     // A livemode order moves real money: nobody holding its link may decide it.
     if (current.livemode) throw new AppError('NOT_FOUND', 'No such resource or path.');
-    const v = await ctx.paymentOrders.simulateSandboxOutcome(token, (request.body as { outcome: 'pay' | 'fail' }).outcome);
+    const v = await ctx.paymentOrders.simulateSandboxOutcome(token, request.body.outcome);
     return okEnvelope(request, statusData(v));
   });
 }

@@ -1,0 +1,152 @@
+/**
+ * A thin client for the merchant API: one method per operation, bodies and answers typed from the
+ * OpenAPI document (generated/openapi.ts). Creates carry an Idempotency-Key made here (or given)
+ * and reused on every retry of that create; retries happen only where API §5 and §7 allow them.
+ */
+import { TijoriApiError, TijoriConnectionError, type ErrorCode } from './errors.js';
+import type { components } from './generated/openapi.js';
+
+type S = components['schemas'];
+export type PaymentOrder = S['PaymentOrder'];
+export type CreatePaymentOrderRequest = S['CreatePaymentOrderRequest'];
+export type Payout = S['Payout'];
+export type CreatePayoutRequest = S['CreatePayoutRequest'];
+export type PayoutCreated = Omit<S['PayoutCreatedEnvelope'], 'success' | 'request_id'>;
+
+export interface TijoriOptions {
+  /** The API's base address, with its `/api/v1` prefix, e.g. `https://pay.example.in/api/v1`. */
+  baseUrl: string;
+  clientId: string;
+  /** Server-side only; never ship it to a browser. */
+  clientSecret: string;
+  /** Retries after the first attempt (default 3). */
+  maxRetries?: number;
+  /** First backoff step in ms (default 500), doubled each retry, with full jitter; Retry-After wins. */
+  retryBaseMs?: number;
+  /** Per-attempt timeout in ms (default 30 000). */
+  timeoutMs?: number;
+  fetch?: typeof globalThis.fetch;
+}
+
+export interface CreateOptions {
+  /** Reuse the key of an earlier, uncertain create (from the error it threw). Made here when absent. */
+  idempotencyKey?: string;
+}
+
+/** When an attempt may be repeated. */
+type RetryRule = 'idempotent-create' | 'read' | 'never-processed';
+
+interface Call {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: unknown;
+  idempotencyKey?: string;
+  retry: RetryRule;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * What a failed attempt allows. A create with its key may be repeated after any uncertain outcome
+ * (no answer, 5xx, 429, 409 IDEMPOTENCY_KEY_IN_PROGRESS): the key makes a repeat return the first
+ * result. A read may be repeated likewise. Anything else (cancel) only after 429, which is answered
+ * before the request is processed.
+ */
+function mayRetry(rule: RetryRule, status: number | null, code: ErrorCode | null): boolean {
+  if (status === 429) return true;
+  if (rule === 'never-processed') return false;
+  if (status === null) return true;
+  if (status >= 500) return true;
+  return rule === 'idempotent-create' && status === 409 && code === 'IDEMPOTENCY_KEY_IN_PROGRESS';
+}
+
+export class Tijori {
+  private readonly baseUrl: string;
+  private readonly auth: Record<string, string>;
+  private readonly maxRetries: number;
+  private readonly retryBaseMs: number;
+  private readonly timeoutMs: number;
+  private readonly fetchFn: typeof globalThis.fetch;
+
+  constructor(options: TijoriOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.auth = { 'x-service-client-id': options.clientId, authorization: `Bearer ${options.clientSecret}` };
+    this.maxRetries = options.maxRetries ?? 3;
+    this.retryBaseMs = options.retryBaseMs ?? 500;
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.fetchFn = options.fetch ?? globalThis.fetch;
+  }
+
+  /** Payment orders (API §4.1, §4.2). Refunds (`paymentOrders.refunds`) and lists join here when the API has them. */
+  readonly paymentOrders = {
+    create: async (body: CreatePaymentOrderRequest, options: CreateOptions = {}): Promise<PaymentOrder> =>
+      (await this.call<S['PaymentOrderEnvelope']>({ method: 'POST', path: '/merchant/payment-orders', body, idempotencyKey: options.idempotencyKey ?? crypto.randomUUID(), retry: 'idempotent-create' })).data,
+    /** `ref`: the service UUID or the order_id. */
+    get: async (ref: string): Promise<PaymentOrder> =>
+      (await this.call<S['PaymentOrderEnvelope']>({ method: 'GET', path: `/merchant/payment-orders/${encodeURIComponent(ref)}`, retry: 'read' })).data,
+    cancel: async (ref: string): Promise<PaymentOrder> =>
+      (await this.call<S['PaymentOrderEnvelope']>({ method: 'POST', path: `/merchant/payment-orders/${encodeURIComponent(ref)}/cancel`, retry: 'never-processed' })).data,
+  };
+
+  /** Payouts (API §4.3, §4.4). A created payout is submitted, not final: wait for SUCCESS with a UTR. Lists join here later. */
+  readonly payouts = {
+    create: async (body: CreatePayoutRequest, options: CreateOptions = {}): Promise<PayoutCreated> => {
+      const r = await this.call<S['PayoutCreatedEnvelope']>({ method: 'POST', path: '/merchant/payouts', body, idempotencyKey: options.idempotencyKey ?? crypto.randomUUID(), retry: 'idempotent-create' });
+      return { data: r.data, approval_required: r.approval_required, message: r.message };
+    },
+    /** `ref`: the payout UUID or the transaction_id. */
+    get: async (ref: string): Promise<Payout> =>
+      (await this.call<S['PayoutEnvelope']>({ method: 'GET', path: `/merchant/payouts/${encodeURIComponent(ref)}`, retry: 'read' })).data,
+  };
+
+  private async call<T>(c: Call): Promise<T> {
+    const headers: Record<string, string> = { ...this.auth, accept: 'application/json' };
+    if (c.body !== undefined) headers['content-type'] = 'application/json';
+    if (c.idempotencyKey !== undefined) headers['idempotency-key'] = c.idempotencyKey;
+    const init = { method: c.method, headers, ...(c.body === undefined ? {} : { body: JSON.stringify(c.body) }) };
+    for (let attempt = 0; ; attempt++) {
+      let res: Response;
+      let text: string;
+      try {
+        res = await this.fetchFn(`${this.baseUrl}${c.path}`, { ...init, signal: AbortSignal.timeout(this.timeoutMs) });
+        text = await res.text();
+      } catch (cause) {
+        if (attempt < this.maxRetries && mayRetry(c.retry, null, null)) {
+          await sleep(this.backoffMs(attempt, undefined));
+          continue;
+        }
+        throw new TijoriConnectionError(`no answer from ${c.method} ${c.path}: ${(cause as Error)?.message ?? String(cause)}`, { cause, ...(c.idempotencyKey ? { idempotencyKey: c.idempotencyKey } : {}) });
+      }
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = undefined;
+      }
+      if (res.ok && parsed !== undefined) return parsed as T;
+      const error = (parsed as { error?: { code?: ErrorCode; message?: string; request_id?: string; details?: [] } } | undefined)?.error;
+      const retryAfter = Number(res.headers.get('retry-after') ?? Number.NaN);
+      const retryAfterSeconds = Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : undefined;
+      if (attempt < this.maxRetries && mayRetry(c.retry, res.status, error?.code ?? null)) {
+        await sleep(this.backoffMs(attempt, retryAfterSeconds));
+        continue;
+      }
+      const key = c.idempotencyKey ? { idempotencyKey: c.idempotencyKey } : {};
+      if (!error?.code) throw new TijoriConnectionError(`${c.method} ${c.path} answered ${res.status} without the API's JSON`, key);
+      throw new TijoriApiError({
+        status: res.status,
+        code: error.code,
+        message: error.message ?? '',
+        requestId: error.request_id ?? res.headers.get('x-request-id') ?? '',
+        ...(error.details ? { details: error.details } : {}),
+        ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
+        ...key,
+      });
+    }
+  }
+
+  private backoffMs(attempt: number, retryAfterSeconds: number | undefined): number {
+    if (retryAfterSeconds !== undefined) return retryAfterSeconds * 1000 + Math.random() * this.retryBaseMs;
+    return Math.random() * this.retryBaseMs * 2 ** attempt;
+  }
+}

@@ -1,0 +1,145 @@
+/**
+ * The SDK against the real service (started as test/support/service.ts does): typed creates and
+ * reads, one Idempotency-Key per create reused on its retries, retries only where the API allows
+ * them, and typed errors carrying code and request_id.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { ACCOUNT, startPayoutWorld, waitForStatus, type PayoutWorld } from '../../test/payout/helpers.js';
+import { Tijori, TijoriApiError, TijoriConnectionError } from '../src/index.js';
+
+let w: PayoutWorld;
+let tijori: Tijori;
+before(async () => {
+  w = await startPayoutWorld();
+  tijori = sdkFor();
+});
+after(() => w?.t.stop());
+
+function sdkFor(options: { fetch?: typeof fetch; secret?: string; maxRetries?: number } = {}): Tijori {
+  return new Tijori({
+    baseUrl: `${w.t.svc.publicUrl}/api/v1`,
+    clientId: w.client.clientId,
+    clientSecret: options.secret ?? w.client.secret,
+    retryBaseMs: 10,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
+  });
+}
+
+/** A fetch that records every request and lets a test decide what each attempt gets back. */
+function recordingFetch(decide: (attempt: number, real: () => Promise<Response>) => Promise<Response>) {
+  const seen: Array<{ method: string; url: string; key: string | null }> = [];
+  const f: typeof fetch = async (input, init) => {
+    const headers = new Headers(init?.headers);
+    seen.push({ method: init?.method ?? 'GET', url: String(input), key: headers.get('idempotency-key') });
+    return decide(seen.length, () => fetch(input, init));
+  };
+  return { fetch: f, seen };
+}
+
+const ordersOfClient = async () => Number((await w.t.database.db.query('SELECT count(*)::int AS n FROM payment_orders WHERE client_pk = (SELECT id FROM api_clients WHERE client_id = $1)', [w.client.clientId])).rows[0]!.n);
+
+describe('payment orders', () => {
+  test('create (CHECKOUT and INTENT), get and cancel, typed from the document', async () => {
+    const order = await tijori.paymentOrders.create({ amount_paise: 49_900, purpose: 'Order #1001', merchant_order_reference: 'INV-1' });
+    assert.equal(order.status, 'AWAITING_CUSTOMER');
+    assert.match(order.checkout_url, /\/checkout\//);
+    assert.equal(order.next_action.type, 'HOSTED_CHECKOUT');
+    const intent = await tijori.paymentOrders.create({
+      amount_paise: 10_000, purpose: 'Tea', response_mode: 'INTENT',
+      customer_name: 'Asha Rao', customer_email: 'asha@example.in', customer_phone: '9876543210', customer_consent: true,
+    });
+    assert.ok(intent.next_action.type === 'UPI_INTENT' && intent.next_action.upi_uri.startsWith('upi://'));
+    assert.deepEqual(await tijori.paymentOrders.get(order.order_id), order);
+    const cancelled = await tijori.paymentOrders.cancel(order.id);
+    assert.equal(cancelled.status, 'CANCELLED');
+  });
+
+  test('an answer lost on the way back: the retry carries the same Idempotency-Key and gets the same order', async () => {
+    const before = await ordersOfClient();
+    const r = recordingFetch(async (attempt, real) => {
+      const res = await real();
+      if (attempt === 1) throw new TypeError('socket hang up (answer lost after the service processed the create)');
+      return res;
+    });
+    const order = await sdkFor({ fetch: r.fetch }).paymentOrders.create({ amount_paise: 20_000, purpose: 'Lost answer' });
+    assert.equal(r.seen.length, 2);
+    assert.match(r.seen[0]!.key ?? '', /^[0-9a-f-]{36}$/);
+    assert.equal(r.seen[1]!.key, r.seen[0]!.key, 'never a new key for an uncertain create');
+    assert.equal((await ordersOfClient()) - before, 1, 'one order, not two');
+    assert.equal((await tijori.paymentOrders.get(order.id)).id, order.id);
+  });
+
+  test('each create makes its own key; a given key is used as is', async () => {
+    const r = recordingFetch((_a, real) => real());
+    const sdk = sdkFor({ fetch: r.fetch });
+    const a = await sdk.paymentOrders.create({ amount_paise: 10_000, purpose: 'One' });
+    const b = await sdk.paymentOrders.create({ amount_paise: 10_000, purpose: 'One' });
+    assert.notEqual(a.id, b.id);
+    assert.notEqual(r.seen[0]!.key, r.seen[1]!.key);
+    const key = crypto.randomUUID();
+    const c = await sdk.paymentOrders.create({ amount_paise: 10_000, purpose: 'One' }, { idempotencyKey: key });
+    const again = await sdk.paymentOrders.create({ amount_paise: 10_000, purpose: 'One' }, { idempotencyKey: key });
+    assert.equal(again.id, c.id);
+    assert.equal(r.seen[3]!.key, key);
+  });
+
+  test('retries 503 and 429 (after Retry-After) with the same key; never retries a 422 or a cancel after 503', async () => {
+    const unavailable = (status: number) =>
+      new Response(JSON.stringify({ success: false, request_id: 'r', error: { code: status === 429 ? 'RATE_LIMITED' : 'SERVICE_UNAVAILABLE', message: 'm', request_id: 'r' } }), {
+        status,
+        headers: { 'content-type': 'application/json', 'retry-after': '0' },
+      });
+    const r = recordingFetch(async (attempt, real) => (attempt === 1 ? unavailable(503) : attempt === 2 ? unavailable(429) : real()));
+    const order = await sdkFor({ fetch: r.fetch }).paymentOrders.create({ amount_paise: 10_000, purpose: 'Busy' });
+    assert.equal(order.status, 'AWAITING_CUSTOMER');
+    assert.equal(new Set(r.seen.map((s) => s.key)).size, 1);
+    assert.equal(r.seen.length, 3);
+
+    const invalid = recordingFetch((_a, real) => real());
+    await assert.rejects(sdkFor({ fetch: invalid.fetch }).paymentOrders.create({ amount_paise: 1, purpose: 'x' }), TijoriApiError);
+    assert.equal(invalid.seen.length, 1, 'a validation failure is not retried');
+
+    const cancel = recordingFetch(async () => unavailable(503));
+    await assert.rejects(sdkFor({ fetch: cancel.fetch }).paymentOrders.cancel(order.id), (e: unknown) => e instanceof TijoriApiError && e.status === 503);
+    assert.equal(cancel.seen.length, 1, 'a cancel is not repeated after an uncertain outcome');
+  });
+
+  test('typed errors carry status, code, request_id and details', async () => {
+    const err = await tijori.paymentOrders.create({ amount_paise: 50, purpose: 'ab' }).catch((e: unknown) => e);
+    assert.ok(err instanceof TijoriApiError);
+    assert.equal(err.status, 422);
+    assert.equal(err.code, 'VALIDATION_FAILED');
+    assert.match(err.requestId, /^[0-9a-f-]{36}$/);
+    assert.deepEqual(err.details.map((d) => d.field).sort(), ['amount_paise', 'purpose']);
+    assert.match(err.idempotencyKey ?? '', /^[0-9a-f-]{36}$/);
+    const missing = await tijori.paymentOrders.get('PO00000000000000000000000000').catch((e: unknown) => e);
+    assert.ok(missing instanceof TijoriApiError && missing.code === 'NOT_FOUND' && missing.status === 404);
+    const denied = await sdkFor({ secret: 'wrong' }).payouts.get(crypto.randomUUID()).catch((e: unknown) => e);
+    assert.ok(denied instanceof TijoriApiError && denied.code === 'API_AUTH_FAILED' && denied.status === 401);
+  });
+
+  test('no answer at all after the retries: a connection error that hands back the key', async () => {
+    const r = recordingFetch(async () => {
+      throw new TypeError('connect ECONNREFUSED');
+    });
+    const err = await sdkFor({ fetch: r.fetch, maxRetries: 2 }).paymentOrders.create({ amount_paise: 10_000, purpose: 'Down' }).catch((e: unknown) => e);
+    assert.ok(err instanceof TijoriConnectionError);
+    assert.equal(r.seen.length, 3);
+    assert.equal(err.idempotencyKey, r.seen[0]!.key);
+  });
+});
+
+describe('payouts', () => {
+  test('create and get: attempts with their UTR once the bank decides', async () => {
+    const created = await tijori.payouts.create({ beneficiary: { name: 'Asha Kumari', account_number: ACCOUNT, ifsc: 'HDFC0000001', mobile: '9876543210', details_confirmation: true }, amount_paise: 10_000, mode: 'IMPS', client_reference: 'sdk-1' });
+    assert.equal(created.approval_required, false);
+    assert.equal(created.data.status, 'PROCESSING');
+    await waitForStatus(w, created.data.id, 'SUCCESS');
+    const payout = await tijori.payouts.get(created.data.transaction_id);
+    assert.equal(payout.status, 'SUCCESS');
+    assert.match(payout.attempts[0]?.utr ?? '', /^[0-9]{12}$/);
+    assert.equal(payout.beneficiary.account_number_last4, '9012');
+  });
+});

@@ -1,0 +1,118 @@
+/**
+ * The signed callbacks of API §6 as an OpenAPI 3.1 `webhooks` section: every event kind of
+ * services/events.ts EVENT_KINDS with its payload and the three signature headers. The payloads
+ * are what services/payout-view.ts and payment-order-transitions.ts write into the outbox.
+ */
+import { type TSchema, Type } from '@sinclair/typebox';
+import { type EventKind, EVENT_KINDS } from '../../../services/events.js';
+import { type Component, Livemode, Nullable, refTo, Timestamp, Uuid } from './common.js';
+import { PayoutMode } from './payouts.js';
+import { Beneficiary } from './payouts.js';
+import { Refund } from './refunds.js';
+
+const eventOf = <K extends EventKind>(kind: K, id: string, data: TSchema, description: string) =>
+  Type.Object(
+    { event: Type.Literal(kind), event_id: Uuid('unique; store it to reject replays'), created_at: Timestamp(), data },
+    { $id: id, additionalProperties: false, description },
+  );
+
+export const CollectionReceivedData = Type.Object(
+  {
+    order_id: Type.String(),
+    merchant_order_reference: Nullable(Type.String()),
+    status: Type.Union([Type.Literal('PAID'), Type.Literal('MANUALLY_CONFIRMED')], {
+      description: 'PAID: the provider confirmed it (fulfil); MANUALLY_CONFIRMED: an operations reviewer confirmed payment evidence (contract §6)',
+    }),
+    provider_status: Type.String({ description: '`SUCCESS` with PAID' }),
+    amount_paise: Type.Integer(),
+    currency: Type.Literal('INR'),
+    bank_transaction_id: Nullable(Type.String()),
+    confirmed_at: Nullable(Timestamp()),
+    livemode: Livemode,
+  },
+  { $id: 'CollectionReceivedData', additionalProperties: false },
+);
+
+const payoutBase = {
+  payout_id: Uuid(),
+  transaction_id: Type.String(),
+  client_reference: Nullable(Type.String()),
+  amount_paise: Type.Integer(),
+  currency: Type.Literal('INR'),
+  mode: refTo(PayoutMode),
+  beneficiary: refTo(Beneficiary),
+  livemode: Livemode,
+};
+
+export const PayoutCreatedData = Type.Object(
+  { ...payoutBase, status: Type.Literal('PROCESSING'), created_at: Timestamp() },
+  { $id: 'PayoutCreatedData', additionalProperties: false },
+);
+export const PayoutSuccessData = Type.Object(
+  { ...payoutBase, status: Type.Literal('SUCCESS'), bank_reference: Type.String(), utr: Type.String({ description: 'retain it' }), processed_at: Timestamp() },
+  { $id: 'PayoutSuccessData', additionalProperties: false },
+);
+export const PayoutFailedData = Type.Object(
+  { ...payoutBase, status: Type.Literal('FAILED'), failure_reason: Type.String(), bank_reference: Nullable(Type.String()), failed_at: Timestamp() },
+  { $id: 'PayoutFailedData', additionalProperties: false },
+);
+/** `collection.refund.requested` / `.completed` (contract §6): the refund as the API shows it, and the order's reference. */
+export const RefundEventData = Type.Object(
+  { ...Refund.properties, merchant_order_reference: Nullable(Type.String()) },
+  { $id: 'RefundEventData', additionalProperties: false },
+);
+
+const EVENTS: Record<EventKind, { schema: Component; summary: string }> = {
+  'collection.received': {
+    schema: eventOf('collection.received', 'CollectionReceivedEvent', refTo(CollectionReceivedData), 'PayIn destination'),
+    summary: 'A payment order was paid: fulfil only when data.status is PAID (and retrieve the order first).',
+  },
+  'collection.refund.requested': {
+    schema: eventOf('collection.refund.requested', 'CollectionRefundRequestedEvent', refTo(RefundEventData), 'PayIn destination'),
+    summary: 'A refund was requested (informational).',
+  },
+  'collection.refund.completed': {
+    schema: eventOf('collection.refund.completed', 'CollectionRefundCompletedEvent', refTo(RefundEventData), 'PayIn destination'),
+    summary: 'A refund was completed (informational).',
+  },
+  'payout.created': { schema: eventOf('payout.created', 'PayoutCreatedEvent', refTo(PayoutCreatedData), 'PayOut destination'), summary: 'A payout was created.' },
+  'payout.success': {
+    schema: eventOf('payout.success', 'PayoutSuccessEvent', refTo(PayoutSuccessData), 'PayOut destination'),
+    summary: 'The only event that means a completed bank transfer; retain its UTR.',
+  },
+  'payout.failed': { schema: eventOf('payout.failed', 'PayoutFailedEvent', refTo(PayoutFailedData), 'PayOut destination'), summary: 'A payout failed.' },
+};
+
+export const WEBHOOK_EVENT_SCHEMAS: Component[] = [
+  CollectionReceivedData, PayoutCreatedData, PayoutSuccessData, PayoutFailedData, RefundEventData,
+  ...EVENT_KINDS.map((k) => EVENTS[k].schema),
+];
+
+const SIGNATURE_HEADERS = [
+  { name: 'X-Service-Event-Id', description: 'unique event identifier for replay protection', schema: { type: 'string', format: 'uuid' } },
+  { name: 'X-Service-Timestamp', description: 'Unix time in seconds when this attempt was signed', schema: { type: 'string', pattern: '^[0-9]+$' } },
+  {
+    name: 'X-Service-Signature',
+    description: '`v1=` + lowercase hex HMAC-SHA256, keyed with the destination\'s signing secret, of `{timestamp}.{raw body}` (API §6.2). Compare in constant time; reject a timestamp more than 300 s away.',
+    schema: { type: 'string', pattern: '^v1=[0-9a-f]{64}$' },
+  },
+].map((h) => ({ in: 'header', required: true, ...h }));
+
+/** The `webhooks` object of the document (OpenAPI 3.1). */
+export function webhooksSection(): Record<string, unknown> {
+  return Object.fromEntries(
+    EVENT_KINDS.map((kind) => [
+      kind,
+      {
+        post: {
+          operationId: `webhook_${kind.replace(/\./g, '_')}`,
+          summary: EVENTS[kind].summary,
+          description: 'Delivered at least once; each attempt is re-signed with a new timestamp. Answer 2xx promptly; anything else is retried.',
+          parameters: SIGNATURE_HEADERS,
+          requestBody: { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${EVENTS[kind].schema.$id}` } } } },
+          responses: { '200': { description: 'Received (any 2xx ends the delivery).' }, '401': { description: 'Signature or timestamp rejected; the delivery is retried.' } },
+        },
+      },
+    ]),
+  );
+}
