@@ -12,6 +12,8 @@ export type CreatePaymentOrderRequest = S['CreatePaymentOrderRequest'];
 export type Payout = S['Payout'];
 export type CreatePayoutRequest = S['CreatePayoutRequest'];
 export type PayoutCreated = Omit<S['PayoutCreatedEnvelope'], 'success' | 'request_id'>;
+export type Refund = S['Refund'];
+export type CreateRefundRequest = S['CreateRefundRequest'];
 
 export interface TijoriOptions {
   /** The API's base address, with its `/api/v1` prefix, e.g. `https://pay.example.in/api/v1`. */
@@ -77,7 +79,7 @@ export class Tijori {
     this.fetchFn = options.fetch ?? globalThis.fetch;
   }
 
-  /** Payment orders (API §4.1, §4.2). Refunds (`paymentOrders.refunds`) and lists join here when the API has them. */
+  /** Payment orders (API §4.1, §4.2). Lists join here when the API has them. */
   readonly paymentOrders = {
     create: async (body: CreatePaymentOrderRequest, options: CreateOptions = {}): Promise<PaymentOrder> =>
       (await this.call<S['PaymentOrderEnvelope']>({ method: 'POST', path: '/merchant/payment-orders', body, idempotencyKey: options.idempotencyKey ?? crypto.randomUUID(), retry: 'idempotent-create' })).data,
@@ -86,6 +88,30 @@ export class Tijori {
       (await this.call<S['PaymentOrderEnvelope']>({ method: 'GET', path: `/merchant/payment-orders/${encodeURIComponent(ref)}`, retry: 'read' })).data,
     cancel: async (ref: string): Promise<PaymentOrder> =>
       (await this.call<S['PaymentOrderEnvelope']>({ method: 'POST', path: `/merchant/payment-orders/${encodeURIComponent(ref)}/cancel`, retry: 'never-processed' })).data,
+  };
+
+  /**
+   * Refunds of PAID (or MANUALLY_CONFIRMED) payment orders (contract §6). A refund may wait in
+   * PENDING_REVIEW for a reviewer of the merchant's organization; it is done at COMPLETED.
+   */
+  readonly refunds = {
+    /** `orderRef`: the order's UUID or order_id. Without `amount_paise`, what is left to refund. */
+    create: async (orderRef: string, body: CreateRefundRequest = {}, options: CreateOptions = {}): Promise<Refund> =>
+      (
+        await this.call<S['RefundEnvelope']>({
+          method: 'POST',
+          path: `/merchant/payment-orders/${encodeURIComponent(orderRef)}/refunds`,
+          body,
+          idempotencyKey: options.idempotencyKey ?? crypto.randomUUID(),
+          retry: 'idempotent-create',
+        })
+      ).data,
+    /** The refunds of one payment order, oldest first. */
+    list: async (orderRef: string): Promise<Refund[]> =>
+      (await this.call<S['RefundListEnvelope']>({ method: 'GET', path: `/merchant/payment-orders/${encodeURIComponent(orderRef)}/refunds`, retry: 'read' })).data,
+    /** `ref`: the refund's UUID or refund_id. */
+    get: async (ref: string): Promise<Refund> =>
+      (await this.call<S['RefundEnvelope']>({ method: 'GET', path: `/merchant/refunds/${encodeURIComponent(ref)}`, retry: 'read' })).data,
   };
 
   /** Payouts (API §4.3, §4.4). A created payout is submitted, not final: wait for SUCCESS with a UTR. Lists join here later. */

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ACCOUNT, startPayoutWorld, waitForStatus, type PayoutWorld } from '../../test/payout/helpers.js';
+import { paidOrder } from '../../test/refunds/helpers.js';
 import { Tijori, TijoriApiError, TijoriConnectionError } from '../src/index.js';
 
 let w: PayoutWorld;
@@ -141,5 +142,26 @@ describe('payouts', () => {
     assert.equal(payout.status, 'SUCCESS');
     assert.match(payout.attempts[0]?.utr ?? '', /^[0-9]{12}$/);
     assert.equal(payout.beneficiary.account_number_last4, '9012');
+  });
+});
+
+describe('refunds', () => {
+  test('create (partial, then the rest by default), list and get, typed; one key per create; over the amount is a typed error', async () => {
+    const order = await paidOrder(w.t, w.client, 10_000);
+    const first = await tijori.refunds.create(order.order_id, { amount_paise: 2_500, reason: 'one item returned' });
+    assert.equal(first.amount_paise, 2_500);
+    assert.equal(first.order_id, order.order_id);
+    assert.equal(first.livemode, false);
+    assert.ok(['PENDING_REVIEW', 'PROCESSING', 'COMPLETED'].includes(first.status), first.status);
+    const rest = await tijori.refunds.create(order.id);
+    assert.equal(rest.amount_paise, 7_500, 'defaults to what is left');
+    assert.deepEqual((await tijori.refunds.list(order.order_id)).map((r) => r.refund_id), [first.refund_id, rest.refund_id]);
+    assert.equal((await tijori.refunds.get(first.refund_id)).id, first.id);
+    await assert.rejects(tijori.refunds.create(order.order_id, { amount_paise: 1 }), (err: unknown) => {
+      assert.ok(err instanceof TijoriApiError);
+      assert.equal(err.code, 'REFUND_EXCEEDS_AMOUNT');
+      assert.ok(err.requestId);
+      return true;
+    });
   });
 });
