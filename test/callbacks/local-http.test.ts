@@ -77,7 +77,7 @@ test('switch off: http:// is refused when configured, and no warning is logged',
 });
 
 test('production with the switch on: http:// is refused when configured and when planted, nothing is sent', async () => {
-  const ts = await startTestService({ NODE_ENV: 'production', MASTER_KEY: randomBytes(32).toString('base64'), CALLBACK_ALLOW_PRIVATE_NETWORKS: 'true' });
+  const ts = await startTestService({ NODE_ENV: 'production', SANDBOX_IN_PRODUCTION: 'true', MASTER_KEY: randomBytes(32).toString('base64'), CALLBACK_ALLOW_PRIVATE_NETWORKS: 'true' });
   try {
     assert.equal(ts.config.callbackAllowLocalHttp, false);
     assert.match(switchWarnings(ts)[0] ?? '', /https:\/\/ only in production/);
