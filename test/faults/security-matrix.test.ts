@@ -92,7 +92,7 @@ test('every merchant route × every credential fault answers 401/403/404 and cha
   const payout = (await call('POST', '/merchant/payouts', { client: owner, key: randomUUID(), body: { beneficiary: inlineBeneficiary({ account_number: ACCOUNT }), amount_paise: 12_300, mode: 'IMPS', client_reference: 'matrix' } })).body.data;
   assert.ok(order?.id && payout?.id);
   const bodyFor = (path: string): unknown =>
-    path.includes('payouts') ? { beneficiary: inlineBeneficiary({ account_number: ACCOUNT }), amount_paise: 45_600, mode: 'IMPS' } : path.endsWith('payment-orders') ? { amount_paise: 10_000, purpose: 'matrix' } : undefined;
+    path.includes('payouts') ? { beneficiary: inlineBeneficiary({ account_number: ACCOUNT }), amount_paise: 45_600, mode: 'IMPS' } : path.endsWith('payment-orders') ? { amount_paise: 10_000, purpose: 'matrix' } : path.endsWith('/refunds') ? {} : undefined;
   const concrete = (path: string) => path.replace(/\{[^}]+\}/g, path.includes('payouts') ? payout.id : order.id);
 
   const cases: Array<{ name: string; client?: TestClient; headers?: Record<string, string>; expect: (op: Op) => [number, string] | null }> = [
@@ -123,8 +123,10 @@ test('every merchant route × every credential fault answers 401/403/404 and cha
     }
   }
   // Nothing changed: no order or payout beyond the owner's two, the order still open.
-  const counts = await ts.database.db.query<{ o: number; p: number }>('SELECT (SELECT count(*)::int FROM payment_orders) AS o, (SELECT count(*)::int FROM payouts) AS p');
-  if (counts.rows[0]!.o !== 1 || counts.rows[0]!.p !== 1) violations.push(`resources created by refused calls: ${JSON.stringify(counts.rows[0])}`);
+  const counts = await ts.database.db.query<{ o: number; p: number; r: number }>(
+    'SELECT (SELECT count(*)::int FROM payment_orders) AS o, (SELECT count(*)::int FROM payouts) AS p, (SELECT count(*)::int FROM refunds) AS r',
+  );
+  if (counts.rows[0]!.o !== 1 || counts.rows[0]!.p !== 1 || counts.rows[0]!.r !== 0) violations.push(`resources created by refused calls: ${JSON.stringify(counts.rows[0])}`);
   const still = await call('GET', `/merchant/payment-orders/${order.id}`, { client: owner });
   if (still.body?.data?.status !== 'AWAITING_CUSTOMER') violations.push(`owner's order moved to ${still.body?.data?.status}`);
   report('security-matrix', { routes: ops.length, cases: cases.length, operations: requests, violations: violations.length, ms: Date.now() - started });
