@@ -19,7 +19,10 @@ export function DecisionForm({
   return (
     <form onSubmit={submit} className="decision">
       <label htmlFor="decision-note">Note</label>
-      <textarea id="decision-note" rows={3} maxLength={2000} value={note} aria-describedby="decision-hint" aria-invalid={missing} onChange={(e) => setNote(e.target.value)} />
+      <textarea id="decision-note" rows={3} maxLength={2000} value={note} aria-describedby="decision-hint" aria-invalid={missing} onChange={(e) => {
+          setNote(e.target.value);
+          if (e.target.value.trim() !== '') setMissing(false);
+        }} />
       <p id="decision-hint" className="hint">
         {missing ? 'Write a note first. ' : ''}
         {hint}

@@ -35,7 +35,8 @@ function reported(r: ReviewItem['provider_reported']): string {
   if (typeof r.amount_paise === 'number') parts.push(formatPaise(r.amount_paise));
   if (typeof r.utr === 'string') parts.push(`UTR ${r.utr}`);
   if (typeof r.provider_reference === 'string') parts.push(`ref ${r.provider_reference}`);
-  if (typeof r.source === 'string') parts.push(`via ${r.source}`);
+  // "callback:<event id>" or "live_check": the kind of news is what a reviewer weighs.
+  if (typeof r.source === 'string') parts.push(`via ${r.source.split(':')[0]?.replace('_', ' ')}`);
   return parts.join(' · ') || '—';
 }
 
