@@ -32,7 +32,7 @@ async function pendingRefund(): Promise<{ id: string; refund_id: string }> {
   return { id: r.body.data.id, refund_id: r.body.data.refund_id };
 }
 
-const refundStatus = async (id: string) => (await ts.database.db.query('SELECT status FROM refunds WHERE id = $1', [id])).rows[0].status as string;
+const refundStatus = async (id: string) => (await ts.database.db.query('SELECT status FROM refunds WHERE id = $1', [id])).rows[0]!.status as string;
 
 describe('review queue and refunds pages in a browser', { skip: SKIP_NO_BROWSER }, () => {
   before(async () => {

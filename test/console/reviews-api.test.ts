@@ -115,7 +115,7 @@ test('a viewer reads the queue and the refunds but every decision is 403; nothin
   const dev = await signedInUser(w.t, w.client.orgId, 'dev@example.com', 'developer');
   assert.equal((await dev.call('POST', `/refunds/${rf.id}/approve`, { note: 'x' })).status, 403);
   assert.equal((await orderRow(w.t, m.id)).status, 'PENDING_PAYMENT');
-  assert.equal((await w.t.database.db.query('SELECT status FROM refunds WHERE id = $1', [rf.id])).rows[0].status, 'PENDING_REVIEW');
+  assert.equal((await w.t.database.db.query('SELECT status FROM refunds WHERE id = $1', [rf.id])).rows[0]!.status, 'PENDING_REVIEW');
 });
 
 test('another organization never sees nor decides this organization\'s items and refunds', async () => {
@@ -130,7 +130,7 @@ test('another organization never sees nor decides this organization\'s items and
   assert.equal((await stranger.call('POST', `/refunds/${rf.id}/approve`, { note: 'mine now' })).status, 404);
   assert.equal((await stranger.call('POST', `/refunds/${rf.refund_id}/reject`, { note: 'mine now' })).status, 404);
   assert.equal((await orderRow(w.t, m.id)).status, 'PENDING_PAYMENT');
-  assert.equal((await w.t.database.db.query('SELECT status FROM refunds WHERE id = $1', [rf.id])).rows[0].status, 'PENDING_REVIEW');
+  assert.equal((await w.t.database.db.query('SELECT status FROM refunds WHERE id = $1', [rf.id])).rows[0]!.status, 'PENDING_REVIEW');
 });
 
 test('refunds: filter by status; a reviewer approves (sent to the provider) or rejects with a note; a second decision is 409 naming the first; audited', async () => {
