@@ -6,6 +6,8 @@ import { AccountPage } from './pages/AccountPage.js';
 import { ApiClientsPage } from './pages/ApiClientsPage.js';
 import { AuditLogPage } from './pages/AuditLogPage.js';
 import { DestinationsPage } from './pages/DestinationsPage.js';
+import { RefundsPage } from './pages/RefundsPage.js';
+import { ReviewQueuePage } from './pages/ReviewQueuePage.js';
 import { SetupPage } from './pages/SetupPage.js';
 import { SignInPage } from './pages/SignInPage.js';
 import { UsersPage } from './pages/UsersPage.js';
@@ -72,6 +74,8 @@ export function App() {
   else if (path === '/callback-destinations') page = <DestinationsPage canManage={can('destinations.manage')} />;
   else if (path === '/users') page = <UsersPage canManage={can('users.manage')} self={session.user.user_id} />;
   else if (path === '/audit-log') page = <AuditLogPage />;
+  else if (path === '/refunds') page = <RefundsPage canDecide={can('reviews.decide')} />;
+  else if (path === '/review-queue') page = <ReviewQueuePage canDecide={can('reviews.decide')} />;
   else if (path === '/account') page = <AccountPage session={session} onChanged={signedIn} canManage={can('self.manage')} />;
   else page = <ComingPage name={PAGES.find((p) => p.path === path)?.name ?? 'Overview'} />;
   return (

@@ -25,9 +25,9 @@ export const REVIEW_NOTE_MAX = 2_000;
  * Checks a reviewer's decision: a written note is required (for a confirmation it is the evidence),
  * an actor must be named, and an item is acted on once. Returns the status the item takes.
  */
-export function decideReview(item: { status: ReviewStatus }, decision: ReviewDecision, input: { note: string; actor: string }): ReviewStatus {
+export function decideReview(item: { status: ReviewStatus; acted_by?: string | null }, decision: ReviewDecision, input: { note: string; actor: string }): ReviewStatus {
   assertReviewerInput(input, decision === 'confirm' ? 'a written note of the payment evidence is required' : 'a note is required');
-  if (item.status !== 'open') throw new AppError('INVALID_STATE', `This review item was already ${item.status}.`);
+  if (item.status !== 'open') throw new AppError('INVALID_STATE', `This review item was already ${item.status}${item.acted_by ? ` by ${item.acted_by}` : ''}.`);
   return decision === 'confirm' ? 'confirmed' : 'rejected';
 }
 

@@ -15,6 +15,7 @@ import { decideReview, REVIEW_STATUSES, type ReviewDecision, type ReviewStatus }
 import * as orderRepo from '../store/repos/payment-orders-repo.js';
 import * as repo from '../store/repos/review-items-repo.js';
 import type { ReviewItemRow } from '../store/repos/review-items-repo.js';
+import type { Queryable } from '../store/db.js';
 import { lockOrder, transitionOrder } from './payment-order-transitions.js';
 
 export interface ReviewAction {
@@ -22,6 +23,10 @@ export interface ReviewAction {
   /** The acting user (an opaque id until the console's users exist). */
   actor: string;
   note: string;
+  /** When given, an item of another organization is not found (the console passes its user's). */
+  orgId?: string | undefined;
+  /** Runs in the decision's transaction after the item closed (the console writes its audit entry here). */
+  onDecided?: ((tx: Queryable, before: ReviewItemRow, after: ReviewItemRow) => Promise<void>) | undefined;
 }
 
 export interface ReviewItemView {
@@ -44,18 +49,19 @@ export interface ReviewItemView {
 export class OperationsReviewService {
   constructor(private readonly ctx: Pick<AppContext, 'db'>) {}
 
-  async list(f: { orgId?: string | undefined; status?: string | undefined; orderPk?: string | undefined; limit?: number | undefined } = {}): Promise<ReviewItemView[]> {
+  /** Newest first; `openFirst` puts open items before decided ones (the console's queue). */
+  async list(f: { orgId?: string | undefined; status?: string | undefined; orderPk?: string | undefined; limit?: number | undefined; openFirst?: boolean | undefined } = {}): Promise<ReviewItemView[]> {
     if (f.status !== undefined && !(REVIEW_STATUSES as readonly string[]).includes(f.status)) {
       throw new AppError('VALIDATION_FAILED', 'The filter is not valid.', { details: [{ field: 'status', issue: `one of ${REVIEW_STATUSES.join(', ')}` }] });
     }
     if ((f.orgId !== undefined && !isUuid(f.orgId)) || (f.orderPk !== undefined && !isUuid(f.orderPk))) return [];
-    const rows = await repo.listItems(this.ctx.db, { orgId: f.orgId, status: f.status as ReviewStatus | undefined, orderPk: f.orderPk, limit: Math.min(Math.max(f.limit ?? 50, 1), 200) });
+    const rows = await repo.listItems(this.ctx.db, { orgId: f.orgId, status: f.status as ReviewStatus | undefined, orderPk: f.orderPk, limit: Math.min(Math.max(f.limit ?? 50, 1), 200), openFirst: f.openFirst === true });
     return Promise.all(rows.map((r) => this.view(r)));
   }
 
-  async get(itemId: string): Promise<ReviewItemView> {
+  async get(itemId: string, orgId?: string): Promise<ReviewItemView> {
     const row = isUuid(itemId) ? await repo.findItem(this.ctx.db, itemId) : null;
-    if (!row) throw notFound('review item');
+    if (!row || (orgId !== undefined && row.org_id !== orgId)) throw notFound('review item');
     return this.view(row);
   }
 
@@ -72,7 +78,7 @@ export class OperationsReviewService {
     const closed = await this.ctx.db.tx(async (tx) => {
       // The item first, then its order: every reviewer takes the locks in this order.
       const item = await repo.lockItem(tx, a.itemId);
-      if (!item) throw notFound('review item');
+      if (!item || (a.orgId !== undefined && item.org_id !== a.orgId)) throw notFound('review item');
       const status = decideReview(item, decision, { note: a.note, actor: a.actor });
       if (decision === 'confirm') {
         const order = await lockOrder(tx, item.order_pk);
@@ -85,6 +91,7 @@ export class OperationsReviewService {
       }
       const row = await repo.closeItem(tx, { id: item.id, status, actor: a.actor, note: a.note });
       if (!row) throw new AppError('INVALID_STATE', 'This review item was already acted on.');
+      await a.onDecided?.(tx, item, row);
       return row;
     });
     return this.view(closed);

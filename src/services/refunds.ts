@@ -14,7 +14,8 @@ import { assertReviewerInput } from '../domain/review.js';
 import { isUuid, unstorableTextPath } from '../domain/text.js';
 import * as orderRepo from '../store/repos/payment-orders-repo.js';
 import * as repo from '../store/repos/refunds-repo.js';
-import type { RefundWithOrder } from '../store/repos/refunds-repo.js';
+import type { RefundRow, RefundWithOrder } from '../store/repos/refunds-repo.js';
+import type { Queryable } from '../store/db.js';
 import type { Principal } from './clients.js';
 import { recordEvents } from './events.js';
 import type { CreateResponse, IdempotencyScope } from './idempotency.js';
@@ -34,6 +35,10 @@ export interface RefundDecision {
   /** The acting user (an opaque id until the console's users exist). */
   actor: string;
   note: string;
+  /** When given, a refund of another organization is not found (the console passes its user's). */
+  orgId?: string | undefined;
+  /** Runs in the decision's transaction after the refund moved (the console writes its audit entry here). */
+  onDecided?: ((tx: Queryable, before: RefundRow, after: RefundWithOrder) => Promise<void>) | undefined;
 }
 
 function validateBody(b: CreateRefundBody): { amountPaise: number | undefined; reason: string | null } {
@@ -147,16 +152,18 @@ export class RefundsService {
   private async decide(d: RefundDecision, decision: 'approve' | 'reject'): Promise<RefundView> {
     assertReviewerInput({ note: d.note, actor: d.actor });
     const found = await this.find(d.refund, null);
-    if (!found) throw notFound('refund');
+    if (!found || (d.orgId !== undefined && found.org_id !== d.orgId)) throw notFound('refund');
     const updated = await this.ctx.db.tx(async (tx) => {
       const r = await repo.lockRefund(tx, found.id);
       if (!r) throw notFound('refund');
       // Decided once: of two reviewers at once, the second finds it decided (409).
-      if (r.status !== 'PENDING_REVIEW') throw new AppError('INVALID_STATE', `This refund was already reviewed; it is ${r.status}.`);
+      if (r.status !== 'PENDING_REVIEW') throw new AppError('INVALID_STATE', `This refund was already reviewed${r.reviewed_by ? ` by ${r.reviewed_by}` : ''}; it is ${r.status}.`);
       const to: RefundStatus = decision === 'approve' ? 'PROCESSING' : 'REJECTED';
       assertRefundTransition(r.status, to);
       const row = await repo.updateRefund(tx, r.id, { status: to, review: { actor: d.actor, note: d.note }, ...(to === 'PROCESSING' ? { leaseMs: this.ctx.config.payout.leaseMs } : {}) });
-      return refundWithOrder(tx, row);
+      const after = await refundWithOrder(tx, row);
+      await d.onDecided?.(tx, r, after);
+      return after;
     });
     if (updated.status === 'PROCESSING') this.submitInBackground(updated);
     return refundView(updated);

@@ -64,12 +64,12 @@ export async function closeItem(q: Queryable, c: { id: string; status: ReviewSta
   return r.rows[0] ?? null;
 }
 
-export async function listItems(q: Queryable, f: { orgId?: string | undefined; status?: ReviewStatus | undefined; orderPk?: string | undefined; limit: number }): Promise<ReviewItemRow[]> {
+export async function listItems(q: Queryable, f: { orgId?: string | undefined; status?: ReviewStatus | undefined; orderPk?: string | undefined; limit: number; openFirst?: boolean }): Promise<ReviewItemRow[]> {
   const r = await q.query<ReviewItemRow>(
     `SELECT * FROM review_items
       WHERE ($1::uuid IS NULL OR org_id = $1) AND ($2::text IS NULL OR status = $2) AND ($3::uuid IS NULL OR order_pk = $3)
-      ORDER BY created_at DESC, id DESC LIMIT $4`,
-    [f.orgId ?? null, f.status ?? null, f.orderPk ?? null, f.limit],
+      ORDER BY ($5::boolean AND status <> 'open'), created_at DESC, id DESC LIMIT $4`,
+    [f.orgId ?? null, f.status ?? null, f.orderPk ?? null, f.limit, f.openFirst === true],
   );
   return r.rows;
 }

@@ -1,0 +1,183 @@
+/**
+ * The organization's refunds (contract §6), newest first, filtered by status. A refund waiting in
+ * PENDING_REVIEW is approved (→ sent to the provider) or rejected by a reviewer, with a note.
+ * Other roles see the list, no buttons.
+ */
+import { useCallback, useEffect, useState } from 'react';
+import { api, ApiError, describe } from '../api.js';
+import { ErrorLine, Time } from '../components.js';
+import { formatPaise } from '../format.js';
+import { DecisionForm } from './DecisionForm.js';
+
+interface Refund {
+  id: string;
+  refund_id: string;
+  order_id: string;
+  amount_paise: number;
+  reason: string | null;
+  status: 'PENDING_REVIEW' | 'PROCESSING' | 'COMPLETED' | 'REJECTED' | 'FAILED';
+  provider_reference: string | null;
+  created_at: string;
+  completed_at: string | null;
+  reviewed_by: string | null;
+  review_note: string | null;
+  failure_reason: string | null;
+}
+
+const STATUSES: Refund['status'][] = ['PENDING_REVIEW', 'PROCESSING', 'COMPLETED', 'REJECTED', 'FAILED'];
+
+export function RefundsPage({ canDecide }: { canDecide: boolean }) {
+  const [refunds, setRefunds] = useState<Refund[] | null>(null);
+  const [status, setStatus] = useState('');
+  const [selected, setSelected] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const load = useCallback(() => api<Refund[]>('GET', `/refunds${status ? `?status=${status}` : ''}`).then(
+    (rows) => {
+      setRefunds(rows);
+      return rows;
+    },
+    (e) => {
+      setError(describe(e));
+      return null;
+    },
+  ), [status]);
+  useEffect(() => void load(), [load]);
+
+  const refund = refunds?.find((r) => r.id === selected) ?? null;
+
+  async function decide(action: 'approve' | 'reject', r: Refund, note: string) {
+    setBusy(true);
+    setError(null);
+    setDone(null);
+    try {
+      const after = await api<Refund>('POST', `/refunds/${r.id}/${action}`, { note });
+      setDone(after.status === 'REJECTED' ? `Refund ${after.refund_id} rejected.` : `Refund ${after.refund_id} approved: it is sent to the provider (${after.status}).`);
+      await load();
+    } catch (e) {
+      const rows = await load();
+      const now = rows?.find((x) => x.id === r.id);
+      // Someone else decided first: say who.
+      setError(e instanceof ApiError && e.status === 409 && now?.reviewed_by ? `This refund was already decided by ${now.reviewed_by} (${now.status}). Nothing was changed.` : describe(e));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <>
+      <h1>Refunds</h1>
+      <div className="filters">
+        <div>
+          <label htmlFor="refund-status">Status</label>
+          <select id="refund-status" value={status} onChange={(e) => setStatus(e.target.value)}>
+            <option value="">All</option>
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      <ErrorLine error={error} />
+      {done ? (
+        <p className="notice" role="status">
+          {done}
+        </p>
+      ) : null}
+      {refund ? (
+        <section className="panel" aria-labelledby="refund-detail-title">
+          <h2 id="refund-detail-title">Refund {refund.refund_id}</h2>
+          <dl className="facts">
+            <dt>Order</dt>
+            <dd>
+              <code>{refund.order_id}</code>
+            </dd>
+            <dt>Amount</dt>
+            <dd>{formatPaise(refund.amount_paise)}</dd>
+            <dt>Reason</dt>
+            <dd>{refund.reason ?? '—'}</dd>
+            <dt>Status</dt>
+            <dd>
+              {refund.status}
+              {refund.reviewed_by ? ` (reviewed by ${refund.reviewed_by})` : ''}
+            </dd>
+            {refund.review_note ? (
+              <>
+                <dt>Reviewer's note</dt>
+                <dd>{refund.review_note}</dd>
+              </>
+            ) : null}
+            {refund.failure_reason ? (
+              <>
+                <dt>Failure</dt>
+                <dd>{refund.failure_reason}</dd>
+              </>
+            ) : null}
+          </dl>
+          {canDecide && refund.status === 'PENDING_REVIEW' ? (
+            <DecisionForm
+              key={refund.id}
+              busy={busy}
+              hint="Approving sends the refund to the provider; rejecting frees the amount to be refunded again."
+              actions={[
+                { label: 'Approve', run: (note) => void decide('approve', refund, note) },
+                { label: 'Reject', danger: true, run: (note) => void decide('reject', refund, note) },
+              ]}
+            />
+          ) : null}
+          <button type="button" className="secondary" onClick={() => setSelected(null)}>
+            Close
+          </button>
+        </section>
+      ) : null}
+      {refunds === null ? (
+        <p>Loading…</p>
+      ) : refunds.length === 0 ? (
+        <p>No refunds{status ? ` with status ${status}` : ''}.</p>
+      ) : (
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Requested</th>
+                <th scope="col">Refund</th>
+                <th scope="col">Order</th>
+                <th scope="col">Amount</th>
+                <th scope="col">Reason</th>
+                <th scope="col">Status</th>
+                <th scope="col">Details</th>
+              </tr>
+            </thead>
+            <tbody>
+              {refunds.map((r) => (
+                <tr key={r.id}>
+                  <td>
+                    <Time iso={r.created_at} />
+                  </td>
+                  <td>
+                    <code>{r.refund_id}</code>
+                  </td>
+                  <td>
+                    <code>{r.order_id}</code>
+                  </td>
+                  <td className="num">{formatPaise(r.amount_paise)}</td>
+                  <td>{r.reason ?? '—'}</td>
+                  <td>{r.status}</td>
+                  <td className="actions">
+                    <button type="button" className="secondary" aria-label={`Open refund ${r.refund_id}`} onClick={() => setSelected(r.id)}>
+                      Open
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,192 @@
+/**
+ * The operations review queue (contract §6): open items first; for each, what the provider reported
+ * and what the payer claimed (UTR). A reviewer confirms with a written note of the evidence
+ * (→ MANUALLY_CONFIRMED) or rejects (order unchanged). Other roles see the list, no buttons.
+ */
+import { useCallback, useEffect, useState } from 'react';
+import { api, ApiError, describe } from '../api.js';
+import { ErrorLine, Time } from '../components.js';
+import { formatPaise } from '../format.js';
+import { DecisionForm } from './DecisionForm.js';
+
+interface ReviewItem {
+  id: string;
+  kind: 'late_confirmation' | 'confirmation_mismatch' | 'unconfirmed_payer_reference';
+  status: 'open' | 'confirmed' | 'rejected';
+  order: { id: string; order_id: string; status: string; amount_paise: number; provider_reference: string | null } | null;
+  order_status_at_open: string;
+  provider_reported: { utr?: unknown; amount_paise?: unknown; provider_reference?: unknown; paid_at?: unknown; source?: unknown } | null;
+  payer_claimed_utr: string | null;
+  acted_by: string | null;
+  note: string | null;
+  acted_at: string | null;
+  created_at: string;
+}
+
+const KINDS: Record<ReviewItem['kind'], string> = {
+  late_confirmation: 'Paid after the order closed',
+  confirmation_mismatch: 'Reported amount or reference differs',
+  unconfirmed_payer_reference: 'Payer gave a UTR, provider never confirmed',
+};
+
+function reported(r: ReviewItem['provider_reported']): string {
+  if (!r) return 'Nothing (no provider confirmation)';
+  const parts = [];
+  if (typeof r.amount_paise === 'number') parts.push(formatPaise(r.amount_paise));
+  if (typeof r.utr === 'string') parts.push(`UTR ${r.utr}`);
+  if (typeof r.provider_reference === 'string') parts.push(`ref ${r.provider_reference}`);
+  // "callback:<event id>" or "live_check": the kind of news is what a reviewer weighs.
+  if (typeof r.source === 'string') parts.push(`via ${r.source.split(':')[0]?.replace('_', ' ')}`);
+  return parts.join(' · ') || '—';
+}
+
+export function ReviewQueuePage({ canDecide }: { canDecide: boolean }) {
+  const [items, setItems] = useState<ReviewItem[] | null>(null);
+  const [status, setStatus] = useState('');
+  const [selected, setSelected] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const load = useCallback(() => {
+    api<ReviewItem[]>('GET', `/review-items${status ? `?status=${status}` : ''}`).then(setItems, (e) => setError(describe(e)));
+  }, [status]);
+  useEffect(load, [load]);
+
+  const item = items?.find((i) => i.id === selected) ?? null;
+
+  async function decide(action: 'confirm' | 'reject', id: string, note: string) {
+    setBusy(true);
+    setError(null);
+    setDone(null);
+    try {
+      const r = await api<ReviewItem>('POST', `/review-items/${id}/${action}`, { note });
+      setDone(r.status === 'confirmed' ? `Payment confirmed for order ${r.order?.order_id ?? ''}: it is now MANUALLY_CONFIRMED.` : `Item rejected; the order keeps its state.`);
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 409) {
+        // Someone else decided first: say who, from the item as it is now.
+        const now = await api<ReviewItem>('GET', `/review-items/${id}`).catch(() => null);
+        setError(now?.acted_by ? `This item was already decided by ${now.acted_by} (${now.status}). Nothing was changed.` : describe(e));
+      } else setError(describe(e));
+    } finally {
+      setBusy(false);
+      load();
+    }
+  }
+
+  return (
+    <>
+      <h1>Review queue</h1>
+      <p className="hint">Payments the service could not confirm on its own. Open items come first.</p>
+      <div className="filters">
+        <div>
+          <label htmlFor="review-status">Status</label>
+          <select id="review-status" value={status} onChange={(e) => setStatus(e.target.value)}>
+            <option value="">All</option>
+            <option value="open">Open</option>
+            <option value="confirmed">Confirmed</option>
+            <option value="rejected">Rejected</option>
+          </select>
+        </div>
+      </div>
+      <ErrorLine error={error} />
+      {done ? (
+        <p className="notice" role="status">
+          {done}
+        </p>
+      ) : null}
+      {item ? (
+        <section className="panel" aria-labelledby="review-detail-title">
+          <h2 id="review-detail-title">Order {item.order?.order_id ?? '—'}</h2>
+          <dl className="facts">
+            <dt>Why</dt>
+            <dd>{KINDS[item.kind]}</dd>
+            <dt>Order</dt>
+            <dd>
+              {item.order ? `${formatPaise(item.order.amount_paise)} · ${item.order.status}` : '—'} (was {item.order_status_at_open} when opened)
+            </dd>
+            <dt>Provider reported</dt>
+            <dd>{reported(item.provider_reported)}</dd>
+            <dt>Payer claimed (UTR)</dt>
+            <dd>{item.payer_claimed_utr ?? '—'}</dd>
+            <dt>Status</dt>
+            <dd>
+              {item.status}
+              {item.acted_by ? ` by ${item.acted_by}` : ''}
+              {item.acted_at ? (
+                <>
+                  {' '}
+                  at <Time iso={item.acted_at} />
+                </>
+              ) : null}
+            </dd>
+            {item.note ? (
+              <>
+                <dt>Reviewer's note</dt>
+                <dd>{item.note}</dd>
+              </>
+            ) : null}
+          </dl>
+          {canDecide && item.status === 'open' ? (
+            <DecisionForm
+              key={item.id}
+              busy={busy}
+              hint="Confirming needs the evidence in writing (e.g. the bank statement line with the UTR). Merchants fulfil on PAID only; a manual confirmation is shown as MANUALLY_CONFIRMED."
+              actions={[
+                { label: 'Confirm payment', run: (note) => void decide('confirm', item.id, note) },
+                { label: 'Reject', danger: true, run: (note) => void decide('reject', item.id, note) },
+              ]}
+            />
+          ) : null}
+          <button type="button" className="secondary" onClick={() => setSelected(null)}>
+            Close
+          </button>
+        </section>
+      ) : null}
+      {items === null ? (
+        <p>Loading…</p>
+      ) : items.length === 0 ? (
+        <p>No review items{status ? ` with status ${status}` : ''}.</p>
+      ) : (
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Opened</th>
+                <th scope="col">Order</th>
+                <th scope="col">Why</th>
+                <th scope="col">Order amount</th>
+                <th scope="col">Provider reported</th>
+                <th scope="col">Payer's UTR</th>
+                <th scope="col">Status</th>
+                <th scope="col">Details</th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((i) => (
+                <tr key={i.id}>
+                  <td>
+                    <Time iso={i.created_at} />
+                  </td>
+                  <td>
+                    <code>{i.order?.order_id ?? '—'}</code>
+                  </td>
+                  <td>{KINDS[i.kind]}</td>
+                  <td className="num">{i.order ? formatPaise(i.order.amount_paise) : '—'}</td>
+                  <td>{reported(i.provider_reported)}</td>
+                  <td>{i.payer_claimed_utr ?? '—'}</td>
+                  <td>{i.status}</td>
+                  <td className="actions">
+                    <button type="button" className="secondary" aria-label={`Open review of order ${i.order?.order_id ?? i.id}`} onClick={() => setSelected(i.id)}>
+                      Open
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </>
+  );
+}
