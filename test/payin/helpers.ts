@@ -18,10 +18,19 @@ export const intentBody = (extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
+/**
+ * Creates an order for a test's set-up. A 503 (an INTENT create whose PSP call outlived a test's
+ * short PROVIDER_TIMEOUT_MS on a loaded machine) is retried with the same Idempotency-Key, as the
+ * API document tells clients to; any other answer but 201 fails the set-up.
+ */
 export async function createOrder(t: TestService, client: TestClient, body: Record<string, unknown>): Promise<any> {
-  const r = await t.api('POST', '/merchant/payment-orders', { client, body, idempotencyKey: key() });
-  if (r.status !== 201) throw new Error(`create failed: ${r.status} ${r.text}`);
-  return r.body.data;
+  const idempotencyKey = key();
+  for (let attempt = 1; ; attempt++) {
+    const r = await t.api('POST', '/merchant/payment-orders', { client, body, idempotencyKey });
+    if (r.status === 201) return r.body.data;
+    if (r.status !== 503 || attempt === 5) throw new Error(`create failed: ${r.status} ${r.text}`);
+    await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+  }
 }
 
 export function waitFor<T>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 5_000, stepMs = 50): Promise<T> {
