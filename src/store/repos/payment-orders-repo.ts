@@ -362,7 +362,7 @@ export async function claimExpiredOrders(q: Queryable, o: { limit: number; lease
 export async function listForClient(q: Queryable, f: ListFilter): Promise<Array<PaymentOrderViewRow & { list_key_us: string }>> {
   const w = listWhere(f, 'o');
   const r = await q.query<PaymentOrderViewRow & { list_key_us: string }>(
-    `SELECT ${VIEW_COLUMNS.map((c) => `o.${c}`).join(', ')}, ${LIST_KEY_COLUMN('o')} FROM payment_orders o WHERE ${w.where} ${listTail('o', f)}`,
+    prepared(`SELECT ${VIEW_COLUMNS.map((c) => `o.${c}`).join(', ')}, ${LIST_KEY_COLUMN('o')} FROM payment_orders o WHERE ${w.where} ${listTail('o', f, w.params)}`),
     w.params,
   );
   return r.rows;

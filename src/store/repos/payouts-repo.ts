@@ -369,10 +369,10 @@ export async function unresolvedSummary(q: Queryable): Promise<{ status: string;
 export async function listForClient(q: Queryable, f: ListFilter): Promise<Array<{ id: string; payout: PayoutRow; attempts: AttemptRow[]; list_key_us: string }>> {
   const w = listWhere(f, 'p');
   const r = await q.query<PayoutRow & { attempts: AttemptRow[]; list_key_us: string }>(
-    `SELECT ${PAYOUT_COLUMNS}, ${LIST_KEY_COLUMN('p')},
+    prepared(`SELECT ${PAYOUT_COLUMNS}, ${LIST_KEY_COLUMN('p')},
             (SELECT coalesce(json_agg(json_build_object('status', a.status, 'bank_reference', a.bank_reference, 'utr', a.utr) ORDER BY a.attempt_no), '[]')
                FROM payout_attempts a WHERE a.payout_id = p.id) AS attempts
-       FROM payouts p WHERE ${w.where} ${listTail('p', f)}`,
+       FROM payouts p WHERE ${w.where} ${listTail('p', f, w.params)}`),
     w.params,
   );
   return r.rows.map(({ attempts, list_key_us, ...payout }) => ({ id: payout.id, payout, attempts, list_key_us }));
