@@ -10,7 +10,7 @@
  * env: BENCH_DATABASE_URL (admin connection; default postgres://postgres@127.0.0.1:5432/test),
  *      BENCH_SECONDS (default 10), BENCH_ROUNDS (default 2), BENCH_CONNECTIONS (default 32),
  *      BENCH_SEED_ROWS (default 1,000,000 existing orders for the table-size scenario; 0 skips it),
- *      BENCH_ONLY (comma-separated scenarios: create,get,intent,payout,callbacks; callbacks:NAME for
+ *      BENCH_ONLY (comma-separated scenarios: create,get,intent,payout,list,callbacks; callbacks:NAME for
  *        one callback scenario: callbacks:psp, callbacks:psp-paced, callbacks:sandbox,
  *        callbacks:outbox-steady, callbacks:outbox-burst),
  *      BENCH_CALLBACKS (orders confirmed per round of the callback scenario; default 3,000),
@@ -44,7 +44,7 @@ const seedRows = smoke ? 0 : Number(process.env.BENCH_SEED_ROWS ?? 1_000_000);
 const callbackOrders = smoke ? 200 : Number(process.env.BENCH_CALLBACKS ?? 3_000);
 const callbackRate = Number(process.env.BENCH_CALLBACK_RATE ?? (smoke ? 100 : 1_000));
 const warmupSeconds = smoke ? 1 : 3;
-/** BENCH_ONLY=create,get,intent,payout,callbacks runs only those scenarios (while working on one). */
+/** BENCH_ONLY=create,get,intent,payout,list,callbacks runs only those scenarios (while working on one). */
 const only = process.env.BENCH_ONLY?.split(',');
 const wanted = (scenario: string) => !only || only.includes(scenario) || only.some((o) => o.startsWith(`${scenario}:`));
 /** The callback scenarios named as callbacks:NAME in BENCH_ONLY; undefined = all of them. */
@@ -124,6 +124,20 @@ async function createSome(t: Target, n: number): Promise<string[]> {
 
 function createSpec(t: Target, body: Record<string, unknown>, path = '/api/v1/merchant/payment-orders'): LoadSpec {
   return { url: t.base, method: 'POST', paths: [path], headers: t.headers, body, connections, durationSeconds: seconds };
+}
+
+/**
+ * The merchant lists (contract §7) as a client uses them: the newest page, a full page of 100, a
+ * status no order has (the status index answers at once), a status the seeded orders have, a page
+ * ending 15 days ago and the page after it (a cursor deep in the table), and the payouts list.
+ */
+async function listPaths(t: Target): Promise<string[]> {
+  const orders = '/api/v1/merchant/payment-orders';
+  const older = `${orders}?${new URLSearchParams({ created_to: new Date(Date.now() - 15 * 86_400_000).toISOString(), limit: '20' })}`;
+  const page = await json(`${t.base}${older}`, { method: 'GET', headers: t.headers });
+  const first = await json(`${t.base}${orders}?limit=20`, { method: 'GET', headers: t.headers });
+  const cursor = (page.next_cursor ?? first.next_cursor) as string | null;
+  return [orders, `${orders}?limit=100`, `${orders}?status=PAID`, `${orders}?status=EXPIRED`, older, ...(cursor ? [`${orders}?cursor=${cursor}`] : []), '/api/v1/merchant/payouts?limit=20'];
 }
 
 function getSpec(t: Target): LoadSpec {
@@ -275,6 +289,7 @@ async function main() {
     if (wanted('get')) scenarios.push(await alternate('get payment order', tijori, fl, (t) => getSpec(t)));
     if (wanted('intent')) scenarios.push(await single('create payment order (INTENT)', tijori, createSpec(tijori, INTENT_BODY)));
     if (wanted('payout')) scenarios.push(await single('create payout (IMPS)', tijori, createSpec(tijori, PAYOUT_BODY, '/api/v1/merchant/payouts')));
+    if (wanted('list')) scenarios.push(await single('list payment orders and payouts', tijori, { ...getSpec(tijori), paths: await listPaths(tijori) }));
     if (wanted('callbacks')) {
       const settings = { connections, rounds, seconds, orders: callbackOrders, ratePerS: callbackRate, only: callbackOnly?.length ? callbackOnly : undefined };
       const ensureIntentOrders = (n: number) => load({ ...createSpec(tijori, INTENT_BODY), amount: n });
@@ -292,6 +307,7 @@ async function main() {
       const n = seedRows.toLocaleString('en');
       const big = await alternate(`create payment order (CHECKOUT), ${n} orders in table`, tijori, fl, (t) => createSpec(t, CHECKOUT_BODY));
       const bigGet = await alternate(`get payment order, ${n} orders in table`, tijori, fl, (t) => getSpec(t));
+      const bigList = wanted('list') ? await single(`list payment orders and payouts, ${n} orders in table`, tijori, { ...getSpec(tijori), paths: await listPaths(tijori) }) : undefined;
       const twinDbs = [await freshDatabase(adminUrl), await freshDatabase(adminUrl)] as const;
       const twinSvcs: Spawned[] = [];
       try {
@@ -307,7 +323,7 @@ async function main() {
         const [withRows, without] = twins as [Target, Target];
         const createVsEmpty = await alternate(`create (CHECKOUT), ${n} orders in table vs none (two fresh instances; floor columns: the unseeded one)`, withRows, without, (t) => createSpec(t, CHECKOUT_BODY), twinSvcs[0]?.child.pid);
         const getVsEmpty = await alternate(`get, ${n} orders in table vs none (two fresh instances; floor columns: the unseeded one)`, withRows, without, (t) => getSpec(t), twinSvcs[0]?.child.pid);
-        results.large = { seeded, create: big, get: bigGet, versus_empty: { seeded: twinSeed, create: createVsEmpty, get: getVsEmpty } };
+        results.large = { seeded, create: big, get: bigGet, ...(bigList ? { list: bigList } : {}), versus_empty: { seeded: twinSeed, create: createVsEmpty, get: getVsEmpty } };
       } finally {
         for (const t of twinSvcs) await t.stop();
         for (const d of twinDbs) await d.drop();

@@ -15,6 +15,35 @@ export type PayoutCreated = Omit<S['PayoutCreatedEnvelope'], 'success' | 'reques
 export type Refund = S['Refund'];
 export type CreateRefundRequest = S['CreateRefundRequest'];
 
+/** The filters of a list (contract §7). Dates as ISO 8601 text (with a zone) or Date; both bounds inclusive. */
+export interface ListQuery<Status extends string> {
+  status?: Status;
+  created_from?: string | Date;
+  created_to?: string | Date;
+  /** 1–100, default 20. */
+  limit?: number;
+  /** The `next_cursor` of the previous page. */
+  cursor?: string;
+}
+export type PaymentOrderListQuery = ListQuery<PaymentOrder['status']>;
+export type PayoutListQuery = ListQuery<Payout['status']>;
+
+/** One page of a list, newest first; `next_cursor` is null on the last page. */
+export interface Page<T> {
+  data: T[];
+  next_cursor: string | null;
+}
+
+function queryString(q: ListQuery<string>): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(q)) {
+    if (value === undefined) continue;
+    params.set(name, value instanceof Date ? value.toISOString() : String(value));
+  }
+  const text = params.toString();
+  return text === '' ? '' : `?${text}`;
+}
+
 export interface TijoriOptions {
   /** The API's base address, with its `/api/v1` prefix, e.g. `https://pay.example.in/api/v1`. */
   baseUrl: string;
@@ -79,7 +108,7 @@ export class Tijori {
     this.fetchFn = options.fetch ?? globalThis.fetch;
   }
 
-  /** Payment orders (API §4.1, §4.2). Lists join here when the API has them. */
+  /** Payment orders (API §4.1, §4.2) and their list (contract §7). */
   readonly paymentOrders = {
     create: async (body: CreatePaymentOrderRequest, options: CreateOptions = {}): Promise<PaymentOrder> =>
       (await this.call<S['PaymentOrderEnvelope']>({ method: 'POST', path: '/merchant/payment-orders', body, idempotencyKey: options.idempotencyKey ?? crypto.randomUUID(), retry: 'idempotent-create' })).data,
@@ -88,6 +117,10 @@ export class Tijori {
       (await this.call<S['PaymentOrderEnvelope']>({ method: 'GET', path: `/merchant/payment-orders/${encodeURIComponent(ref)}`, retry: 'read' })).data,
     cancel: async (ref: string): Promise<PaymentOrder> =>
       (await this.call<S['PaymentOrderEnvelope']>({ method: 'POST', path: `/merchant/payment-orders/${encodeURIComponent(ref)}/cancel`, retry: 'never-processed' })).data,
+    /** One page of this client's orders, newest first. */
+    list: (query: PaymentOrderListQuery = {}): Promise<Page<PaymentOrder>> => this.page<PaymentOrder>('/merchant/payment-orders', query),
+    /** Every page from `query.cursor` (or the newest) on: `for await (const page of tijori.paymentOrders.pages({ status: 'PAID' }))`. */
+    pages: (query: PaymentOrderListQuery = {}): AsyncGenerator<PaymentOrder[]> => this.pages<PaymentOrder>('/merchant/payment-orders', query),
   };
 
   /**
@@ -114,7 +147,7 @@ export class Tijori {
       (await this.call<S['RefundEnvelope']>({ method: 'GET', path: `/merchant/refunds/${encodeURIComponent(ref)}`, retry: 'read' })).data,
   };
 
-  /** Payouts (API §4.3, §4.4). A created payout is submitted, not final: wait for SUCCESS with a UTR. Lists join here later. */
+  /** Payouts (API §4.3, §4.4) and their list (contract §7). A created payout is submitted, not final: wait for SUCCESS with a UTR. */
   readonly payouts = {
     create: async (body: CreatePayoutRequest, options: CreateOptions = {}): Promise<PayoutCreated> => {
       const r = await this.call<S['PayoutCreatedEnvelope']>({ method: 'POST', path: '/merchant/payouts', body, idempotencyKey: options.idempotencyKey ?? crypto.randomUUID(), retry: 'idempotent-create' });
@@ -123,7 +156,26 @@ export class Tijori {
     /** `ref`: the payout UUID or the transaction_id. */
     get: async (ref: string): Promise<Payout> =>
       (await this.call<S['PayoutEnvelope']>({ method: 'GET', path: `/merchant/payouts/${encodeURIComponent(ref)}`, retry: 'read' })).data,
+    /** One page of this client's payouts, newest first. */
+    list: (query: PayoutListQuery = {}): Promise<Page<Payout>> => this.page<Payout>('/merchant/payouts', query),
+    /** Every page from `query.cursor` (or the newest) on. */
+    pages: (query: PayoutListQuery = {}): AsyncGenerator<Payout[]> => this.pages<Payout>('/merchant/payouts', query),
   };
+
+  private async page<T>(path: string, query: ListQuery<string>): Promise<Page<T>> {
+    const r = await this.call<{ data: T[]; next_cursor: string | null }>({ method: 'GET', path: `${path}${queryString(query)}`, retry: 'read' });
+    return { data: r.data, next_cursor: r.next_cursor };
+  }
+
+  /** Keyset pages stay correct while rows are added (contract §7): nothing is skipped or repeated. */
+  private async *pages<T>(path: string, query: ListQuery<string>): AsyncGenerator<T[]> {
+    let cursor = query.cursor;
+    do {
+      const page = await this.page<T>(path, { ...query, ...(cursor === undefined ? {} : { cursor }) });
+      yield page.data;
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor !== undefined);
+  }
 
   private async call<T>(c: Call): Promise<T> {
     const headers: Record<string, string> = { ...this.auth, accept: 'application/json' };

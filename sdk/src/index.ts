@@ -5,7 +5,7 @@
  *   const order = await tijori.paymentOrders.create({ amount_paise: 49_900, purpose: 'Order #1001' });
  *   redirect(order.checkout_url);
  */
-export { Tijori, type CreateOptions, type CreatePaymentOrderRequest, type CreatePayoutRequest, type CreateRefundRequest, type PaymentOrder, type Payout, type PayoutCreated, type Refund, type TijoriOptions } from './client.js';
+export { Tijori, type CreateOptions, type CreatePaymentOrderRequest, type CreatePayoutRequest, type CreateRefundRequest, type ListQuery, type Page, type PaymentOrder, type PaymentOrderListQuery, type Payout, type PayoutCreated, type PayoutListQuery, type Refund, type TijoriOptions } from './client.js';
 export { TijoriApiError, TijoriConnectionError, TijoriSignatureError, type ErrorCode, type FieldIssue } from './errors.js';
 export { verifyCallback, type CallbackHeaders, type VerifyCallbackOptions, type WebhookEvent } from './verify-callback.js';
 export type { components, paths, webhooks } from './generated/openapi.js';

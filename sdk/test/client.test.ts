@@ -165,3 +165,36 @@ describe('refunds', () => {
     });
   });
 });
+
+describe('lists', () => {
+  test('paymentOrders.list / pages and payouts.list / pages: own resources, newest first, filters, typed 422', async () => {
+    const own = await w.t.createClient({ orgId: w.client.orgId });
+    const sdk = new Tijori({ baseUrl: `${w.t.svc.publicUrl}/api/v1`, clientId: own.clientId, clientSecret: own.secret, retryBaseMs: 10 });
+    const orders = [];
+    for (let i = 0; i < 5; i++) orders.push(await sdk.paymentOrders.create({ amount_paise: 1_000 + i, purpose: `List ${i}` }));
+    await sdk.paymentOrders.cancel(orders[0]!.id);
+
+    const first = await sdk.paymentOrders.list({ limit: 2 });
+    assert.deepEqual(first.data.map((o) => o.id), [orders[4]!.id, orders[3]!.id]);
+    assert.equal(typeof first.next_cursor, 'string');
+    const pages = [];
+    for await (const page of sdk.paymentOrders.pages({ limit: 2 })) pages.push(page.map((o) => o.id));
+    assert.deepEqual(pages, [[orders[4]!.id, orders[3]!.id], [orders[2]!.id, orders[1]!.id], [orders[0]!.id]]);
+    const rest = [];
+    for await (const page of sdk.paymentOrders.pages({ limit: 2, cursor: first.next_cursor as string })) rest.push(...page.map((o) => o.id));
+    assert.deepEqual(rest, [orders[2]!.id, orders[1]!.id, orders[0]!.id], 'pages() starts at a given cursor');
+    assert.deepEqual((await sdk.paymentOrders.list({ status: 'CANCELLED' })).data.map((o) => o.id), [orders[0]!.id]);
+    assert.equal((await sdk.paymentOrders.list({ created_from: new Date(orders[3]!.created_at) })).data.length, 2);
+
+    const payout = await sdk.payouts.create({ beneficiary: { name: 'Asha', account_number: ACCOUNT, ifsc: 'HDFC0000001', mobile: '9876543210', details_confirmation: true }, amount_paise: 5_000, mode: 'IMPS' });
+    const payouts = await sdk.payouts.list();
+    assert.deepEqual(payouts.data.map((p) => p.id), [payout.data.id]);
+    assert.equal(payouts.next_cursor, null);
+    assert.deepEqual((await sdk.payouts.list({ status: 'FAILED' })).data, []);
+    let seen = 0;
+    for await (const page of sdk.payouts.pages({ limit: 1 })) seen += page.length;
+    assert.equal(seen, 1);
+
+    await assert.rejects(sdk.paymentOrders.list({ cursor: 'forged' }), (e: unknown) => e instanceof TijoriApiError && e.status === 422 && e.code === 'VALIDATION_FAILED');
+  });
+});

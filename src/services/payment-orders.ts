@@ -29,6 +29,7 @@ import {
 import { callbackSecretContext } from './payment-order-secrets.js';
 import { expireAfterFinalCheck } from './payment-order-expiry.js';
 import { within } from './within.js';
+import { type ListQuery, listFilterOf, pageOf } from './list-page.js';
 import { Batcher } from './batcher.js';
 import { sandboxDecide, sandboxDecideByRef, type SandboxDecisionOptions } from './sandbox-decisions.js';
 
@@ -194,6 +195,15 @@ export class PaymentOrdersService {
   async retrieve(principal: Principal, ref: string): Promise<PaymentOrderView> {
     const row = await this.findForClient(principal, ref);
     return this.view(await this.liveCheck(row));
+  }
+
+  /**
+   * GET /merchant/payment-orders: the client's own orders, newest first, one keyset page (contract
+   * §7). Each item is the GET's view of the stored state (no live provider check per row).
+   */
+  async list(principal: Principal, query: ListQuery): Promise<{ data: PaymentOrderView[]; next_cursor: string | null }> {
+    const filter = listFilterOf(principal.pk, query);
+    return pageOf(await repo.listForClient(this.ctx.db, filter), filter.limit, (row) => this.view(row));
   }
 
   /**

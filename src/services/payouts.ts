@@ -22,6 +22,7 @@ import type { BeneficiaryRow, NewBeneficiary } from '../store/repos/beneficiarie
 import type { RouteRow } from '../store/repos/routes-repo.js';
 import { type SubmissionInput, submitAfterCreate } from './payout-submission.js';
 import { createdEventData, payoutView } from './payout-view.js';
+import { type ListQuery, listFilterOf, pageOf } from './list-page.js';
 import * as routesRepo from '../store/repos/routes-repo.js';
 import * as repo from '../store/repos/payouts-repo.js';
 
@@ -177,5 +178,11 @@ export class PayoutsService {
         : null;
     if (!found) throw new AppError('NOT_FOUND', 'No such payout.');
     return payoutView(found.payout, found.attempts);
+  }
+
+  /** GET /merchant/payouts: the client's own payouts, newest first, one keyset page (contract §7). */
+  async list(principal: Principal, query: ListQuery) {
+    const filter = listFilterOf(principal.pk, query);
+    return pageOf(await repo.listForClient(this.ctx.db, filter), filter.limit, (r) => payoutView(r.payout, r.attempts));
   }
 }

@@ -26,17 +26,22 @@ const resolve = (node: any): any => (node?.$ref ? doc.components.schemas[node.$r
 
 test('lists every merchant route with operationId, request schema, headers and each documented status', () => {
   assert.equal(doc.openapi, '3.1.0');
-  const expect: Record<string, [string, string, string[]]> = {
-    '/merchant/payment-orders': ['post', 'createPaymentOrder', ['201', '400', '401', '403', '409', '413', '415', '422', '429', '500', '503']],
-    '/merchant/payment-orders/{order}': ['get', 'getPaymentOrder', ['200', '401', '403', '404', '429', '500', '503']],
-    '/merchant/payment-orders/{order}/cancel': ['post', 'cancelPaymentOrder', ['200', '400', '401', '403', '404', '409', '413', '415', '422', '429', '500', '503']],
-    '/merchant/payouts': ['post', 'createPayout', ['201', '400', '401', '403', '409', '413', '415', '422', '429', '500', '503']],
-    '/merchant/payouts/{payout}': ['get', 'getPayout', ['200', '401', '403', '404', '429', '500', '503']],
-    '/merchant/payment-orders/{order}/refunds': ['post', 'createRefund', ['201', '400', '401', '403', '404', '409', '413', '415', '422', '429', '500', '503']],
-    '/merchant/refunds/{refund}': ['get', 'getRefund', ['200', '401', '403', '404', '429', '500', '503']],
-  };
-  assert.deepEqual(Object.keys(doc.paths).sort(), Object.keys(expect).sort(), 'no internal or checkout route is published');
-  for (const [path, [method, operationId, statuses]] of Object.entries(expect)) {
+  const expect: [string, string, string, string[]][] = [
+    ['/merchant/payment-orders', 'post', 'createPaymentOrder', ['201', '400', '401', '403', '409', '413', '415', '422', '429', '500', '503']],
+    ['/merchant/payment-orders', 'get', 'listPaymentOrders', ['200', '401', '403', '422', '429', '500', '503']],
+    ['/merchant/payment-orders/{order}', 'get', 'getPaymentOrder', ['200', '401', '403', '404', '429', '500', '503']],
+    ['/merchant/payment-orders/{order}/cancel', 'post', 'cancelPaymentOrder', ['200', '400', '401', '403', '404', '409', '413', '415', '422', '429', '500', '503']],
+    ['/merchant/payouts', 'post', 'createPayout', ['201', '400', '401', '403', '409', '413', '415', '422', '429', '500', '503']],
+    ['/merchant/payouts', 'get', 'listPayouts', ['200', '401', '403', '422', '429', '500', '503']],
+    ['/merchant/payouts/{payout}', 'get', 'getPayout', ['200', '401', '403', '404', '429', '500', '503']],
+    ['/merchant/payment-orders/{order}/refunds', 'post', 'createRefund', ['201', '400', '401', '403', '404', '409', '413', '415', '422', '429', '500', '503']],
+    ['/merchant/payment-orders/{order}/refunds', 'get', 'listOrderRefunds', ['200', '401', '403', '404', '429', '500', '503']],
+    ['/merchant/refunds/{refund}', 'get', 'getRefund', ['200', '401', '403', '404', '429', '500', '503']],
+  ];
+  assert.deepEqual(Object.keys(doc.paths).sort(), [...new Set(expect.map(([path]) => path))].sort(), 'no internal or checkout route is published');
+  const published = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops as object).map((m) => `${m} ${path}`));
+  assert.deepEqual(published.sort(), expect.map(([path, method]) => `${method} ${path}`).sort(), 'every operation, no other');
+  for (const [path, method, operationId, statuses] of expect) {
     const op = doc.paths[path][method];
     assert.equal(op.operationId, operationId);
     for (const s of statuses) assert.ok(op.responses[s]?.content['application/json'].schema.$ref, `${operationId} documents ${s}`);
@@ -46,6 +51,11 @@ test('lists every merchant route with operationId, request schema, headers and e
     if (operationId.startsWith('create')) assert.ok(op.responses['201'].headers['Idempotent-Replayed']);
   }
   assert.equal(doc.paths['/merchant/payment-orders/{order}/refunds'].get.operationId, 'listOrderRefunds', 'the refunds of an order are listed');
+  for (const path of ['/merchant/payment-orders', '/merchant/payouts']) {
+    const query = doc.paths[path].get.parameters.filter((p: any) => p.in === 'query').map((p: any) => p.name);
+    assert.deepEqual(query.sort(), ['created_from', 'created_to', 'cursor', 'limit', 'status'], `${path}: the list filters of contract §7`);
+  }
+  assert.deepEqual(resolve(doc.paths['/merchant/payouts'].get.responses['200'].content['application/json'].schema).required, ['success', 'data', 'next_cursor', 'request_id']);
   assert.equal(resolve(doc.paths['/merchant/payment-orders/{order}/refunds'].post.requestBody.content['application/json'].schema).properties.reason.maxLength, 255);
   // Contract §7: every order, payout and refund says whether it is live.
   for (const name of ['PaymentOrder', 'Payout', 'Refund']) {

@@ -10,7 +10,11 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List the calling client's payment orders, newest first
+         * @description Scope `collections:read`. Only payment orders created by the calling API client. Keyset pages: pass `next_cursor` as `cursor` for the next, older page; payment orders created meanwhile never shift a page (no item is skipped or repeated). `created_from`/`created_to` are inclusive. A malformed filter or a cursor this API did not issue is 422 VALIDATION_FAILED.
+         */
+        get: operations["listPaymentOrders"];
         put?: never;
         /**
          * Create a payment order (CHECKOUT or INTENT)
@@ -70,7 +74,11 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List the calling client's payouts, newest first
+         * @description Scope `payouts:read`. Only payouts created by the calling API client. Keyset pages: pass `next_cursor` as `cursor` for the next, older page; payouts created meanwhile never shift a page (no item is skipped or repeated). `created_from`/`created_to` are inclusive. A malformed filter or a cursor this API did not issue is 422 VALIDATION_FAILED.
+         */
+        get: operations["listPayouts"];
         put?: never;
         /**
          * Create a payout (submitted directly; no approval step)
@@ -410,6 +418,15 @@ export type components = {
             data: components["schemas"]["PaymentOrder"];
             request_id: string;
         };
+        /** @description contract §7: newest first */
+        PaymentOrderListEnvelope: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["PaymentOrder"][];
+            /** @description pass as `cursor` for the next (older) page; null on the last page */
+            next_cursor: string | null;
+            request_id: string;
+        };
         /** @description as enabled on the payout route */
         PayoutMode: "IMPS" | "NEFT" | "RTGS";
         /** @description API §3.2, contract §4 */
@@ -503,6 +520,15 @@ export type components = {
             /** @enum {boolean} */
             success: true;
             data: components["schemas"]["Payout"];
+            request_id: string;
+        };
+        /** @description contract §7: newest first */
+        PayoutListEnvelope: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Payout"][];
+            /** @description pass as `cursor` for the next (older) page; null on the last page */
+            next_cursor: string | null;
             request_id: string;
         };
         /** @description PENDING_REVIEW → PROCESSING → COMPLETED; or REJECTED (by a reviewer) or FAILED (at the provider) */
@@ -771,6 +797,109 @@ export type components = {
 };
 export type $defs = Record<string, never>;
 export interface operations {
+    listPaymentOrders: {
+        parameters: {
+            query?: {
+                /** @description only orders in this status */
+                status?: "AWAITING_CUSTOMER" | "PENDING_PAYMENT" | "AWAITING_CONFIRMATION" | "PAID" | "MANUALLY_CONFIRMED" | "FAILED" | "EXPIRED" | "CANCELLED" | "REFUNDED";
+                /** @description only resources created at or after this time */
+                created_from?: string;
+                /** @description only resources created at or before this time */
+                created_to?: string;
+                /** @description page size, 1–100 (default 20) */
+                limit?: string;
+                /** @description the `next_cursor` of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of payment orders (contract §7). */
+            200: {
+                headers: {
+                    /** @description The request_id of this answer (also in its body). */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentOrderListEnvelope"];
+                };
+            };
+            /** @description `API_AUTH_FAILED`. Missing or wrong client id or secret. */
+            401: {
+                headers: {
+                    /** @description The request_id of this answer (also in its body). */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`. The client lacks the scope, or the source address is not on its allow list. */
+            403: {
+                headers: {
+                    /** @description The request_id of this answer (also in its body). */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `VALIDATION_FAILED`, `IDEMPOTENCY_KEY_REUSED`, `SENSITIVE_DATA_REJECTED`, `BENEFICIARY_INVALID`, `ROUTE_INVALID`, `MODE_NOT_ENABLED`, `REFUND_EXCEEDS_AMOUNT`. A field breaks a rule (`error.details`), the Idempotency-Key was used for a different request, or a reference does not resolve. */
+            422: {
+                headers: {
+                    /** @description The request_id of this answer (also in its body). */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`. Over the client rate limit (or too many failed authentications): wait `Retry-After` seconds, with jitter. */
+            429: {
+                headers: {
+                    /** @description The request_id of this answer (also in its body). */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`. Outcome unknown: retry with the same Idempotency-Key. */
+            500: {
+                headers: {
+                    /** @description The request_id of this answer (also in its body). */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`. A dependency is down: retry after `Retry-After` seconds with the same Idempotency-Key. */
+            503: {
+                headers: {
+                    /** @description The request_id of this answer (also in its body). */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     createPaymentOrder: {
         parameters: {
             query?: never;
@@ -1102,6 +1231,109 @@ export interface operations {
             };
             /** @description `UNSUPPORTED_MEDIA_TYPE`. The body is not `application/json`. */
             415: {
+                headers: {
+                    /** @description The request_id of this answer (also in its body). */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `VALIDATION_FAILED`, `IDEMPOTENCY_KEY_REUSED`, `SENSITIVE_DATA_REJECTED`, `BENEFICIARY_INVALID`, `ROUTE_INVALID`, `MODE_NOT_ENABLED`, `REFUND_EXCEEDS_AMOUNT`. A field breaks a rule (`error.details`), the Idempotency-Key was used for a different request, or a reference does not resolve. */
+            422: {
+                headers: {
+                    /** @description The request_id of this answer (also in its body). */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`. Over the client rate limit (or too many failed authentications): wait `Retry-After` seconds, with jitter. */
+            429: {
+                headers: {
+                    /** @description The request_id of this answer (also in its body). */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`. Outcome unknown: retry with the same Idempotency-Key. */
+            500: {
+                headers: {
+                    /** @description The request_id of this answer (also in its body). */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`. A dependency is down: retry after `Retry-After` seconds with the same Idempotency-Key. */
+            503: {
+                headers: {
+                    /** @description The request_id of this answer (also in its body). */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listPayouts: {
+        parameters: {
+            query?: {
+                /** @description only payouts in this status */
+                status?: "PROCESSING" | "SUCCESS" | "FAILED";
+                /** @description only resources created at or after this time */
+                created_from?: string;
+                /** @description only resources created at or before this time */
+                created_to?: string;
+                /** @description page size, 1–100 (default 20) */
+                limit?: string;
+                /** @description the `next_cursor` of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of payouts (contract §7). */
+            200: {
+                headers: {
+                    /** @description The request_id of this answer (also in its body). */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutListEnvelope"];
+                };
+            };
+            /** @description `API_AUTH_FAILED`. Missing or wrong client id or secret. */
+            401: {
+                headers: {
+                    /** @description The request_id of this answer (also in its body). */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`. The client lacks the scope, or the source address is not on its allow list. */
+            403: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;

@@ -7,7 +7,7 @@ import { financialCreateChecks, idempotencyScopeOf, sendCreateResponse } from '.
 import { merchantRoute, principalOf } from '../plugins/merchant-auth.js';
 import { IdempotencyKeyHeaders, refTo, REPLAYED_HEADER, REQUEST_ID_HEADER } from './schemas/common.js';
 import { AUTHENTICATED_ERRORS, BODY_ERRORS, errorResponses } from './schemas/errors.js';
-import { CreatePaymentOrderRequest, OrderParams, PaymentOrderEnvelope } from './schemas/payment-orders.js';
+import { CreatePaymentOrderRequest, ListPaymentOrdersQuery, OrderParams, PaymentOrderEnvelope, PaymentOrderListEnvelope } from './schemas/payment-orders.js';
 
 const TAGS = ['payment orders'];
 
@@ -74,5 +74,30 @@ export async function registerPaymentOrderRoutes(app: FastifyInstance, ctx: AppC
       },
     },
     async (request) => okEnvelope(request, await ctx.paymentOrders.cancel(principalOf(request), request.params.order)),
+  );
+
+  api.get(
+    '/merchant/payment-orders',
+    {
+      ...merchantRoute(ctx, 'collections:read'),
+      schema: {
+        operationId: 'listPaymentOrders',
+        tags: TAGS,
+        summary: 'List the calling client\'s payment orders, newest first',
+        description:
+          'Scope `collections:read`. Only payment orders created by the calling API client. Keyset pages: pass `next_cursor` as `cursor` for the next, older page; ' +
+          'payment orders created meanwhile never shift a page (no item is skipped or repeated). `created_from`/`created_to` are inclusive. ' +
+          'A malformed filter or a cursor this API did not issue is 422 VALIDATION_FAILED.',
+        querystring: ListPaymentOrdersQuery,
+        response: {
+          200: { ...refTo(PaymentOrderListEnvelope), description: 'One page of payment orders (contract §7).', headers: REQUEST_ID_HEADER },
+          ...errorResponses(...AUTHENTICATED_ERRORS, 422),
+        },
+      },
+    },
+    async (request) => {
+      const page = await ctx.paymentOrders.list(principalOf(request), request.query);
+      return { success: true as const, data: page.data, next_cursor: page.next_cursor, request_id: request.id };
+    },
   );
 }

@@ -7,7 +7,7 @@ import { financialCreateChecks, idempotencyScopeOf, sendCreateResponse } from '.
 import { merchantRoute, principalOf } from '../plugins/merchant-auth.js';
 import { IdempotencyKeyHeaders, refTo, REPLAYED_HEADER, REQUEST_ID_HEADER } from './schemas/common.js';
 import { AUTHENTICATED_ERRORS, BODY_ERRORS, errorResponses } from './schemas/errors.js';
-import { CreatePayoutRequest, PayoutCreatedEnvelope, PayoutEnvelope, PayoutParams } from './schemas/payouts.js';
+import { CreatePayoutRequest, ListPayoutsQuery, PayoutCreatedEnvelope, PayoutEnvelope, PayoutListEnvelope, PayoutParams } from './schemas/payouts.js';
 
 const TAGS = ['payouts'];
 
@@ -57,5 +57,30 @@ export async function registerPayoutRoutes(app: FastifyInstance, ctx: AppContext
       },
     },
     async (request) => okEnvelope(request, await ctx.payouts.get(principalOf(request), request.params.payout)),
+  );
+
+  api.get(
+    '/merchant/payouts',
+    {
+      ...merchantRoute(ctx, 'payouts:read'),
+      schema: {
+        operationId: 'listPayouts',
+        tags: TAGS,
+        summary: 'List the calling client\'s payouts, newest first',
+        description:
+          'Scope `payouts:read`. Only payouts created by the calling API client. Keyset pages: pass `next_cursor` as `cursor` for the next, older page; ' +
+          'payouts created meanwhile never shift a page (no item is skipped or repeated). `created_from`/`created_to` are inclusive. ' +
+          'A malformed filter or a cursor this API did not issue is 422 VALIDATION_FAILED.',
+        querystring: ListPayoutsQuery,
+        response: {
+          200: { ...refTo(PayoutListEnvelope), description: 'One page of payouts (contract §7).', headers: REQUEST_ID_HEADER },
+          ...errorResponses(...AUTHENTICATED_ERRORS, 422),
+        },
+      },
+    },
+    async (request) => {
+      const page = await ctx.payouts.list(principalOf(request), request.query);
+      return { success: true as const, data: page.data, next_cursor: page.next_cursor, request_id: request.id };
+    },
   );
 }

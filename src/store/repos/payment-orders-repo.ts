@@ -5,6 +5,7 @@
  */
 import type { OrderTrigger, PaymentOrderStatus } from '../../domain/payment-order.js';
 import { prepared, type PreparedStatement, type Queryable } from '../db.js';
+import { LIST_KEY_COLUMN, type ListFilter, listTail, listWhere } from './list-keyset.js';
 import { byKeyOrder, type CompletedKeyValues, HELD_KEYS_CTE, KEY_RECORD_COLUMNS, keyRecordFields, NEW_KEYS_CTE } from './idempotency-keys-repo.js';
 
 export interface PaymentOrderRow {
@@ -353,6 +354,16 @@ export async function claimExpiredOrders(q: Queryable, o: { limit: number; lease
          FOR UPDATE SKIP LOCKED)
       RETURNING *`,
     [o.limit, o.leaseMs, o.checkoutLinkMinutes],
+  );
+  return r.rows;
+}
+
+/** One page of a client's orders, newest first (the merchant list, contract §7): limit + 1 rows, the view's columns. */
+export async function listForClient(q: Queryable, f: ListFilter): Promise<Array<PaymentOrderViewRow & { list_key_us: string }>> {
+  const w = listWhere(f, 'o');
+  const r = await q.query<PaymentOrderViewRow & { list_key_us: string }>(
+    prepared(`SELECT ${VIEW_COLUMNS.map((c) => `o.${c}`).join(', ')}, ${LIST_KEY_COLUMN('o')} FROM payment_orders o WHERE ${w.where} ${listTail('o', f, w.params)}`),
+    w.params,
   );
   return r.rows;
 }

@@ -1,6 +1,7 @@
 /** SQL for payouts, their provider attempts and the append-only transition history. */
 import type { PayoutAttemptStatus, PayoutMode, PayoutStatus } from '../../domain/payout.js';
 import { type PreparedStatement, prepared, type Queryable } from '../db.js';
+import { LIST_KEY_COLUMN, type ListFilter, listTail, listWhere } from './list-keyset.js';
 import { byKeyOrder, type CompletedKeyValues, HELD_KEYS_CTE, KEY_RECORD_COLUMNS, keyRecordFields, NEW_KEYS_CTE } from './idempotency-keys-repo.js';
 
 export interface PayoutRow {
@@ -362,4 +363,17 @@ export async function unresolvedSummary(q: Queryable): Promise<{ status: string;
        FROM payout_attempts WHERE status IN ('PENDING_SUBMIT', 'PROCESSING', 'UNKNOWN') GROUP BY status`,
   );
   return r.rows;
+}
+
+/** One page of a client's payouts with their attempts, newest first (the merchant list, contract §7): limit + 1 rows. */
+export async function listForClient(q: Queryable, f: ListFilter): Promise<Array<{ id: string; payout: PayoutRow; attempts: AttemptRow[]; list_key_us: string }>> {
+  const w = listWhere(f, 'p');
+  const r = await q.query<PayoutRow & { attempts: AttemptRow[]; list_key_us: string }>(
+    prepared(`SELECT ${PAYOUT_COLUMNS}, ${LIST_KEY_COLUMN('p')},
+            (SELECT coalesce(json_agg(json_build_object('status', a.status, 'bank_reference', a.bank_reference, 'utr', a.utr) ORDER BY a.attempt_no), '[]')
+               FROM payout_attempts a WHERE a.payout_id = p.id) AS attempts
+       FROM payouts p WHERE ${w.where} ${listTail('p', f, w.params)}`),
+    w.params,
+  );
+  return r.rows.map(({ attempts, list_key_us, ...payout }) => ({ id: payout.id, payout, attempts, list_key_us }));
 }

@@ -11,6 +11,7 @@ import { INDIAN_MOBILE_PATTERN } from '../../../domain/phone.js';
 import { EMAIL_PATTERN, HTTPS_URL_SHAPE } from '../../../domain/text.js';
 import { VERIFICATION_MODE } from '../../../services/payment-order-view.js';
 import { Nullable, refTo, Text, Timestamp, Uuid, Livemode } from './common.js';
+import { listQuery, NEXT_CURSOR_DESCRIPTION } from './lists.js';
 
 export const ResponseMode = Type.Union([Type.Literal('CHECKOUT'), Type.Literal('INTENT')], { $id: 'ResponseMode' });
 export const PaymentOrderStatus = Type.Union(
@@ -106,6 +107,13 @@ export const PaymentOrderEnvelope = Type.Object(
   { $id: 'PaymentOrderEnvelope', additionalProperties: false },
 );
 
+export const PaymentOrderListEnvelope = Type.Object(
+  { success: Type.Literal(true), data: Type.Array(refTo(PaymentOrder)), next_cursor: Nullable(Type.String({ description: NEXT_CURSOR_DESCRIPTION })), request_id: Type.String() },
+  { $id: 'PaymentOrderListEnvelope', additionalProperties: false, description: 'contract §7: newest first' },
+);
+
+export const ListPaymentOrdersQuery = listQuery(Type.Union(PAYMENT_ORDER_STATUSES.map((s) => Type.Literal(s)), { description: 'only orders in this status' }));
+
 export const OrderParams = Type.Object({ order: Type.String({ minLength: 1, maxLength: 64, description: 'service UUID or order_id' }) });
 
-export const PAYMENT_ORDER_COMPONENTS = [ResponseMode, PaymentOrderStatus, CreatePaymentOrderRequest, HostedCheckoutAction, UpiIntentAction, PaymentOrder, PaymentOrderEnvelope];
+export const PAYMENT_ORDER_COMPONENTS = [ResponseMode, PaymentOrderStatus, CreatePaymentOrderRequest, HostedCheckoutAction, UpiIntentAction, PaymentOrder, PaymentOrderEnvelope, PaymentOrderListEnvelope];

@@ -11,6 +11,7 @@ import { AMOUNT_MAX_PAISE, AMOUNT_MIN_PAISE } from '../../../domain/money.js';
 import { checkRailRules, IMPS_MAX_PAISE, PAYOUT_MODES, PAYOUT_STATUSES, RTGS_MIN_PAISE } from '../../../domain/payout.js';
 import { INDIAN_MOBILE_PATTERN } from '../../../domain/phone.js';
 import { Nullable, refTo, Text, Timestamp, UUID_PATTERN, Uuid, Livemode } from './common.js';
+import { listQuery, NEXT_CURSOR_DESCRIPTION } from './lists.js';
 
 export const PayoutMode = Type.Union(PAYOUT_MODES.map((m) => Type.Literal(m)), { $id: 'PayoutMode', description: 'as enabled on the payout route' });
 export const PayoutStatus = Type.Union(PAYOUT_STATUSES.map((m) => Type.Literal(m)), { $id: 'PayoutStatus', description: 'API §3.2, contract §4' });
@@ -123,6 +124,13 @@ export const PayoutEnvelope = Type.Object(
   { $id: 'PayoutEnvelope', additionalProperties: false },
 );
 
+export const PayoutListEnvelope = Type.Object(
+  { success: Type.Literal(true), data: Type.Array(refTo(Payout)), next_cursor: Nullable(Type.String({ description: NEXT_CURSOR_DESCRIPTION })), request_id: Type.String() },
+  { $id: 'PayoutListEnvelope', additionalProperties: false, description: 'contract §7: newest first' },
+);
+
+export const ListPayoutsQuery = listQuery(Type.Union(PAYOUT_STATUSES.map((s) => Type.Literal(s)), { description: 'only payouts in this status' }));
+
 export const PayoutParams = Type.Object({ payout: Type.String({ maxLength: 64, description: 'payout id (UUID) or transaction_id' }) });
 
-export const PAYOUT_COMPONENTS = [PayoutMode, PayoutStatus, InlineBeneficiary, CreatePayoutRequest, Beneficiary, PayoutAttempt, Payout, PayoutCreatedEnvelope, PayoutEnvelope];
+export const PAYOUT_COMPONENTS = [PayoutMode, PayoutStatus, InlineBeneficiary, CreatePayoutRequest, Beneficiary, PayoutAttempt, Payout, PayoutCreatedEnvelope, PayoutEnvelope, PayoutListEnvelope];

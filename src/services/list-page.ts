@@ -1,0 +1,71 @@
+/**
+ * Keyset pages of the merchant API lists (contract §7): newest first by (created_at, id), the
+ * cursor naming the last row of the previous page. A row added while a client pages through sorts
+ * before the first page (it is newer), so no row that existed when paging began is skipped or
+ * shown twice — unlike OFFSET, which shifts under inserts.
+ *
+ * The cursor is opaque: base64url of `<created_at in µs since the epoch>.<id>`, the exact
+ * timestamptz (JavaScript Dates hold only milliseconds). Anything else is 422 VALIDATION_FAILED.
+ */
+import { AppError } from '../domain/errors.js';
+import type { ListFilter, ListKey } from '../store/repos/list-keyset.js';
+
+export type { ListFilter } from '../store/repos/list-keyset.js';
+
+export const LIST_LIMIT_DEFAULT = 20;
+export const LIST_LIMIT_MAX = 100;
+
+/** The query of a list request, as the route's schema has checked it (strings, no coercion). */
+export interface ListQuery {
+  status?: string;
+  created_from?: string;
+  created_to?: string;
+  limit?: string;
+  cursor?: string;
+}
+
+const CURSOR_TEXT = /^([0-9]{1,17})\.([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+
+export function encodeCursor(key: ListKey): string {
+  return Buffer.from(`${key.createdUs}.${key.id}`).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): ListKey | null {
+  if (!/^[A-Za-z0-9_-]{1,96}$/.test(cursor)) return null;
+  const m = CURSOR_TEXT.exec(Buffer.from(cursor, 'base64url').toString('latin1'));
+  if (m === null || encodeCursor({ createdUs: m[1] as string, id: m[2] as string }) !== cursor) return null;
+  return { createdUs: m[1] as string, id: m[2] as string };
+}
+
+/** The filter of a checked query; a cursor we did not issue, or created_from after created_to, is 422. */
+export function listFilterOf(clientPk: string, q: ListQuery): ListFilter {
+  const after = q.cursor === undefined ? undefined : decodeCursor(q.cursor);
+  if (after === null) {
+    throw new AppError('VALIDATION_FAILED', 'The cursor is not one this API issued.', { details: [{ field: 'cursor', issue: 'is not a next_cursor of this list' }] });
+  }
+  const createdFrom = q.created_from === undefined ? undefined : new Date(q.created_from);
+  const createdTo = q.created_to === undefined ? undefined : new Date(q.created_to);
+  for (const [field, d] of [['created_from', createdFrom], ['created_to', createdTo]] as const) {
+    if (d !== undefined && Number.isNaN(d.getTime())) {
+      throw new AppError('VALIDATION_FAILED', 'A date filter is not a valid ISO 8601 time.', { details: [{ field, issue: 'has an invalid format' }] });
+    }
+  }
+  if (createdFrom !== undefined && createdTo !== undefined && createdFrom > createdTo) {
+    throw new AppError('VALIDATION_FAILED', 'created_from is after created_to.', { details: [{ field: 'created_from', issue: 'must not be after created_to' }] });
+  }
+  return {
+    clientPk,
+    ...(q.status !== undefined ? { status: q.status } : {}),
+    ...(createdFrom !== undefined ? { createdFrom } : {}),
+    ...(createdTo !== undefined ? { createdTo } : {}),
+    ...(after !== undefined ? { after } : {}),
+    limit: q.limit === undefined ? LIST_LIMIT_DEFAULT : Number(q.limit),
+  };
+}
+
+/** The page and its next_cursor from limit + 1 rows. */
+export function pageOf<R extends { id: string; list_key_us: string }, V>(rows: R[], limit: number, view: (r: R) => V): { data: V[]; next_cursor: string | null } {
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return { data: page.map(view), next_cursor: rows.length > limit && last !== undefined ? encodeCursor({ createdUs: last.list_key_us, id: last.id }) : null };
+}
