@@ -10,6 +10,7 @@ import type { AppContext } from '../../../context.js';
 import { PERMISSIONS } from '../../../services/console/roles.js';
 import { userView } from '../../../services/console/users.js';
 import { okEnvelope } from '../../plugins/envelope.js';
+import { registerMoneyApi } from './money-api.js';
 import { actorOf, clearSessionCookie, consoleGuard, sessionOf, setSessionCookie } from './session.js';
 
 const ISO_TIME = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,6})?)?(Z|[+-]\\d{2}:\\d{2})$';
@@ -221,4 +222,6 @@ export async function registerConsoleApi(api: FastifyInstance, ctx: AppContext):
     });
     return okEnvelope(request, page.rows, { next_cursor: page.next_cursor });
   });
+
+  await registerMoneyApi(api, ctx);
 }
