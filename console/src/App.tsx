@@ -9,6 +9,7 @@ import { DestinationsPage } from './pages/DestinationsPage.js';
 import { SetupPage } from './pages/SetupPage.js';
 import { SignInPage } from './pages/SignInPage.js';
 import { UsersPage } from './pages/UsersPage.js';
+import { moneyPage } from './pages/money/routes.js';
 import { navigate, usePath } from './router.js';
 
 export function App() {
@@ -37,7 +38,7 @@ export function App() {
   }, []);
 
   useEffect(() => {
-    const title = PAGES.find((p) => p.path === path)?.name ?? (path === '/account' ? 'Your account' : path === '/setup' ? 'Set your password' : 'Sign in');
+    const title = PAGES.find((p) => p.path === path || (p.path !== '/' && path.startsWith(`${p.path}/`)))?.name ?? (path === '/account' ? 'Your account' : path === '/setup' ? 'Set your password' : 'Sign in');
     document.title = `${session ? title : path === '/setup' ? 'Set your password' : 'Sign in'} · Tijori console`;
   }, [path, session]);
 
@@ -67,11 +68,13 @@ export function App() {
   }
 
   const can = (p: string) => session.permissions.includes(p);
+  const money = moneyPage(path);
   let page;
   if (path === '/api-clients') page = <ApiClientsPage canManage={can('clients.manage')} />;
   else if (path === '/callback-destinations') page = <DestinationsPage canManage={can('destinations.manage')} />;
   else if (path === '/users') page = <UsersPage canManage={can('users.manage')} self={session.user.user_id} />;
   else if (path === '/audit-log') page = <AuditLogPage />;
+  else if (money) page = money;
   else if (path === '/account') page = <AccountPage session={session} onChanged={signedIn} canManage={can('self.manage')} />;
   else page = <ComingPage name={PAGES.find((p) => p.path === path)?.name ?? 'Overview'} />;
   return (
