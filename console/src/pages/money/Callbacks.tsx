@@ -1,6 +1,6 @@
 /** The callbacks of an order or payout: each delivery with every attempt's answer and time. */
 import { Time } from '../../components.js';
-import { dash } from './links.js';
+import { dash, TableScroll } from './links.js';
 
 export interface Delivery {
   delivery_id: string;
@@ -25,7 +25,7 @@ export function Callbacks({ deliveries }: { deliveries: Delivery[] }) {
             {d.attempts.length === 0 ? (
               <p>Not attempted yet.</p>
             ) : (
-              <div className="table-wrap">
+              <TableScroll label={`Attempts of ${d.event}`}>
                 <table>
                   <thead>
                     <tr>
@@ -50,7 +50,7 @@ export function Callbacks({ deliveries }: { deliveries: Delivery[] }) {
                     ))}
                   </tbody>
                 </table>
-              </div>
+              </TableScroll>
             )}
           </div>
         ))

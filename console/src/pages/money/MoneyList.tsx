@@ -6,6 +6,7 @@
 import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import { apiPage, describe } from '../../api.js';
 import { ErrorLine } from '../../components.js';
+import { TableScroll } from './links.js';
 
 export interface Column<T> {
   title: string;
@@ -119,7 +120,7 @@ export function MoneyList<T extends { id: string }>(props: {
       ) : rows.length === 0 ? (
         <p>No {noun} match.</p>
       ) : (
-        <div className="table-wrap">
+        <TableScroll label={props.title}>
           <table>
             <thead>
               <tr>
@@ -142,7 +143,7 @@ export function MoneyList<T extends { id: string }>(props: {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
       <nav className="pager" aria-label={`Pages of ${props.title.toLowerCase()}`}>
         <button type="button" className="secondary" disabled={cursors.length < 2} onClick={() => setCursors((c) => c.slice(0, -1))}>

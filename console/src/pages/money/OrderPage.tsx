@@ -2,7 +2,7 @@
 import { ErrorLine, Time } from '../../components.js';
 import { formatPaise } from '../../format.js';
 import { type Delivery, Callbacks } from './Callbacks.js';
-import { AppLink, dash } from './links.js';
+import { AppLink, dash, TableScroll } from './links.js';
 import { useDetail } from './useDetail.js';
 
 interface OrderDetail {
@@ -69,7 +69,7 @@ export function OrderPage({ id }: { id: string }) {
           </dl>
           <section aria-labelledby="history-title">
             <h2 id="history-title">State moves</h2>
-            <div className="table-wrap">
+            <TableScroll label="State moves">
               <table>
                 <thead>
                   <tr>
@@ -94,7 +94,7 @@ export function OrderPage({ id }: { id: string }) {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableScroll>
           </section>
           <Callbacks deliveries={data.callbacks} />
         </>

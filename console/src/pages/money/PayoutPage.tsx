@@ -2,7 +2,7 @@
 import { ErrorLine, Time } from '../../components.js';
 import { formatPaise } from '../../format.js';
 import { type Delivery, Callbacks } from './Callbacks.js';
-import { AppLink, dash } from './links.js';
+import { AppLink, dash, TableScroll } from './links.js';
 import { useDetail } from './useDetail.js';
 
 interface PayoutDetail {
@@ -72,7 +72,7 @@ export function PayoutPage({ id }: { id: string }) {
           </dl>
           <section aria-labelledby="attempts-title">
             <h2 id="attempts-title">Attempts</h2>
-            <div className="table-wrap">
+            <TableScroll label="Attempts">
               <table>
                 <thead>
                   <tr>
@@ -99,11 +99,11 @@ export function PayoutPage({ id }: { id: string }) {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableScroll>
           </section>
           <section aria-labelledby="moves-title">
             <h2 id="moves-title">State moves</h2>
-            <div className="table-wrap">
+            <TableScroll label="State moves">
               <table>
                 <thead>
                   <tr>
@@ -131,7 +131,7 @@ export function PayoutPage({ id }: { id: string }) {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableScroll>
           </section>
           <Callbacks deliveries={data.callbacks} />
         </>

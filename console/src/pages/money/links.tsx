@@ -19,3 +19,12 @@ export function AppLink({ to, children, label }: { to: string; children: ReactNo
 }
 
 export const dash = (v: string | null | undefined): string => (v === null || v === undefined || v === '' ? '—' : v);
+
+/** A table's horizontal scroller: focusable and named, so a keyboard can scroll it (axe scrollable-region-focusable). */
+export function TableScroll({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="table-wrap" tabIndex={0} role="region" aria-label={label}>
+      {children}
+    </div>
+  );
+}
