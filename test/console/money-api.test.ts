@@ -164,3 +164,45 @@ test('a payout\'s page: attempts with bank reference, UTR and inquiries; its sta
   assert.ok(d.history.some((h: any) => h.entity === 'payout' && h.to_status === 'SUCCESS'), JSON.stringify(d.history));
   assert.equal(JSON.stringify(d).includes('123456789012'), false, 'the account number never appears whole');
 });
+
+test('CSV export: the filtered list, streamed as text/csv, formula-like cells defused, other organizations absent', async () => {
+  const evil = await createOrder(ts, a, intentBody({ merchant_order_reference: '=HYPERLINK("http://x.example","y")', amount_paise: 123_456 }));
+  const r = await viewerA.call('GET', '/payment-orders/export');
+  assert.equal(r.status, 200, r.text);
+  assert.match(r.headers.get('content-type') ?? '', /^text\/csv/);
+  assert.match(r.headers.get('content-disposition') ?? '', /attachment; filename="payment-orders.csv"/);
+  const lines = r.text.trim().split('\n');
+  assert.equal(lines[0], 'created_at,order_id,id,merchant_order_reference,amount_rupees,status,response_mode,utr,livemode');
+  assert.ok(lines[1]?.includes(evil.order_id), 'newest first');
+  assert.ok(lines[1]?.includes(`"'=HYPERLINK(""http://x.example"",""y"")"`), lines[1]);
+  assert.ok(lines[1]?.includes(',1234.56,'), lines[1]);
+  assert.ok(!r.text.includes(orderB.order_id));
+  const rows = await viewerA.call('GET', '/payment-orders');
+  assert.equal(lines.length - 1, rows.body.data.length, 'every row of the organization');
+  const paid = await viewerA.call('GET', '/payment-orders/export?status=PAID');
+  assert.deepEqual(paid.text.trim().split('\n').slice(1).map((l) => l.split(',')[1]), [paidA.order_id]);
+  const bad = await viewerA.call('GET', '/payment-orders/export?status=NOPE');
+  assert.equal(bad.status, 422, bad.text);
+  assert.ok(bad.body.request_id);
+  const payouts = await viewerA.call('GET', '/payouts/export?search=PAY-A-1');
+  assert.equal(payouts.status, 200, payouts.text);
+  const pl = payouts.text.trim().split('\n');
+  assert.equal(pl.length, 2);
+  assert.ok(pl[1]?.includes(payoutA.transaction_id) && pl[1]?.includes(',2500.00,'), pl[1]);
+});
+
+test('CSV export reads past its first keyset page (1,000 rows) without a gap or a repeat', async () => {
+  // 1,005 copies of org B's order, each a millisecond older: more than one page of the export.
+  await ts.database.db.query(
+    `INSERT INTO payment_orders
+       SELECT (json_populate_record(o, json_build_object('id', gen_random_uuid(), 'created_at', o.created_at - n * interval '1 millisecond'))).*
+         FROM payment_orders o, generate_series(1, 1005) n WHERE o.id = $1`,
+    [orderB.id],
+  );
+  const r = await viewerB.call('GET', '/payment-orders/export');
+  assert.equal(r.status, 200, r.text);
+  const exported = r.text.trim().split('\n').slice(1).map((l) => l.split(',')[2]);
+  assert.equal(exported.length, 1006);
+  assert.equal(new Set(exported).size, 1006);
+  assert.equal(exported[0], orderB.id);
+});

@@ -62,6 +62,8 @@ function page<R extends { id: string; key_ts: string }, T>(rows: R[], limit: num
   return { rows: shown.map(view), next_cursor: rows.length > limit && last ? encodeCursor({ createdAt: last.key_ts, id: last.id }) : null };
 }
 
+const EXPORT_PAGE = 1000;
+
 const iso = (d: Date | string | null): string | null => (d === null ? null : new Date(d).toISOString());
 
 export class ConsoleMoney {
@@ -95,6 +97,35 @@ export class ConsoleMoney {
     checkStatus(q.status, PAYOUT_STATUSES);
     const f = this.filter(q, (text) => (isUuid(text) ? [text.toLowerCase()] : []));
     return page(await repo.listPayouts(this.deps.db, f), q.limit, payoutListView);
+  }
+
+  /** Every order the filter matches, newest first, read in keyset pages (memory stays flat for any count). */
+  async *exportOrders(q: Omit<MoneyListQuery, 'cursor' | 'limit'>): AsyncGenerator<ReturnType<typeof orderListView>> {
+    checkStatus(q.status, PAYMENT_ORDER_STATUSES);
+    const base = this.filter({ ...q, limit: EXPORT_PAGE - 1 }, (text) => {
+      const ref = orderRefFor(text);
+      return ref ? [ref.id] : [];
+    });
+    for (let after: repo.Keyset | undefined; ; ) {
+      const rows = await repo.listOrders(this.deps.db, { ...base, ...(after ? { after } : {}), limit: EXPORT_PAGE });
+      for (const r of rows) yield orderListView(r);
+      const last = rows[rows.length - 1];
+      if (rows.length < EXPORT_PAGE || !last) return;
+      after = { createdAt: last.key_ts, id: last.id };
+    }
+  }
+
+  /** Every payout the filter matches, newest first, read in keyset pages. */
+  async *exportPayouts(q: Omit<MoneyListQuery, 'cursor' | 'limit'>): AsyncGenerator<ReturnType<typeof payoutListView>> {
+    checkStatus(q.status, PAYOUT_STATUSES);
+    const base = this.filter({ ...q, limit: EXPORT_PAGE - 1 }, (text) => (isUuid(text) ? [text.toLowerCase()] : []));
+    for (let after: repo.Keyset | undefined; ; ) {
+      const rows = await repo.listPayouts(this.deps.db, { ...base, ...(after ? { after } : {}), limit: EXPORT_PAGE });
+      for (const r of rows) yield payoutListView(r);
+      const last = rows[rows.length - 1];
+      if (rows.length < EXPORT_PAGE || !last) return;
+      after = { createdAt: last.key_ts, id: last.id };
+    }
   }
 
   /** The order as the merchant API shows it, every state move with time and cause, its callbacks. */

@@ -114,6 +114,12 @@ export function MoneyList<T extends { id: string }>(props: {
         </div>
         <button type="submit">Apply</button>
       </form>
+      <p className="export">
+        {/* The API streams every row the applied filter matches (not only this page); the session cookie goes with it. */}
+        <a href={`/console/api${endpoint}/export?${listQuery(filter).toString()}`} download>
+          Export CSV
+        </a>
+      </p>
       <ErrorLine error={error} />
       {rows === null ? (
         <p>Loading…</p>
@@ -145,7 +151,7 @@ export function MoneyList<T extends { id: string }>(props: {
           </table>
         </TableScroll>
       )}
-      <nav className="pager" aria-label={`Pages of ${props.title.toLowerCase()}`}>
+      <div className="pager" role="group" aria-label={`Pages of ${props.title.toLowerCase()}`}>
         <button type="button" className="secondary" disabled={cursors.length < 2} onClick={() => setCursors((c) => c.slice(0, -1))}>
           Previous
         </button>
@@ -153,7 +159,7 @@ export function MoneyList<T extends { id: string }>(props: {
         <button type="button" className="secondary" disabled={!next} onClick={() => next && setCursors((c) => [...c, next])}>
           Next
         </button>
-      </nav>
+      </div>
     </>
   );
 }

@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../context.js';
 import { ConsoleMoney, type MoneyListQuery } from '../../../services/console/money.js';
 import { okEnvelope } from '../../plugins/envelope.js';
+import { csvStream, rupeesOf } from './csv.js';
 import { sessionOf } from './session.js';
 
 const ISO_TIME = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,6})?)?(Z|[+-]\\d{2}:\\d{2})$';
@@ -45,6 +46,34 @@ export async function registerMoneyApi(api: FastifyInstance, ctx: AppContext): P
     return okEnvelope(request, page.rows, { next_cursor: page.next_cursor });
   });
 
+  // A static path: find-my-way matches it before '/payment-orders/:ref'.
+  api.get('/payment-orders/export', { schema: { ...hide, querystring: ListQuery }, config: { console: 'read' } }, async (request, reply) => {
+    const { cursor: _c, limit: _l, ...q } = listQuery(sessionOf(request).user.org_id, request.query as Static<typeof ListQuery>);
+    const rows = money.exportOrders(q);
+    // The first page is read before the answer starts, so a bad filter is still a 422 in the envelope.
+    const first = await rows.next();
+    const all = (async function* () {
+      if (!first.done) yield first.value;
+      yield* rows;
+    })();
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', 'attachment; filename="payment-orders.csv"')
+      .send(
+        csvStream(all, [
+          { header: 'created_at', value: (o) => o.created_at },
+          { header: 'order_id', value: (o) => o.order_id },
+          { header: 'id', value: (o) => o.id },
+          { header: 'merchant_order_reference', value: (o) => o.merchant_order_reference },
+          { header: 'amount_rupees', value: (o) => rupeesOf(o.amount_paise) },
+          { header: 'status', value: (o) => o.status },
+          { header: 'response_mode', value: (o) => o.response_mode },
+          { header: 'utr', value: (o) => o.utr },
+          { header: 'livemode', value: (o) => o.livemode },
+        ]),
+      );
+  });
+
   api.get('/payment-orders/:ref', { schema: { ...hide, params: RefParams }, config: { console: 'read' } }, async (request) => {
     const { ref } = request.params as Static<typeof RefParams>;
     return okEnvelope(request, await money.order(sessionOf(request).user.org_id, ref));
@@ -53,6 +82,34 @@ export async function registerMoneyApi(api: FastifyInstance, ctx: AppContext): P
   api.get('/payouts', { schema: { ...hide, querystring: ListQuery }, config: { console: 'read' } }, async (request) => {
     const page = await money.listPayouts(listQuery(sessionOf(request).user.org_id, request.query as Static<typeof ListQuery>));
     return okEnvelope(request, page.rows, { next_cursor: page.next_cursor });
+  });
+
+  api.get('/payouts/export', { schema: { ...hide, querystring: ListQuery }, config: { console: 'read' } }, async (request, reply) => {
+    const { cursor: _c, limit: _l, ...q } = listQuery(sessionOf(request).user.org_id, request.query as Static<typeof ListQuery>);
+    const rows = money.exportPayouts(q);
+    const first = await rows.next();
+    const all = (async function* () {
+      if (!first.done) yield first.value;
+      yield* rows;
+    })();
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', 'attachment; filename="payouts.csv"')
+      .send(
+        csvStream(all, [
+          { header: 'created_at', value: (p) => p.created_at },
+          { header: 'transaction_id', value: (p) => p.transaction_id },
+          { header: 'id', value: (p) => p.id },
+          { header: 'client_reference', value: (p) => p.client_reference },
+          { header: 'amount_rupees', value: (p) => rupeesOf(p.amount_paise) },
+          { header: 'mode', value: (p) => p.mode },
+          { header: 'status', value: (p) => p.status },
+          { header: 'beneficiary_name', value: (p) => p.beneficiary_name },
+          { header: 'account_number_last4', value: (p) => p.account_number_last4 },
+          { header: 'utr', value: (p) => p.utr },
+          { header: 'livemode', value: (p) => p.livemode },
+        ]),
+      );
   });
 
   api.get('/payouts/:ref', { schema: { ...hide, params: RefParams }, config: { console: 'read' } }, async (request) => {
