@@ -91,6 +91,10 @@ describe('console money pages in a browser', { skip: SKIP_NO_BROWSER }, () => {
         await page.getByRole('button', { name: 'Previous' }).click();
         await page.getByText('Page 1').waitFor();
 
+        const exportHref = await page.getByRole('link', { name: 'Export CSV' }).getAttribute('href');
+        const csv = await page.evaluate(async (href) => (await fetch(href as string)).text(), exportHref);
+        assert.equal(csv.trim().split('\n').length, 28, 'header and every order of the organization');
+
         await page.getByLabel('Search').fill('135792468013');
         await page.getByRole('button', { name: 'Apply' }).click();
         await poll(async () => (await rows.count()) === 1 || undefined, { what: 'one row', timeoutMs: 10_000, stepMs: 100 });
