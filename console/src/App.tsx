@@ -11,6 +11,7 @@ import { ReviewQueuePage } from './pages/ReviewQueuePage.js';
 import { SetupPage } from './pages/SetupPage.js';
 import { SignInPage } from './pages/SignInPage.js';
 import { UsersPage } from './pages/UsersPage.js';
+import { moneyPage } from './pages/money/routes.js';
 import { navigate, usePath } from './router.js';
 
 export function App() {
@@ -39,7 +40,7 @@ export function App() {
   }, []);
 
   useEffect(() => {
-    const title = PAGES.find((p) => p.path === path)?.name ?? (path === '/account' ? 'Your account' : path === '/setup' ? 'Set your password' : 'Sign in');
+    const title = PAGES.find((p) => p.path === path || (p.path !== '/' && path.startsWith(`${p.path}/`)))?.name ?? (path === '/account' ? 'Your account' : path === '/setup' ? 'Set your password' : 'Sign in');
     document.title = `${session ? title : path === '/setup' ? 'Set your password' : 'Sign in'} · Tijori console`;
   }, [path, session]);
 
@@ -69,6 +70,7 @@ export function App() {
   }
 
   const can = (p: string) => session.permissions.includes(p);
+  const money = moneyPage(path);
   let page;
   if (path === '/api-clients') page = <ApiClientsPage canManage={can('clients.manage')} />;
   else if (path === '/callback-destinations') page = <DestinationsPage canManage={can('destinations.manage')} />;
@@ -76,6 +78,7 @@ export function App() {
   else if (path === '/audit-log') page = <AuditLogPage />;
   else if (path === '/refunds') page = <RefundsPage canDecide={can('reviews.decide')} />;
   else if (path === '/review-queue') page = <ReviewQueuePage canDecide={can('reviews.decide')} />;
+  else if (money) page = money;
   else if (path === '/account') page = <AccountPage session={session} onChanged={signedIn} canManage={can('self.manage')} />;
   else page = <ComingPage name={PAGES.find((p) => p.path === path)?.name ?? 'Overview'} />;
   return (

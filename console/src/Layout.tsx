@@ -6,8 +6,8 @@ import { BASE, navigate } from './router.js';
 /** The pages of contract §5, in its order; `built` false shows an honest "not built yet" page. */
 export const PAGES: ReadonlyArray<{ path: string; name: string; built: boolean }> = [
   { path: '/', name: 'Overview', built: false },
-  { path: '/payment-orders', name: 'Payment orders', built: false },
-  { path: '/payouts', name: 'Payouts', built: false },
+  { path: '/payment-orders', name: 'Payment orders', built: true },
+  { path: '/payouts', name: 'Payouts', built: true },
   { path: '/refunds', name: 'Refunds', built: true },
   { path: '/review-queue', name: 'Review queue', built: true },
   { path: '/bulk-payouts', name: 'Bulk payouts', built: false },

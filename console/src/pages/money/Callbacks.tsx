@@ -1,0 +1,60 @@
+/** The callbacks of an order or payout: each delivery with every attempt's answer and time. */
+import { Time } from '../../components.js';
+import { dash, TableScroll } from './links.js';
+
+export interface Delivery {
+  delivery_id: string;
+  event: string;
+  target: string;
+  status: string;
+  attempts: Array<{ attempt_no: number; status_code: number | null; latency_ms: number; error: string | null; response_snippet: string | null; attempted_at: string }>;
+}
+
+export function Callbacks({ deliveries }: { deliveries: Delivery[] }) {
+  return (
+    <section aria-labelledby="callbacks-title">
+      <h2 id="callbacks-title">Callbacks</h2>
+      {deliveries.length === 0 ? (
+        <p>No callbacks were sent for it.</p>
+      ) : (
+        deliveries.map((d) => (
+          <div key={d.delivery_id} className="delivery">
+            <h3>
+              <code>{d.event}</code> to the {d.target === 'order' ? "order's callback_url" : `${d.target} destination`}: {d.status}
+            </h3>
+            {d.attempts.length === 0 ? (
+              <p>Not attempted yet.</p>
+            ) : (
+              <TableScroll label={`Attempts of ${d.event}`}>
+                <table>
+                  <thead>
+                    <tr>
+                      <th scope="col">Attempt</th>
+                      <th scope="col">When</th>
+                      <th scope="col">Answer</th>
+                      <th scope="col">Time taken</th>
+                      <th scope="col">Excerpt</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {d.attempts.map((a) => (
+                      <tr key={a.attempt_no}>
+                        <td>{a.attempt_no}</td>
+                        <td>
+                          <Time iso={a.attempted_at} />
+                        </td>
+                        <td>{a.status_code ?? dash(a.error)}</td>
+                        <td>{a.latency_ms} ms</td>
+                        <td className="change">{dash(a.response_snippet)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </TableScroll>
+            )}
+          </div>
+        ))
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,165 @@
+/**
+ * The list part of the money pages (payment orders, payouts): a "Search" field for any reference,
+ * status and date filters, newest first, "Previous"/"Next" pages over the API's keyset cursors
+ * (a page stays right while new rows arrive), a row's reference opens its page.
+ */
+import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
+import { apiPage, describe } from '../../api.js';
+import { ErrorLine } from '../../components.js';
+import { TableScroll } from './links.js';
+
+export interface Column<T> {
+  title: string;
+  cell: (row: T) => ReactNode;
+  numeric?: boolean;
+}
+
+interface Filter {
+  search: string;
+  status: string;
+  from: string;
+  to: string;
+}
+
+const EMPTY: Filter = { search: '', status: '', from: '', to: '' };
+const PAGE_SIZE = 25;
+
+/** A date picked in the viewer's zone → the instant its day starts there (the API takes instants). */
+function dayStart(date: string, plusDays = 0): string {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  return new Date(y, m - 1, d + plusDays).toISOString();
+}
+
+export function listQuery(f: Filter): URLSearchParams {
+  const q = new URLSearchParams();
+  if (f.search) q.set('search', f.search);
+  if (f.status) q.set('status', f.status);
+  if (f.from) q.set('created_from', dayStart(f.from));
+  if (f.to) q.set('created_to', dayStart(f.to, 1));
+  return q;
+}
+
+export function MoneyList<T extends { id: string }>(props: {
+  title: string;
+  endpoint: string;
+  statuses: readonly string[];
+  columns: Column<T>[];
+  searchHint: string;
+  noun: string;
+}) {
+  const { endpoint, noun } = props;
+  const [form, setForm] = useState<Filter>(EMPTY);
+  const [filter, setFilter] = useState<Filter>(EMPTY);
+  // cursors[i] is the cursor that fetched page i (null for the first page).
+  const [cursors, setCursors] = useState<Array<string | null>>([null]);
+  const [rows, setRows] = useState<T[] | null>(null);
+  const [next, setNext] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const cursor = cursors[cursors.length - 1] ?? null;
+
+  useEffect(() => {
+    let live = true;
+    setRows(null);
+    setError(null);
+    const q = listQuery(filter);
+    q.set('limit', String(PAGE_SIZE));
+    if (cursor) q.set('cursor', cursor);
+    apiPage<T>(`${endpoint}?${q.toString()}`).then(
+      (p) => {
+        if (!live) return;
+        setRows(p.rows);
+        setNext(p.next);
+      },
+      (e) => live && setError(describe(e)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [endpoint, filter, cursor]);
+
+  function apply(e: FormEvent) {
+    e.preventDefault();
+    setFilter({ ...form, search: form.search.trim() });
+    setCursors([null]);
+  }
+
+  const set = (k: keyof Filter) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [k]: e.target.value }));
+  const id = (k: string) => `${noun}-${k}`;
+  return (
+    <>
+      <h1>{props.title}</h1>
+      <form className="filters" onSubmit={apply} role="search" aria-label={`Filter ${props.title.toLowerCase()}`}>
+        <div>
+          <label htmlFor={id('search')}>Search</label>
+          <input id={id('search')} type="search" value={form.search} placeholder={props.searchHint} onChange={set('search')} spellCheck={false} />
+        </div>
+        <div>
+          <label htmlFor={id('status')}>Status</label>
+          <select id={id('status')} value={form.status} onChange={set('status')}>
+            <option value="">Any</option>
+            {props.statuses.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor={id('from')}>From</label>
+          <input id={id('from')} type="date" value={form.from} onChange={set('from')} />
+        </div>
+        <div>
+          <label htmlFor={id('to')}>To</label>
+          <input id={id('to')} type="date" value={form.to} onChange={set('to')} />
+        </div>
+        <button type="submit">Apply</button>
+      </form>
+      <p className="export">
+        {/* The API streams every row the applied filter matches (not only this page); the session cookie goes with it. */}
+        <a href={`/console/api${endpoint}/export?${listQuery(filter).toString()}`} download>
+          Export CSV
+        </a>
+      </p>
+      <ErrorLine error={error} />
+      {rows === null ? (
+        <p>Loading…</p>
+      ) : rows.length === 0 ? (
+        <p>No {noun} match.</p>
+      ) : (
+        <TableScroll label={props.title}>
+          <table>
+            <thead>
+              <tr>
+                {props.columns.map((c) => (
+                  <th key={c.title} scope="col" className={c.numeric ? 'num' : undefined}>
+                    {c.title}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((r) => (
+                <tr key={r.id}>
+                  {props.columns.map((c) => (
+                    <td key={c.title} className={c.numeric ? 'num' : undefined}>
+                      {c.cell(r)}
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
+      )}
+      <div className="pager" role="group" aria-label={`Pages of ${props.title.toLowerCase()}`}>
+        <button type="button" className="secondary" disabled={cursors.length < 2} onClick={() => setCursors((c) => c.slice(0, -1))}>
+          Previous
+        </button>
+        <span>Page {cursors.length}</span>
+        <button type="button" className="secondary" disabled={!next} onClick={() => next && setCursors((c) => [...c, next])}>
+          Next
+        </button>
+      </div>
+    </>
+  );
+}

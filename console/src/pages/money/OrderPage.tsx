@@ -1,0 +1,104 @@
+/** One payment order: its facts, every state move with time and cause, its callbacks. */
+import { ErrorLine, Time } from '../../components.js';
+import { formatPaise } from '../../format.js';
+import { type Delivery, Callbacks } from './Callbacks.js';
+import { AppLink, dash, TableScroll } from './links.js';
+import { useDetail } from './useDetail.js';
+
+interface OrderDetail {
+  order: {
+    id: string;
+    order_id: string;
+    merchant_order_reference: string | null;
+    amount_paise: number;
+    status: string;
+    provider_status: string;
+    response_mode: string;
+    utr?: string;
+    confirmed_at?: string;
+    purpose: string;
+    expires_at: string | null;
+    livemode: boolean;
+    created_at: string;
+  };
+  history: Array<{ from_status: string | null; to_status: string; cause: string; detail: unknown; at: string }>;
+  callbacks: Delivery[];
+}
+
+export function OrderPage({ id }: { id: string }) {
+  const { data, error } = useDetail<OrderDetail>(`/payment-orders/${encodeURIComponent(id)}`);
+  return (
+    <>
+      <p>
+        <AppLink to="/payment-orders">← Payment orders</AppLink>
+      </p>
+      <h1>Payment order {data ? <code>{data.order.order_id}</code> : null}</h1>
+      <ErrorLine error={error} />
+      {data === null ? (
+        error ? null : <p>Loading…</p>
+      ) : (
+        <>
+          <dl className="facts">
+            <dt>Amount</dt>
+            <dd>{formatPaise(data.order.amount_paise)}</dd>
+            <dt>Status</dt>
+            <dd>
+              <span className={`status status-${data.order.status.toLowerCase()}`}>{data.order.status}</span> (provider: {data.order.provider_status})
+            </dd>
+            <dt>Your reference</dt>
+            <dd>{dash(data.order.merchant_order_reference)}</dd>
+            <dt>UTR</dt>
+            <dd>{dash(data.order.utr)}</dd>
+            <dt>Purpose</dt>
+            <dd>{data.order.purpose}</dd>
+            <dt>Mode</dt>
+            <dd>
+              {data.order.response_mode}
+              {data.order.livemode ? '' : ' (sandbox)'}
+            </dd>
+            <dt>Created</dt>
+            <dd>
+              <Time iso={data.order.created_at} />
+            </dd>
+            <dt>Confirmed</dt>
+            <dd>{data.order.confirmed_at ? <Time iso={data.order.confirmed_at} /> : '—'}</dd>
+            <dt>Id</dt>
+            <dd>
+              <code>{data.order.id}</code>
+            </dd>
+          </dl>
+          <section aria-labelledby="history-title">
+            <h2 id="history-title">State moves</h2>
+            <TableScroll label="State moves">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">When</th>
+                    <th scope="col">From</th>
+                    <th scope="col">To</th>
+                    <th scope="col">Cause</th>
+                    <th scope="col">Detail</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.history.map((h, i) => (
+                    <tr key={i}>
+                      <td>
+                        <Time iso={h.at} />
+                      </td>
+                      <td>{dash(h.from_status)}</td>
+                      <td>{h.to_status}</td>
+                      <td>{h.cause}</td>
+                      <td className="change">{h.detail === null ? '—' : JSON.stringify(h.detail)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableScroll>
+          </section>
+          <Callbacks deliveries={data.callbacks} />
+        </>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,42 @@
+/** "Payment orders": the organization's collections, newest first, searched by any reference. */
+import { Time } from '../../components.js';
+import { formatPaise } from '../../format.js';
+import { AppLink, dash } from './links.js';
+import { type Column, MoneyList } from './MoneyList.js';
+
+export const ORDER_STATUSES = [
+  'AWAITING_CUSTOMER', 'PENDING_PAYMENT', 'AWAITING_CONFIRMATION', 'PAID', 'MANUALLY_CONFIRMED', 'FAILED', 'EXPIRED', 'CANCELLED', 'REFUNDED',
+] as const;
+
+interface OrderRow {
+  id: string;
+  order_id: string;
+  merchant_order_reference: string | null;
+  amount_paise: number;
+  status: string;
+  response_mode: string;
+  utr: string | null;
+  created_at: string;
+}
+
+const columns: Column<OrderRow>[] = [
+  { title: 'Created', cell: (o) => <Time iso={o.created_at} /> },
+  { title: 'Order', cell: (o) => <AppLink to={`/payment-orders/${o.id}`}><code>{o.order_id}</code></AppLink> },
+  { title: 'Your reference', cell: (o) => dash(o.merchant_order_reference) },
+  { title: 'Amount', cell: (o) => formatPaise(o.amount_paise), numeric: true },
+  { title: 'Status', cell: (o) => <span className={`status status-${o.status.toLowerCase()}`}>{o.status}</span> },
+  { title: 'UTR', cell: (o) => dash(o.utr) },
+];
+
+export function PaymentOrdersPage() {
+  return (
+    <MoneyList<OrderRow>
+      title="Payment orders"
+      endpoint="/payment-orders"
+      noun="orders"
+      statuses={ORDER_STATUSES}
+      columns={columns}
+      searchHint="order_id, your reference, UTR"
+    />
+  );
+}

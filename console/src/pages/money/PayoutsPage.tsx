@@ -1,0 +1,44 @@
+/** "Payouts": the organization's bank transfers, newest first, searched by any reference. */
+import { Time } from '../../components.js';
+import { formatPaise } from '../../format.js';
+import { AppLink, dash } from './links.js';
+import { type Column, MoneyList } from './MoneyList.js';
+
+export const PAYOUT_STATUSES = ['PROCESSING', 'SUCCESS', 'FAILED'] as const;
+
+interface PayoutRow {
+  id: string;
+  transaction_id: string;
+  client_reference: string | null;
+  amount_paise: number;
+  mode: string;
+  status: string;
+  beneficiary_name: string;
+  account_number_last4: string;
+  utr: string | null;
+  created_at: string;
+}
+
+const columns: Column<PayoutRow>[] = [
+  { title: 'Created', cell: (p) => <Time iso={p.created_at} /> },
+  { title: 'Transaction', cell: (p) => <AppLink to={`/payouts/${p.id}`}><code>{p.transaction_id}</code></AppLink> },
+  { title: 'Your reference', cell: (p) => dash(p.client_reference) },
+  { title: 'Beneficiary', cell: (p) => `${p.beneficiary_name} ••${p.account_number_last4}` },
+  { title: 'Amount', cell: (p) => formatPaise(p.amount_paise), numeric: true },
+  { title: 'Mode', cell: (p) => p.mode },
+  { title: 'Status', cell: (p) => <span className={`status status-${p.status.toLowerCase()}`}>{p.status}</span> },
+  { title: 'UTR', cell: (p) => dash(p.utr) },
+];
+
+export function PayoutsPage() {
+  return (
+    <MoneyList<PayoutRow>
+      title="Payouts"
+      endpoint="/payouts"
+      noun="payouts"
+      statuses={PAYOUT_STATUSES}
+      columns={columns}
+      searchHint="transaction_id, your reference, UTR"
+    />
+  );
+}

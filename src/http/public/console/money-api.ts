@@ -1,0 +1,119 @@
+/**
+ * The console's money pages' API (issue #19 item 3, docs/console.md): payment orders and payouts
+ * of the signed-in user's organization. Every role may read them (contract §5). Registered inside
+ * the console API's plugin, so its session guard and envelope apply.
+ */
+import { type Static, Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../../context.js';
+import { ConsoleMoney, type MoneyListQuery } from '../../../services/console/money.js';
+import { okEnvelope } from '../../plugins/envelope.js';
+import { csvStream, rupeesOf } from './csv.js';
+import { sessionOf } from './session.js';
+
+const ISO_TIME = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,6})?)?(Z|[+-]\\d{2}:\\d{2})$';
+const ListQuery = Type.Object(
+  {
+    status: Type.Optional(Type.String({ maxLength: 40 })),
+    created_from: Type.Optional(Type.String({ maxLength: 40, pattern: ISO_TIME })),
+    created_to: Type.Optional(Type.String({ maxLength: 40, pattern: ISO_TIME })),
+    search: Type.Optional(Type.String({ maxLength: 200 })),
+    cursor: Type.Optional(Type.String({ maxLength: 200 })),
+    limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$' })),
+  },
+  { additionalProperties: false },
+);
+const RefParams = Type.Object({ ref: Type.String({ minLength: 1, maxLength: 100 }) });
+
+function listQuery(orgId: string, q: Static<typeof ListQuery>): MoneyListQuery {
+  return {
+    orgId,
+    ...(q.status ? { status: q.status } : {}),
+    ...(q.created_from ? { from: new Date(q.created_from) } : {}),
+    ...(q.created_to ? { to: new Date(q.created_to) } : {}),
+    ...(q.search ? { search: q.search } : {}),
+    ...(q.cursor ? { cursor: q.cursor } : {}),
+    limit: Math.min(Math.max(Number(q.limit ?? 25), 1), 100),
+  };
+}
+
+export async function registerMoneyApi(api: FastifyInstance, ctx: AppContext): Promise<void> {
+  const money = new ConsoleMoney({ db: ctx.db, vault: ctx.vault, publicBaseUrl: () => ctx.publicBaseUrl() });
+  const hide = { hide: true, tags: ['console'] };
+
+  api.get('/payment-orders', { schema: { ...hide, querystring: ListQuery }, config: { console: 'read' } }, async (request) => {
+    const page = await money.listOrders(listQuery(sessionOf(request).user.org_id, request.query as Static<typeof ListQuery>));
+    return okEnvelope(request, page.rows, { next_cursor: page.next_cursor });
+  });
+
+  // A static path: find-my-way matches it before '/payment-orders/:ref'.
+  api.get('/payment-orders/export', { schema: { ...hide, querystring: ListQuery }, config: { console: 'read' } }, async (request, reply) => {
+    const { cursor: _c, limit: _l, ...q } = listQuery(sessionOf(request).user.org_id, request.query as Static<typeof ListQuery>);
+    const rows = money.exportOrders(q);
+    // The first page is read before the answer starts, so a bad filter is still a 422 in the envelope.
+    const first = await rows.next();
+    const all = (async function* () {
+      if (!first.done) yield first.value;
+      yield* rows;
+    })();
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', 'attachment; filename="payment-orders.csv"')
+      .send(
+        csvStream(all, [
+          { header: 'created_at', value: (o) => o.created_at },
+          { header: 'order_id', value: (o) => o.order_id },
+          { header: 'id', value: (o) => o.id },
+          { header: 'merchant_order_reference', value: (o) => o.merchant_order_reference },
+          { header: 'amount_rupees', value: (o) => rupeesOf(o.amount_paise) },
+          { header: 'status', value: (o) => o.status },
+          { header: 'response_mode', value: (o) => o.response_mode },
+          { header: 'utr', value: (o) => o.utr },
+          { header: 'livemode', value: (o) => o.livemode },
+        ]),
+      );
+  });
+
+  api.get('/payment-orders/:ref', { schema: { ...hide, params: RefParams }, config: { console: 'read' } }, async (request) => {
+    const { ref } = request.params as Static<typeof RefParams>;
+    return okEnvelope(request, await money.order(sessionOf(request).user.org_id, ref));
+  });
+
+  api.get('/payouts', { schema: { ...hide, querystring: ListQuery }, config: { console: 'read' } }, async (request) => {
+    const page = await money.listPayouts(listQuery(sessionOf(request).user.org_id, request.query as Static<typeof ListQuery>));
+    return okEnvelope(request, page.rows, { next_cursor: page.next_cursor });
+  });
+
+  api.get('/payouts/export', { schema: { ...hide, querystring: ListQuery }, config: { console: 'read' } }, async (request, reply) => {
+    const { cursor: _c, limit: _l, ...q } = listQuery(sessionOf(request).user.org_id, request.query as Static<typeof ListQuery>);
+    const rows = money.exportPayouts(q);
+    const first = await rows.next();
+    const all = (async function* () {
+      if (!first.done) yield first.value;
+      yield* rows;
+    })();
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', 'attachment; filename="payouts.csv"')
+      .send(
+        csvStream(all, [
+          { header: 'created_at', value: (p) => p.created_at },
+          { header: 'transaction_id', value: (p) => p.transaction_id },
+          { header: 'id', value: (p) => p.id },
+          { header: 'client_reference', value: (p) => p.client_reference },
+          { header: 'amount_rupees', value: (p) => rupeesOf(p.amount_paise) },
+          { header: 'mode', value: (p) => p.mode },
+          { header: 'status', value: (p) => p.status },
+          { header: 'beneficiary_name', value: (p) => p.beneficiary_name },
+          { header: 'account_number_last4', value: (p) => p.account_number_last4 },
+          { header: 'utr', value: (p) => p.utr },
+          { header: 'livemode', value: (p) => p.livemode },
+        ]),
+      );
+  });
+
+  api.get('/payouts/:ref', { schema: { ...hide, params: RefParams }, config: { console: 'read' } }, async (request) => {
+    const { ref } = request.params as Static<typeof RefParams>;
+    return okEnvelope(request, await money.payout(sessionOf(request).user.org_id, ref));
+  });
+}

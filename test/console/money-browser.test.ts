@@ -1,0 +1,137 @@
+/**
+ * The console's money pages in a real browser (issue #19 item 3): "Payment orders" and "Payouts"
+ * listed newest first with rupees in Indian grouping and UTC on hover, "Search" by a reference,
+ * "Next"/"Previous", a row opens its page (state moves, attempts); another organization's rows
+ * never shown; axe-core finds no serious or critical violation; screenshots at 390 and 1280 px.
+ */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { createOrder, intentBody } from '../payin/helpers.js';
+import { FAST_PAYOUT_ENV, payoutBody } from '../payout/helpers.js';
+import { runTijori } from '../support/cli.js';
+import { GOOD_PASSWORD, signedInUser } from '../support/console.js';
+import { poll } from '../support/poll.js';
+import { startTestService, type TestClient, type TestService } from '../support/service.js';
+import { assertCleanConsoleRun, buildConsoleApp, launchBrowser, openPage, seriousA11yViolations, shot, SKIP_NO_BROWSER, WIDTHS } from './browser-support.js';
+
+let ts: TestService;
+let browser: Browser;
+let a: TestClient;
+let b: TestClient;
+const orders: any[] = [];
+let otherOrder: any;
+let payout: any;
+
+describe('console money pages in a browser', { skip: SKIP_NO_BROWSER }, () => {
+  before(async () => {
+    await buildConsoleApp();
+    [ts, browser] = await Promise.all([startTestService(FAST_PAYOUT_ENV), launchBrowser()]);
+    a = await ts.createClient({});
+    b = await ts.createClient({});
+    assert.equal((await ts.admin('POST', '/routes', { org: a.orgId, modes: ['IMPS', 'NEFT', 'RTGS'] })).status, 201);
+    // 27 orders: more than one page of 25. The last has a lakh-sized amount to show the grouping.
+    for (let i = 0; i < 27; i++) {
+      orders.push(await createOrder(ts, a, intentBody({ merchant_order_reference: `INV-${1000 + i}`, amount_paise: i === 26 ? 12_345_678_90 : 49_900 + i })));
+    }
+    otherOrder = await createOrder(ts, b, intentBody({ merchant_order_reference: 'OTHER-ORG-1' }));
+    const pay = await runTijori(ts, ['sandbox', 'pay', orders[25].order_id, '--utr', '135792468013', '--json']);
+    assert.equal(pay.code, 0, pay.stderr);
+    const r = await ts.api('POST', '/merchant/payouts', { client: a, idempotencyKey: randomUUID(), body: payoutBody(250_000, { client_reference: 'SALARY-7' }) });
+    assert.equal(r.status, 201, r.text);
+    payout = r.body.data;
+    const probe = await signedInUser(ts, a.orgId, 'viewer@asha.example', 'viewer');
+    await poll(async () => (await probe.call('GET', `/payouts/${payout.id}`)).body.data?.payout.status === 'SUCCESS' || undefined, { what: 'payout success', timeoutMs: 15_000, stepMs: 100 });
+    await poll(async () => (await probe.call('GET', `/payment-orders/${orders[25].id}`)).body.data?.order.status === 'PAID' || undefined, { what: 'order paid', timeoutMs: 15_000, stepMs: 100 });
+  });
+  after(async () => {
+    await browser?.close();
+    await ts?.stop();
+  });
+
+  async function signIn(page: Page): Promise<void> {
+    await page.goto(`${ts.svc.publicUrl}/console/`);
+    await page.getByLabel('Email').fill('viewer@asha.example');
+    await page.getByLabel('Password').fill(GOOD_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+  }
+
+  async function a11y(page: Page, name: string): Promise<void> {
+    assert.deepEqual(await seriousA11yViolations(page), [], name);
+  }
+
+  test('payment orders: list, pages, search by UTR, open the order; payouts: list, search, open the payout', async () => {
+    for (const width of WIDTHS) {
+      const rec = await openPage(browser, width, { timezoneId: 'Asia/Kolkata' });
+      const { page } = rec;
+      page.context().setDefaultTimeout(30_000);
+      try {
+        await signIn(page);
+        await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Payment orders', exact: true }).click();
+        const rows = page.locator('main table tbody tr');
+        await rows.first().waitFor();
+        assert.equal(await rows.count(), 25);
+        const first = await rows.first().innerText();
+        assert.match(first, new RegExp(orders[26].order_id));
+        assert.match(first, /₹1,23,45,678\.90/, 'Indian digit grouping');
+        assert.ok(!(await page.content()).includes('OTHER-ORG-1'), "the other organization's order is not listed");
+        const utcTitle = await rows.first().locator('time').getAttribute('title');
+        assert.match(utcTitle ?? '', /UTC$/);
+        await a11y(page, 'payment orders');
+        await shot(page, `payment-orders-${width}`);
+
+        await page.getByRole('button', { name: 'Next' }).click();
+        await page.getByText('Page 2').waitFor();
+        await rows.first().waitFor();
+        assert.equal(await rows.count(), 2);
+        assert.match(await rows.last().innerText(), new RegExp(orders[0].order_id));
+        assert.equal(await page.getByRole('button', { name: 'Next' }).isDisabled(), true);
+        await page.getByRole('button', { name: 'Previous' }).click();
+        await page.getByText('Page 1').waitFor();
+
+        const exportHref = await page.getByRole('link', { name: 'Export CSV' }).getAttribute('href');
+        const csv = await page.evaluate(async (href) => (await fetch(href as string)).text(), exportHref);
+        assert.equal(csv.trim().split('\n').length, 28, 'header and every order of the organization');
+
+        await page.getByLabel('Search').fill('135792468013');
+        await page.getByRole('button', { name: 'Apply' }).click();
+        await poll(async () => (await rows.count()) === 1 || undefined, { what: 'one row', timeoutMs: 10_000, stepMs: 100 });
+        await page.getByRole('link', { name: orders[25].order_id }).click();
+        await page.getByRole('heading', { name: 'State moves' }).waitFor();
+        const facts = await page.locator('main').innerText();
+        assert.match(facts, /PAID/);
+        assert.match(facts, /135792468013/);
+        assert.match(facts, /created/);
+        assert.match(facts, /provider_confirmed|PAID/);
+        await a11y(page, 'payment order page');
+        await shot(page, `payment-order-${width}`);
+
+        await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Payouts', exact: true }).click();
+        await page.getByLabel('Search').fill('SALARY-7');
+        await page.getByRole('button', { name: 'Apply' }).click();
+        await page.getByRole('link', { name: payout.transaction_id }).click();
+        await page.getByRole('heading', { name: 'Attempts' }).waitFor();
+        const p = await page.locator('main').innerText();
+        assert.match(p, /SUCCESS/);
+        assert.match(p, /₹2,500\.00/);
+        assert.match(p, /••9012/);
+        await a11y(page, 'payout page');
+        await shot(page, `payout-${width}`);
+        await page.getByRole('link', { name: '← Payouts' }).click();
+        await page.locator('main table tbody tr').first().waitFor();
+        await a11y(page, 'payouts');
+        await shot(page, `payouts-${width}`);
+
+        // Another organization's order by its address: not found, nothing of it shown.
+        await page.goto(`${ts.svc.publicUrl}/console/payment-orders/${otherOrder.id}`);
+        await page.getByRole('alert').waitFor();
+        assert.ok(!(await page.content()).includes('OTHER-ORG-1'));
+        assertCleanConsoleRun(rec, ts.svc.publicUrl);
+      } finally {
+        await rec.close();
+      }
+    }
+  });
+});
