@@ -54,7 +54,7 @@ for (const listener of ['public', 'internal'] as const) {
 
 test('a known path with another method → 405 METHOD_NOT_ALLOWED with Allow (merchant API, checkout, internal)', async () => {
   const cases: Array<[string, string, string]> = [
-    [`${ts.svc.publicUrl}/api/v1/merchant/payment-orders`, 'GET', 'POST'],
+    [`${ts.svc.publicUrl}/api/v1/merchant/payment-orders`, 'DELETE', 'GET, HEAD, POST'],
     [`${ts.svc.publicUrl}/api/v1/merchant/payment-orders/00000000-0000-4000-8000-000000000000`, 'DELETE', 'GET, HEAD'],
     [`${ts.svc.publicUrl}/api/v1/merchant/payouts/x?y=1`, 'PUT', 'GET, HEAD'],
     [`${ts.svc.publicUrl}/checkout/abcdefghijklmnopqrst/status`, 'POST', 'GET, HEAD'],
