@@ -57,8 +57,15 @@ export async function configureDestination(d: CallbackDeps, orgId: string): Prom
 
 export type ConfirmVia = 'provider' | 'sandbox';
 
+interface OpenOrder {
+  id: string;
+  order_id: string;
+  provider_reference: string;
+  amount_paise: number;
+}
+
 /** The confirmation of one order, as a request to the service (see the file's comment). */
-function confirmation(d: CallbackDeps, via: ConfirmVia, order: { id: string; order_id: string }, k: number): ExplicitRequest {
+function confirmation(d: CallbackDeps, via: ConfirmVia, order: OpenOrder, k: number): ExplicitRequest {
   if (via === 'sandbox') {
     return { id: order.id, path: `/admin/sandbox/payment-orders/${order.id}/pay`, body: '{}', headers: { authorization: `Bearer ${d.adminToken}`, 'content-type': 'application/json' } };
   }
@@ -66,9 +73,11 @@ function confirmation(d: CallbackDeps, via: ConfirmVia, order: { id: string; ord
     id: randomUUID(),
     type: 'collection.updated',
     reference: order.order_id,
-    provider_reference: `bench-${order.id}`,
+    // What the PSP issued for this order: a confirmation with another amount or reference goes to
+    // operations review instead of PAID (domain judgeConfirmation).
+    provider_reference: order.provider_reference,
     status: 'SUCCESS',
-    amount_paise: 49_900,
+    amount_paise: order.amount_paise,
     utr: String(400_000_000_000 + k),
     paid_at: new Date().toISOString(),
     failure_reason: null,
@@ -95,8 +104,8 @@ export async function callbackRun(
   // first, as pgbench vacuums before each run, so the run measures confirmations, not the set-up.
   await settle(d.db);
   const rows = (
-    await d.db.query<{ id: string; order_id: string }>(
-      `SELECT id, order_id FROM payment_orders WHERE response_mode = 'INTENT' AND status = 'PENDING_PAYMENT' LIMIT $1`,
+    await d.db.query<OpenOrder>(
+      `SELECT id, order_id, provider_reference, amount_paise::int AS amount_paise FROM payment_orders WHERE response_mode = 'INTENT' AND status = 'PENDING_PAYMENT' LIMIT $1`,
       [n],
     )
   ).rows;
