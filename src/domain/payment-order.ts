@@ -1,7 +1,9 @@
 /**
  * Payment order lifecycle (merchant API §3.1, operator contract §4). The list of states and the
- * one transition table below are the only source: SQL CHECK constraints and OpenAPI enums are
- * generated from them, and every status change goes through assertTransition().
+ * one transition table below are the only source: OpenAPI enums are built from them, SQL takes the
+ * lists it filters on as parameters (`= ANY($n)`), and the SQL CHECK constraints and partial-index
+ * predicates are held equal to them by test/foundation/schema-sync.test.ts, which reads them from
+ * the migrated database. Every status change goes through assertTransition().
  */
 import { AppError } from './errors.js';
 
@@ -21,6 +23,17 @@ export type PaymentOrderStatus = (typeof PAYMENT_ORDER_STATUSES)[number];
 /** States in which the payer may still pay; a provider confirmation applies only here. */
 export const OPEN_ORDER_STATUSES = ['AWAITING_CUSTOMER', 'PENDING_PAYMENT', 'AWAITING_CONFIRMATION'] as const;
 export type OpenOrderStatus = (typeof OPEN_ORDER_STATUSES)[number];
+
+/**
+ * The payer's window (`expires_in_minutes`, merchant API §4.1): one home for its bounds and default.
+ * The route schema declares them for OpenAPI clients, the input module enforces them for every
+ * caller (HTTP, console, CLI), and the column's CHECK is held equal by the schema-sync test.
+ */
+export const EXPIRES_IN_MINUTES_MIN = 5;
+export const EXPIRES_IN_MINUTES_MAX = 1_440;
+export const EXPIRES_IN_MINUTES_DEFAULT = 30;
+/** A hosted checkout link whose payer never gives details expires this long after creation. */
+export const CHECKOUT_LINK_MINUTES = 1_440;
 
 export const ORDER_TRIGGERS = [
   'payer_details',

@@ -33,6 +33,9 @@ export const PAYOUT_ATTEMPT_STATUSES = [
 ] as const;
 export type PayoutAttemptStatus = (typeof PAYOUT_ATTEMPT_STATUSES)[number];
 
+/** Attempts whose outcome is not settled: the payout worker submits or inquires them. */
+export const UNRESOLVED_ATTEMPT_STATUSES = ['PENDING_SUBMIT', 'PROCESSING', 'UNKNOWN'] as const satisfies readonly PayoutAttemptStatus[];
+
 export type AttemptTrigger = 'provider_accepted' | 'provider_succeeded' | 'provider_failed' | 'outcome_unknown' | 'not_executed';
 export type PayoutTrigger = 'attempt_succeeded' | 'attempt_failed';
 

@@ -6,29 +6,11 @@
  * towards the bank; everything else carries its last four digits.
  */
 import { newRowId } from '../store/row-id.js';
-import { AppError, type FieldIssue } from '../domain/errors.js';
-import { lookupIfsc } from '../domain/ifsc.js';
-import { isIndianMobile } from '../domain/phone.js';
-import { charLength, isStorableText } from '../domain/text.js';
+import { AppError } from '../domain/errors.js';
 import type { Vault } from '../security/vault.js';
 import type { Queryable } from '../store/db.js';
 import * as repo from '../store/repos/beneficiaries-repo.js';
-
-export interface InlineBeneficiaryInput {
-  name: string;
-  account_number: string;
-  ifsc: string;
-  mobile: string;
-  details_confirmation: boolean;
-}
-
-export interface InlineBeneficiary {
-  name: string;
-  accountNumber: string;
-  ifsc: string;
-  bankName: string;
-  mobile: string;
-}
+import type { InlineBeneficiary } from './payout-input.js';
 
 /** A beneficiary ready for a payout, with the full account number for the bank only. */
 export interface ResolvedBeneficiary {
@@ -41,21 +23,6 @@ export interface ResolvedBeneficiary {
 }
 
 const encryptionContext = (id: string) => `beneficiary:${id}:account_number`;
-
-/** Rules JSON schema cannot express: real IFSC (bank and branch), mobile shape, text sanity. */
-export function checkInlineBeneficiary(input: InlineBeneficiaryInput, issues: FieldIssue[]): InlineBeneficiary | null {
-  const name = input.name.trim();
-  if (name === '' || !isStorableText(name) || charLength(name) > 160) {
-    issues.push({ field: 'beneficiary.name', issue: 'must be 1 to 160 characters of text' });
-  }
-  const ifsc = input.ifsc.toUpperCase();
-  const info = lookupIfsc(ifsc);
-  if (!info) issues.push({ field: 'beneficiary.ifsc', issue: 'is not a valid Indian IFSC (format, bank and branch are checked)' });
-  if (!isIndianMobile(input.mobile)) issues.push({ field: 'beneficiary.mobile', issue: 'must be an Indian 10-digit mobile number' });
-  if (input.details_confirmation !== true) issues.push({ field: 'beneficiary.details_confirmation', issue: 'must be true' });
-  if (!info) return null;
-  return { name, accountNumber: input.account_number, ifsc, bankName: info.bankName, mobile: input.mobile };
-}
 
 export class BeneficiariesService {
   constructor(private readonly vault: Vault) {}

@@ -3,15 +3,13 @@
  * if the provider has no payment. Kept apart from the request paths of payment-orders.ts.
  */
 import type { AppContext } from '../context.js';
-import { isOpen } from '../domain/payment-order.js';
+import { CHECKOUT_LINK_MINUTES, isOpen } from '../domain/payment-order.js';
 import type { CollectionStatus } from '../providers/provider.js';
 import type { PaymentOrderRow } from '../store/repos/payment-orders-repo.js';
 import * as reviewRepo from '../store/repos/review-items-repo.js';
 import { applyCollectionStatus, lockOrder, type ProviderOutcomeResult, transitionOrder } from './payment-order-transitions.js';
 import { within } from './within.js';
 
-/** A hosted checkout link whose payer never gives details expires this long after creation. */
-export const CHECKOUT_LINK_MINUTES = 1_440;
 /** Bound of the final provider check before an order expires (a worker, not a request). */
 export const FINAL_CHECK_TIMEOUT_MS = 5_000;
 

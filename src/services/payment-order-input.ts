@@ -6,11 +6,13 @@
 import { destinationUrlIssue } from '../callbacks/destination-url.js';
 import { type FieldIssue, validationError } from '../domain/errors.js';
 import { isValidAmountPaise } from '../domain/money.js';
+import { EXPIRES_IN_MINUTES_DEFAULT, EXPIRES_IN_MINUTES_MAX, EXPIRES_IN_MINUTES_MIN } from '../domain/payment-order.js';
 import { isIndianMobile } from '../domain/phone.js';
 import { charLength, isEmail, isHttpsUrl, isStorableText } from '../domain/text.js';
 
 /** When expires_in_minutes is absent. */
-export const DEFAULT_EXPIRES_IN_MINUTES = 30;
+/** Re-exported under its old name for the service's callers; the value lives in the domain. */
+export const DEFAULT_EXPIRES_IN_MINUTES = EXPIRES_IN_MINUTES_DEFAULT;
 
 export interface CreatePaymentOrderBody {
   amount_paise: number;
@@ -88,7 +90,9 @@ export function validateCreatePaymentOrder(b: CreatePaymentOrderBody, opts: { al
     if (b.customer_phone !== undefined && !isIndianMobile(b.customer_phone)) issues.push({ field: 'customer_phone', issue: 'must be an Indian 10-digit mobile number' });
   }
   const minutes = b.expires_in_minutes ?? DEFAULT_EXPIRES_IN_MINUTES;
-  if (!Number.isInteger(minutes) || minutes < 5 || minutes > 1440) issues.push({ field: 'expires_in_minutes', issue: 'must be an integer from 5 to 1440' });
+  if (!Number.isInteger(minutes) || minutes < EXPIRES_IN_MINUTES_MIN || minutes > EXPIRES_IN_MINUTES_MAX) {
+    issues.push({ field: 'expires_in_minutes', issue: `must be an integer from ${EXPIRES_IN_MINUTES_MIN} to ${EXPIRES_IN_MINUTES_MAX}` });
+  }
   if (b.callback_url !== undefined) {
     const urlIssue = isHttpsUrl(b.callback_url) ? destinationUrlIssue(b.callback_url, opts) : 'must be an HTTPS URL';
     if (urlIssue) issues.push({ field: 'callback_url', issue: urlIssue });

@@ -8,12 +8,12 @@
 import { randomBytes } from 'node:crypto';
 import { newRowId } from '../store/row-id.js';
 import type { AppContext } from '../context.js';
-import { AppError, type FieldIssue, validationError } from '../domain/errors.js';
-import { checkRailRules, type PayoutMode } from '../domain/payout.js';
-import { charLength, isUuid, isStorableText } from '../domain/text.js';
+import { AppError } from '../domain/errors.js';
+import { isUuid } from '../domain/text.js';
 import type { Principal } from './clients.js';
 import type { CreateResponse, IdempotencyScope } from './idempotency.js';
-import { checkInlineBeneficiary, type InlineBeneficiary, type InlineBeneficiaryInput, type ResolvedBeneficiary } from './beneficiaries.js';
+import type { ResolvedBeneficiary } from './beneficiaries.js';
+import { type CreatePayoutBody, type InlineBeneficiary, validateCreatePayout } from './payout-input.js';
 import { type EventInput, recordEvent, recordEvents } from './events.js';
 import { Batcher } from './batcher.js';
 import { isDataOrDeadlockError } from '../store/db.js';
@@ -26,25 +26,13 @@ import { type ListQuery, listFilterOf, pageOf } from './list-page.js';
 import * as routesRepo from '../store/repos/routes-repo.js';
 import * as repo from '../store/repos/payouts-repo.js';
 
-export interface CreatePayoutBody {
-  beneficiary_id?: string;
-  beneficiary?: InlineBeneficiaryInput;
-  bank_connection_id?: string;
-  amount_paise: number;
-  mode: PayoutMode;
-  client_reference?: string;
-  remarks?: string;
-}
+export type { CreatePayoutBody } from './payout-input.js';
 
 export const CREATE_MESSAGE = 'Payout submitted to the bank; final status arrives by callback or status retrieval.';
 
 /** Our reference at the bank: unique, alphanumeric, at most 35 characters. */
 function newTransactionId(): string {
   return `TJP${randomBytes(10).toString('hex').toUpperCase()}`;
-}
-
-function checkText(issues: FieldIssue[], field: string, value: string | undefined, max: number): void {
-  if (value !== undefined && (!isStorableText(value) || charLength(value) > max)) issues.push({ field, issue: `must be at most ${max} characters of text` });
 }
 
 /** A payout create ready to write: the payout, its key row, and its `payout.created` event. */
@@ -93,15 +81,7 @@ export class PayoutsService {
   }
 
   async create(principal: Principal, scope: IdempotencyScope, requestId: string, body: CreatePayoutBody): Promise<CreateResponse> {
-    const issues: FieldIssue[] = [];
-    const hasId = body.beneficiary_id !== undefined;
-    const hasInline = body.beneficiary !== undefined;
-    if (hasId === hasInline) issues.push({ field: 'beneficiary', issue: 'exactly one of beneficiary_id and beneficiary is required' });
-    const inline = body.beneficiary ? checkInlineBeneficiary(body.beneficiary, issues) : null;
-    checkText(issues, 'client_reference', body.client_reference, 100);
-    checkText(issues, 'remarks', body.remarks, 255);
-    issues.push(...checkRailRules(body.mode, body.amount_paise));
-    if (issues.length > 0) throw validationError(issues);
+    const { inline } = validateCreatePayout(body);
 
     // Route and beneficiary are resolved before the key is written, so that the answer stored with
     // the key is complete. An inline beneficiary is stored even if the key then turns out to be a

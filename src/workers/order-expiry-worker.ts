@@ -4,7 +4,7 @@
  * several instances share the work; the provider is asked outside any transaction.
  */
 import type { AppContext } from '../context.js';
-import { CHECKOUT_LINK_MINUTES } from '../services/payment-order-expiry.js';
+import { CHECKOUT_LINK_MINUTES } from '../domain/payment-order.js';
 import * as repo from '../store/repos/payment-orders-repo.js';
 import { PollingWorker } from './polling-worker.js';
 

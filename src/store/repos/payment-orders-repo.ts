@@ -3,7 +3,7 @@
  * written only by updateStatusesWithHistory(), which the one transition step of
  * src/services/payment-order-transitions.ts calls.
  */
-import type { OrderTrigger, PaymentOrderStatus } from '../../domain/payment-order.js';
+import { OPEN_ORDER_STATUSES, type OrderTrigger, type PaymentOrderStatus } from '../../domain/payment-order.js';
 import { prepared, type PreparedStatement, type Queryable } from '../db.js';
 import { LIST_KEY_COLUMN, type ListFilter, listTail, listWhere } from './list-keyset.js';
 import { byKeyOrder, type CompletedKeyValues, HELD_KEYS_CTE, KEY_RECORD_COLUMNS, keyRecordFields, NEW_KEYS_CTE } from './idempotency-keys-repo.js';
@@ -298,10 +298,10 @@ export async function setProviderStatus(q: Queryable, id: string, providerStatus
 export async function claimLiveCheck(q: Queryable, id: string, minIntervalMs: number): Promise<boolean> {
   const r = await q.query(
     `UPDATE payment_orders SET last_provider_check_at = now()
-      WHERE id = $1 AND status IN ('AWAITING_CUSTOMER', 'PENDING_PAYMENT', 'AWAITING_CONFIRMATION')
+      WHERE id = $1 AND status = ANY($3::text[])
         AND (last_provider_check_at IS NULL OR last_provider_check_at <= now() - make_interval(secs => $2::double precision / 1000))
       RETURNING 1`,
-    [id, minIntervalMs],
+    [id, minIntervalMs, OPEN_ORDER_STATUSES],
   );
   return r.rowCount === 1;
 }
@@ -346,14 +346,14 @@ export async function claimExpiredOrders(q: Queryable, o: { limit: number; lease
     `UPDATE payment_orders SET expiry_claimed_until = now() + make_interval(secs => $2::double precision / 1000)
       WHERE id IN (
         SELECT id FROM payment_orders
-         WHERE status IN ('AWAITING_CUSTOMER', 'PENDING_PAYMENT', 'AWAITING_CONFIRMATION')
+         WHERE status = ANY($4::text[])
            AND (expires_at <= now() OR (expires_at IS NULL AND status = 'AWAITING_CUSTOMER' AND created_at <= now() - make_interval(mins => $3)))
            AND (expiry_claimed_until IS NULL OR expiry_claimed_until <= now())
          ORDER BY expires_at NULLS FIRST
          LIMIT $1
          FOR UPDATE SKIP LOCKED)
       RETURNING *`,
-    [o.limit, o.leaseMs, o.checkoutLinkMinutes],
+    [o.limit, o.leaseMs, o.checkoutLinkMinutes, OPEN_ORDER_STATUSES],
   );
   return r.rows;
 }

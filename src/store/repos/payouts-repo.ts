@@ -1,5 +1,5 @@
 /** SQL for payouts, their provider attempts and the append-only transition history. */
-import type { PayoutAttemptStatus, PayoutMode, PayoutStatus } from '../../domain/payout.js';
+import { type PayoutAttemptStatus, type PayoutMode, type PayoutStatus, UNRESOLVED_ATTEMPT_STATUSES } from '../../domain/payout.js';
 import { type PreparedStatement, prepared, type Queryable } from '../db.js';
 import { LIST_KEY_COLUMN, type ListFilter, listTail, listWhere } from './list-keyset.js';
 import { byKeyOrder, type CompletedKeyValues, HELD_KEYS_CTE, KEY_RECORD_COLUMNS, keyRecordFields, NEW_KEYS_CTE } from './idempotency-keys-repo.js';
@@ -336,11 +336,11 @@ export async function claimDueAttempts(q: Queryable, limit: number, leaseMs: num
        FROM payouts p
       WHERE p.id = a.payout_id AND a.id IN (
             SELECT id FROM payout_attempts
-             WHERE status IN ('PENDING_SUBMIT', 'PROCESSING', 'UNKNOWN') AND next_check_at <= now()
+             WHERE status = ANY($3::text[]) AND next_check_at <= now()
                AND (locked_until IS NULL OR locked_until <= now())
              ORDER BY next_check_at LIMIT $1 FOR UPDATE SKIP LOCKED)
       RETURNING a.id, a.status, p.transaction_id, a.inquiry_count, a.submitted_at`,
-    [limit, leaseMs],
+    [limit, leaseMs, UNRESOLVED_ATTEMPT_STATUSES],
   );
   return r.rows;
 }
@@ -360,7 +360,8 @@ export async function loadSubmission(q: Queryable, attemptId: string): Promise<(
 export async function unresolvedSummary(q: Queryable): Promise<{ status: string; n: number; oldest_s: number }[]> {
   const r = await q.query<{ status: string; n: number; oldest_s: number }>(
     `SELECT status, count(*)::int AS n, coalesce(extract(epoch FROM now() - min(created_at)), 0)::float8 AS oldest_s
-       FROM payout_attempts WHERE status IN ('PENDING_SUBMIT', 'PROCESSING', 'UNKNOWN') GROUP BY status`,
+       FROM payout_attempts WHERE status = ANY($1::text[]) GROUP BY status`,
+    [UNRESOLVED_ATTEMPT_STATUSES],
   );
   return r.rows;
 }

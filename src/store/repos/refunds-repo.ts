@@ -1,5 +1,5 @@
 /** SQL of refunds (table refunds, migration 0014). Status changes are written by src/services/refunds.ts only. */
-import type { RefundReview, RefundStatus } from '../../domain/refund.js';
+import { RELEASED_REFUND_STATUSES, type RefundReview, type RefundStatus } from '../../domain/refund.js';
 import type { CompletedKeyValues } from './idempotency-keys-repo.js';
 import type { Queryable } from '../db.js';
 
@@ -49,7 +49,7 @@ export async function setOrgRefundReview(q: Queryable, orgId: string, review: Re
 
 /** Sum of the order's refunds that still count against its amount (not REJECTED/FAILED). Call under the order's lock. */
 export async function committedAmount(q: Queryable, orderPk: string): Promise<number> {
-  const r = await q.query<{ n: string }>(`SELECT coalesce(sum(amount_paise), 0)::text AS n FROM refunds WHERE order_pk = $1 AND status NOT IN ('REJECTED', 'FAILED')`, [orderPk]);
+  const r = await q.query<{ n: string }>(`SELECT coalesce(sum(amount_paise), 0)::text AS n FROM refunds WHERE order_pk = $1 AND status <> ALL($2::text[])`, [orderPk, RELEASED_REFUND_STATUSES]);
   return Number(r.rows[0]!.n);
 }
 

@@ -6,7 +6,7 @@
  */
 import { type Static, Type } from '@sinclair/typebox';
 import { AMOUNT_MAX_PAISE, AMOUNT_MIN_PAISE } from '../../../domain/money.js';
-import { PAYMENT_ORDER_STATUSES } from '../../../domain/payment-order.js';
+import { EXPIRES_IN_MINUTES_DEFAULT, EXPIRES_IN_MINUTES_MAX, EXPIRES_IN_MINUTES_MIN, PAYMENT_ORDER_STATUSES } from '../../../domain/payment-order.js';
 import { INDIAN_MOBILE_PATTERN } from '../../../domain/phone.js';
 import { EMAIL_PATTERN, HTTPS_URL_SHAPE } from '../../../domain/text.js';
 import { VERIFICATION_MODE } from '../../../services/payment-order-view.js';
@@ -36,7 +36,13 @@ export const CreatePaymentOrderRequest = Type.Object(
       Type.String({ pattern: INDIAN_MOBILE_PATTERN.source, 'x-issue': 'must be an Indian 10-digit mobile number', description: 'Indian 10-digit mobile, no +91; required for INTENT' }),
     ),
     customer_consent: Type.Optional(Type.Boolean({ description: 'must be true for INTENT' })),
-    expires_in_minutes: Type.Optional(Type.Integer({ minimum: 5, maximum: 1440, description: 'default 30; the window starts when payer details are given' })),
+    expires_in_minutes: Type.Optional(
+      Type.Integer({
+        minimum: EXPIRES_IN_MINUTES_MIN,
+        maximum: EXPIRES_IN_MINUTES_MAX,
+        description: `default ${EXPIRES_IN_MINUTES_DEFAULT}; the window starts when payer details are given`,
+      }),
+    ),
     callback_url: Type.Optional(
       httpsUrl('this order\'s own callback destination; required together with callback_secret. Loopback, private, link-local and metadata addresses are refused unless the operator allows them.'),
     ),
