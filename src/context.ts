@@ -3,7 +3,7 @@
  * the tests. Each feature adds its service here, so every entry point calls the same code.
  */
 import type { Config } from './config.js';
-import type { RateLimiter } from './http/plugins/rate-limiter.js';
+import type { RateLimiter } from './security/rate-limiter.js';
 import { SourceLimits } from './http/plugins/source-limits.js';
 import type { Logger } from './observability/logger.js';
 import { Metrics } from './observability/metrics.js';

@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { type AppContext, buildContext } from './context.js';
 import { buildInternalApp } from './http/internal/app.js';
-import { createRateLimiter } from './http/plugins/rate-limiter.js';
+import { createRateLimiter } from './security/rate-limiter.js';
 import { buildPublicApp } from './http/public/app.js';
 import { createLogger, type Logger } from './observability/logger.js';
 import type { Provider } from './providers/provider.js';

@@ -18,7 +18,7 @@ import type { Metrics } from '../observability/metrics.js';
 import type { Vault } from '../security/vault.js';
 import type { Db } from '../store/db.js';
 import * as repo from '../store/repos/callbacks-repo.js';
-import { Batcher } from './batcher.js';
+import { Batcher } from '../store/batcher.js';
 import { destinationSecretContext } from './destinations.js';
 import { destinationKindOf } from './events.js';
 

@@ -16,7 +16,7 @@ import { AppError } from '../domain/errors.js';
 import { type Db, isDataOrDeadlockError, type Queryable } from '../store/db.js';
 import { type CompletedKeyValues, insertLeases, type NewLease } from '../store/repos/idempotency-keys-repo.js';
 import { newRowId } from '../store/row-id.js';
-import { Batcher } from './batcher.js';
+import { Batcher } from '../store/batcher.js';
 
 export interface IdempotencyScope {
   clientPk: string;
@@ -163,7 +163,7 @@ export class IdempotencyService {
   /**
    * The fastest form of an atomic create, for resources whose answer is fully known before they are
    * written: the completed key and the resource go in ONE statement (one round trip, an implicit
-   * transaction), which `write.first` may share with other creates (see src/services/batcher.ts).
+   * transaction), which `write.first` may share with other creates (see src/store/batcher.ts).
    * `prepare` builds the answer; `write.first` writes the resource with the given completed key
    * row, only if that row could be inserted, and says whether it was. A key that already exists is
    * answered as in `claim` (replay, 422 or 409); a key left in progress by a create that died is

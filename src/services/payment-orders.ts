@@ -30,7 +30,7 @@ import { callbackSecretContext } from './payment-order-secrets.js';
 import { expireAfterFinalCheck } from './payment-order-expiry.js';
 import { within } from './within.js';
 import { type ListQuery, listFilterOf, pageOf } from './list-page.js';
-import { Batcher } from './batcher.js';
+import { Batcher } from '../store/batcher.js';
 import { sandboxDecide, sandboxDecideByRef, type SandboxDecisionOptions } from './sandbox-decisions.js';
 
 /** API §8: a live check only when the previous one is older than this. */

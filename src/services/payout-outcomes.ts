@@ -9,7 +9,7 @@ import type { AppContext } from '../context.js';
 import { isDataOrDeadlockError, type Queryable } from '../store/db.js';
 import * as repo from '../store/repos/payouts-repo.js';
 import { newRowId } from '../store/row-id.js';
-import { Batcher } from './batcher.js';
+import { Batcher } from '../store/batcher.js';
 import { type AttemptUpdate, type ChangeResult, type Locked, PayoutChanges, planStateChange } from './payout-state.js';
 
 /** One piece of news about an attempt. `holder`: the caller holds the attempt's lease (submit or inquiry). */

@@ -15,7 +15,7 @@ import type { CreateResponse, IdempotencyScope } from './idempotency.js';
 import type { ResolvedBeneficiary } from './beneficiaries.js';
 import { type CreatePayoutBody, type InlineBeneficiary, validateCreatePayout } from './payout-input.js';
 import { type EventInput, recordEvent, recordEvents } from './events.js';
-import { Batcher } from './batcher.js';
+import { Batcher } from '../store/batcher.js';
 import { isDataOrDeadlockError } from '../store/db.js';
 import * as beneficiariesRepo from '../store/repos/beneficiaries-repo.js';
 import type { BeneficiaryRow, NewBeneficiary } from '../store/repos/beneficiaries-repo.js';
@@ -43,7 +43,7 @@ export class PayoutsService {
   /**
    * Creates that arrive together share their round trips: route look-ups in one statement,
    * inline beneficiaries in one, and payouts + keys + history in one transaction of two statements
-   * with their events (src/services/batcher.ts; batches grow with load, a lone create waits for nothing).
+   * with their events (src/store/batcher.ts; batches grow with load, a lone create waits for nothing).
    */
   private readonly routeReads: Batcher<routesRepo.RouteLookup, RouteRow | null>;
   private readonly beneficiaryWrites: Batcher<NewBeneficiary, BeneficiaryRow>;

@@ -12,7 +12,7 @@ import { unstorableTextPath } from '../domain/text.js';
 import type { ProviderCallback } from '../providers/provider.js';
 import { DatabaseUnavailableError, isDataOrDeadlockError, type Queryable } from '../store/db.js';
 import * as repo from '../store/repos/provider-events-repo.js';
-import { Batcher } from './batcher.js';
+import { Batcher } from '../store/batcher.js';
 import { applyProviderPayoutUpdates } from './payout-submission.js';
 
 /** Applies callbacks of one kind, in their order, in the caller's transaction; one result each. */

@@ -2,20 +2,12 @@
  * The internal listener: the admin API used by the `tijori` CLI (bearer ADMIN_TOKEN), provider
  * callback intake and Prometheus metrics. Never exposed to merchants.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { AppError } from '../../domain/errors.js';
-import { safeEqualStrings } from '../../security/secrets.js';
 import { createBaseApp } from '../base-app.js';
+import { adminAuth } from './admin-auth.js';
 import { registerAdminClientRoutes } from './admin-clients.js';
 import { registerInternalRoutes } from './routes.js';
-
-export function adminAuth(ctx: AppContext) {
-  return async (request: FastifyRequest) => {
-    const token = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '')?.[1];
-    if (!token || !safeEqualStrings(token, ctx.config.adminToken)) throw new AppError('API_AUTH_FAILED', 'Missing or invalid admin token.');
-  };
-}
 
 export async function buildInternalApp(ctx: AppContext): Promise<FastifyInstance> {
   const app = createBaseApp(ctx, 'internal');

@@ -4,12 +4,12 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
+import { adminAuth } from './admin-auth.js';
 import { registerAdminCallbackRoutes } from './admin-callbacks.js';
 import { registerAdminReviewRoutes } from './admin-reviews.js';
 import { registerAdminRouteRoutes } from './admin-routes.js';
 import { registerAdminSandboxRoutes } from './admin-sandbox.js';
 import { registerAdminUserRoutes } from './admin-users.js';
-import { adminAuth } from './app.js';
 import { registerProviderCallbackRoutes } from './provider-callbacks.js';
 
 export async function registerInternalRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {

@@ -22,7 +22,7 @@
  */
 import { randomBytes, randomInt } from 'node:crypto';
 import { newRowId } from '../../store/row-id.js';
-import { Batcher } from '../../services/batcher.js';
+import { Batcher } from '../../store/batcher.js';
 import { isDataOrDeadlockError } from '../../store/db.js';
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply } from 'fastify';

@@ -21,7 +21,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { AppError } from '../../domain/errors.js';
 import { buildUpiIntent } from '../../domain/upi-intent.js';
-import { Batcher } from '../../services/batcher.js';
+import { Batcher } from '../../store/batcher.js';
 import { isDataOrDeadlockError } from '../../store/db.js';
 import * as repo from '../../store/repos/sandbox-psp-repo.js';
 import type { SandboxCollectionRow, SandboxRefundRow } from '../../store/repos/sandbox-psp-repo.js';

@@ -7,7 +7,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import * as OTPAuth from 'otpauth';
 import { AppError, validationError } from '../../domain/errors.js';
-import type { RateLimiter } from '../../http/plugins/rate-limiter.js';
+import type { RateLimiter } from '../../security/rate-limiter.js';
 import type { Vault } from '../../security/vault.js';
 import type { Db } from '../../store/db.js';
 import * as repo from '../../store/repos/console-repo.js';

@@ -1,5 +1,5 @@
 /** The console's services, built once per instance (context.ts) and shared by its HTTP API and the admin API. */
-import type { RateLimiter } from '../../http/plugins/rate-limiter.js';
+import type { RateLimiter } from '../../security/rate-limiter.js';
 import type { Vault } from '../../security/vault.js';
 import type { Db } from '../../store/db.js';
 import type { ClientsService } from '../clients.js';
