@@ -199,7 +199,10 @@ export class IdempotencyService {
   /**
    * For creates that call out before answering. `work` does its outside calls and then records its
    * answer with `completeWith`, in the one statement that writes the resource. If it throws before
-   * that, the key is released so that a retry with the same key can proceed.
+   * that, the key's lease is ended (not the key deleted), so that a retry with the same key takes it
+   * over with the SAME resource id: the provider, which deduplicates by our reference, answers the
+   * retry with what it may already have made for the first try (a deleted key gave the retry a new
+   * id, and the provider a second, orphaned collection).
    */
   async runLeased(scope: IdempotencyScope, work: (ctx: LeasedWork) => Promise<CreateResponse>, leaseMs = DEFAULT_LEASE_MS): Promise<CreateResponse> {
     const claim = await this.claim(this.db, scope, leaseMs, (lease) => this.leases.add(lease));
@@ -219,7 +222,7 @@ export class IdempotencyService {
     } catch (err) {
       if (!completed) {
         await this.db
-          .query(`DELETE FROM idempotency_keys WHERE client_pk = $1 AND key = $2 AND state = 'in_progress'`, [scope.clientPk, scope.key])
+          .query(`UPDATE idempotency_keys SET locked_until = now() WHERE client_pk = $1 AND key = $2 AND state = 'in_progress'`, [scope.clientPk, scope.key])
           .catch(() => undefined); // unreachable database: the lease expires by itself
       }
       throw err;

@@ -132,11 +132,13 @@ describe('INTENT create', () => {
     await rejected(intentBody({ customer_name: '   ' }), 'customer_name');
   });
 
-  test('a provider outage is 503 and releases the key', async () => {
+  test('a provider outage is 503 and releases the key; the retry asks the provider for the same reference', async () => {
     const provider = t.svc.ctx.provider as any;
     const original = provider.createCollection;
     const { ProviderError } = await import('../../src/providers/provider.js');
-    provider.createCollection = async () => {
+    const references: string[] = [];
+    provider.createCollection = async (req: { reference: string }) => {
+      references.push(req.reference);
       throw new ProviderError('down', true);
     };
     const k = key();
@@ -145,10 +147,21 @@ describe('INTENT create', () => {
       assert.equal(r.status, 503);
       assert.equal(r.body.error.code, 'SERVICE_UNAVAILABLE');
     } finally {
+      provider.createCollection = async (req: { reference: string }) => {
+        references.push(req.reference);
+        return original.call(provider, req);
+      };
+    }
+    try {
+      const again = await create(intentBody(), { k });
+      assert.equal(again.status, 201, 'the same key succeeds once the provider is back');
+      // The provider may have made the collection before the first answer was lost: the retry
+      // must name the same reference, so the provider deduplicates instead of making a second one.
+      assert.equal(references.length, 2);
+      assert.equal(references[1], references[0]);
+    } finally {
       provider.createCollection = original;
     }
-    const again = await create(intentBody(), { k });
-    assert.equal(again.status, 201, 'the same key succeeds once the provider is back');
   });
 });
 
