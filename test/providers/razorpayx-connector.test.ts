@@ -244,3 +244,14 @@ test('collections are not supported by razorpayx, clearly', async () => {
   await assert.rejects(rx.collectionStatus('R'), /not supported by razorpayx/);
   assert.equal((await rx.submitRefund({ reference: 'R', collectionReference: 'C', amountPaise: 100 })).outcome, 'FAILED');
 });
+
+test("Razorpay's own signature vector verifies (razorpay/razorpay-node test/utils/razorpay-utils.spec.js; the docs give no example secret)", () => {
+  // The documents' webhook samples come without a secret (and are not even valid JSON: commas are
+  // missing), so the vector of Razorpay's official Node SDK tests stands in for them.
+  const body = '{"a":1,"b":2,"c":{"d":3}}';
+  const signature = '2fe04e22977002e6c7cb553adab8b460cb9e2a4970d5953cb27a8472752e3bbc';
+  assert.equal(signRazorpayBody('123456', body), signature);
+  assert.equal(verifyRazorpaySignature({ webhookSecret: '123456' }, body, signature), 'current');
+  assert.equal(verifyRazorpaySignature({ webhookSecret: '123456' }, body, 'sdfafds'), null);
+  assert.equal(verifyRazorpaySignature({ webhookSecret: '1234567' }, body, signature), null);
+});
