@@ -18,12 +18,14 @@ import type { Metrics } from '../../observability/metrics.js';
 import { hasDuplicateKeys } from '../../security/strict-json.js';
 import type {
   CollectionIssued,
+  CollectionRequest,
   CollectionStatus,
   PayoutRequest,
   PayoutStatus,
   PayoutSubmitResult,
   Provider,
   ProviderCallback,
+  RefundRequest,
   RefundStatus,
   RefundSubmitResult,
 } from '../provider.js';
@@ -279,20 +281,20 @@ export class RazorpayXProvider implements Provider {
     return new ProviderError(`${what} is not supported by razorpayx (a payouts-only provider; use a collections provider account)`, false);
   }
 
-  createCollection(): Promise<CollectionIssued> {
+  createCollection(_req: CollectionRequest): Promise<CollectionIssued> {
     return Promise.reject(this.unsupportedError('collections'));
   }
 
-  collectionStatus(): Promise<CollectionStatus> {
+  collectionStatus(_reference: string): Promise<CollectionStatus> {
     return Promise.reject(this.unsupportedError('collection status'));
   }
 
   /** Never throws (interface): a refund of a collection this provider never made cannot be made here. */
-  submitRefund(): Promise<RefundSubmitResult> {
+  submitRefund(_req: RefundRequest): Promise<RefundSubmitResult> {
     return Promise.resolve({ outcome: 'FAILED', reason: 'refunds are not supported by razorpayx (a payouts-only provider)' });
   }
 
-  refundStatus(): Promise<RefundStatus> {
+  refundStatus(_reference: string): Promise<RefundStatus> {
     return Promise.reject(this.unsupportedError('refund status'));
   }
 }
