@@ -19,7 +19,7 @@ before(async () => {
   }).start();
   w = await startPayoutWorld();
   const ctx = w.t.svc.ctx;
-  ctx.provider = new RazorpayXProvider(sim.config(), { timeoutMs: 600, metrics: ctx.metrics, log: ctx.log });
+  ctx.provider = new RazorpayXProvider(sim.config(), { timeoutMs: 3_000, metrics: ctx.metrics, log: ctx.log });
   // A PayOut destination, to show that the opt-in payout.reversed is not delivered to it.
   const r = await w.t.admin('PUT', `/orgs/${w.client.orgId}/destinations/payout`, { url: 'https://merchant.example.com/hooks/payout' });
   assert.equal(r.status, 201, r.text);

@@ -24,7 +24,8 @@ before(async () => {
     initialStatus: (b) => ((b.amount as number) % 100 === 13 ? { status: 'failed', reason: 'bank_account_closed' } : { status: 'processing' }),
   }).start();
   metrics = new Metrics();
-  rx = new RazorpayXProvider(sim.config(), { timeoutMs: 400, metrics, log });
+  // Generous: this machine runs many test files at once. The timeout test uses its own short bound.
+  rx = new RazorpayXProvider(sim.config(), { timeoutMs: 5_000, metrics, log });
 });
 after(async () => {
   await sim?.stop();
@@ -112,8 +113,9 @@ test('a 5xx, a timeout and a lost answer are UNKNOWN, settled by inquiry by refe
 
   // Timeout while the payout is created: UNKNOWN, then found.
   const c = request();
-  sim.faults.push({ kind: 'hang', created: true, ms: 2_000 });
-  const slow = await rx.submitPayout(c);
+  sim.faults.push({ kind: 'hang', created: true, ms: 10_000 });
+  const impatient = new RazorpayXProvider(sim.config(), { timeoutMs: 400 });
+  const slow = await impatient.submitPayout(c);
   assert.equal(slow.outcome, 'UNKNOWN');
   assert.match(slow.outcome === 'UNKNOWN' ? slow.error : '', /no answer within 400 ms/);
   assert.equal((await rx.payoutStatus(c.reference)).status, 'PENDING');
@@ -232,7 +234,7 @@ test('config: the bare host only; plain http only to loopback and never in produ
 });
 
 test('credentials refused: UNKNOWN (nothing proves no payout exists), the inquiry has no answer', async () => {
-  const wrong = new RazorpayXProvider(sim.config({ key_secret: 'wrong' }), { timeoutMs: 400 });
+  const wrong = new RazorpayXProvider(sim.config({ key_secret: 'wrong' }), { timeoutMs: 5_000 });
   const r = await wrong.submitPayout(request());
   assert.equal(r.outcome, 'UNKNOWN');
   assert.match(r.outcome === 'UNKNOWN' ? r.error : '', /HTTP 401/);
