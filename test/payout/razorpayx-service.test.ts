@@ -63,6 +63,8 @@ test('webhooks settle a payout: processed → SUCCESS with the UTR; a late initi
     return r.rows[0]?.state === 'processed' ? true : undefined;
   });
   assert.equal((await w.t.api('GET', `/merchant/payouts/${id}`, { client: w.client })).body.data.status, 'SUCCESS');
+  const metrics = await (await fetch(`${w.t.svc.internalUrl}/metrics`)).text();
+  assert.match(metrics, /tijori_provider_webhooks_total\{provider="razorpayx",result="bad_signature"\} [1-9]/);
   const stored = await w.t.database.db.query("SELECT 1 FROM provider_events WHERE provider = 'razorpayx' AND reference = $1", [txn]);
   assert.equal(stored.rowCount, 2, 'processed and initiated once each; neither the duplicate nor the forgery');
 
