@@ -24,11 +24,11 @@ import {
 const isInvalidState = (err: unknown): boolean => err instanceof AppError && err.code === 'INVALID_STATE';
 
 // Independent, hand-written copies of the tables.
-const LEGAL_PAYOUT = new Set(['PROCESSING>SUCCESS', 'PROCESSING>FAILED']);
+const LEGAL_PAYOUT = new Set(['PROCESSING>SUCCESS', 'PROCESSING>FAILED', 'SUCCESS>REVERSED']);
 const LEGAL_ATTEMPT = new Set([
   'PENDING_SUBMIT>PROCESSING', 'PENDING_SUBMIT>SUCCESS', 'PENDING_SUBMIT>FAILED', 'PENDING_SUBMIT>UNKNOWN',
   'PENDING_SUBMIT>NOT_EXECUTED', 'PROCESSING>SUCCESS', 'PROCESSING>FAILED',
-  'UNKNOWN>PROCESSING', 'UNKNOWN>SUCCESS', 'UNKNOWN>FAILED', 'UNKNOWN>NOT_EXECUTED',
+  'UNKNOWN>PROCESSING', 'UNKNOWN>SUCCESS', 'UNKNOWN>FAILED', 'UNKNOWN>NOT_EXECUTED', 'SUCCESS>REVERSED',
 ]);
 
 test('every pair of payout states is checked against the table', () => {
@@ -61,9 +61,11 @@ test('an unknown outcome is never resent and never silently settled', () => {
   assert.equal(needsStatusInquiry('UNKNOWN'), true);
   assert.equal(payoutStatusForAttempt('UNKNOWN'), 'PROCESSING');
   assert.equal(canTransitionAttempt('PROCESSING', 'NOT_EXECUTED'), false);
-  for (const settled of ['SUCCESS', 'FAILED', 'NOT_EXECUTED'] as const) {
+  for (const settled of ['FAILED', 'NOT_EXECUTED', 'REVERSED'] as const) {
     assert.equal(ATTEMPT_TRANSITIONS.some((t) => t.from === settled), false, `${settled} is terminal`);
   }
+  // A success can only be undone by the provider's reversal, never moved back to pending or failed.
+  assert.deepEqual(ATTEMPT_TRANSITIONS.filter((t) => t.from === 'SUCCESS').map((t) => t.to), ['REVERSED']);
   assert.deepEqual(PAYOUT_ATTEMPT_STATUSES.filter(isRetryableAttempt), ['NOT_EXECUTED']);
   assert.deepEqual(PAYOUT_ATTEMPT_STATUSES.filter(needsStatusInquiry), ['PROCESSING', 'UNKNOWN']);
 });
@@ -71,7 +73,7 @@ test('an unknown outcome is never resent and never silently settled', () => {
 test('payout status follows the latest attempt', () => {
   const expected = {
     PENDING_SUBMIT: 'PROCESSING', PROCESSING: 'PROCESSING', UNKNOWN: 'PROCESSING',
-    SUCCESS: 'SUCCESS', FAILED: 'FAILED', NOT_EXECUTED: 'PROCESSING',
+    SUCCESS: 'SUCCESS', FAILED: 'FAILED', NOT_EXECUTED: 'PROCESSING', REVERSED: 'REVERSED',
   } as const;
   for (const status of PAYOUT_ATTEMPT_STATUSES) assert.equal(payoutStatusForAttempt(status), expected[status], status);
 });

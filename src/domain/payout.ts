@@ -11,7 +11,8 @@ import { formatInr } from './money.js';
 export const PAYOUT_MODES = ['IMPS', 'NEFT', 'RTGS'] as const;
 export type PayoutMode = (typeof PAYOUT_MODES)[number];
 
-export const PAYOUT_STATUSES = ['PROCESSING', 'SUCCESS', 'FAILED'] as const;
+/** REVERSED: a SUCCESS the bank later undid (the amount came back); only ever reached from SUCCESS. */
+export const PAYOUT_STATUSES = ['PROCESSING', 'SUCCESS', 'FAILED', 'REVERSED'] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 
 /**
@@ -22,6 +23,9 @@ export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
  * - SUCCESS: executed, with a UTR.  FAILED: the bank or provider definitively refused it.
  * - NOT_EXECUTED: proven not executed (the request never left, or the provider's status API
  *   reports no transaction under our reference); the only state from which a new attempt is safe.
+ * - REVERSED: a SUCCESS that the provider later reports undone (RazorpayX `processed` → `reversed`,
+ *   within T+3 working days); the amount is credited back. A reversal reported before any success
+ *   is a failure (FAILED), never this state.
  */
 export const PAYOUT_ATTEMPT_STATUSES = [
   'PENDING_SUBMIT',
@@ -30,14 +34,15 @@ export const PAYOUT_ATTEMPT_STATUSES = [
   'SUCCESS',
   'FAILED',
   'NOT_EXECUTED',
+  'REVERSED',
 ] as const;
 export type PayoutAttemptStatus = (typeof PAYOUT_ATTEMPT_STATUSES)[number];
 
 /** Attempts whose outcome is not settled: the payout worker submits or inquires them. */
 export const UNRESOLVED_ATTEMPT_STATUSES = ['PENDING_SUBMIT', 'PROCESSING', 'UNKNOWN'] as const satisfies readonly PayoutAttemptStatus[];
 
-export type AttemptTrigger = 'provider_accepted' | 'provider_succeeded' | 'provider_failed' | 'outcome_unknown' | 'not_executed';
-export type PayoutTrigger = 'attempt_succeeded' | 'attempt_failed';
+export type AttemptTrigger = 'provider_accepted' | 'provider_succeeded' | 'provider_failed' | 'outcome_unknown' | 'not_executed' | 'provider_reversed';
+export type PayoutTrigger = 'attempt_succeeded' | 'attempt_failed' | 'attempt_reversed';
 
 export interface Transition<S extends string, T extends string> {
   from: S;
@@ -48,6 +53,7 @@ export interface Transition<S extends string, T extends string> {
 export const PAYOUT_TRANSITIONS: readonly Transition<PayoutStatus, PayoutTrigger>[] = Object.freeze([
   { from: 'PROCESSING', to: 'SUCCESS', trigger: 'attempt_succeeded' },
   { from: 'PROCESSING', to: 'FAILED', trigger: 'attempt_failed' },
+  { from: 'SUCCESS', to: 'REVERSED', trigger: 'attempt_reversed' },
 ]);
 
 /** UNKNOWN has every way out except a resend; PROCESSING may no longer become NOT_EXECUTED. */
@@ -63,6 +69,7 @@ export const ATTEMPT_TRANSITIONS: readonly Transition<PayoutAttemptStatus, Attem
   { from: 'UNKNOWN', to: 'SUCCESS', trigger: 'provider_succeeded' },
   { from: 'UNKNOWN', to: 'FAILED', trigger: 'provider_failed' },
   { from: 'UNKNOWN', to: 'NOT_EXECUTED', trigger: 'not_executed' },
+  { from: 'SUCCESS', to: 'REVERSED', trigger: 'provider_reversed' },
 ]);
 
 function findTrigger<S extends string, T extends string>(
@@ -112,6 +119,8 @@ export function payoutStatusForAttempt(status: PayoutAttemptStatus): PayoutStatu
       return 'SUCCESS';
     case 'FAILED':
       return 'FAILED';
+    case 'REVERSED':
+      return 'REVERSED';
     default:
       return unreachable(status);
   }

@@ -52,7 +52,12 @@ export type PayoutStatus =
   | { status: 'NOT_FOUND' }
   | { status: 'PENDING'; providerReference: string }
   | { status: 'SUCCESS'; providerReference: string; utr: string; processedAt: Date }
-  | { status: 'FAILED'; providerReference: string; reason: string };
+  | { status: 'FAILED'; providerReference: string; reason: string }
+  /**
+   * The provider undid the transfer and credited the amount back (RazorpayX `reversed`). After a
+   * SUCCESS this is the payout's move to REVERSED; before any success it is simply a failure.
+   */
+  | { status: 'REVERSED'; providerReference: string; reason: string; reversedAt: Date };
 
 export interface RefundRequest {
   /** Our refund_id: the provider's idempotency key, so a resent request never refunds twice. */

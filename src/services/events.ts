@@ -21,8 +21,19 @@ export const EVENT_KINDS = [
   'payout.created',
   'payout.success',
   'payout.failed',
+  'payout.reversed',
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
+
+/**
+ * Event kinds beyond the API document's six (contract §7): sent only to destinations that
+ * subscribe to them. Until subscriptions exist they are recorded (the outbox keeps them for the
+ * console and for replay) but fanned out to no organization destination.
+ */
+export const OPT_IN_EVENT_KINDS: readonly EventKind[] = ['payout.reversed'];
+export function isOptInEventKind(kind: string): boolean {
+  return (OPT_IN_EVENT_KINDS as readonly string[]).includes(kind);
+}
 
 /** Which organization destination an event goes to (API §6.3). */
 export function destinationKindOf(kind: string): DestinationKind {
@@ -78,6 +89,7 @@ export async function recordEvents(q: Queryable, inputs: EventInput[], now: Date
       body: JSON.stringify({ event: input.kind, event_id: id, created_at: now.toISOString(), data: input.data }),
       createdAt: now,
       target: destinationKindOf(input.kind),
+      optIn: isOptInEventKind(input.kind),
       extra: input.extraDestination ?? undefined,
     };
   });

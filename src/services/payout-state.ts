@@ -16,13 +16,15 @@ import {
 import type { Queryable } from '../store/db.js';
 import * as repo from '../store/repos/payouts-repo.js';
 import { type EventInput, recordEvents } from './events.js';
-import { failedEventData, successEventData } from './payout-view.js';
+import { failedEventData, reversedEventData, successEventData } from './payout-view.js';
 
 /** What we learnt about an attempt, from a submit answer, a status inquiry or a callback. */
 export type AttemptUpdate =
   | { kind: 'accepted'; bankReference: string }
   | { kind: 'succeeded'; bankReference: string; utr: string; processedAt: Date }
   | { kind: 'failed'; bankReference: string | null; reason: string }
+  /** The provider undid the transfer: SUCCESS → REVERSED; before any success it counts as 'failed'. */
+  | { kind: 'reversed'; bankReference: string; reason: string; reversedAt: Date }
   | { kind: 'unknown'; error: string }
   | { kind: 'not_executed'; detail: string };
 
@@ -44,6 +46,7 @@ const TARGET: Record<AttemptUpdate['kind'], PayoutAttemptStatus> = {
   accepted: 'PROCESSING',
   succeeded: 'SUCCESS',
   failed: 'FAILED',
+  reversed: 'REVERSED',
   unknown: 'UNKNOWN',
   not_executed: 'NOT_EXECUTED',
 };
@@ -57,6 +60,7 @@ function detailOf(change: StateChange): string | null {
     case 'not_executed':
       return change.detail;
     case 'failed':
+    case 'reversed':
     case 'payout_failed':
       return change.reason;
     default:
@@ -125,8 +129,15 @@ export class PayoutChanges {
  * what it takes to `changes`; the locked rows are updated in memory, so the next change of the
  * same payout is decided on this one. Writes nothing itself.
  */
-export function planStateChange(changes: PayoutChanges, locked: Locked, change: StateChange): ChangeResult {
+export function planStateChange(changes: PayoutChanges, locked: Locked, reported: StateChange): ChangeResult {
   const { payout, attempt } = locked;
+  // A reversal of a transfer we never saw succeed (RazorpayX `processing` → `reversed`, or its
+  // `payout.reversed` webhook arriving before `payout.processed`) moved no money in the end: it is
+  // the attempt's failure. Only a SUCCESS can become REVERSED.
+  const change: StateChange =
+    reported.kind === 'reversed' && attempt.status !== 'SUCCESS' && attempt.status !== 'REVERSED'
+      ? { kind: 'failed', bankReference: reported.bankReference, reason: `reversed by the provider: ${reported.reason}` }
+      : reported;
   const now = changes.now;
   if (change.kind === 'payout_failed') {
     if (payout.status === 'FAILED') return 'unchanged';
@@ -150,9 +161,10 @@ export function planStateChange(changes: PayoutChanges, locked: Locked, change: 
   if (change.kind === 'succeeded' && !isValidUtr(payout.mode, change.utr)) return 'invalid_utr';
   const trigger = assertAttemptTransition(attempt.status, to);
 
-  const bankReference = change.kind === 'accepted' || change.kind === 'succeeded' || change.kind === 'failed' ? change.bankReference : null;
+  const bankReference =
+    change.kind === 'accepted' || change.kind === 'succeeded' || change.kind === 'failed' || change.kind === 'reversed' ? change.bankReference : null;
   const utr = change.kind === 'succeeded' ? change.utr : null;
-  const reason = change.kind === 'failed' ? change.reason : null;
+  const reason = change.kind === 'failed' || change.kind === 'reversed' ? change.reason : null;
   changes.moveAttempt(
     { id: attempt.id, status: to, bank_reference: bankReference, utr, failure_reason: reason },
     { payoutId: payout.id, attemptId: attempt.id, entity: 'attempt', from: attempt.status, to, trigger, detail: detailOf(change) },
@@ -174,7 +186,14 @@ export function planStateChange(changes: PayoutChanges, locked: Locked, change: 
               orgId: payout.org_id, kind: 'payout.failed', aggregateType: 'payout', aggregateId: payout.id,
               data: failedEventData(payout, { reason: change.reason, bankReference: change.bankReference, failedAt: now }),
             }
-          : null;
+          : change.kind === 'reversed'
+            ? {
+                orgId: payout.org_id, kind: 'payout.reversed', aggregateType: 'payout', aggregateId: payout.id,
+                data: reversedEventData(payout, {
+                  reason: change.reason, bankReference: change.bankReference ?? payout.bank_reference, utr: payout.utr, processedAt: payout.processed_at, reversedAt: change.reversedAt,
+                }),
+              }
+            : null;
     changes.movePayout(
       { id: payout.id, status: payoutTo, bank_reference: bankReference, utr, processed_at: processedAt, failure_reason: reason },
       { payoutId: payout.id, attemptId: attempt.id, entity: 'payout', from: payout.status, to: payoutTo, trigger: payoutTrigger, detail: null },

@@ -125,6 +125,8 @@ function updateFromStatus(st: Exclude<ProviderPayoutStatus, { status: 'NOT_FOUND
       return { kind: 'succeeded', bankReference: st.providerReference, utr: st.utr, processedAt: st.processedAt };
     case 'FAILED':
       return { kind: 'failed', bankReference: st.providerReference, reason: st.reason };
+    case 'REVERSED':
+      return { kind: 'reversed', bankReference: st.providerReference, reason: st.reason, reversedAt: st.reversedAt };
   }
 }
 

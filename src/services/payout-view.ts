@@ -36,6 +36,8 @@ export function attemptStatusView(status: PayoutAttemptStatus): PayoutStatus {
     case 'FAILED':
     case 'NOT_EXECUTED':
       return 'FAILED';
+    case 'REVERSED':
+      return 'REVERSED';
   }
 }
 
@@ -99,5 +101,25 @@ export function failedEventData(p: PayoutFacts, f: { reason: string; bankReferen
     failure_reason: f.reason,
     bank_reference: f.bankReference,
     failed_at: f.failedAt.toISOString(),
+  };
+}
+
+/**
+ * `payout.reversed` (opt-in, contract §7; issue #22): a payout that had succeeded was undone by the
+ * bank and its amount credited back. It keeps the UTR and time of the success it undid.
+ */
+export function reversedEventData(
+  p: PayoutFacts,
+  r: { reason: string; bankReference: string | null; utr: string | null; processedAt: Date | string | null; reversedAt: Date },
+) {
+  return {
+    ...eventBase(p),
+    status: 'REVERSED',
+    beneficiary: beneficiaryView(p),
+    failure_reason: r.reason,
+    bank_reference: r.bankReference,
+    utr: r.utr,
+    processed_at: r.processedAt ? new Date(r.processedAt).toISOString() : null,
+    reversed_at: r.reversedAt.toISOString(),
   };
 }

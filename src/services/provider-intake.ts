@@ -23,7 +23,7 @@ export function retryDelayMs(attempts: number): number {
   return Math.min(1_000 * 2 ** Math.min(attempts, 10), 5 * 60_000);
 }
 
-const DATE_FIELDS = new Set(['paidAt', 'processedAt']);
+const DATE_FIELDS = new Set(['paidAt', 'processedAt', 'reversedAt']);
 
 /** The stored JSON payload back into a ProviderCallback (dates revived). */
 export function reviveCallback(payload: Record<string, unknown>): ProviderCallback {

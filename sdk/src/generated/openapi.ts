@@ -277,6 +277,26 @@ export type webhooks = {
         patch?: never;
         trace?: never;
     };
+    "payout.reversed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payout that had succeeded was reversed by the bank; its amount was credited back (opt-in).
+         * @description Delivered at least once; each attempt is re-signed with a new timestamp. Answer 2xx promptly; anything else is retried.
+         */
+        post: operations["webhook_payout_reversed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 };
 export type components = {
     schemas: {
@@ -430,7 +450,7 @@ export type components = {
         /** @description as enabled on the payout route */
         PayoutMode: "IMPS" | "NEFT" | "RTGS";
         /** @description API §3.2, contract §4 */
-        PayoutStatus: "PROCESSING" | "SUCCESS" | "FAILED";
+        PayoutStatus: "PROCESSING" | "SUCCESS" | "FAILED" | "REVERSED";
         InlineBeneficiary: {
             name: string;
             /** @description 8 to 20 digits; never returned */
@@ -663,6 +683,36 @@ export type components = {
              */
             failed_at: string;
         };
+        PayoutReversedData: {
+            /** Format: uuid */
+            payout_id: string;
+            transaction_id: string;
+            client_reference: string | null;
+            amount_paise: number;
+            /** @enum {string} */
+            currency: "INR";
+            mode: components["schemas"]["PayoutMode"];
+            beneficiary: components["schemas"]["Beneficiary"];
+            /** @description true when real money moves (a provider account on its production address); false for the sandbox provider (test mode) */
+            livemode: boolean;
+            /** @enum {string} */
+            status: "REVERSED";
+            /** @description why the bank reversed it */
+            failure_reason: string;
+            bank_reference: string | null;
+            /** @description the UTR of the success that was reversed */
+            utr: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            processed_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            reversed_at: string;
+        };
         RefundEventData: {
             /**
              * Format: uuid
@@ -787,6 +837,22 @@ export type components = {
              */
             created_at: string;
             data: components["schemas"]["PayoutFailedData"];
+        };
+        /** @description PayOut destination, only when subscribed (opt-in, contract §7) */
+        PayoutReversedEvent: {
+            /** @enum {string} */
+            event: "payout.reversed";
+            /**
+             * Format: uuid
+             * @description unique; store it to reject replays
+             */
+            event_id: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            created_at: string;
+            data: components["schemas"]["PayoutReversedData"];
         };
     };
     responses: never;
@@ -1294,7 +1360,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description only payouts in this status */
-                status?: "PROCESSING" | "SUCCESS" | "FAILED";
+                status?: "PROCESSING" | "SUCCESS" | "FAILED" | "REVERSED";
                 /** @description only resources created at or after this time */
                 created_from?: string;
                 /** @description only resources created at or before this time */
@@ -2179,6 +2245,42 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PayoutFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx ends the delivery). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Signature or timestamp rejected; the delivery is retried. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_payout_reversed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description unique event identifier for replay protection */
+                "X-Service-Event-Id": string;
+                /** @description Unix time in seconds when this attempt was signed */
+                "X-Service-Timestamp": string;
+                /** @description `v1=` + lowercase hex HMAC-SHA256, keyed with the destination's signing secret, of `{timestamp}.{raw body}` (API §6.2). Compare in constant time; reject a timestamp more than 300 s away. */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayoutReversedEvent"];
             };
         };
         responses: {

@@ -50,6 +50,8 @@ export interface OutboxInsert {
   createdAt: Date;
   /** The organization destination this event goes to. */
   target: DestinationKind;
+  /** An opt-in kind (contract §7): no delivery to the organization destination until it subscribes. */
+  optIn?: boolean;
   /** A payment order's own callback destination, when it has one. */
   extra: { url: string; secretEnc: Buffer; secretContext: string } | undefined;
 }
@@ -73,6 +75,7 @@ export async function insertEventsWithDeliveries(q: Queryable, events: OutboxIns
     body: e.body,
     created_at: e.createdAt.toISOString(),
     target: e.target,
+    opt_in: e.optIn ?? false,
     extra_url: e.extra?.url ?? null,
     // bytea travels as base64 inside the JSON text
     extra_secret_enc: e.extra ? e.extra.secretEnc.toString('base64') : null,
@@ -87,13 +90,14 @@ export async function insertEventsWithDeliveries(q: Queryable, events: OutboxIns
 const INSERT_EVENTS_WITH_DELIVERIES = prepared(
     `WITH v AS MATERIALIZED (
        SELECT * FROM json_to_recordset($1::json) AS v(id uuid, org_id uuid, kind text, aggregate_type text, aggregate_id uuid,
-         body text, created_at timestamptz, target text, extra_url text, extra_secret_enc text, extra_secret_context text)
+         body text, created_at timestamptz, target text, opt_in boolean, extra_url text, extra_secret_enc text, extra_secret_context text)
      ), ev AS (
        INSERT INTO events (id, org_id, kind, aggregate_type, aggregate_id, body, created_at)
        SELECT id, org_id, kind, aggregate_type, aggregate_id, body, created_at FROM v
      ), org_dest AS (
        INSERT INTO callback_deliveries (id, event_id, org_id, target, next_attempt_at)
        SELECT uuid_v7(), v.id, c.org_id, c.kind, now() FROM v JOIN callback_destinations c ON c.org_id = v.org_id AND c.kind = v.target
+        WHERE NOT v.opt_in
        RETURNING event_id
      ), extra_dest AS (
        INSERT INTO callback_deliveries (id, event_id, org_id, target, url, secret_enc, secret_context, next_attempt_at)

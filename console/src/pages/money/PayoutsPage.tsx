@@ -4,7 +4,7 @@ import { formatPaise } from '../../format.js';
 import { AppLink, dash } from './links.js';
 import { type Column, MoneyList } from './MoneyList.js';
 
-export const PAYOUT_STATUSES = ['PROCESSING', 'SUCCESS', 'FAILED'] as const;
+export const PAYOUT_STATUSES = ['PROCESSING', 'SUCCESS', 'FAILED', 'REVERSED'] as const;
 
 interface PayoutRow {
   id: string;

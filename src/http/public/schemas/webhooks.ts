@@ -56,6 +56,18 @@ export const PayoutFailedData = Type.Object(
   { ...payoutBase, status: Type.Literal('FAILED'), failure_reason: Type.String(), bank_reference: Nullable(Type.String()), failed_at: Timestamp() },
   { $id: 'PayoutFailedData', additionalProperties: false },
 );
+export const PayoutReversedData = Type.Object(
+  {
+    ...payoutBase,
+    status: Type.Literal('REVERSED'),
+    failure_reason: Type.String({ description: 'why the bank reversed it' }),
+    bank_reference: Nullable(Type.String()),
+    utr: Nullable(Type.String({ description: 'the UTR of the success that was reversed' })),
+    processed_at: Nullable(Timestamp()),
+    reversed_at: Timestamp(),
+  },
+  { $id: 'PayoutReversedData', additionalProperties: false },
+);
 /** `collection.refund.requested` / `.completed` (contract §6): the refund as the API shows it, and the order's reference. */
 export const RefundEventData = Type.Object(
   { ...Refund.properties, merchant_order_reference: Nullable(Type.String()) },
@@ -81,10 +93,14 @@ const EVENTS: Record<EventKind, { schema: Component; summary: string }> = {
     summary: 'The only event that means a completed bank transfer; retain its UTR.',
   },
   'payout.failed': { schema: eventOf('payout.failed', 'PayoutFailedEvent', refTo(PayoutFailedData), 'PayOut destination'), summary: 'A payout failed.' },
+  'payout.reversed': {
+    schema: eventOf('payout.reversed', 'PayoutReversedEvent', refTo(PayoutReversedData), 'PayOut destination, only when subscribed (opt-in, contract §7)'),
+    summary: 'A payout that had succeeded was reversed by the bank; its amount was credited back (opt-in).',
+  },
 };
 
 export const WEBHOOK_EVENT_SCHEMAS: Component[] = [
-  CollectionReceivedData, PayoutCreatedData, PayoutSuccessData, PayoutFailedData, RefundEventData,
+  CollectionReceivedData, PayoutCreatedData, PayoutSuccessData, PayoutFailedData, PayoutReversedData, RefundEventData,
   ...EVENT_KINDS.map((k) => EVENTS[k].schema),
 ];
 

@@ -1,0 +1,300 @@
+/**
+ * RazorpayX Payouts behind the Provider interface (contract §8, issue #22 item 2). Payouts only:
+ * the collection side is not offered by this provider and its methods say so.
+ *
+ * Never twice (architecture habit 2, rzp-docs api/x/payout-idempotency.md): the service persists
+ * the attempt first and then calls `submitPayout` once; the composite `POST /v1/payouts` carries
+ * `X-Payout-Idempotency` = our transaction id and `reference_id` = the same id, and its body is a
+ * pure function of the stored payout, so any resend under that key is byte-identical (Razorpay
+ * answers a different body under a used key with a BAD_REQUEST). A timeout, a 5xx, a 409 (the
+ * same key still in flight) or an answer that does not parse is UNKNOWN: the service then asks
+ * `GET /v1/payouts?account_number=...&reference_id=...` and never sends under another key.
+ *
+ * Facts and sources: /work/shared/design/providers.md §3 and docs/providers.md "RazorpayX Payouts".
+ */
+import { AppError } from '../../domain/errors.js';
+import type { Logger } from '../../observability/logger.js';
+import type { Metrics } from '../../observability/metrics.js';
+import { hasDuplicateKeys } from '../../security/strict-json.js';
+import type {
+  CollectionIssued,
+  CollectionRequest,
+  CollectionStatus,
+  PayoutRequest,
+  PayoutStatus,
+  PayoutSubmitResult,
+  Provider,
+  ProviderCallback,
+  RefundRequest,
+  RefundStatus,
+  RefundSubmitResult,
+} from '../provider.js';
+import { ProviderError } from '../provider.js';
+import { exchange, type HttpAnswer } from '../sandbox/http.js';
+import { isLivemode, parseRazorpayXConfig, type RazorpayXConfig } from './config.js';
+import { readPayoutEntity } from './payout-entity.js';
+import { EVENT_ID_HEADER, headerValue, SIGNATURE_HEADER, verifyRazorpaySignature } from './webhook.js';
+
+type Json = Record<string, unknown>;
+const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+
+export interface RazorpayXOptions {
+  /** Bound of every call; past it the outcome is UNKNOWN (payouts) or no answer (inquiries). */
+  timeoutMs?: number;
+  /** Where anomalies (unknown statuses, unusable answers) are logged and counted (/metrics). */
+  log?: Pick<Logger, 'warn' | 'error' | 'info'>;
+  metrics?: Metrics;
+  /** NODE_ENV=production: plain http:// is refused even to loopback. */
+  production?: boolean;
+  /** The clock of the webhook secret overlap (tests). */
+  now?: () => Date;
+}
+
+/** Everything Razorpay accepts in `narration`: a-z, A-Z, 0-9 and space, at most 30. */
+function narrationOf(remarks: string | null): string | undefined {
+  const text = (remarks ?? '').replace(/[^A-Za-z0-9 ]+/g, ' ').replace(/ +/g, ' ').trim().slice(0, 30).trim();
+  return text === '' ? undefined : text;
+}
+
+/** Contact names: 3–50 of a-z, A-Z, 0-9, space, ’ - _ / ( ) . (rzp-docs payout-composite bank-account.md). */
+function nameOf(name: string, max: number): string {
+  return name.replace(/[^A-Za-z0-9 ’\-_/().]+/g, ' ').replace(/ +/g, ' ').trim().slice(0, max).trim();
+}
+
+function readJson(text: string): Json | null {
+  try {
+    const v: unknown = JSON.parse(text);
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Razorpay's error shape: `{"error": {"code", "description", "source", "step", "reason", "metadata", "field"}}`. */
+function errorOf(body: Json | null): { code: string | null; description: string | null; field: string | null } {
+  const e = body?.error;
+  if (!e || typeof e !== 'object') return { code: null, description: null, field: null };
+  const o = e as Json;
+  return { code: str(o.code), description: str(o.description), field: str(o.field) };
+}
+
+export class RazorpayXProvider implements Provider {
+  readonly name = 'razorpayx';
+  readonly livemode: boolean;
+  readonly config: RazorpayXConfig;
+  private readonly timeoutMs: number;
+  private readonly authorization: string;
+  private readonly now: () => Date;
+
+  /** `rawConfig`: the account's config file, `{base_url, key_id, key_secret, account_number, webhook_secret}` (contract §8). */
+  constructor(
+    rawConfig: unknown,
+    private readonly opts: RazorpayXOptions = {},
+  ) {
+    this.config = parseRazorpayXConfig(rawConfig, { production: opts.production ?? process.env.NODE_ENV === 'production' });
+    this.livemode = isLivemode(this.config);
+    this.timeoutMs = opts.timeoutMs ?? 10_000;
+    this.authorization = `Basic ${Buffer.from(`${this.config.keyId}:${this.config.keySecret}`).toString('base64')}`;
+    this.now = opts.now ?? (() => new Date());
+  }
+
+  /** Counts (and logs) an answer or event that Tijori cannot use; it never moves money. */
+  private anomaly(kind: string, detail: Record<string, unknown>): void {
+    this.opts.metrics
+      ?.counter('tijori_provider_anomalies_total', 'Provider answers and events that could not be used (unknown status, missing UTR, unparseable), by provider and kind', ['provider', 'kind'])
+      .inc({ provider: this.name, kind });
+    this.opts.log?.error({ provider: this.name, anomaly: kind, ...detail }, 'unusable provider answer; no money state moved');
+  }
+
+  private call(method: 'GET' | 'POST', path: string, init: { headers?: Record<string, string>; body?: string } = {}): Promise<HttpAnswer> {
+    return exchange(`${this.config.baseUrl}${path}`, {
+      method,
+      headers: { authorization: this.authorization, accept: 'application/json', ...init.headers },
+      ...(init.body !== undefined ? { body: init.body } : {}),
+      timeoutMs: this.timeoutMs,
+    });
+  }
+
+  /** The composite payout body: a pure function of the request, so a resend is byte-identical. */
+  payoutBody(req: PayoutRequest): string {
+    const narration = narrationOf(req.remarks);
+    return JSON.stringify({
+      account_number: this.config.accountNumber,
+      amount: req.amountPaise,
+      currency: 'INR',
+      mode: req.mode,
+      purpose: 'payout',
+      fund_account: {
+        account_type: 'bank_account',
+        bank_account: { name: nameOf(req.beneficiary.name, 120), ifsc: req.beneficiary.ifsc, account_number: req.beneficiary.accountNumber },
+        contact: { name: nameOf(req.beneficiary.name, 50), type: 'vendor' },
+      },
+      // Low balance fails the payout at once rather than parking it for up to 3 months.
+      queue_if_low_balance: false,
+      reference_id: req.reference,
+      ...(narration ? { narration } : {}),
+    });
+  }
+
+  async submitPayout(req: PayoutRequest): Promise<PayoutSubmitResult> {
+    let res: HttpAnswer;
+    try {
+      res = await this.call('POST', '/v1/payouts', {
+        headers: { 'content-type': 'application/json', 'x-payout-idempotency': req.reference },
+        body: this.payoutBody(req),
+      });
+    } catch (err) {
+      const e = err as Error;
+      return { outcome: 'UNKNOWN', error: e.name === 'TimeoutError' ? `no answer within ${this.timeoutMs} ms` : `transport error: ${e.message}` };
+    }
+    const body = readJson(res.text);
+    if (res.status >= 500) return { outcome: 'UNKNOWN', error: `RazorpayX answered HTTP ${res.status}` };
+    if (res.ok) {
+      if (!body) {
+        this.anomaly('unparseable', { operation: 'create', http_status: res.status });
+        return { outcome: 'UNKNOWN', error: `RazorpayX answered HTTP ${res.status} with a body that does not parse` };
+      }
+      const reading = readPayoutEntity(body, this.now());
+      if (!reading.ok) {
+        if (reading.problem === 'missing_utr') return { outcome: 'ACCEPTED', providerReference: reading.payoutId! };
+        this.anomaly(reading.problem, { operation: 'create', provider_status: reading.providerStatus, payout_id: reading.payoutId });
+        return { outcome: 'UNKNOWN', error: `unusable create answer (${reading.problem}${reading.providerStatus ? `: ${reading.providerStatus}` : ''})` };
+      }
+      if (reading.referenceId !== req.reference) {
+        this.anomaly('reference_mismatch', { operation: 'create', payout_id: reading.payoutId });
+        return { outcome: 'UNKNOWN', error: 'the create answer names another reference_id' };
+      }
+      switch (reading.status.status) {
+        case 'PENDING':
+        case 'SUCCESS':
+          // A success is recorded from the inquiry or webhook, with its UTR; here it is accepted.
+          return { outcome: 'ACCEPTED', providerReference: reading.payoutId };
+        case 'FAILED':
+        case 'REVERSED':
+          return { outcome: 'REJECTED', reason: `${reading.providerStatus}: ${reading.status.reason}` };
+      }
+    }
+    const error = errorOf(body);
+    const text = error.description ?? `HTTP ${res.status}`;
+    // A BAD_REQUEST about the idempotency key other than its absence means a payout may exist
+    // under it (same key, different body): only the inquiry by reference_id may decide.
+    const aboutKey = error.field?.toLowerCase() === 'x-payout-idempotency' || /idempotency/i.test(text);
+    const keyMissing = /missing|mandatory/i.test(text);
+    if (res.status === 400 && !(aboutKey && !keyMissing)) {
+      return { outcome: 'REJECTED', reason: `${error.code ?? 'BAD_REQUEST_ERROR'}: ${text}` };
+    }
+    // 401/403 (keys, IP allow list), 404, 409 (same key in flight), 429 and the idempotency
+    // mismatch: nothing proves that no payout exists; the service inquires and never resends blindly.
+    return { outcome: 'UNKNOWN', error: `RazorpayX answered HTTP ${res.status}: ${error.code ?? ''} ${text}`.trim() };
+  }
+
+  /** Looks the payout up by our reference (contract §8); throws ProviderError when there is no usable answer. */
+  async payoutStatus(reference: string): Promise<PayoutStatus> {
+    const q = new URLSearchParams({ account_number: this.config.accountNumber, reference_id: reference });
+    let res: HttpAnswer;
+    try {
+      res = await this.call('GET', `/v1/payouts?${q.toString()}`);
+    } catch (err) {
+      throw new ProviderError(`RazorpayX status inquiry failed: ${(err as Error).message}`, true);
+    }
+    const body = readJson(res.text);
+    if (!res.ok) {
+      const e = errorOf(body);
+      throw new ProviderError(`RazorpayX status inquiry answered HTTP ${res.status}${e.description ? `: ${e.description}` : ''}`, true);
+    }
+    const items = body?.entity === 'collection' && Array.isArray(body.items) ? (body.items as unknown[]) : null;
+    if (!items) {
+      this.anomaly('unparseable', { operation: 'inquiry', http_status: res.status });
+      throw new ProviderError('RazorpayX status inquiry: not a collection of payouts', true);
+    }
+    const ours = items.filter((i) => i && typeof i === 'object' && (i as Json).reference_id === reference);
+    // Items under another reference mean the filter was not applied: "not there" would be a guess.
+    if (ours.length !== items.length) {
+      this.anomaly('reference_mismatch', { operation: 'inquiry', items: items.length });
+      throw new ProviderError('RazorpayX status inquiry answered payouts of other references', true);
+    }
+    if (ours.length === 0) return { status: 'NOT_FOUND' };
+    if (ours.length > 1) {
+      this.anomaly('ambiguous_reference', { operation: 'inquiry', reference, items: ours.length });
+      throw new ProviderError(`RazorpayX has ${ours.length} payouts under reference_id ${reference}`, false);
+    }
+    const reading = readPayoutEntity(ours[0], this.now());
+    if (reading.ok) return reading.status;
+    if (reading.problem === 'missing_utr') {
+      this.anomaly('missing_utr', { operation: 'inquiry', payout_id: reading.payoutId });
+      return { status: 'PENDING', providerReference: reading.payoutId! };
+    }
+    this.anomaly(reading.problem, { operation: 'inquiry', provider_status: reading.providerStatus, payout_id: reading.payoutId });
+    throw new ProviderError(`RazorpayX payout status not understood: ${reading.providerStatus ?? 'none'}`, true);
+  }
+
+  /**
+   * A verified webhook → ProviderCallback. A verified event that carries no news for a Tijori
+   * payout (another event type, a payout made outside Tijori, an unknown status) is still
+   * acknowledged, as a payout NOT_FOUND that the service ignores: answering 401 would make Razorpay
+   * retry it for 24 hours and then disable the webhook. Null: the signature does not verify.
+   */
+  parseCallback(rawBody: string, headers: Record<string, string | string[] | undefined>): ProviderCallback | null {
+    const signedWith = verifyRazorpaySignature(this.config, rawBody, headerValue(headers, SIGNATURE_HEADER), this.now());
+    const webhooks = this.opts.metrics?.counter('tijori_provider_webhooks_total', 'Provider webhooks by provider and signature check', ['provider', 'result']);
+    if (!signedWith) {
+      webhooks?.inc({ provider: this.name, result: 'bad_signature' });
+      return null;
+    }
+    webhooks?.inc({ provider: this.name, result: signedWith === 'current' ? 'verified' : 'verified_previous_secret' });
+    const eventId = headerValue(headers, EVENT_ID_HEADER);
+    if (!eventId) {
+      this.anomaly('missing_event_id', { operation: 'webhook' });
+      return null;
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(rawBody);
+    } catch {
+      this.anomaly('unparseable', { operation: 'webhook', event_id: eventId });
+      return null;
+    }
+    if (hasDuplicateKeys(rawBody, body)) throw new AppError('INVALID_JSON', 'The callback body names a key twice in one object.');
+    const ignored = (reference: string): ProviderCallback => ({ eventId, kind: 'payout', reference, status: { status: 'NOT_FOUND' } });
+    const event = body && typeof body === 'object' ? (body as Json) : {};
+    const name = str(event.event) ?? 'unknown';
+    if (!name.startsWith('payout.') || name.startsWith('payout.downtime.')) return ignored(`event:${name}`.slice(0, 200));
+    const payload = event.payload && typeof event.payload === 'object' ? (event.payload as Json) : {};
+    const payout = payload.payout && typeof payload.payout === 'object' ? (payload.payout as Json) : {};
+    const createdAt = typeof event.created_at === 'number' && Number.isFinite(event.created_at) ? new Date(event.created_at * 1000) : this.now();
+    const reading = readPayoutEntity(payout.entity, createdAt);
+    if (!reading.ok && reading.problem === 'missing_utr') {
+      const entity = payout.entity as Json;
+      const reference = str(entity.reference_id);
+      return reference ? { eventId, kind: 'payout', reference, status: { status: 'PENDING', providerReference: reading.payoutId! } } : ignored(reading.payoutId!);
+    }
+    if (!reading.ok) {
+      this.anomaly(reading.problem, { operation: 'webhook', event: name, event_id: eventId, provider_status: reading.providerStatus, payout_id: reading.payoutId });
+      return ignored(reading.payoutId ?? `event:${name}`.slice(0, 200));
+    }
+    // A payout made outside Tijori (Dashboard, another system) carries no reference of ours.
+    if (!reading.referenceId) return ignored(reading.payoutId);
+    return { eventId, kind: 'payout', reference: reading.referenceId, status: reading.status };
+  }
+
+  private unsupportedError(what: string): ProviderError {
+    return new ProviderError(`${what} is not supported by razorpayx (a payouts-only provider; use a collections provider account)`, false);
+  }
+
+  createCollection(_req: CollectionRequest): Promise<CollectionIssued> {
+    return Promise.reject(this.unsupportedError('collections'));
+  }
+
+  collectionStatus(_reference: string): Promise<CollectionStatus> {
+    return Promise.reject(this.unsupportedError('collection status'));
+  }
+
+  /** Never throws (interface): a refund of a collection this provider never made cannot be made here. */
+  submitRefund(_req: RefundRequest): Promise<RefundSubmitResult> {
+    return Promise.resolve({ outcome: 'FAILED', reason: 'refunds are not supported by razorpayx (a payouts-only provider)' });
+  }
+
+  refundStatus(_reference: string): Promise<RefundStatus> {
+    return Promise.reject(this.unsupportedError('refund status'));
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * End to end through the real service with the RazorpayX connector pointed at the RazorpayX
+ * simulator: merchant API → payout service → connector → simulator, and the simulator's signed
+ * webhooks → internal intake → payout state. Until provider accounts land (contract §8), the
+ * connector replaces the sandbox as ctx.provider after the route was made (a test-only construction).
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { RazorpayXProvider } from '../../src/providers/razorpayx/connector.js';
+import { RazorpayXSimulator, type SimWebhook } from '../providers/razorpayx-simulator.js';
+import { createPayout, eventsOf, payoutBody, type PayoutWorld, startPayoutWorld, waitFor, waitForStatus } from './helpers.js';
+
+let w: PayoutWorld;
+let sim: RazorpayXSimulator;
+
+before(async () => {
+  sim = await new RazorpayXSimulator({
+    initialStatus: (b) => ((b.amount as number) % 100 === 13 ? { status: 'failed', reason: 'bank_account_closed' } : { status: 'processing' }),
+  }).start();
+  w = await startPayoutWorld();
+  const ctx = w.t.svc.ctx;
+  ctx.provider = new RazorpayXProvider(sim.config(), { timeoutMs: 3_000, metrics: ctx.metrics, log: ctx.log });
+  // A PayOut destination, to show that the opt-in payout.reversed is not delivered to it.
+  const r = await w.t.admin('PUT', `/orgs/${w.client.orgId}/destinations/payout`, { url: 'https://merchant.example.com/hooks/payout' });
+  assert.equal(r.status, 201, r.text);
+});
+after(async () => {
+  await w?.t.stop();
+  await sim?.stop();
+});
+
+async function deliver(hook: SimWebhook): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${w.t.svc.internalUrl}/provider/razorpayx/callbacks`, { method: 'POST', headers: hook.headers, body: hook.rawBody });
+  return { status: res.status, body: await res.json() };
+}
+
+async function created(amount: number) {
+  const r = await createPayout(w, payoutBody(amount));
+  assert.equal(r.status, 201, r.text);
+  const txn = r.body.data.transaction_id as string;
+  const p = await waitFor(`payout ${txn} at the simulator`, async () => sim.payoutsFor(txn)[0]);
+  return { id: r.body.data.id as string, txn, pout: p.id as string };
+}
+
+test('webhooks settle a payout: processed → SUCCESS with the UTR; a late initiated never moves it back; duplicates and forgeries change nothing; reversed → REVERSED with payout.reversed', async () => {
+  const { id, txn, pout } = await created(150_000);
+  const initiated = sim.move(pout, 'processing');
+  const processed = sim.move(pout, 'processed', { utr: '933815233814' });
+  assert.equal((await deliver(processed)).status, 200);
+  const ok = await waitForStatus(w, id, 'SUCCESS');
+  assert.equal(ok.utr, '933815233814');
+  assert.equal(ok.bank_reference, pout);
+
+  // Out of order: the older payout.initiated arrives after processed.
+  assert.deepEqual((await deliver(initiated)).body, { received: true, duplicate: false });
+  // Duplicate: the same event id again.
+  assert.deepEqual((await deliver(processed)).body, { received: true, duplicate: true });
+  // Forged: signed with another secret → 401, nothing stored.
+  const forged = sim.sign(sim.move(pout, 'failed', { reason: 'forged' }).rawBody, { secret: 'attacker' });
+  assert.equal((await deliver(forged)).status, 401);
+  await waitFor('the late initiated event to be processed', async () => {
+    const r = await w.t.database.db.query<{ state: string }>("SELECT state FROM provider_events WHERE provider = 'razorpayx' AND event_id = $1", [initiated.headers['x-razorpay-event-id']]);
+    return r.rows[0]?.state === 'processed' ? true : undefined;
+  });
+  assert.equal((await w.t.api('GET', `/merchant/payouts/${id}`, { client: w.client })).body.data.status, 'SUCCESS');
+  const metrics = await (await fetch(`${w.t.svc.internalUrl}/metrics`)).text();
+  assert.match(metrics, /tijori_provider_webhooks_total\{provider="razorpayx",result="bad_signature"\} [1-9]/);
+  const stored = await w.t.database.db.query("SELECT 1 FROM provider_events WHERE provider = 'razorpayx' AND reference = $1", [txn]);
+  assert.equal(stored.rowCount, 2, 'processed and initiated once each; neither the duplicate nor the forgery');
+
+  // Days later the bank reverses it.
+  const reversed = sim.move(pout, 'reversed', { reason: 'beneficiary_bank_offline', description: 'Beneficiary bank systems are offline' });
+  assert.equal((await deliver(reversed)).status, 200);
+  const rev = await waitForStatus(w, id, 'REVERSED');
+  assert.equal(rev.utr, '933815233814', 'keeps the UTR of the success it undid');
+  assert.match(rev.failure_reason, /beneficiary_bank_offline/);
+  assert.deepEqual(rev.attempts.map((a: { status: string }) => a.status), ['REVERSED']);
+  const events = await eventsOf(w, id);
+  assert.deepEqual(events.map((e) => e.kind).sort(), ['payout.created', 'payout.reversed', 'payout.success']);
+  const ev = events.find((e) => e.kind === 'payout.reversed')!.body;
+  assert.equal(ev.data.status, 'REVERSED');
+  assert.equal(ev.data.utr, '933815233814');
+  assert.equal(ev.data.livemode, false);
+  const deliveries = await w.t.database.db.query<{ kind: string }>(
+    'SELECT e.kind FROM callback_deliveries d JOIN events e ON e.id = d.event_id WHERE e.aggregate_id = $1 ORDER BY e.kind',
+    [id],
+  );
+  assert.deepEqual(deliveries.rows.map((r) => r.kind), ['payout.created', 'payout.success'], 'payout.reversed is opt-in: not sent to an unsubscribed destination');
+  const history = await w.t.database.db.query<{ entity: string; from_status: string; to_status: string; trigger: string }>(
+    "SELECT entity, from_status, to_status, trigger FROM payout_transitions WHERE payout_id = $1 AND to_status = 'REVERSED' ORDER BY id",
+    [id],
+  );
+  assert.deepEqual(history.rows, [
+    { entity: 'attempt', from_status: 'SUCCESS', to_status: 'REVERSED', trigger: 'provider_reversed' },
+    { entity: 'payout', from_status: 'SUCCESS', to_status: 'REVERSED', trigger: 'attempt_reversed' },
+  ]);
+});
+
+test('a lost create answer: the payout stays PROCESSING, is found by reference_id, and settles by inquiry; one create, one payout', async () => {
+  sim.faults.push({ kind: 'lost_answer' });
+  const r = await createPayout(w, payoutBody(160_000));
+  assert.equal(r.status, 201, r.text);
+  const { id, transaction_id: txn } = r.body.data;
+  const p = await waitFor('the payout at the simulator', async () => sim.payoutsFor(txn)[0]);
+  await waitFor('the attempt to be accepted after inquiry', async () => {
+    const a = await w.t.database.db.query<{ status: string; bank_reference: string | null }>(
+      'SELECT a.status, a.bank_reference FROM payout_attempts a JOIN payouts p ON p.id = a.payout_id WHERE p.transaction_id = $1', [txn]);
+    return a.rows[0]?.status === 'PROCESSING' && a.rows[0].bank_reference === p.id ? true : undefined;
+  });
+  // processing for a long time is never a failure
+  await new Promise((res) => setTimeout(res, 1_500));
+  assert.equal((await w.t.api('GET', `/merchant/payouts/${id}`, { client: w.client })).body.data.status, 'PROCESSING');
+  sim.move(p.id as string, 'processed', { utr: '412345678901' });
+  const ok = await waitForStatus(w, id, 'SUCCESS');
+  assert.equal(ok.utr, '412345678901');
+  assert.equal(sim.requests.filter((x) => x.method === 'POST' && x.idempotencyKey === txn).length, 1, 'never sent again');
+  assert.equal(sim.payoutsFor(txn).length, 1);
+});
+
+test('a refusal at create fails the payout; a reversal before any success is a failure, not REVERSED', async () => {
+  const r = await createPayout(w, payoutBody(170_013));
+  const failed = await waitForStatus(w, r.body.data.id, 'FAILED');
+  assert.match(failed.failure_reason, /bank_account_closed/);
+
+  const { id, pout } = await created(180_000);
+  assert.equal((await deliver(sim.move(pout, 'reversed', { reason: 'beneficiary_bank_offline' }))).status, 200);
+  const f = await waitForStatus(w, id, 'FAILED');
+  assert.match(f.failure_reason, /reversed by the provider: beneficiary_bank_offline/);
+  // processed arriving later changes nothing
+  assert.equal((await deliver(sim.move(pout, 'processed', { utr: '412345678902' }))).status, 200);
+  await new Promise((res) => setTimeout(res, 800));
+  assert.equal((await w.t.api('GET', `/merchant/payouts/${id}`, { client: w.client })).body.data.status, 'FAILED');
+});
