@@ -58,8 +58,8 @@ before(async () => {
   viewerA = await signedInUser(ts, a.orgId, 'viewer@pages.example', 'viewer');
   devA = await signedInUser(ts, a.orgId, 'dev@pages.example', 'developer');
   adminB = await signedInUser(ts, b.orgId, 'admin-b@pages.example', 'admin');
-  await poll(async () => ((await sql(`SELECT count(*)::int AS n FROM payouts WHERE org_id = $1 AND status = 'SUCCESS'`, [a.orgId])).rows[0].n === 3) || undefined, { what: 'payouts succeeded', timeoutMs: 15_000, stepMs: 100 });
-  await poll(async () => ((await sql(`SELECT status FROM payment_orders WHERE id = $1`, [paidA.id])).rows[0].status === 'PAID') || undefined, { what: 'order paid', timeoutMs: 15_000, stepMs: 100 });
+  await poll(async () => ((await sql(`SELECT count(*)::int AS n FROM payouts WHERE org_id = $1 AND status = 'SUCCESS'`, [a.orgId])).rows[0]?.n === 3) || undefined, { what: 'payouts succeeded', timeoutMs: 15_000, stepMs: 100 });
+  await poll(async () => ((await sql(`SELECT status FROM payment_orders WHERE id = $1`, [paidA.id])).rows[0]?.status === 'PAID') || undefined, { what: 'order paid', timeoutMs: 15_000, stepMs: 100 });
 });
 after(() => ts?.stop());
 
