@@ -11,7 +11,7 @@ import { TableScroll } from './money/links.js';
 interface Beneficiary {
   id: string;
   name: string;
-  account_number_masked: string;
+  account_number_last4: string;
   ifsc: string;
   bank_name: string;
   status: string;
@@ -91,7 +91,7 @@ export function BeneficiariesPage() {
                 <tr key={b.id}>
                   <td>{b.name}</td>
                   <td>
-                    <code aria-label={`account ending ${b.account_number_masked.slice(-4)}`}>{b.account_number_masked}</code>
+                    <code title={`account number ending ${b.account_number_last4}`}>••{b.account_number_last4}</code>
                   </td>
                   <td>
                     <code>{b.ifsc}</code>

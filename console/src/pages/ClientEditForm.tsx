@@ -91,11 +91,13 @@ export function ClientEditForm({ client, onSaved, onCancel }: { client: Editable
         One IPv4 or IPv6 address or CIDR range per line (10.0.0.0/8, 2001:db8::/32); empty allows any address.
       </p>
       {lineErrors.length > 0 ? (
-        <ul id={id('ips-errors')} className="error" role="alert">
-          {lineErrors.map((l) => (
-            <li key={l}>{l}</li>
-          ))}
-        </ul>
+        <div id={id('ips-errors')} role="alert">
+          <ul className="error">
+            {lineErrors.map((l) => (
+              <li key={l}>{l}</li>
+            ))}
+          </ul>
+        </div>
       ) : null}
       <label htmlFor={id('rate')}>Rate limit (requests per minute)</label>
       <input id={id('rate')} type="number" min={1} max={1000000} step={1} required value={rate} onChange={(e) => setRate(e.target.value)} />
