@@ -34,7 +34,7 @@ export default function DailyChart({ days, label, color }: { days: Day[]; label:
           { stroke: '#545d68', grid: { show: false }, values: (_u, ticks) => ticks.map((t) => (Number.isInteger(t) ? String(t) : '')) },
           { stroke: '#545d68', size: 64, values: (_u, ticks) => ticks.map((t) => `₹${compact.format(t)}`) },
         ],
-        series: [{}, { label, stroke: color, fill: color, width: 0, paths: uPlot.paths.bars?.({ size: [0.7, 40] }) }],
+        series: [{}, { label, stroke: color, fill: color, width: 0, points: { show: false }, paths: uPlot.paths.bars?.({ size: [0.7, 40] }) }],
       },
       [x, y],
       el,
