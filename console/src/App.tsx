@@ -5,7 +5,10 @@ import { ComingPage, Layout, PAGES } from './Layout.js';
 import { AccountPage } from './pages/AccountPage.js';
 import { ApiClientsPage } from './pages/ApiClientsPage.js';
 import { AuditLogPage } from './pages/AuditLogPage.js';
+import { BeneficiariesPage } from './pages/BeneficiariesPage.js';
 import { DestinationsPage } from './pages/DestinationsPage.js';
+import { OverviewPage } from './pages/overview/OverviewPage.js';
+import { PayoutRoutesPage } from './pages/PayoutRoutesPage.js';
 import { RefundsPage } from './pages/RefundsPage.js';
 import { ReviewQueuePage } from './pages/ReviewQueuePage.js';
 import { SetupPage } from './pages/SetupPage.js';
@@ -79,6 +82,9 @@ export function App() {
   else if (path === '/refunds') page = <RefundsPage canDecide={can('reviews.decide')} />;
   else if (path === '/review-queue') page = <ReviewQueuePage canDecide={can('reviews.decide')} />;
   else if (money) page = money;
+  else if (path === '/') page = <OverviewPage />;
+  else if (path === '/beneficiaries') page = <BeneficiariesPage />;
+  else if (path === '/payout-routes') page = <PayoutRoutesPage />;
   else if (path === '/account') page = <AccountPage session={session} onChanged={signedIn} canManage={can('self.manage')} />;
   else page = <ComingPage name={PAGES.find((p) => p.path === path)?.name ?? 'Overview'} />;
   return (

@@ -5,6 +5,7 @@ import { callbacksShow } from './commands/callbacks-show.js';
 import { clientAllowIp } from './commands/client-allow-ip.js';
 import { clientCreate } from './commands/client-create.js';
 import { clientRotateSecret } from './commands/client-rotate-secret.js';
+import { clientSet } from './commands/client-set.js';
 import { destinationSet } from './commands/destination-set.js';
 import { orgCreate } from './commands/org-create.js';
 import { orgSet } from './commands/org-set.js';
@@ -22,6 +23,7 @@ export const cliCommands: CliCommand[] = [
   clientCreate,
   clientAllowIp,
   clientRotateSecret,
+  clientSet,
   destinationSet,
   routeCreate,
   sandboxPay,

@@ -1,4 +1,4 @@
-/** Normalisation of client addresses for the per-client IP allow list. */
+/** Normalisation of client addresses and CIDR ranges for the per-client IP allow list. */
 import ipaddr from 'ipaddr.js';
 
 /**
@@ -14,8 +14,43 @@ export function normalizeIp(raw: string): string | null {
   return ipaddr.process(trimmed).toString();
 }
 
+/**
+ * An allow-list entry: an address (as normalizeIp) or a CIDR range written canonically
+ * ("10.0.0.0/8", "2001:db8::/32"). A range with host bits set ("10.1.2.3/8") is refused with the
+ * range it probably meant, rather than silently widened or narrowed. A /32 (IPv4) or /128 (IPv6)
+ * is stored as the plain address, so it compares equal to the same address added without a prefix.
+ */
+export function normalizeAllowEntry(raw: string): { value: string } | { issue: string } {
+  const text = raw.trim();
+  const slash = text.indexOf('/');
+  if (slash < 0) {
+    const ip = normalizeIp(text);
+    return ip === null ? { issue: `"${text}" is not an IPv4 or IPv6 address or CIDR range` } : { value: ip };
+  }
+  const base = normalizeIp(text.slice(0, slash));
+  const prefixText = text.slice(slash + 1);
+  if (base === null || !/^\d{1,3}$/.test(prefixText)) return { issue: `"${text}" is not an IPv4 or IPv6 CIDR range` };
+  const addr = ipaddr.parse(base);
+  const max = addr.kind() === 'ipv4' ? 32 : 128;
+  const prefix = Number(prefixText);
+  if (prefix > max) return { issue: `"${text}": the prefix length must be 0 to ${max}` };
+  if (prefix === max) return { value: base };
+  const network = (addr.kind() === 'ipv4' ? ipaddr.IPv4.networkAddressFromCIDR(`${base}/${prefix}`) : ipaddr.IPv6.networkAddressFromCIDR(`${base}/${prefix}`)).toString();
+  if (network !== base) return { issue: `"${text}" has host bits set: the range is ${network}/${prefix}` };
+  return { value: `${base}/${prefix}` };
+}
+
+function matches(ip: ipaddr.IPv4 | ipaddr.IPv6, entry: string): boolean {
+  const slash = entry.indexOf('/');
+  if (slash < 0) return ip.toString() === entry;
+  const range = ipaddr.parseCIDR(entry);
+  return ip.kind() === range[0].kind() && ip.match(range);
+}
+
 export function ipAllowed(clientIp: string, allowList: readonly string[]): boolean {
   if (allowList.length === 0) return true;
-  const ip = normalizeIp(clientIp);
-  return ip !== null && allowList.includes(ip);
+  const n = normalizeIp(clientIp);
+  if (n === null) return false;
+  const ip = ipaddr.parse(n);
+  return allowList.some((entry) => matches(ip, entry));
 }

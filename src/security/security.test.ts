@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
-import { ipAllowed, normalizeIp } from './ip.js';
+import { ipAllowed, normalizeAllowEntry, normalizeIp } from './ip.js';
 import { hashSecret, newClientSecret, safeEqualStrings, secretMatches } from './secrets.js';
 import { Vault } from './vault.js';
 
@@ -27,6 +27,24 @@ test('IP addresses are normalised: IPv4-mapped IPv6 is the IPv4 address', () => 
   assert.equal(ipAllowed('::ffff:203.0.113.9', ['203.0.113.9']), true);
   assert.equal(ipAllowed('203.0.113.10', ['203.0.113.9']), false);
   assert.equal(ipAllowed('anything', []), true);
+});
+
+test('allow-list entries: addresses and CIDR ranges (IPv4 and IPv6), host bits refused with the meant range', () => {
+  assert.deepEqual(normalizeAllowEntry(' 10.0.0.0/8 '), { value: '10.0.0.0/8' });
+  assert.deepEqual(normalizeAllowEntry('2001:DB8::/32'), { value: '2001:db8::/32' });
+  assert.deepEqual(normalizeAllowEntry('203.0.113.9/32'), { value: '203.0.113.9' });
+  assert.deepEqual(normalizeAllowEntry('::ffff:203.0.113.9'), { value: '203.0.113.9' });
+  assert.deepEqual(normalizeAllowEntry('10.1.2.3/8'), { issue: '"10.1.2.3/8" has host bits set: the range is 10.0.0.0/8' });
+  assert.deepEqual(normalizeAllowEntry('2001:db8::1/32'), { issue: '"2001:db8::1/32" has host bits set: the range is 2001:db8::/32' });
+  assert.deepEqual(normalizeAllowEntry('10.0.0.0/33'), { issue: '"10.0.0.0/33": the prefix length must be 0 to 32' });
+  assert.ok('issue' in normalizeAllowEntry('10.0.0.0/'));
+  assert.ok('issue' in normalizeAllowEntry('10/8'));
+  assert.ok('issue' in normalizeAllowEntry('example.com'));
+  assert.equal(ipAllowed('10.200.3.4', ['10.0.0.0/8']), true);
+  assert.equal(ipAllowed('::ffff:10.200.3.4', ['10.0.0.0/8']), true);
+  assert.equal(ipAllowed('11.0.0.1', ['10.0.0.0/8']), false);
+  assert.equal(ipAllowed('2001:db8:1::5', ['10.0.0.0/8', '2001:db8::/32']), true);
+  assert.equal(ipAllowed('2001:db9::5', ['2001:db8::/32']), false);
 });
 
 test('vault round-trips, binds context, and detects tampering', () => {

@@ -7,8 +7,8 @@ import { LRUCache } from 'lru-cache';
 import { AppError, validationError } from '../domain/errors.js';
 import { isScope, type Scope } from '../domain/scopes.js';
 import { hashSecret, newClientId, newClientSecret, secretMatches } from '../security/secrets.js';
-import { ipAllowed, normalizeIp } from '../security/ip.js';
-import type { Db } from '../store/db.js';
+import { ipAllowed, normalizeAllowEntry } from '../security/ip.js';
+import type { Db, Queryable } from '../store/db.js';
 import * as repo from '../store/repos/clients-repo.js';
 
 /** The authenticated caller of a merchant API request. */
@@ -28,7 +28,39 @@ export interface CreateClientInput {
   rateLimitPerMinute?: number | undefined;
 }
 
+/**
+ * A change of a client's settings (`tijori client set`, the console's API clients page): each
+ * field given replaces the old value; the allow list is replaced whole (empty: any address).
+ */
+export interface ClientChanges {
+  scopes?: string[] | undefined;
+  allowIps?: string[] | undefined;
+  rateLimitPerMinute?: number | undefined;
+}
+
+/** The settings an audit entry shows before and after a change (never a secret). */
+export interface ClientSettings {
+  scopes: Scope[];
+  allowed_ips: string[];
+  rate_limit_per_minute: number;
+}
+
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
+const SCOPES_ISSUE = 'must be one or more of collections:write, collections:read, payouts:write, payouts:read';
+const RATE_ISSUE = 'must be an integer from 1 to 1000000 per minute';
+
+/** Allow-list entries normalised; one issue per bad entry, naming its position (`allow_ip[2]`) so a form can show it on its line. */
+function checkAllowList(raw: readonly string[], field: string, issues: { field: string; issue: string }[]): string[] {
+  const out: string[] = [];
+  raw.forEach((entry, i) => {
+    const n = normalizeAllowEntry(entry);
+    if ('issue' in n) issues.push({ field: `${field}[${i}]`, issue: n.issue });
+    else if (!out.includes(n.value)) out.push(n.value);
+  });
+  return out;
+}
+
+const settingsOf = (r: repo.ClientRow): ClientSettings => ({ scopes: r.scopes, allowed_ips: r.allowed_ips, rate_limit_per_minute: r.rate_limit_per_minute });
 /**
  * Client rows are cached this long per instance, so authentication costs no database round trip on
  * the hot path. A rotated secret or changed allow list therefore takes effect within this time.
@@ -87,13 +119,10 @@ export class ClientsService {
     const issues = [];
     if (!UUID_RE.test(input.orgId)) issues.push({ field: 'org', issue: 'must be an organization id (UUID)' });
     const scopes = [...new Set(input.scopes)];
-    if (scopes.length === 0 || !scopes.every(isScope)) {
-      issues.push({ field: 'scopes', issue: 'must be one or more of collections:write, collections:read, payouts:write, payouts:read' });
-    }
-    const ips = (input.allowIps ?? []).map((ip) => ({ ip, n: normalizeIp(ip) }));
-    for (const { ip, n } of ips) if (n === null) issues.push({ field: 'allow_ip', issue: `"${ip}" is not an IPv4 or IPv6 address` });
+    if (scopes.length === 0 || !scopes.every(isScope)) issues.push({ field: 'scopes', issue: SCOPES_ISSUE });
+    const ips = checkAllowList(input.allowIps ?? [], 'allow_ip', issues);
     const rate = input.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE;
-    if (!Number.isInteger(rate) || rate < 1 || rate > 1_000_000) issues.push({ field: 'rate_limit', issue: 'must be an integer from 1 to 1000000 per minute' });
+    if (!Number.isInteger(rate) || rate < 1 || rate > 1_000_000) issues.push({ field: 'rate_limit', issue: RATE_ISSUE });
     if (issues.length > 0) throw validationError(issues);
     if (!UUID_RE.test(input.orgId) || !(await repo.findOrg(this.db, input.orgId))) throw new AppError('NOT_FOUND', 'No such organization.');
     const secret = newClientSecret();
@@ -104,19 +133,64 @@ export class ClientsService {
       name: input.name ?? null,
       secret_hash: hashSecret(secret),
       scopes: scopes as Scope[],
-      allowed_ips: [...new Set(ips.map((x) => x.n as string))],
+      allowed_ips: ips,
       rate_limit_per_minute: rate,
     });
     return { row, secret };
   }
 
   async allowIp(clientId: string, ip: string): Promise<string[]> {
-    const n = normalizeIp(ip);
-    if (n === null) throw validationError([{ field: 'ip', issue: `"${ip}" is not an IPv4 or IPv6 address` }]);
-    const list = await repo.addAllowedIp(this.db, clientId, n);
+    const n = normalizeAllowEntry(ip);
+    if ('issue' in n) throw validationError([{ field: 'ip', issue: n.issue }]);
+    const list = await repo.addAllowedIp(this.db, clientId, n.value);
     if (list === null) throw new AppError('NOT_FOUND', 'No such client.');
     this.known.delete(clientId);
     return list;
+  }
+
+  /**
+   * Changes a client's scopes, allow list and/or rate limit in one transaction with the row locked,
+   * so `before` is what the change replaced even with two editors at once. `onChanged` runs in that
+   * transaction (the console's and the CLI's audit entry commit with the change). `orgId`, when
+   * given, must own the client (another organization's client is "not found"). A revoked client
+   * cannot be changed. Takes effect within CLIENT_CACHE_MS on other instances.
+   */
+  async updateClient(
+    clientId: string,
+    changes: ClientChanges,
+    opts: { orgId?: string; onChanged?: (q: Queryable, change: { orgId: string; before: ClientSettings; after: ClientSettings }) => Promise<void> } = {},
+  ): Promise<ClientSettings> {
+    const issues: { field: string; issue: string }[] = [];
+    let scopes: Scope[] | undefined;
+    if (changes.scopes !== undefined) {
+      const unique = [...new Set(changes.scopes)];
+      if (unique.length === 0 || !unique.every(isScope)) issues.push({ field: 'scopes', issue: SCOPES_ISSUE });
+      else scopes = unique;
+    }
+    const ips = changes.allowIps === undefined ? undefined : checkAllowList(changes.allowIps, 'allowed_ips', issues);
+    const rate = changes.rateLimitPerMinute;
+    if (rate !== undefined && (!Number.isInteger(rate) || rate < 1 || rate > 1_000_000)) issues.push({ field: 'rate_limit_per_minute', issue: RATE_ISSUE });
+    if (scopes === undefined && ips === undefined && rate === undefined && issues.length === 0) {
+      issues.push({ field: 'changes', issue: 'name at least one of scopes, allowed IPs, rate limit' });
+    }
+    if (issues.length > 0) throw validationError(issues);
+    const after = await this.db.tx(async (q) => {
+      const row = clientId.length <= 100 ? await repo.lockClient(q, clientId) : null;
+      if (!row || (opts.orgId !== undefined && row.org_id !== opts.orgId)) throw new AppError('NOT_FOUND', 'No such API client.');
+      if (!row.active) throw new AppError('INVALID_STATE', 'A revoked client cannot be changed.');
+      const before = settingsOf(row);
+      const next: ClientSettings = {
+        scopes: scopes ?? before.scopes,
+        allowed_ips: ips ?? before.allowed_ips,
+        rate_limit_per_minute: rate ?? before.rate_limit_per_minute,
+      };
+      if (JSON.stringify(next) === JSON.stringify(before)) return before;
+      await repo.updateClientSettings(q, clientId, next);
+      await opts.onChanged?.(q, { orgId: row.org_id, before, after: next });
+      return next;
+    });
+    this.known.delete(clientId);
+    return after;
   }
 
   async rotateSecret(clientId: string): Promise<string> {

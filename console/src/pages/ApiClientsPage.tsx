@@ -1,7 +1,8 @@
-/** API clients: the list, create (secret shown once), rotate, revoke, IP allow list. */
+/** API clients: the list, create (secret shown once), edit (scopes, IP allow list, rate limit), rotate, revoke. */
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { api, describe } from '../api.js';
 import { ErrorLine, SecretOnce, Time } from '../components.js';
+import { ClientEditForm, SCOPES } from './ClientEditForm.js';
 
 interface ApiClient {
   client_id: string;
@@ -13,8 +14,6 @@ interface ApiClient {
   created_at: string;
 }
 
-const SCOPES = ['collections:write', 'collections:read', 'payouts:write', 'payouts:read'];
-
 export function ApiClientsPage({ canManage }: { canManage: boolean }) {
   const [clients, setClients] = useState<ApiClient[] | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -24,6 +23,7 @@ export function ApiClientsPage({ canManage }: { canManage: boolean }) {
   const [ips, setIps] = useState('');
   const [rate, setRate] = useState('600');
   const [busy, setBusy] = useState(false);
+  const [editing, setEditing] = useState<string | null>(null);
 
   const load = useCallback(() => {
     api<ApiClient[]>('GET', '/api-clients').then(setClients, (e) => setError(describe(e)));
@@ -72,6 +72,17 @@ export function ApiClientsPage({ canManage }: { canManage: boolean }) {
           <SecretOnce label="Client secret" value={secret.value} onDone={() => setSecret(null)} />
         </>
       ) : null}
+      {canManage && editing ? (
+        <ClientEditForm
+          key={editing}
+          client={clients?.find((c) => c.client_id === editing) ?? { client_id: editing, scopes: [], allowed_ips: [], rate_limit_per_minute: 600 }}
+          onCancel={() => setEditing(null)}
+          onSaved={() => {
+            setEditing(null);
+            load();
+          }}
+        />
+      ) : null}
       {canManage ? (
         <form className="panel" onSubmit={create} aria-labelledby="new-client">
           <h2 id="new-client">New API client</h2>
@@ -87,7 +98,7 @@ export function ApiClientsPage({ canManage }: { canManage: boolean }) {
           </fieldset>
           <label htmlFor="client-ips">IP allow list</label>
           <input id="client-ips" value={ips} placeholder="203.0.113.7, 2001:db8::1" onChange={(e) => setIps(e.target.value)} aria-describedby="ips-hint" />
-          <p id="ips-hint" className="hint">Addresses separated by commas; empty allows any address.</p>
+          <p id="ips-hint" className="hint">Addresses or CIDR ranges separated by commas; empty allows any address.</p>
           <label htmlFor="client-rate">Rate limit (requests per minute)</label>
           <input id="client-rate" type="number" min={1} max={1000000} required value={rate} onChange={(e) => setRate(e.target.value)} />
           <button type="submit" disabled={busy || scopes.length === 0}>
@@ -135,6 +146,9 @@ export function ApiClientsPage({ canManage }: { canManage: boolean }) {
                     <td className="actions">
                       {c.status === 'active' ? (
                         <>
+                          <button type="button" className="secondary" disabled={busy} aria-label={`Edit ${c.client_id}`} onClick={() => setEditing(c.client_id)}>
+                            Edit
+                          </button>
                           <button
                             type="button"
                             className="secondary"

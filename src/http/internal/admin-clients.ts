@@ -1,7 +1,8 @@
 /** Admin API for organizations and API clients (called by `tijori org|client ...`). */
-import { Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
+import { OPERATOR, recordAudit } from '../../services/console/audit.js';
 import { okEnvelope } from '../plugins/envelope.js';
 
 const OrgBody = Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false });
@@ -16,6 +17,14 @@ const ClientBody = Type.Object(
   { additionalProperties: false },
 );
 const ClientParams = Type.Object({ client_id: Type.String({ maxLength: 100 }) });
+const SetBody = Type.Object(
+  {
+    scopes: Type.Optional(Type.Array(Type.String({ maxLength: 40 }), { maxItems: 4 })),
+    allow_ips: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { maxItems: 100 })),
+    rate_limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+  },
+  { additionalProperties: false },
+);
 const IpBody = Type.Object({ ip: Type.String({ maxLength: 64 }) }, { additionalProperties: false });
 
 export async function registerAdminClientRoutes(admin: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -51,6 +60,22 @@ export async function registerAdminClientRoutes(admin: FastifyInstance, ctx: App
     const { ip } = request.body as { ip: string };
     const allowed = await ctx.clients.allowIp(client_id, ip);
     return okEnvelope(request, { client_id, allowed_ips: allowed });
+  });
+
+  // `tijori client set`: the same ClientsService.updateClient as the console, audited as the operator.
+  admin.patch<{ Params: Static<typeof ClientParams>; Body: Static<typeof SetBody> }>('/clients/:client_id', { schema: { params: ClientParams, body: SetBody } }, async (request) => {
+    const { client_id } = request.params;
+    const b = request.body;
+    const actor = { ...OPERATOR, ip: request.ip };
+    const after = await ctx.clients.updateClient(
+      client_id,
+      { scopes: b.scopes, allowIps: b.allow_ips, rateLimitPerMinute: b.rate_limit },
+      {
+        onChanged: (q, { orgId, before, after: next }) =>
+          recordAudit(q, actor, { orgId, action: 'api_client.updated', targetType: 'api_client', targetId: client_id, before: { ...before }, after: { ...next } }),
+      },
+    );
+    return okEnvelope(request, { client_id, ...after });
   });
 
   admin.post('/clients/:client_id/rotate-secret', { schema: { params: ClientParams } }, async (request) => {

@@ -7,7 +7,7 @@
 import { AppError } from '../../domain/errors.js';
 import type { Db } from '../../store/db.js';
 import * as repo from '../../store/repos/clients-repo.js';
-import type { ClientsService } from '../clients.js';
+import type { ClientChanges, ClientsService } from '../clients.js';
 import { type Actor, recordAudit } from './audit.js';
 
 export interface ApiClientView {
@@ -77,6 +77,17 @@ export class ConsoleApiClients {
     const row = await this.ofOrg(orgId, clientId);
     if (!(await this.deps.clients.revoke(row.client_id))) return;
     await recordAudit(this.deps.db, actor, { orgId, action: 'api_client.revoked', targetType: 'api_client', targetId: clientId, before: { status: 'active' }, after: { status: 'revoked' } });
+  }
+
+  /** Scopes, IP allow list, rate limit: ClientsService.updateClient (as `tijori client set`), audited in its transaction. */
+  async update(orgId: string, clientId: string, changes: ClientChanges, actor: Actor): Promise<ApiClientView> {
+    await this.deps.clients.updateClient(clientId, changes, {
+      orgId,
+      onChanged: (q, { before, after }) => recordAudit(q, actor, { orgId, action: 'api_client.updated', targetType: 'api_client', targetId: clientId, before: { ...before }, after: { ...after } }),
+    });
+    const listed = (await this.deps.clients.listOfOrg(orgId)).find((c) => c.client_id === clientId);
+    if (!listed) throw new AppError('NOT_FOUND', 'No such API client.');
+    return view(listed);
   }
 
   async allowIp(orgId: string, clientId: string, ip: string, actor: Actor): Promise<string[]> {

@@ -51,6 +51,20 @@ export async function findClientByClientId(q: Queryable, clientId: string): Prom
   return r.rows[0] ?? null;
 }
 
+/** The client row locked for a change of its settings (inside a transaction). */
+export async function lockClient(q: Queryable, clientId: string): Promise<ClientRow | null> {
+  const r = await q.query<ClientRow>(
+    `SELECT id, client_id, org_id, name, secret_hash, scopes, allowed_ips, rate_limit_per_minute, active
+       FROM api_clients WHERE client_id = $1 FOR UPDATE`,
+    [clientId],
+  );
+  return r.rows[0] ?? null;
+}
+
+export async function updateClientSettings(q: Queryable, clientId: string, s: { scopes: Scope[]; allowed_ips: string[]; rate_limit_per_minute: number }): Promise<void> {
+  await q.query('UPDATE api_clients SET scopes = $2, allowed_ips = $3, rate_limit_per_minute = $4 WHERE client_id = $1', [clientId, s.scopes, s.allowed_ips, s.rate_limit_per_minute]);
+}
+
 export async function addAllowedIp(q: Queryable, clientId: string, ip: string): Promise<string[] | null> {
   const r = await q.query<{ allowed_ips: string[] }>(
     `UPDATE api_clients

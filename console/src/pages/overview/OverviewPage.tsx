@@ -1,0 +1,136 @@
+/**
+ * "Overview": today's and this month's collections and payouts of the organization (count,
+ * amount succeeded, success rate) and the month's daily amounts as charts. Days are the viewer's
+ * calendar days: the browser's time zone is sent to the API (which defaults to Asia/Kolkata).
+ */
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { api, describe } from '../../api.js';
+import { ErrorLine } from '../../components.js';
+import { formatPaise } from '../../format.js';
+import { TableScroll } from '../money/links.js';
+
+const DailyChart = lazy(() => import('./DailyChart.js'));
+
+interface Totals {
+  count: number;
+  succeeded: number;
+  failed: number;
+  amount_paise: number;
+  success_rate: number | null;
+}
+interface Flow {
+  today: Totals;
+  month: Totals;
+  daily: Array<{ date: string; count: number; succeeded: number; failed: number; amount_paise: number }>;
+}
+interface Overview {
+  time_zone: string;
+  today: string;
+  month: string;
+  collections: Flow;
+  payouts: Flow;
+}
+
+const rate = (r: number | null): string => (r === null ? '—' : `${(r * 100).toLocaleString('en-IN', { maximumFractionDigits: 1 })}%`);
+
+function viewerZone(): string {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'Asia/Kolkata';
+  } catch {
+    return 'Asia/Kolkata';
+  }
+}
+
+function Figures({ title, t }: { title: string; t: Totals }) {
+  return (
+    <div className="figures">
+      <h3>{title}</h3>
+      <dl>
+        <dt>Count</dt>
+        <dd>{t.count.toLocaleString('en-IN')}</dd>
+        <dt>Amount</dt>
+        <dd>{formatPaise(t.amount_paise)}</dd>
+        <dt>Success rate</dt>
+        <dd>{rate(t.success_rate)}</dd>
+      </dl>
+    </div>
+  );
+}
+
+function FlowSection({ id, title, flow, color, monthName }: { id: string; title: string; flow: Flow; color: string; monthName: string }) {
+  return (
+    <section className="flow" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>{title}</h2>
+      <div className="figure-row">
+        <Figures title="Today" t={flow.today} />
+        <Figures title="This month" t={flow.month} />
+      </div>
+      <h3>Daily amount, {monthName}</h3>
+      <Suspense fallback={<p>Loading the chart…</p>}>
+        <DailyChart days={flow.daily} label={`${title} succeeded per day`} color={color} />
+      </Suspense>
+      <details>
+        <summary>Daily figures ({title.toLowerCase()})</summary>
+        <TableScroll label={`Daily ${title.toLowerCase()}`}>
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Day</th>
+                <th scope="col" className="num">Count</th>
+                <th scope="col" className="num">Succeeded</th>
+                <th scope="col" className="num">Failed</th>
+                <th scope="col" className="num">Amount</th>
+              </tr>
+            </thead>
+            <tbody>
+              {flow.daily.map((d) => (
+                <tr key={d.date}>
+                  <td>{d.date}</td>
+                  <td className="num">{d.count}</td>
+                  <td className="num">{d.succeeded}</td>
+                  <td className="num">{d.failed}</td>
+                  <td className="num">{formatPaise(d.amount_paise)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
+      </details>
+    </section>
+  );
+}
+
+export function OverviewPage() {
+  const [data, setData] = useState<Overview | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    api<Overview>('GET', `/overview?tz=${encodeURIComponent(viewerZone())}`).then(
+      (o) => live && setData(o),
+      (e) => live && setError(describe(e)),
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  const monthName = data ? new Date(`${data.month}-01T12:00:00Z`).toLocaleDateString(undefined, { month: 'long', year: 'numeric', timeZone: 'UTC' }) : '';
+  return (
+    <>
+      <h1>Overview</h1>
+      <ErrorLine error={error} />
+      {data === null ? (
+        error ? null : <p>Loading…</p>
+      ) : (
+        <>
+          <p className="hint">
+            Today is {data.today} in {data.time_zone}. Amount: what succeeded (collections paid, payouts credited). Success rate: succeeded of those finished; open ones wait.
+          </p>
+          <FlowSection id="collections" title="Collections" flow={data.collections} color="#0b5cad" monthName={monthName} />
+          <FlowSection id="payouts" title="Payouts" flow={data.payouts} color="#1a7f37" monthName={monthName} />
+        </>
+      )}
+    </>
+  );
+}
