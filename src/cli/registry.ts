@@ -5,7 +5,10 @@ import { callbacksShow } from './commands/callbacks-show.js';
 import { clientAllowIp } from './commands/client-allow-ip.js';
 import { clientCreate } from './commands/client-create.js';
 import { clientRotateSecret } from './commands/client-rotate-secret.js';
+import { destinationEnable } from './commands/destination-enable.js';
 import { destinationSet } from './commands/destination-set.js';
+import { eventList } from './commands/event-list.js';
+import { eventReplay } from './commands/event-replay.js';
 import { orgCreate } from './commands/org-create.js';
 import { orgSet } from './commands/org-set.js';
 import { routeCreate } from './commands/route-create.js';
@@ -23,6 +26,7 @@ export const cliCommands: CliCommand[] = [
   clientAllowIp,
   clientRotateSecret,
   destinationSet,
+  destinationEnable,
   routeCreate,
   sandboxPay,
   sandboxFail,
@@ -30,6 +34,8 @@ export const cliCommands: CliCommand[] = [
   sandboxServe,
   callbacksReplay,
   callbacksShow,
+  eventList,
+  eventReplay,
   userCreate,
   userList,
 ];

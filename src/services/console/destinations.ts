@@ -27,7 +27,7 @@ export class ConsoleDestinations {
         after: { url: r.url },
       });
     }
-    return { kind: r.kind, url: r.url, signing_secret: r.signing_secret };
+    return { kind: r.kind, url: r.url, signing_secret: r.signing_secret, events: r.events };
   }
 
   async rotate(orgId: string, kind: string, actor: Actor): Promise<DestinationResult> {
