@@ -80,6 +80,35 @@ export class EventLogService {
     };
   }
 
+  /** One event of the organization: its exact body and every delivery with its attempts. */
+  async show(orgId: string, eventId: string) {
+    const event = isUuid(eventId) ? await repo.findEvent(this.deps.db, eventId) : null;
+    if (!event || event.org_id !== orgId) throw new AppError('NOT_FOUND', 'No such event.');
+    const { deliveries, attempts } = await repo.deliveriesOfEvent(this.deps.db, event.id);
+    return {
+      event_id: event.id,
+      type: event.kind,
+      body: event.body,
+      deliveries: deliveries.map((d) => ({
+        delivery_id: d.id,
+        event_id: event.id,
+        event: event.kind,
+        target: d.target,
+        status: d.status,
+        attempts: attempts
+          .filter((a) => a.delivery_id === d.id)
+          .map((a) => ({
+            attempt_no: a.attempt_no,
+            status_code: a.status_code,
+            latency_ms: a.latency_ms,
+            error: a.error,
+            response_snippet: a.response_snippet,
+            attempted_at: a.attempted_at.toISOString(),
+          })),
+      })),
+    };
+  }
+
   /**
    * Replays one event: its deliveries (or only the one to `target`) due now with a fresh schedule,
    * plus one to a destination that subscribes to it but had none. `orgId` scopes it (the console:

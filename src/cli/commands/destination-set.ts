@@ -31,6 +31,8 @@ export const destinationSet: CliCommand = {
       d.signing_secret === null
         ? `${d.kind} destination of ${org} now ${d.url}\n${subscribed}\nIts signing secret is unchanged (it was shown when the destination was first configured).`
         : `${d.kind} destination of ${org}: ${d.url}\n${subscribed}\nsigning_secret: ${d.signing_secret}\nThe secret is shown only now: store it where the receiver can read it.`;
-    return { json: { kind: d.kind, url: d.url, signing_secret: d.signing_secret, events: d.events }, text };
+    // Exactly {kind, url, signing_secret} as contract §2 prints it; `events` too when they were chosen here.
+    const json = { kind: d.kind, url: d.url, signing_secret: d.signing_secret, ...(events.length > 0 ? { events: d.events } : {}) };
+    return { json, text };
   },
 };

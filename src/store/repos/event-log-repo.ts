@@ -83,7 +83,7 @@ export async function requeueFailed(q: Queryable, f: { orgId: string; from: Date
             pg_notify('${DELIVERIES_CHANNEL}', '') AS notified`,
     [f.orgId, f.from, f.to],
   );
-  return r.rows[0] ?? { deliveries: 0, events: 0 };
+  return { deliveries: r.rows[0]?.deliveries ?? 0, events: r.rows[0]?.events ?? 0 };
 }
 
 export interface DestinationLogRow {
