@@ -156,7 +156,7 @@ describe('collection.failed, .expired, .cancelled', () => {
       ts.svc.ctx.db.tx(async (tx) => {
         const locked = await lockOrder(tx, o.id);
         await transitionOrder(tx, locked, 'EXPIRED', 'expired');
-        assert.equal((await tx.query("SELECT count(*)::int AS n FROM events WHERE aggregate_id = $1 AND kind = 'collection.expired'", [o.id])).rows[0].n, 1, 'written in the same transaction');
+        assert.equal((await tx.query("SELECT count(*)::int AS n FROM events WHERE aggregate_id = $1 AND kind = 'collection.expired'", [o.id])).rows[0]!.n, 1, 'written in the same transaction');
         throw new Error('roll back');
       }),
       /roll back/,
@@ -164,7 +164,7 @@ describe('collection.failed, .expired, .cancelled', () => {
     assert.deepEqual(await eventsOf(o.id), []);
     await ts.svc.ctx.db.tx(async (tx) => transitionOrder(tx, await lockOrder(tx, o.id), 'EXPIRED', 'expired'));
     assert.deepEqual((await eventsOf(o.id)).map((e) => e.kind), ['collection.expired']);
-    const status = (await ts.svc.ctx.db.query('SELECT status FROM payment_orders WHERE id = $1', [o.id])).rows[0].status;
+    const status = (await ts.svc.ctx.db.query('SELECT status FROM payment_orders WHERE id = $1', [o.id])).rows[0]!.status;
     assert.equal(status, 'EXPIRED');
   });
 });
@@ -183,7 +183,7 @@ describe('replay', () => {
     const claimed = (await ts.svc.ctx.deliveries.claim(500)).filter((d) => d.event_id === ev.id);
     assert.equal(claimed.length, 1);
     assert.equal(claimed[0]!.body, ev.body, 'the delivered body is byte-identical to the recorded one');
-    assert.equal((await ts.svc.ctx.db.query('SELECT body FROM events WHERE id = $1', [ev.id])).rows[0].body, ev.body);
+    assert.equal((await ts.svc.ctx.db.query('SELECT body FROM events WHERE id = $1', [ev.id])).rows[0]!.body, ev.body);
     assert.deepEqual((await auditOf(org, 'event.replayed')).map((a) => [a.actor, a.target_id]), [['operator', ev.id]]);
 
     const other = await ts.createOrg();
@@ -237,9 +237,9 @@ describe('failing destinations', () => {
           next: d.event_id === first.id ? { status: 'pending' as const, delayMs: 0 } : { status: 'delivered' as const, delayMs: null },
         })),
     );
-    const since = (await ts.svc.ctx.db.query("SELECT failing_since FROM callback_destinations WHERE org_id = $1 AND kind = 'payin'", [org])).rows[0].failing_since as Date;
+    const since = (await ts.svc.ctx.db.query("SELECT failing_since FROM callback_destinations WHERE org_id = $1 AND kind = 'payin'", [org])).rows[0]!.failing_since as Date;
     assert.ok(since instanceof Date, 'the first failure starts the clock');
-    assert.equal((await ts.svc.ctx.db.query("SELECT failing_since FROM callback_destinations WHERE org_id = $1 AND kind = 'payin'", [healthy])).rows[0].failing_since, null);
+    assert.equal((await ts.svc.ctx.db.query("SELECT failing_since FROM callback_destinations WHERE org_id = $1 AND kind = 'payin'", [healthy])).rows[0]!.failing_since, null);
 
     // Another event waits for the destination.
     const waiting = await emit(ts, { orgId: org, kind: 'collection.received' });
@@ -286,10 +286,10 @@ describe('failing destinations', () => {
     const org = await orgWithDestinations();
     await emit(ts, { orgId: org, kind: 'payout.created' });
     await attemptAll(org, false);
-    const since = (await ts.svc.ctx.db.query("SELECT failing_since FROM callback_destinations WHERE org_id = $1 AND kind = 'payout'", [org])).rows[0].failing_since as Date;
+    const since = (await ts.svc.ctx.db.query("SELECT failing_since FROM callback_destinations WHERE org_id = $1 AND kind = 'payout'", [org])).rows[0]!.failing_since as Date;
     assert.ok(since);
     await attemptAll(org, true);
-    assert.equal((await ts.svc.ctx.db.query("SELECT failing_since FROM callback_destinations WHERE org_id = $1 AND kind = 'payout'", [org])).rows[0].failing_since, null);
+    assert.equal((await ts.svc.ctx.db.query("SELECT failing_since FROM callback_destinations WHERE org_id = $1 AND kind = 'payout'", [org])).rows[0]!.failing_since, null);
     const off = await ts.svc.ctx.destinations.disableFailing(new Date(since.getTime() + 2 * DISABLE_FAILING_AFTER_MS));
     assert.ok(!off.some((d) => d.org_id === org));
   });
@@ -303,7 +303,7 @@ describe('test events', () => {
     assert.equal(r.type, 'test');
     const rows = await deliveryRows(ts, r.event_id);
     assert.deepEqual(rows.map((d) => [d.target, d.status]), [['payin', 'pending']]);
-    const body = JSON.parse((await ts.svc.ctx.db.query('SELECT body FROM events WHERE id = $1', [r.event_id])).rows[0].body);
+    const body = JSON.parse((await ts.svc.ctx.db.query('SELECT body FROM events WHERE id = $1', [r.event_id])).rows[0]!.body);
     assert.equal(body.event, 'test');
     assert.equal(body.event_id, r.event_id);
     assert.equal((await auditOf(org, 'destination.test_sent')).length, 1);
