@@ -104,7 +104,7 @@ function DeliveryLog({ kind, title, refresh }: { kind: string; title: string; re
       ) : rows.length === 0 ? (
         <p>Nothing was sent to it yet.</p>
       ) : (
-        <TableScroll label={`${title} delivery log`}>
+        <TableScroll label={`${title} delivery attempts`}>
           <table>
             <thead>
               <tr>
