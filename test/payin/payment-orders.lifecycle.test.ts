@@ -110,7 +110,7 @@ describe('cancel', () => {
     assert.deepEqual(late.rows, [{ status_at_arrival: 'CANCELLED', utr: '123456789012' }]);
     assert.equal(await status(o.id), 'CANCELLED');
     // Only the cancel's own (opt-in, contract §7) event: the late payment raises none.
-    assert.deepEqual((await events(o.id)).map((e: { kind: string }) => e.kind), ['collection.cancelled']);
+    assert.deepEqual((await events(o.id)).map((e) => e.kind as string), ['collection.cancelled']);
   });
 });
 
