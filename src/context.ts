@@ -12,6 +12,7 @@ import { ClientsService } from './services/clients.js';
 import { buildConsoleServices, type ConsoleServices } from './services/console/index.js';
 import { DeliveriesService } from './services/deliveries.js';
 import { DestinationsService } from './services/destinations.js';
+import { EventLogService } from './services/event-log.js';
 import { IdempotencyService } from './services/idempotency.js';
 import { BeneficiariesService } from './services/beneficiaries.js';
 import { PayoutOutcomeRecorder } from './services/payout-outcomes.js';
@@ -41,6 +42,8 @@ export interface AppContext {
   destinations: DestinationsService;
   /** Callback delivery from the outbox: claim, attempt, record; replay. */
   deliveries: DeliveriesService;
+  /** The event log: list, replay, test events (contract §7). */
+  events: EventLogService;
   /** The provider adapter for new orders and payouts (PROVIDER; `sandbox` by default). */
   provider: Provider;
   /** Present when the provider is the sandbox: its pay/fail controls and counters. */
@@ -99,6 +102,7 @@ export function buildContext(deps: ContextDeps): AppContext {
       urlPolicy: { allowPrivateNetworks: deps.config.callbackAllowPrivateNetworks, allowLocalHttp: deps.config.callbackAllowLocalHttp },
     }),
     deliveries: new DeliveriesService({ db: deps.db, vault, log: deps.log, metrics, retryScale: deps.config.callbackRetryScale }),
+    events: new EventLogService({ db: deps.db }),
     publicBaseUrl: () => deps.config.publicBaseUrl ?? listeningBase ?? `http://${deps.config.host}:${deps.config.port}`,
     setListeningBase: (url: string) => {
       listeningBase = url;

@@ -15,6 +15,8 @@ import { SetupPage } from './pages/SetupPage.js';
 import { SignInPage } from './pages/SignInPage.js';
 import { UsersPage } from './pages/UsersPage.js';
 import { moneyPage } from './pages/money/routes.js';
+import { EventsPage } from './pages/EventsPage.js';
+import { PermissionsContext } from './permissions.js';
 import { navigate, usePath } from './router.js';
 
 export function App() {
@@ -79,6 +81,7 @@ export function App() {
   else if (path === '/callback-destinations') page = <DestinationsPage canManage={can('destinations.manage')} />;
   else if (path === '/users') page = <UsersPage canManage={can('users.manage')} self={session.user.user_id} />;
   else if (path === '/audit-log') page = <AuditLogPage />;
+  else if (path === '/events') page = <EventsPage />;
   else if (path === '/refunds') page = <RefundsPage canDecide={can('reviews.decide')} />;
   else if (path === '/review-queue') page = <ReviewQueuePage canDecide={can('reviews.decide')} />;
   else if (money) page = money;
@@ -88,8 +91,10 @@ export function App() {
   else if (path === '/account') page = <AccountPage session={session} onChanged={signedIn} canManage={can('self.manage')} />;
   else page = <ComingPage name={PAGES.find((p) => p.path === path)?.name ?? 'Overview'} />;
   return (
-    <Layout session={session} path={path} onSignOut={() => void signOut()}>
-      {page}
-    </Layout>
+    <PermissionsContext.Provider value={session.permissions}>
+      <Layout session={session} path={path} onSignOut={() => void signOut()}>
+        {page}
+      </Layout>
+    </PermissionsContext.Provider>
   );
 }

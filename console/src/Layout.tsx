@@ -1,6 +1,7 @@
 /** The signed-in frame: organization and user, the "Sign out" control, and the navigation of contract §5. */
 import type { MouseEvent, ReactNode } from 'react';
 import type { SessionInfo } from './api.js';
+import { NoticesBanner } from './pages/NoticesBanner.js';
 import { BASE, navigate } from './router.js';
 
 /** The pages of contract §5, in its order; `built` false shows an honest "not built yet" page. */
@@ -15,6 +16,7 @@ export const PAGES: ReadonlyArray<{ path: string; name: string; built: boolean }
   { path: '/api-clients', name: 'API clients', built: true },
   { path: '/callback-destinations', name: 'Callback destinations', built: true },
   { path: '/payout-routes', name: 'Payout routes', built: true },
+  { path: '/events', name: 'Events', built: true },
   { path: '/users', name: 'Users', built: true },
   { path: '/audit-log', name: 'Audit log', built: true },
 ];
@@ -56,7 +58,10 @@ export function Layout({ session, path, onSignOut, children }: { session: Sessio
           ))}
         </ul>
       </nav>
-      <main className="content">{children}</main>
+      <main className="content">
+        <NoticesBanner path={path} show={session.permissions.includes('destinations.manage')} />
+        {children}
+      </main>
     </div>
   );
 }

@@ -6,7 +6,10 @@ import { clientAllowIp } from './commands/client-allow-ip.js';
 import { clientCreate } from './commands/client-create.js';
 import { clientRotateSecret } from './commands/client-rotate-secret.js';
 import { clientSet } from './commands/client-set.js';
+import { destinationEnable } from './commands/destination-enable.js';
 import { destinationSet } from './commands/destination-set.js';
+import { eventList } from './commands/event-list.js';
+import { eventReplay } from './commands/event-replay.js';
 import { orgCreate } from './commands/org-create.js';
 import { orgSet } from './commands/org-set.js';
 import { routeCreate } from './commands/route-create.js';
@@ -25,6 +28,7 @@ export const cliCommands: CliCommand[] = [
   clientRotateSecret,
   clientSet,
   destinationSet,
+  destinationEnable,
   routeCreate,
   sandboxPay,
   sandboxFail,
@@ -32,6 +36,8 @@ export const cliCommands: CliCommand[] = [
   sandboxServe,
   callbacksReplay,
   callbacksShow,
+  eventList,
+  eventReplay,
   userCreate,
   userList,
 ];

@@ -1,7 +1,7 @@
 /**
  * Delivery of merchant callbacks from the outbox (API §6, contract §4): claim due deliveries, make
  * one signed attempt each, record every attempt and decide what comes next. Also the operator's
- * view of an event's deliveries and `callbacks replay`.
+ * view of an event's deliveries (replay is event-log.ts).
  *
  * Signing happens here, at send time, over the byte-identical stored body, so every attempt has a
  * fresh timestamp (a retry hours later still passes the receiver's five-minute tolerance).
@@ -20,7 +20,6 @@ import type { Db } from '../store/db.js';
 import * as repo from '../store/repos/callbacks-repo.js';
 import { Batcher } from '../store/batcher.js';
 import { destinationSecretContext } from './destinations.js';
-import { destinationKindOf } from './events.js';
 
 /** A claim outlives the longest attempt (10 s) with room to record it; then another worker may retry. */
 export const CLAIM_LEASE_SECONDS = 60;
@@ -110,16 +109,6 @@ export class DeliveriesService {
     const createdAt = /"created_at":"([^"]+)"/.exec(body)?.[1];
     const ms = createdAt ? Date.now() - Date.parse(createdAt) : NaN;
     if (Number.isFinite(ms)) this.lagSeconds.observe(Math.max(ms, 0) / 1000);
-  }
-
-  /** Re-queues every delivery of the event, due now (also adds one for a destination configured since). */
-  async replay(eventId: string): Promise<{ event_id: string; requeued: number }> {
-    return this.deps.db.tx(async (tx) => {
-      const event = isUuid(eventId) ? await repo.findEvent(tx, eventId) : null;
-      if (!event) throw new AppError('NOT_FOUND', 'No such event.');
-      const requeued = await repo.requeueEvent(tx, { eventId, orgId: event.org_id, target: destinationKindOf(event.kind) });
-      return { event_id: eventId, requeued };
-    });
   }
 
   /** The deliveries of one event and all their attempts, for operators. */

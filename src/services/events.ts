@@ -5,7 +5,8 @@
  * every attempt.
  *
  * Fan-out happens here, at record time: one delivery to the organization's PayIn destination
- * (collection.*) or PayOut destination (payout.*) if one is configured at this moment, plus one to
+ * (collection.*) or PayOut destination (payout.*) if one is configured at this moment and subscribes
+ * to the event's type (parked, not attempted, while that destination is disabled), plus one to
  * `extraDestination` (a payment order's own callback_url). No delivery is ever made inline: the
  * delivery worker is woken once the transaction commits (see delivery-signal.ts).
  */
@@ -14,25 +15,46 @@ import { afterCommit, type Queryable } from '../store/db.js';
 import { type DestinationKind, insertEventsWithDeliveries } from '../store/repos/callbacks-repo.js';
 import { deliveriesCommitted, hasLocalDeliveryWorker } from './delivery-signal.js';
 
-export const EVENT_KINDS = [
+/** The API document's six (§6.3): what a destination receives unless it chooses otherwise. */
+export const DEFAULT_EVENT_KINDS = [
   'collection.received',
   'collection.refund.requested',
   'collection.refund.completed',
   'payout.created',
   'payout.success',
   'payout.failed',
-  'payout.reversed',
 ] as const;
+
+/** `payout.rejected`: a checker rejected a console payout (contract §6); no money moved. */
+export const PAYOUT_REJECTED = 'payout.rejected';
+
+/**
+ * Event types beyond the API document (contract §7), sent only to destinations that subscribe to
+ * them (and never to a payment order's own callback_url, which keeps the API document's contract).
+ */
+export const OPT_IN_EVENT_KINDS = ['collection.failed', 'collection.expired', 'collection.cancelled', PAYOUT_REJECTED, 'payout.reversed'] as const;
+
+export const EVENT_KINDS = [...DEFAULT_EVENT_KINDS, ...OPT_IN_EVENT_KINDS] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
 /**
- * Event kinds beyond the API document's six (contract §7): sent only to destinations that
- * subscribe to them. Until subscriptions exist they are recorded (the outbox keeps them for the
- * console and for replay) but fanned out to no organization destination.
+ * The type of the console's "Send a test event" (docs/callbacks.md): delivered, signed like every
+ * event, only to the destination it was sent to, whatever that destination subscribes to.
  */
-export const OPT_IN_EVENT_KINDS: readonly EventKind[] = ['payout.reversed'];
-export function isOptInEventKind(kind: string): boolean {
-  return (OPT_IN_EVENT_KINDS as readonly string[]).includes(kind);
+export const TEST_EVENT_KIND = 'test';
+
+export function isEventKind(kind: string): kind is EventKind {
+  return (EVENT_KINDS as readonly string[]).includes(kind);
+}
+
+/** The event types a destination of this kind can receive. */
+export function eventKindsOf(destination: DestinationKind): EventKind[] {
+  return EVENT_KINDS.filter((k) => destinationKindOf(k) === destination);
+}
+
+/** What a destination of this kind receives when nobody chose: its part of the API document's six. */
+export function defaultEventKindsOf(destination: DestinationKind): EventKind[] {
+  return DEFAULT_EVENT_KINDS.filter((k) => destinationKindOf(k) === destination);
 }
 
 /** Which organization destination an event goes to (API §6.3). */
@@ -89,7 +111,6 @@ export async function recordEvents(q: Queryable, inputs: EventInput[], now: Date
       body: JSON.stringify({ event: input.kind, event_id: id, created_at: now.toISOString(), data: input.data }),
       createdAt: now,
       target: destinationKindOf(input.kind),
-      optIn: isOptInEventKind(input.kind),
       extra: input.extraDestination ?? undefined,
     };
   });

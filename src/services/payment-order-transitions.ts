@@ -1,7 +1,8 @@
 /**
  * The one way a payment order changes state. Every move is checked against the transition table
  * of src/domain/payment-order.ts, written together with its history row, and, for PAID, with the
- * `collection.received` event, all in the caller's transaction. Provider outcomes (callbacks,
+ * `collection.received` event (for FAILED, EXPIRED, CANCELLED: the opt-in `collection.failed`,
+ * `.expired`, `.cancelled`), all in the caller's transaction. Provider outcomes (callbacks,
  * live checks, the expiry worker's final check) are applied here too, so duplicate, late and
  * out-of-order news is absorbed in one place.
  */
@@ -19,7 +20,7 @@ import type { Queryable } from '../store/db.js';
 import * as repo from '../store/repos/payment-orders-repo.js';
 import * as reviewRepo from '../store/repos/review-items-repo.js';
 import type { OrderColumnChanges, PaymentOrderRow } from '../store/repos/payment-orders-repo.js';
-import { type EventInput, recordEvents } from './events.js';
+import { type EventInput, type EventKind, recordEvents } from './events.js';
 import { callbackSecretContext } from './payment-order-secrets.js';
 import { idForOrderId } from './payment-order-view.js';
 
@@ -79,20 +80,49 @@ async function writeTransitions(tx: Queryable, moves: repo.OrderMoveWrite[]): Pr
     if (!row) throw new Error(`payment order ${moves[i]!.id} was not in ${moves[i]!.from} (not locked by the caller?)`);
     return row;
   });
-  const events: EventInput[] = updated
-    .filter((row) => row.status === 'PAID' || row.status === 'MANUALLY_CONFIRMED')
-    .map((row) => ({
-      orgId: row.org_id,
-      kind: 'collection.received',
-      aggregateType: 'payment_order',
-      aggregateId: row.id,
-      data: collectionReceivedData(row),
-      // The order's own callback_url is a further destination, signed with its own secret.
-      extraDestination:
-        row.callback_url && row.callback_secret_enc ? { url: row.callback_url, secretEnc: row.callback_secret_enc, secretContext: callbackSecretContext(row.id) } : null,
-    }));
+  const events: EventInput[] = [];
+  for (const row of updated) {
+    if (row.status === 'PAID' || row.status === 'MANUALLY_CONFIRMED') {
+      events.push({
+        orgId: row.org_id,
+        kind: 'collection.received',
+        aggregateType: 'payment_order',
+        aggregateId: row.id,
+        data: collectionReceivedData(row),
+        // The order's own callback_url is a further destination, signed with its own secret.
+        extraDestination:
+          row.callback_url && row.callback_secret_enc ? { url: row.callback_url, secretEnc: row.callback_secret_enc, secretContext: callbackSecretContext(row.id) } : null,
+      });
+    }
+    const closed = CLOSED_EVENT[row.status];
+    // Opt-in types (contract §7): only to a PayIn destination that subscribes; never to the
+    // order's callback_url, which keeps the API document's one event.
+    if (closed) events.push({ orgId: row.org_id, kind: closed, aggregateType: 'payment_order', aggregateId: row.id, data: collectionClosedData(row) });
+  }
   await recordEvents(tx, events);
   return updated;
+}
+
+/** The opt-in event of an order's move to a closed state without payment. */
+const CLOSED_EVENT: Partial<Record<PaymentOrderStatus, EventKind>> = {
+  FAILED: 'collection.failed',
+  EXPIRED: 'collection.expired',
+  CANCELLED: 'collection.cancelled',
+};
+
+/** `collection.failed|expired|cancelled` data (src/http/public/schemas/webhooks.ts CollectionClosedData). */
+export function collectionClosedData(o: PaymentOrderRow): Record<string, unknown> {
+  return {
+    order_id: o.order_id,
+    merchant_order_reference: o.merchant_order_reference,
+    status: o.status,
+    provider_status: o.provider_status,
+    failure_reason: o.failure_reason,
+    amount_paise: o.amount_paise,
+    currency: o.currency,
+    closed_at: o.updated_at.toISOString(),
+    livemode: o.livemode,
+  };
 }
 
 /**

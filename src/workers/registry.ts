@@ -1,6 +1,7 @@
 /** The background workers of an instance. Each feature adds its worker here. */
 import type { AppContext } from '../context.js';
 import { CallbackDeliveryWorker } from './callback-delivery-worker.js';
+import { createDestinationHealthWorker } from './destination-health-worker.js';
 import { createOrderExpiryWorker } from './order-expiry-worker.js';
 import { createPayoutWorker } from './payout-worker.js';
 import type { Worker } from './polling-worker.js';
@@ -8,5 +9,5 @@ import { createProviderEventsWorker } from './provider-events-worker.js';
 import { createRefundWorker } from './refund-worker.js';
 
 export function createWorkers(ctx: AppContext): Worker[] {
-  return [createProviderEventsWorker(ctx), createOrderExpiryWorker(ctx), createPayoutWorker(ctx), createRefundWorker(ctx), new CallbackDeliveryWorker(ctx)];
+  return [createProviderEventsWorker(ctx), createOrderExpiryWorker(ctx), createPayoutWorker(ctx), createRefundWorker(ctx), new CallbackDeliveryWorker(ctx), createDestinationHealthWorker(ctx)];
 }

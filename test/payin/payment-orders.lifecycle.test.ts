@@ -109,7 +109,8 @@ describe('cancel', () => {
     const late = await t.database.db.query('SELECT status_at_arrival, utr FROM payment_order_late_confirmations WHERE order_pk = $1', [o.id]);
     assert.deepEqual(late.rows, [{ status_at_arrival: 'CANCELLED', utr: '123456789012' }]);
     assert.equal(await status(o.id), 'CANCELLED');
-    assert.deepEqual(await events(o.id), []);
+    // Only the cancel's own (opt-in, contract §7) event: the late payment raises none.
+    assert.deepEqual((await events(o.id)).map((e) => e.kind as string), ['collection.cancelled']);
   });
 });
 

@@ -1,13 +1,14 @@
-/** Callback destinations (PayIn, PayOut): URL, the signing secret shown once (first set-up, rotation). */
+/**
+ * Callback destinations (PayIn, PayOut): URL, the signing secret shown once (first set-up,
+ * rotation); the event types each subscribes to, "Send a test event", its delivery log with replay,
+ * and re-enabling one disabled after failing for 3 days (DestinationControls).
+ */
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { api, describe } from '../api.js';
 import { ErrorLine, SecretOnce, Time } from '../components.js';
+import { DestinationControls, type DestinationState } from './DestinationControls.js';
 
-interface Destination {
-  kind: 'payin' | 'payout';
-  url: string;
-  updated_at: string;
-}
+type Destination = DestinationState;
 
 const KINDS = [
   { kind: 'payin', title: 'PayIn', about: 'payment order events' },
@@ -103,12 +104,14 @@ export function DestinationsPage({ canManage }: { canManage: boolean }) {
       ) : null}
       {list === null
         ? <p>Loading…</p>
-        : KINDS.map((k) => (
+        : KINDS.map((k) => {
+            const current = list.find((d) => d.kind === k.kind);
+            return (
+            <div key={k.kind}>
             <DestinationForm
-              key={k.kind}
               kind={k.kind}
               title={k.title}
-              current={list.find((d) => d.kind === k.kind)}
+              current={current}
               canManage={canManage}
               onSaved={(s) => {
                 setError(null);
@@ -117,7 +120,10 @@ export function DestinationsPage({ canManage }: { canManage: boolean }) {
               }}
               onError={(e) => setError(describe(e))}
             />
-          ))}
+            {current ? <DestinationControls d={current} title={k.title} canManage={canManage} onChanged={load} /> : null}
+            </div>
+            );
+          })}
     </>
   );
 }

@@ -277,6 +277,86 @@ export type webhooks = {
         patch?: never;
         trace?: never;
     };
+    "collection.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payment order failed at the provider (opt-in).
+         * @description Delivered at least once; each attempt is re-signed with a new timestamp. Answer 2xx promptly; anything else is retried.
+         */
+        post: operations["webhook_collection_failed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "collection.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payment order's window ended without payment (opt-in).
+         * @description Delivered at least once; each attempt is re-signed with a new timestamp. Answer 2xx promptly; anything else is retried.
+         */
+        post: operations["webhook_collection_expired"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "collection.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payment order was cancelled (opt-in).
+         * @description Delivered at least once; each attempt is re-signed with a new timestamp. Answer 2xx promptly; anything else is retried.
+         */
+        post: operations["webhook_collection_cancelled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.rejected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A checker rejected a payout made in the console; no money moved (opt-in).
+         * @description Delivered at least once; each attempt is re-signed with a new timestamp. Answer 2xx promptly; anything else is retried.
+         */
+        post: operations["webhook_payout_rejected"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "payout.reversed": {
         parameters: {
             query?: never;
@@ -742,6 +822,45 @@ export type components = {
             completed_at: string | null;
             merchant_order_reference: string | null;
         };
+        CollectionClosedData: {
+            order_id: string;
+            merchant_order_reference: string | null;
+            status: "FAILED" | "EXPIRED" | "CANCELLED";
+            provider_status: string;
+            /** @description why the provider failed it (FAILED); null otherwise */
+            failure_reason: string | null;
+            amount_paise: number;
+            /** @enum {string} */
+            currency: "INR";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            closed_at: string;
+            /** @description true when real money moves (a provider account on its production address); false for the sandbox provider (test mode) */
+            livemode: boolean;
+        };
+        PayoutRejectedData: {
+            /** Format: uuid */
+            payout_id: string;
+            transaction_id: string;
+            client_reference: string | null;
+            amount_paise: number;
+            /** @enum {string} */
+            currency: "INR";
+            mode: components["schemas"]["PayoutMode"];
+            beneficiary: components["schemas"]["Beneficiary"];
+            /** @description true when real money moves (a provider account on its production address); false for the sandbox provider (test mode) */
+            livemode: boolean;
+            /** @enum {string} */
+            status: "REJECTED";
+            rejection_reason: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            rejected_at: string;
+        };
         /** @description PayIn destination */
         CollectionReceivedEvent: {
             /** @enum {string} */
@@ -837,6 +956,70 @@ export type components = {
              */
             created_at: string;
             data: components["schemas"]["PayoutFailedData"];
+        };
+        /** @description PayIn destination. Sent only to a destination that subscribes to it (`tijori destination set --events`, or the console). */
+        CollectionFailedEvent: {
+            /** @enum {string} */
+            event: "collection.failed";
+            /**
+             * Format: uuid
+             * @description unique; store it to reject replays
+             */
+            event_id: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            created_at: string;
+            data: components["schemas"]["CollectionClosedData"];
+        };
+        /** @description PayIn destination. Sent only to a destination that subscribes to it (`tijori destination set --events`, or the console). */
+        CollectionExpiredEvent: {
+            /** @enum {string} */
+            event: "collection.expired";
+            /**
+             * Format: uuid
+             * @description unique; store it to reject replays
+             */
+            event_id: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            created_at: string;
+            data: components["schemas"]["CollectionClosedData"];
+        };
+        /** @description PayIn destination. Sent only to a destination that subscribes to it (`tijori destination set --events`, or the console). */
+        CollectionCancelledEvent: {
+            /** @enum {string} */
+            event: "collection.cancelled";
+            /**
+             * Format: uuid
+             * @description unique; store it to reject replays
+             */
+            event_id: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            created_at: string;
+            data: components["schemas"]["CollectionClosedData"];
+        };
+        /** @description PayOut destination. Sent only to a destination that subscribes to it (`tijori destination set --events`, or the console). */
+        PayoutRejectedEvent: {
+            /** @enum {string} */
+            event: "payout.rejected";
+            /**
+             * Format: uuid
+             * @description unique; store it to reject replays
+             */
+            event_id: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            created_at: string;
+            data: components["schemas"]["PayoutRejectedData"];
         };
         /** @description PayOut destination, only when subscribed (opt-in, contract §7) */
         PayoutReversedEvent: {
@@ -2245,6 +2428,150 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PayoutFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx ends the delivery). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Signature or timestamp rejected; the delivery is retried. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_collection_failed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description unique event identifier for replay protection */
+                "X-Service-Event-Id": string;
+                /** @description Unix time in seconds when this attempt was signed */
+                "X-Service-Timestamp": string;
+                /** @description `v1=` + lowercase hex HMAC-SHA256, keyed with the destination's signing secret, of `{timestamp}.{raw body}` (API §6.2). Compare in constant time; reject a timestamp more than 300 s away. */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CollectionFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx ends the delivery). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Signature or timestamp rejected; the delivery is retried. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_collection_expired: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description unique event identifier for replay protection */
+                "X-Service-Event-Id": string;
+                /** @description Unix time in seconds when this attempt was signed */
+                "X-Service-Timestamp": string;
+                /** @description `v1=` + lowercase hex HMAC-SHA256, keyed with the destination's signing secret, of `{timestamp}.{raw body}` (API §6.2). Compare in constant time; reject a timestamp more than 300 s away. */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CollectionExpiredEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx ends the delivery). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Signature or timestamp rejected; the delivery is retried. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_collection_cancelled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description unique event identifier for replay protection */
+                "X-Service-Event-Id": string;
+                /** @description Unix time in seconds when this attempt was signed */
+                "X-Service-Timestamp": string;
+                /** @description `v1=` + lowercase hex HMAC-SHA256, keyed with the destination's signing secret, of `{timestamp}.{raw body}` (API §6.2). Compare in constant time; reject a timestamp more than 300 s away. */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CollectionCancelledEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx ends the delivery). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Signature or timestamp rejected; the delivery is retried. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_payout_rejected: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description unique event identifier for replay protection */
+                "X-Service-Event-Id": string;
+                /** @description Unix time in seconds when this attempt was signed */
+                "X-Service-Timestamp": string;
+                /** @description `v1=` + lowercase hex HMAC-SHA256, keyed with the destination's signing secret, of `{timestamp}.{raw body}` (API §6.2). Compare in constant time; reject a timestamp more than 300 s away. */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayoutRejectedEvent"];
             };
         };
         responses: {

@@ -19,6 +19,9 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 export const OPERATOR: Actor = { userId: null, label: 'operator', ip: null };
 
+/** The service itself (a worker), e.g. disabling a failing callback destination. */
+export const SYSTEM: Actor = { userId: null, label: 'system', ip: null };
+
 export interface AuditEntry {
   orgId: string;
   action: string;

@@ -14,9 +14,10 @@ export class ConsoleDestinations {
     return this.deps.destinations.list(orgId);
   }
 
-  async set(orgId: string, kind: string, url: string, actor: Actor): Promise<DestinationResult> {
+  /** `events` (optional) is the subscription; its change is audited by the service. */
+  async set(orgId: string, kind: string, url: string, actor: Actor, events?: readonly string[]): Promise<DestinationResult> {
     const before = (await this.deps.destinations.list(orgId)).find((d) => d.kind === kind);
-    const r = await this.deps.destinations.set({ orgId, kind, url });
+    const r = await this.deps.destinations.set({ orgId, kind, url, events, actor });
     if (before?.url !== r.url) {
       await recordAudit(this.deps.db, actor, {
         orgId,
@@ -27,7 +28,7 @@ export class ConsoleDestinations {
         after: { url: r.url },
       });
     }
-    return { kind: r.kind, url: r.url, signing_secret: r.signing_secret };
+    return { kind: r.kind, url: r.url, signing_secret: r.signing_secret, events: r.events };
   }
 
   async rotate(orgId: string, kind: string, actor: Actor): Promise<DestinationResult> {

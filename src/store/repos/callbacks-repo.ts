@@ -6,7 +6,7 @@ export const DELIVERIES_CHANNEL = 'tijori_callback_deliveries';
 
 export type DestinationKind = 'payin' | 'payout';
 export type DeliveryTarget = DestinationKind | 'order';
-export type DeliveryStatus = 'pending' | 'delivered' | 'exhausted' | 'gone';
+export type DeliveryStatus = 'pending' | 'delivered' | 'exhausted' | 'gone' | 'parked';
 
 export interface DestinationRow {
   org_id: string;
@@ -21,20 +21,31 @@ export interface DestinationRow {
  */
 export async function upsertDestination(
   q: Queryable,
-  d: { orgId: string; kind: DestinationKind; url: string; secretEnc: Buffer },
-): Promise<{ url: string; created: boolean }> {
-  const r = await q.query<{ url: string; created: boolean }>(
-    `INSERT INTO callback_destinations (org_id, kind, url, secret_enc) VALUES ($1, $2, $3, $4)
-     ON CONFLICT (org_id, kind) DO UPDATE SET url = EXCLUDED.url, updated_at = now()
-     RETURNING url, (xmax = 0) AS created`,
-    [d.orgId, d.kind, d.url, d.secretEnc],
+  d: { orgId: string; kind: DestinationKind; url: string; secretEnc: Buffer; events: string[] | undefined; defaultEvents: string[] },
+): Promise<{ url: string; created: boolean; events: string[] }> {
+  // `events` undefined: a new destination gets the default, an existing one keeps its choice.
+  const r = await q.query<{ url: string; created: boolean; events: string[] }>(
+    `INSERT INTO callback_destinations (org_id, kind, url, secret_enc, events) VALUES ($1, $2, $3, $4, COALESCE($5::text[], $6::text[]))
+     ON CONFLICT (org_id, kind) DO UPDATE SET url = EXCLUDED.url, events = COALESCE($5::text[], callback_destinations.events), updated_at = now()
+     RETURNING url, (xmax = 0) AS created, events`,
+    [d.orgId, d.kind, d.url, d.secretEnc, d.events ?? null, d.defaultEvents],
   );
   return r.rows[0]!;
 }
 
-export async function listDestinations(q: Queryable, orgId: string): Promise<Array<{ kind: DestinationKind; url: string; updated_at: Date }>> {
-  const r = await q.query<{ kind: DestinationKind; url: string; updated_at: Date }>(
-    'SELECT kind, url, updated_at FROM callback_destinations WHERE org_id = $1 ORDER BY kind',
+export interface DestinationListRow {
+  kind: DestinationKind;
+  url: string;
+  events: string[];
+  status: 'enabled' | 'disabled';
+  failing_since: Date | null;
+  disabled_at: Date | null;
+  updated_at: Date;
+}
+
+export async function listDestinations(q: Queryable, orgId: string): Promise<DestinationListRow[]> {
+  const r = await q.query<DestinationListRow>(
+    'SELECT kind, url, events, status, failing_since, disabled_at, updated_at FROM callback_destinations WHERE org_id = $1 ORDER BY kind',
     [orgId],
   );
   return r.rows;
@@ -50,8 +61,6 @@ export interface OutboxInsert {
   createdAt: Date;
   /** The organization destination this event goes to. */
   target: DestinationKind;
-  /** An opt-in kind (contract §7): no delivery to the organization destination until it subscribes. */
-  optIn?: boolean;
   /** A payment order's own callback destination, when it has one. */
   extra: { url: string; secretEnc: Buffer; secretContext: string } | undefined;
 }
@@ -75,7 +84,6 @@ export async function insertEventsWithDeliveries(q: Queryable, events: OutboxIns
     body: e.body,
     created_at: e.createdAt.toISOString(),
     target: e.target,
-    opt_in: e.optIn ?? false,
     extra_url: e.extra?.url ?? null,
     // bytea travels as base64 inside the JSON text
     extra_secret_enc: e.extra ? e.extra.secretEnc.toString('base64') : null,
@@ -90,14 +98,14 @@ export async function insertEventsWithDeliveries(q: Queryable, events: OutboxIns
 const INSERT_EVENTS_WITH_DELIVERIES = prepared(
     `WITH v AS MATERIALIZED (
        SELECT * FROM json_to_recordset($1::json) AS v(id uuid, org_id uuid, kind text, aggregate_type text, aggregate_id uuid,
-         body text, created_at timestamptz, target text, opt_in boolean, extra_url text, extra_secret_enc text, extra_secret_context text)
+         body text, created_at timestamptz, target text, extra_url text, extra_secret_enc text, extra_secret_context text)
      ), ev AS (
        INSERT INTO events (id, org_id, kind, aggregate_type, aggregate_id, body, created_at)
        SELECT id, org_id, kind, aggregate_type, aggregate_id, body, created_at FROM v
      ), org_dest AS (
-       INSERT INTO callback_deliveries (id, event_id, org_id, target, next_attempt_at)
-       SELECT uuid_v7(), v.id, c.org_id, c.kind, now() FROM v JOIN callback_destinations c ON c.org_id = v.org_id AND c.kind = v.target
-        WHERE NOT v.opt_in
+       INSERT INTO callback_deliveries (id, event_id, org_id, target, status, next_attempt_at)
+       SELECT uuid_v7(), v.id, c.org_id, c.kind, CASE WHEN c.status = 'disabled' THEN 'parked' ELSE 'pending' END, now()
+         FROM v JOIN callback_destinations c ON c.org_id = v.org_id AND c.kind = v.target AND v.kind = ANY (c.events)
        RETURNING event_id
      ), extra_dest AS (
        INSERT INTO callback_deliveries (id, event_id, org_id, target, url, secret_enc, secret_context, next_attempt_at)
@@ -182,6 +190,17 @@ export async function recordAttempts(q: Queryable, batch: AttemptRecord[]): Prom
      ), attempt AS (
        INSERT INTO callback_delivery_attempts (delivery_id, attempt_no, url, status_code, latency_ms, error, response_snippet)
        SELECT delivery_id, attempt_no, url, status_code, latency_ms, error, response_snippet FROM r
+     ), health AS (
+       -- A destination's failing_since (the disabling rule of destinations.ts): set by its first
+       -- failed attempt, cleared by a delivered one. Written only when it changes, so the row of a
+       -- busy healthy destination is not updated by every batch.
+       UPDATE callback_destinations c
+          SET failing_since = CASE WHEN h.ok THEN NULL ELSE now() END
+         FROM (SELECT d.org_id, d.target, bool_or(r.next_status = 'delivered') AS ok
+                 FROM r JOIN callback_deliveries d ON d.id = r.delivery_id
+                WHERE d.target <> 'order' GROUP BY d.org_id, d.target) h
+        WHERE c.org_id = h.org_id AND c.kind = h.target
+          AND ((h.ok AND c.failing_since IS NOT NULL) OR (NOT h.ok AND c.failing_since IS NULL))
      )
      UPDATE callback_deliveries d
         SET status = r.next_status, attempts = d.attempts + 1, schedule_step = d.schedule_step + 1, claim_token = NULL,
@@ -206,32 +225,38 @@ export async function recordAttempts(q: Queryable, batch: AttemptRecord[]): Prom
   );
 }
 
-export async function findEvent(q: Queryable, eventId: string): Promise<{ id: string; org_id: string; kind: string } | null> {
-  const r = await q.query<{ id: string; org_id: string; kind: string }>('SELECT id, org_id, kind FROM events WHERE id = $1', [eventId]);
+export async function findEvent(q: Queryable, eventId: string): Promise<{ id: string; org_id: string; kind: string; body: string } | null> {
+  const r = await q.query<{ id: string; org_id: string; kind: string; body: string }>('SELECT id, org_id, kind, body FROM events WHERE id = $1', [eventId]);
   return r.rows[0] ?? null;
 }
 
 /**
- * Makes every delivery of the event due now with a fresh schedule, and adds a delivery for the
- * organization's destination of `target` if the event has none yet (a destination configured after
- * the event). Returns how many deliveries are now queued.
+ * Makes the event's deliveries (all, or the one to `only`) due now with a fresh schedule, and adds
+ * a delivery for the organization's destination of `target` if the event has none yet (a
+ * destination configured or subscribed after the event). A delivery to a disabled destination is
+ * parked instead. The body is the event's, untouched. Returns how many deliveries are now queued.
  */
-export async function requeueEvent(q: Queryable, e: { eventId: string; orgId: string; target: DestinationKind }): Promise<number> {
+export async function requeueEvent(q: Queryable, e: { eventId: string; orgId: string; kind: string; target: DestinationKind | null; only?: DeliveryTarget | undefined }): Promise<number> {
   const r = await q.query<{ requeued: number }>(
     `WITH added AS (
-       INSERT INTO callback_deliveries (id, event_id, org_id, target, next_attempt_at)
-       SELECT uuid_v7(), $1, org_id, kind, now() FROM callback_destinations WHERE org_id = $2 AND kind = $3
+       INSERT INTO callback_deliveries (id, event_id, org_id, target, status, next_attempt_at)
+       SELECT uuid_v7(), $1, org_id, kind, CASE WHEN status = 'disabled' THEN 'parked' ELSE 'pending' END, now()
+         FROM callback_destinations
+        WHERE org_id = $2 AND kind = $3 AND $4 = ANY (events) AND ($5::text IS NULL OR $5 = kind)
        ON CONFLICT (event_id, target) DO NOTHING
        RETURNING 1
      ), reset AS (
-       UPDATE callback_deliveries
-          SET status = 'pending', schedule_step = 0, next_attempt_at = now(), claim_token = NULL, updated_at = now()
-        WHERE event_id = $1
+       UPDATE callback_deliveries d
+          SET status = CASE WHEN d.target <> 'order' AND EXISTS (
+                         SELECT 1 FROM callback_destinations c WHERE c.org_id = d.org_id AND c.kind = d.target AND c.status = 'disabled'
+                       ) THEN 'parked' ELSE 'pending' END,
+              schedule_step = 0, next_attempt_at = now(), claim_token = NULL, updated_at = now()
+        WHERE d.event_id = $1 AND ($5::text IS NULL OR d.target = $5)
        RETURNING 1
      )
      SELECT ((SELECT count(*) FROM added) + (SELECT count(*) FROM reset))::int AS requeued,
             pg_notify('${DELIVERIES_CHANNEL}', '') AS notified`,
-    [e.eventId, e.orgId, e.target],
+    [e.eventId, e.orgId, e.target, e.kind, e.only ?? null],
   );
   return r.rows[0]?.requeued ?? 0;
 }

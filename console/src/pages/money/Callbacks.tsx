@@ -1,16 +1,22 @@
-/** The callbacks of an order or payout: each delivery with every attempt's answer and time. */
+/** The callbacks of an order or payout: each delivery with every attempt's answer and time, and its "Replay". */
 import { Time } from '../../components.js';
+import { ReplayButton } from '../ReplayButton.js';
 import { dash, TableScroll } from './links.js';
 
 export interface Delivery {
   delivery_id: string;
+  event_id: string;
   event: string;
   target: string;
   status: string;
   attempts: Array<{ attempt_no: number; status_code: number | null; latency_ms: number; error: string | null; response_snippet: string | null; attempted_at: string }>;
 }
 
-export function Callbacks({ deliveries }: { deliveries: Delivery[] }) {
+function targetName(target: string): string {
+  return target === 'order' ? "order's callback_url" : `${target} destination`;
+}
+
+export function Callbacks({ deliveries, onReplayed }: { deliveries: Delivery[]; onReplayed?: () => void }) {
   return (
     <section aria-labelledby="callbacks-title">
       <h2 id="callbacks-title">Callbacks</h2>
@@ -20,8 +26,9 @@ export function Callbacks({ deliveries }: { deliveries: Delivery[] }) {
         deliveries.map((d) => (
           <div key={d.delivery_id} className="delivery">
             <h3>
-              <code>{d.event}</code> to the {d.target === 'order' ? "order's callback_url" : `${d.target} destination`}: {d.status}
+              <code>{d.event}</code> to the {targetName(d.target)}: {d.status}
             </h3>
+            <ReplayButton eventId={d.event_id} target={d.target} label={`Replay ${d.event} to the ${targetName(d.target)}`} {...(onReplayed ? { onDone: onReplayed } : {})} />
             {d.attempts.length === 0 ? (
               <p>Not attempted yet.</p>
             ) : (

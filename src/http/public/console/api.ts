@@ -11,6 +11,7 @@ import { PERMISSIONS } from '../../../services/console/roles.js';
 import { userView } from '../../../services/console/users.js';
 import { okEnvelope } from '../../plugins/envelope.js';
 import { registerConsoleReviewRoutes } from './reviews-api.js';
+import { registerEventsApi } from './events-api.js';
 import { registerMoneyApi } from './money-api.js';
 import { registerPagesApi } from './pages-api.js';
 import { actorOf, clearSessionCookie, consoleGuard, sessionOf, setSessionCookie } from './session.js';
@@ -38,7 +39,7 @@ const UserBody = Type.Object({ email: Type.String({ maxLength: 254 }), role: Typ
 const UserParams = Type.Object({ user_id: Type.String({ maxLength: 64 }) });
 const RoleBody = Type.Object({ role: Type.String({ maxLength: 20 }) }, strict);
 const KindParams = Type.Object({ kind: Type.String({ maxLength: 10 }) });
-const DestinationBody = Type.Object({ url: Type.String({ maxLength: 2048 }) }, strict);
+const DestinationBody = Type.Object({ url: Type.String({ maxLength: 2048 }), events: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { maxItems: 20 })) }, strict);
 const AuditQuery = Type.Object(
   {
     action: Type.Optional(Type.String({ maxLength: 64 })),
@@ -174,8 +175,8 @@ export async function registerConsoleApi(api: FastifyInstance, ctx: AppContext):
 
   api.put('/destinations/:kind', { schema: { ...hide, params: KindParams, body: DestinationBody }, config: { console: 'destinations.manage' } }, async (request) => {
     const { kind } = request.params as Static<typeof KindParams>;
-    const { url } = request.body as Static<typeof DestinationBody>;
-    return okEnvelope(request, await ctx.console.destinations.set(sessionOf(request).user.org_id, kind, url, actorOf(request)));
+    const { url, events } = request.body as Static<typeof DestinationBody>;
+    return okEnvelope(request, await ctx.console.destinations.set(sessionOf(request).user.org_id, kind, url, actorOf(request), events));
   });
 
   api.post('/destinations/:kind/rotate-secret', { schema: { ...hide, params: KindParams }, config: { console: 'destinations.manage' } }, async (request) => {
@@ -229,4 +230,5 @@ export async function registerConsoleApi(api: FastifyInstance, ctx: AppContext):
   await registerConsoleReviewRoutes(api, ctx);
   await registerMoneyApi(api, ctx);
   await registerPagesApi(api, ctx);
+  await registerEventsApi(api, ctx);
 }

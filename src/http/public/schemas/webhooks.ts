@@ -74,6 +74,29 @@ export const RefundEventData = Type.Object(
   { $id: 'RefundEventData', additionalProperties: false },
 );
 
+/** `collection.failed|expired|cancelled` (contract §7, opt-in): the order closed without payment. */
+export const CollectionClosedData = Type.Object(
+  {
+    order_id: Type.String(),
+    merchant_order_reference: Nullable(Type.String()),
+    status: Type.Union([Type.Literal('FAILED'), Type.Literal('EXPIRED'), Type.Literal('CANCELLED')]),
+    provider_status: Type.String(),
+    failure_reason: Nullable(Type.String({ description: 'why the provider failed it (FAILED); null otherwise' })),
+    amount_paise: Type.Integer(),
+    currency: Type.Literal('INR'),
+    closed_at: Timestamp(),
+    livemode: Livemode,
+  },
+  { $id: 'CollectionClosedData', additionalProperties: false },
+);
+/** `payout.rejected` (contract §6, §7, opt-in): a checker rejected a console payout; no money moved. */
+export const PayoutRejectedData = Type.Object(
+  { ...payoutBase, status: Type.Literal('REJECTED'), rejection_reason: Nullable(Type.String()), rejected_at: Timestamp() },
+  { $id: 'PayoutRejectedData', additionalProperties: false },
+);
+
+const OPT_IN = 'Sent only to a destination that subscribes to it (`tijori destination set --events`, or the console).';
+
 const EVENTS: Record<EventKind, { schema: Component; summary: string }> = {
   'collection.received': {
     schema: eventOf('collection.received', 'CollectionReceivedEvent', refTo(CollectionReceivedData), 'PayIn destination'),
@@ -97,10 +120,26 @@ const EVENTS: Record<EventKind, { schema: Component; summary: string }> = {
     schema: eventOf('payout.reversed', 'PayoutReversedEvent', refTo(PayoutReversedData), 'PayOut destination, only when subscribed (opt-in, contract §7)'),
     summary: 'A payout that had succeeded was reversed by the bank; its amount was credited back (opt-in).',
   },
+  'collection.failed': {
+    schema: eventOf('collection.failed', 'CollectionFailedEvent', refTo(CollectionClosedData), `PayIn destination. ${OPT_IN}`),
+    summary: 'A payment order failed at the provider (opt-in).',
+  },
+  'collection.expired': {
+    schema: eventOf('collection.expired', 'CollectionExpiredEvent', refTo(CollectionClosedData), `PayIn destination. ${OPT_IN}`),
+    summary: "A payment order's window ended without payment (opt-in).",
+  },
+  'collection.cancelled': {
+    schema: eventOf('collection.cancelled', 'CollectionCancelledEvent', refTo(CollectionClosedData), `PayIn destination. ${OPT_IN}`),
+    summary: 'A payment order was cancelled (opt-in).',
+  },
+  'payout.rejected': {
+    schema: eventOf('payout.rejected', 'PayoutRejectedEvent', refTo(PayoutRejectedData), `PayOut destination. ${OPT_IN}`),
+    summary: 'A checker rejected a payout made in the console; no money moved (opt-in).',
+  },
 };
 
 export const WEBHOOK_EVENT_SCHEMAS: Component[] = [
-  CollectionReceivedData, PayoutCreatedData, PayoutSuccessData, PayoutFailedData, PayoutReversedData, RefundEventData,
+  CollectionReceivedData, PayoutCreatedData, PayoutSuccessData, PayoutFailedData, PayoutReversedData, RefundEventData, CollectionClosedData, PayoutRejectedData,
   ...EVENT_KINDS.map((k) => EVENTS[k].schema),
 ];
 

@@ -1,0 +1,250 @@
+/**
+ * The event log (contract §5 "event log and replay", §7): the organization's events newest first,
+ * filtered by type, date and delivery state, each with its deliveries and a "Replay"; and the
+ * replay of every failed delivery in a time range. Replay needs `events.replay` (admin, developer).
+ */
+import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { api, apiPage, describe } from '../api.js';
+import { ErrorLine, Time } from '../components.js';
+import { useCan } from '../permissions.js';
+import { Callbacks, type Delivery } from './money/Callbacks.js';
+import { ReplayButton } from './ReplayButton.js';
+
+interface EventRow {
+  event_id: string;
+  type: string;
+  aggregate_type: string;
+  aggregate_id: string;
+  created_at: string;
+  delivery_state: 'failed' | 'pending' | 'delivered' | 'none';
+  deliveries: number;
+}
+
+const TYPES = [
+  'collection.received',
+  'collection.refund.requested',
+  'collection.refund.completed',
+  'collection.failed',
+  'collection.expired',
+  'collection.cancelled',
+  'payout.created',
+  'payout.success',
+  'payout.failed',
+  'payout.rejected',
+  'test',
+];
+
+/** A local date-time field's value as ISO 8601 with the viewer's zone (what the API expects). */
+function isoOf(local: string): string | null {
+  if (!local) return null;
+  const d = new Date(local);
+  return Number.isNaN(d.getTime()) ? null : d.toISOString();
+}
+
+function EventDetail({ eventId }: { eventId: string }) {
+  const [detail, setDetail] = useState<{ body: string; deliveries: Delivery[] } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const load = useCallback(() => {
+    api<{ body: string; deliveries: Delivery[] }>('GET', `/events/${encodeURIComponent(eventId)}`).then(setDetail, (e) => setError(describe(e)));
+  }, [eventId]);
+  useEffect(load, [load]);
+  if (error) return <ErrorLine error={error} />;
+  if (!detail) return <p>Loading…</p>;
+  return (
+    <div className="event-detail">
+      <p className="hint">The body, exactly as every attempt sends it:</p>
+      <pre className="change" aria-label={`Body of event ${eventId}`}>{detail.body}</pre>
+      <Callbacks deliveries={detail.deliveries} onReplayed={load} />
+    </div>
+  );
+}
+
+function ReplayFailedForm({ onDone }: { onDone: () => void }) {
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const [message, setMessage] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setMessage(null);
+    setError(null);
+    const f = isoOf(from);
+    const t = isoOf(to);
+    if (!f || !t) {
+      setError('Give both ends of the range.');
+      return;
+    }
+    try {
+      const r = await api<{ events: number; deliveries: number }>('POST', '/events/replay-failed', { from: f, to: t });
+      setMessage(`${r.deliveries} failed delivery(ies) of ${r.events} event(s) queued again.`);
+      onDone();
+    } catch (err) {
+      setError(describe(err));
+    }
+  }
+  return (
+    <form className="panel filters" onSubmit={(e) => void submit(e)} aria-labelledby="replay-failed-title">
+      <h2 id="replay-failed-title">Replay failed deliveries</h2>
+      <div>
+        <label htmlFor="replay-from">Failed from</label>
+        <input id="replay-from" type="datetime-local" required value={from} onChange={(e) => setFrom(e.target.value)} />
+      </div>
+      <div>
+        <label htmlFor="replay-to">Failed until</label>
+        <input id="replay-to" type="datetime-local" required value={to} onChange={(e) => setTo(e.target.value)} />
+      </div>
+      <button type="submit">Replay failed deliveries</button>
+      {message ? <p role="status" className="notice">{message}</p> : null}
+      <ErrorLine error={error} />
+    </form>
+  );
+}
+
+export function EventsPage() {
+  const canReplay = useCan('events.replay');
+  const [rows, setRows] = useState<EventRow[] | null>(null);
+  const [next, setNext] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [form, setForm] = useState({ type: '', delivery: '', from: '', to: '' });
+  const [filter, setFilter] = useState(form);
+  const [open, setOpen] = useState<string | null>(null);
+  const [reload, setReload] = useState(0);
+
+  const query = useCallback(
+    (cursor: string | null) => {
+      const q = new URLSearchParams({ limit: '50' });
+      if (filter.type) q.set('type', filter.type);
+      if (filter.delivery) q.set('delivery', filter.delivery);
+      const from = isoOf(filter.from);
+      const to = isoOf(filter.to);
+      if (from) q.set('from', from);
+      if (to) q.set('to', to);
+      if (cursor) q.set('cursor', cursor);
+      return `/events?${q.toString()}`;
+    },
+    [filter],
+  );
+
+  useEffect(() => {
+    setRows(null);
+    setError(null);
+    apiPage<EventRow>(query(null)).then(
+      (p) => {
+        setRows(p.rows);
+        setNext(p.next);
+      },
+      (e) => setError(describe(e)),
+    );
+  }, [query, reload]);
+
+  async function more() {
+    try {
+      const p = await apiPage<EventRow>(query(next));
+      setRows((r) => [...(r ?? []), ...p.rows]);
+      setNext(p.next);
+    } catch (e) {
+      setError(describe(e));
+    }
+  }
+
+  return (
+    <>
+      <h1>Events</h1>
+      <p>Every event sent to your callback destinations, newest first. A replay sends the same body again with a new retry schedule.</p>
+      <form
+        className="filters"
+        role="search"
+        aria-label="Filter events"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setFilter(form);
+        }}
+      >
+        <div>
+          <label htmlFor="events-type">Event type</label>
+          <select id="events-type" value={form.type} onChange={(e) => setForm({ ...form, type: e.target.value })}>
+            <option value="">Any</option>
+            {TYPES.map((t) => (
+              <option key={t} value={t}>
+                {t}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor="events-delivery">Delivery</label>
+          <select id="events-delivery" value={form.delivery} onChange={(e) => setForm({ ...form, delivery: e.target.value })}>
+            <option value="">Any</option>
+            <option value="failed">Failed</option>
+            <option value="pending">Pending</option>
+            <option value="delivered">Delivered</option>
+          </select>
+        </div>
+        <div>
+          <label htmlFor="events-from">From</label>
+          <input id="events-from" type="datetime-local" value={form.from} onChange={(e) => setForm({ ...form, from: e.target.value })} />
+        </div>
+        <div>
+          <label htmlFor="events-to">To</label>
+          <input id="events-to" type="datetime-local" value={form.to} onChange={(e) => setForm({ ...form, to: e.target.value })} />
+        </div>
+        <button type="submit">Filter</button>
+      </form>
+      <ErrorLine error={error} />
+      {rows === null ? (
+        <p>Loading…</p>
+      ) : rows.length === 0 ? (
+        <p>No events.</p>
+      ) : (
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Type</th>
+                <th scope="col">Event</th>
+                <th scope="col">Delivery</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((e) => (
+                <tr key={e.event_id}>
+                  <td>
+                    <Time iso={e.created_at} />
+                  </td>
+                  <td>
+                    <code>{e.type}</code>
+                  </td>
+                  <td>
+                    <code>{e.event_id}</code>
+                  </td>
+                  <td>{e.delivery_state === 'none' ? 'no destination' : e.delivery_state}</td>
+                  <td>
+                    <button
+                      type="button"
+                      className="secondary"
+                      aria-expanded={open === e.event_id}
+                      aria-label={`Deliveries of event ${e.event_id}`}
+                      onClick={() => setOpen(open === e.event_id ? null : e.event_id)}
+                    >
+                      Deliveries
+                    </button>{' '}
+                    <ReplayButton eventId={e.event_id} label={`Replay event ${e.event_id}`} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {open ? <EventDetail key={open} eventId={open} /> : null}
+      {next ? (
+        <button type="button" className="secondary" onClick={() => void more()}>
+          Load older events
+        </button>
+      ) : null}
+      {canReplay ? <ReplayFailedForm onDone={() => setReload((n) => n + 1)} /> : null}
+    </>
+  );
+}

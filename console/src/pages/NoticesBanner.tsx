@@ -1,0 +1,40 @@
+/**
+ * The banner of signed-in pages (issue #21 item 4): a callback destination disabled after failing
+ * for three days, shown to those who can re-enable it (admins and developers) until it is enabled.
+ */
+import { useEffect, useState } from 'react';
+import { api } from '../api.js';
+import { BASE, navigate } from '../router.js';
+
+interface Notices {
+  disabled_destinations: Array<{ kind: string; url: string; disabled_at: string | null }>;
+}
+
+export function NoticesBanner({ path, show }: { path: string; show: boolean }) {
+  const [notices, setNotices] = useState<Notices | null>(null);
+  // Asked again on every page change: re-enabling on the destinations page clears it at once.
+  useEffect(() => {
+    if (!show) return;
+    api<Notices>('GET', '/notices').then(setNotices, () => setNotices(null));
+  }, [path, show]);
+  if (!show || !notices || notices.disabled_destinations.length === 0) return null;
+  return (
+    <div className="banner" role="alert">
+      {notices.disabled_destinations.map((d) => (
+        <p key={d.kind}>
+          The {d.kind === 'payin' ? 'PayIn' : 'PayOut'} callback destination <code>{d.url}</code> was disabled: every delivery failed for 3 days. Its
+          callbacks are kept, not sent.{' '}
+          <a
+            href={`${BASE}/callback-destinations`}
+            onClick={(e) => {
+              e.preventDefault();
+              navigate('/callback-destinations');
+            }}
+          >
+            Review and re-enable it
+          </a>
+        </p>
+      ))}
+    </div>
+  );
+}
