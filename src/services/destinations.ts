@@ -10,7 +10,7 @@ import { AppError, validationError, type FieldIssue } from '../domain/errors.js'
 import { isUuid } from '../domain/text.js';
 import { newSigningSecret } from '../security/secrets.js';
 import type { Vault } from '../security/vault.js';
-import type { Db } from '../store/db.js';
+import type { Db, Queryable } from '../store/db.js';
 import * as repo from '../store/repos/callbacks-repo.js';
 import { findOrg } from '../store/repos/clients-repo.js';
 
@@ -29,10 +29,16 @@ export function destinationSecretContext(orgId: string, kind: DestinationKind): 
   return `callback_destination:${orgId}:${kind}`;
 }
 
+/**
+ * Runs inside the change's own transaction, after the change: the console writes its audit entry
+ * here, so a change and its audit entry commit together or not at all (docs/console.md).
+ */
+export type DestinationChangeHook = (tx: Queryable, change: { kind: DestinationKind; url: string; previousUrl: string | null; created: boolean }) => Promise<void>;
+
 export class DestinationsService {
   constructor(private readonly deps: { db: Db; vault: Vault; urlPolicy: DestinationUrlPolicy }) {}
 
-  async set(input: { orgId: string; kind: string; url: string }): Promise<DestinationResult & { created: boolean }> {
+  async set(input: { orgId: string; kind: string; url: string }, onChanged?: DestinationChangeHook): Promise<DestinationResult & { created: boolean }> {
     const issues: FieldIssue[] = [];
     if (!DESTINATION_KINDS.includes(input.kind as DestinationKind)) issues.push({ field: 'kind', issue: 'must be payin or payout' });
     const urlIssue = destinationUrlIssue(input.url, this.deps.urlPolicy);
@@ -43,7 +49,12 @@ export class DestinationsService {
     const kind = input.kind as DestinationKind;
     const secret = newSigningSecret();
     const secretEnc = this.deps.vault.encrypt(secret, destinationSecretContext(input.orgId, kind));
-    const saved = await repo.upsertDestination(this.deps.db, { orgId: input.orgId, kind, url: input.url, secretEnc });
+    const saved = await this.deps.db.tx(async (tx) => {
+      const previousUrl = onChanged ? await repo.lockDestinationUrl(tx, input.orgId, kind) : null;
+      const upserted = await repo.upsertDestination(tx, { orgId: input.orgId, kind, url: input.url, secretEnc });
+      await onChanged?.(tx, { kind, url: upserted.url, previousUrl, created: upserted.created });
+      return upserted;
+    });
     return { kind, url: saved.url, signing_secret: saved.created ? secret : null, created: saved.created };
   }
 
@@ -51,12 +62,16 @@ export class DestinationsService {
    * A new signing secret, revealed once in the answer; deliveries sign with it from their next
    * attempt (they read the secret when claimed), and the old one stops being used.
    */
-  async rotateSecret(orgId: string, kind: string): Promise<DestinationResult> {
+  async rotateSecret(orgId: string, kind: string, onRotated?: (tx: Queryable, kind: DestinationKind) => Promise<void>): Promise<DestinationResult> {
     if (!DESTINATION_KINDS.includes(kind as DestinationKind)) throw validationError([{ field: 'kind', issue: 'must be payin or payout' }]);
     const k = kind as DestinationKind;
     const secret = newSigningSecret();
-    const saved = await repo.replaceDestinationSecret(this.deps.db, { orgId, kind: k, secretEnc: this.deps.vault.encrypt(secret, destinationSecretContext(orgId, k)) });
-    if (!saved) throw new AppError('NOT_FOUND', `No ${k} destination is configured.`);
+    const saved = await this.deps.db.tx(async (tx) => {
+      const replaced = await repo.replaceDestinationSecret(tx, { orgId, kind: k, secretEnc: this.deps.vault.encrypt(secret, destinationSecretContext(orgId, k)) });
+      if (!replaced) throw new AppError('NOT_FOUND', `No ${k} destination is configured.`);
+      await onRotated?.(tx, k);
+      return replaced;
+    });
     return { kind: k, url: saved.url, signing_secret: secret };
   }
 

@@ -51,6 +51,12 @@ export async function findClientByClientId(q: Queryable, clientId: string): Prom
   return r.rows[0] ?? null;
 }
 
+/** The client's allow list, its row locked for the rest of the transaction; null for an unknown client. */
+export async function lockAllowedIps(q: Queryable, clientId: string): Promise<string[] | null> {
+  const r = await q.query<{ allowed_ips: string[] }>('SELECT allowed_ips FROM api_clients WHERE client_id = $1 FOR UPDATE', [clientId]);
+  return r.rows[0]?.allowed_ips ?? null;
+}
+
 export async function addAllowedIp(q: Queryable, clientId: string, ip: string): Promise<string[] | null> {
   const r = await q.query<{ allowed_ips: string[] }>(
     `UPDATE api_clients
