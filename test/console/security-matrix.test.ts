@@ -21,7 +21,7 @@ import { registerConsoleApi } from '../../src/http/public/console/api.js';
 import { PERMISSIONS, type Permission } from '../../src/services/console/roles.js';
 import { createOrder, eventsOf, intentBody, itemsOnceThere, key, paidOrder, sandboxPay } from '../refunds/helpers.js';
 import { FAST_PAYOUT_ENV, payoutBody } from '../payout/helpers.js';
-import { type ConsoleCaller, consoleCaller, signedInUser } from '../support/console.js';
+import { type ConsoleCaller, signedInUser } from '../support/console.js';
 import { startTestService, type TestClient, type TestService } from '../support/service.js';
 
 interface ConsoleRoute {
