@@ -42,6 +42,7 @@ const LEGAL: Record<string, string> = {
   'AWAITING_CONFIRMATION>CANCELLED': 'merchant_cancel',
   'EXPIRED>MANUALLY_CONFIRMED': 'operations_review',
   'CANCELLED>MANUALLY_CONFIRMED': 'operations_review',
+  'FAILED>MANUALLY_CONFIRMED': 'operations_review',
   'PAID>REFUNDED': 'refund_completed',
   'MANUALLY_CONFIRMED>REFUNDED': 'refund_completed',
 };
@@ -87,11 +88,11 @@ test('a confirmation is applied only when amount and provider reference match th
     assert.equal(judgeConfirmation({ order: order(open), reported: reported({ providerReference: 'SBX2' }) }), 'review_mismatch');
     assert.equal(judgeConfirmation({ order: { ...order(open), providerReference: null }, reported: reported() }), 'review_mismatch');
   }
-  for (const closed of ['EXPIRED', 'CANCELLED'] as const) {
+  // FAILED too: money may have moved after the provider reported the failure (docs/payin.md).
+  for (const closed of ['EXPIRED', 'CANCELLED', 'FAILED'] as const) {
     assert.equal(judgeConfirmation({ order: order(closed), reported: reported() }), 'review_late');
     assert.equal(judgeConfirmation({ order: order(closed), reported: reported({ amountPaise: 4_999_999 }) }), 'review_mismatch');
   }
-  assert.equal(judgeConfirmation({ order: order('FAILED'), reported: reported() }), 'record_only');
   assert.equal(judgeConfirmation({ order: order('PAID', '123456789012'), reported: reported() }), 'duplicate');
   assert.equal(judgeConfirmation({ order: order('PAID', '123456789012'), reported: reported({ utr: '999999999999' }) }), 'record_only');
 });
@@ -108,11 +109,12 @@ test('open, final and terminal partition the states as documented', () => {
   assert.deepEqual(open, ['AWAITING_CUSTOMER', 'PENDING_PAYMENT', 'AWAITING_CONFIRMATION']);
   assert.deepEqual(PAYMENT_ORDER_STATUSES.filter(isFinal),
     ['PAID', 'MANUALLY_CONFIRMED', 'FAILED', 'EXPIRED', 'CANCELLED', 'REFUNDED']);
-  const terminal: PaymentOrderStatus[] = ['FAILED', 'REFUNDED'];
+  const terminal: PaymentOrderStatus[] = ['REFUNDED'];
   assert.deepEqual(PAYMENT_ORDER_STATUSES.filter(isTerminal), terminal);
   assert.equal(isTerminal('PAID'), false);
-  // Operations review can still confirm an expired or cancelled order (contract §6).
+  // Operations review can still confirm an expired, cancelled or failed order (contract §6).
   assert.equal(isTerminal('EXPIRED'), false);
+  assert.equal(isTerminal('FAILED'), false);
   assert.equal(isFinal('PAID'), true);
 });
 

@@ -65,6 +65,9 @@ export const ORDER_TRANSITIONS: readonly OrderTransition[] = Object.freeze([
   // Contract §6 (a), (c): a reviewer confirms payment evidence for an order that already closed.
   { from: 'EXPIRED', to: 'MANUALLY_CONFIRMED', trigger: 'operations_review' },
   { from: 'CANCELLED', to: 'MANUALLY_CONFIRMED', trigger: 'operations_review' },
+  // A provider confirmation after the provider had reported a failure: money may have moved, so it
+  // is queued like (a) and a reviewer may confirm it (docs/payin.md "Confirmations are checked").
+  { from: 'FAILED', to: 'MANUALLY_CONFIRMED', trigger: 'operations_review' },
   ...fromEveryOpenState('FAILED', 'provider_failed'),
   ...fromEveryOpenState('EXPIRED', 'expired'),
   ...fromEveryOpenState('CANCELLED', 'merchant_cancel'),
@@ -170,9 +173,9 @@ export interface ConfirmationFacts {
  * - apply: an open order, and the provider reports exactly its amount and our collection;
  * - duplicate: the confirmation already applied (same UTR);
  * - review_mismatch: the amount or the provider reference differs (contract §6 b): never PAID;
- * - review_late: a matching confirmation after EXPIRED or CANCELLED (contract §6 a);
- * - record_only: money for a FAILED order (terminal) or a second UTR for a confirmed one: recorded
- *   and flagged, no state can take it.
+ * - review_late: a matching confirmation after EXPIRED or CANCELLED (contract §6 a), or after
+ *   FAILED (money may have moved after the provider's failure: queued the same way);
+ * - record_only: a second UTR for a confirmed order: recorded and flagged, no state can take it.
  */
 export type ConfirmationVerdict = 'apply' | 'duplicate' | 'review_mismatch' | 'review_late' | 'record_only';
 
@@ -184,7 +187,6 @@ export function judgeConfirmation({ order, reported }: ConfirmationFacts): Confi
     case 'already_applied':
       return reported.utr === order.bankTransactionId ? 'duplicate' : 'record_only';
     case 'flag_for_review':
-      if (order.status === 'FAILED') return 'record_only';
       return matches ? 'review_late' : 'review_mismatch';
   }
 }

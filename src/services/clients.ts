@@ -45,6 +45,12 @@ export interface ClientSettings {
   rate_limit_per_minute: number;
 }
 
+/**
+ * Runs inside the change's own transaction, after the change: the console writes its audit entry
+ * here, so a change and its audit entry commit together or not at all (docs/console.md).
+ */
+export type ChangeHook<T> = (tx: Queryable, changed: T) => Promise<void>;
+
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
 const SCOPES_ISSUE = 'must be one or more of collections:write, collections:read, payouts:write, payouts:read';
 const RATE_ISSUE = 'must be an integer from 1 to 1000000 per minute';
@@ -115,7 +121,7 @@ export class ClientsService {
     return repo.insertOrg(this.db, { id: randomUUID(), name: trimmed });
   }
 
-  async createClient(input: CreateClientInput): Promise<{ row: repo.ClientRow; secret: string }> {
+  async createClient(input: CreateClientInput, onCreated?: ChangeHook<repo.ClientRow>): Promise<{ row: repo.ClientRow; secret: string }> {
     const issues = [];
     if (!UUID_RE.test(input.orgId)) issues.push({ field: 'org', issue: 'must be an organization id (UUID)' });
     const scopes = [...new Set(input.scopes)];
@@ -126,26 +132,38 @@ export class ClientsService {
     if (issues.length > 0) throw validationError(issues);
     if (!UUID_RE.test(input.orgId) || !(await repo.findOrg(this.db, input.orgId))) throw new AppError('NOT_FOUND', 'No such organization.');
     const secret = newClientSecret();
-    const row = await repo.insertClient(this.db, {
-      id: randomUUID(),
-      client_id: newClientId(),
-      org_id: input.orgId,
-      name: input.name ?? null,
-      secret_hash: hashSecret(secret),
-      scopes: scopes as Scope[],
-      allowed_ips: ips,
-      rate_limit_per_minute: rate,
+    const row = await this.db.tx(async (tx) => {
+      const inserted = await repo.insertClient(tx, {
+        id: randomUUID(),
+        client_id: newClientId(),
+        org_id: input.orgId,
+        name: input.name ?? null,
+        secret_hash: hashSecret(secret),
+        scopes: scopes as Scope[],
+        allowed_ips: ips,
+        rate_limit_per_minute: rate,
+      });
+      await onCreated?.(tx, inserted);
+      return inserted;
     });
     return { row, secret };
   }
 
-  async allowIp(clientId: string, ip: string): Promise<string[]> {
+  /** `onChanged` gets the allow list before and after (equal when the entry was already on it). */
+  async allowIp(clientId: string, ip: string, onChanged?: ChangeHook<{ before: string[]; after: string[] }>): Promise<string[]> {
     const n = normalizeAllowEntry(ip);
     if ('issue' in n) throw validationError([{ field: 'ip', issue: n.issue }]);
-    const list = await repo.addAllowedIp(this.db, clientId, n.value);
-    if (list === null) throw new AppError('NOT_FOUND', 'No such client.');
-    this.known.delete(clientId);
-    return list;
+    try {
+      return await this.db.tx(async (tx) => {
+        const before = await repo.lockAllowedIps(tx, clientId);
+        const list = before === null ? null : await repo.addAllowedIp(tx, clientId, n.value);
+        if (before === null || list === null) throw new AppError('NOT_FOUND', 'No such client.');
+        await onChanged?.(tx, { before, after: list });
+        return list;
+      });
+    } finally {
+      this.known.delete(clientId);
+    }
   }
 
   /**
@@ -193,10 +211,16 @@ export class ClientsService {
     return after;
   }
 
-  async rotateSecret(clientId: string): Promise<string> {
+  async rotateSecret(clientId: string, onRotated?: ChangeHook<string>): Promise<string> {
     const secret = newClientSecret();
-    if (!(await repo.replaceSecretHash(this.db, clientId, hashSecret(secret)))) throw new AppError('NOT_FOUND', 'No such client.');
-    this.known.delete(clientId);
+    try {
+      await this.db.tx(async (tx) => {
+        if (!(await repo.replaceSecretHash(tx, clientId, hashSecret(secret)))) throw new AppError('NOT_FOUND', 'No such client.');
+        await onRotated?.(tx, clientId);
+      });
+    } finally {
+      this.known.delete(clientId);
+    }
     return secret;
   }
 
@@ -205,10 +229,17 @@ export class ClientsService {
   }
 
   /** Revokes a client: its requests fail from now on (within CLIENT_CACHE_MS on other instances). */
-  async revoke(clientId: string): Promise<boolean> {
-    const changed = await repo.deactivateClient(this.db, clientId);
-    this.known.delete(clientId);
-    return changed;
+  async revoke(clientId: string, onRevoked?: ChangeHook<string>): Promise<boolean> {
+    try {
+      return await this.db.tx(async (tx) => {
+        const changed = await repo.deactivateClient(tx, clientId);
+        // Only an actual change is reported (revoking a revoked client changes nothing).
+        if (changed) await onRevoked?.(tx, clientId);
+        return changed;
+      });
+    } finally {
+      this.known.delete(clientId);
+    }
   }
 
   /** The organization's name (what payers see as the payee), or null for an unknown id. */

@@ -13,7 +13,7 @@ import { AppError, validationError, type FieldIssue } from '../domain/errors.js'
 import { isUuid } from '../domain/text.js';
 import { newSigningSecret } from '../security/secrets.js';
 import type { Vault } from '../security/vault.js';
-import type { Db } from '../store/db.js';
+import type { Db, Queryable } from '../store/db.js';
 import * as repo from '../store/repos/callbacks-repo.js';
 import * as logRepo from '../store/repos/event-log-repo.js';
 import { findOrg } from '../store/repos/clients-repo.js';
@@ -66,12 +66,20 @@ function checkKind(kind: string): DestinationKind {
   if (!DESTINATION_KINDS.includes(kind as DestinationKind)) throw validationError([{ field: 'kind', issue: 'must be payin or payout' }]);
   return kind as DestinationKind;
 }
+/**
+ * Runs inside the change's own transaction, after the change: the console writes its audit entry
+ * here, so a change and its audit entry commit together or not at all (docs/console.md).
+ */
+export type DestinationChangeHook = (tx: Queryable, change: { kind: DestinationKind; url: string; previousUrl: string | null; created: boolean }) => Promise<void>;
 
 export class DestinationsService {
   constructor(private readonly deps: { db: Db; vault: Vault; urlPolicy: DestinationUrlPolicy }) {}
 
-  /** `events` undefined: a new destination gets its default types, an existing one keeps its own. */
-  async set(input: { orgId: string; kind: string; url: string; events?: readonly string[] | undefined; actor?: Actor }): Promise<DestinationResult & { created: boolean }> {
+  /** `events` undefined: a new destination gets its default types, an existing one keeps its own. `onChanged` runs in the change's transaction (the console's audit entry). */
+  async set(
+    input: { orgId: string; kind: string; url: string; events?: readonly string[] | undefined; actor?: Actor },
+    onChanged?: DestinationChangeHook,
+  ): Promise<DestinationResult & { created: boolean }> {
     const issues: FieldIssue[] = [];
     if (!DESTINATION_KINDS.includes(input.kind as DestinationKind)) issues.push({ field: 'kind', issue: 'must be payin or payout' });
     const urlIssue = destinationUrlIssue(input.url, this.deps.urlPolicy);
@@ -85,6 +93,7 @@ export class DestinationsService {
     const secretEnc = this.deps.vault.encrypt(secret, destinationSecretContext(input.orgId, kind));
     const saved = await this.deps.db.tx(async (tx) => {
       const before = events === undefined ? undefined : (await repo.listDestinations(tx, input.orgId)).find((d) => d.kind === kind);
+      const previousUrl = onChanged ? await repo.lockDestinationUrl(tx, input.orgId, kind) : null;
       const s = await repo.upsertDestination(tx, { orgId: input.orgId, kind, url: input.url, secretEnc, events, defaultEvents: defaultEventKindsOf(kind) });
       if (before && sameSet(before.events, s.events) === false) {
         await recordAudit(tx, input.actor ?? OPERATOR, {
@@ -96,6 +105,7 @@ export class DestinationsService {
           after: { events: s.events },
         });
       }
+      await onChanged?.(tx, { kind, url: s.url, previousUrl, created: s.created });
       return s;
     });
     return { kind, url: saved.url, signing_secret: saved.created ? secret : null, created: saved.created, events: saved.events.filter((e) => eventKindsOf(kind).includes(e as never)) };
@@ -119,11 +129,15 @@ export class DestinationsService {
    * A new signing secret, revealed once in the answer; deliveries sign with it from their next
    * attempt (they read the secret when claimed), and the old one stops being used.
    */
-  async rotateSecret(orgId: string, kind: string): Promise<DestinationResult> {
+  async rotateSecret(orgId: string, kind: string, onRotated?: (tx: Queryable, kind: DestinationKind) => Promise<void>): Promise<DestinationResult> {
     const k = checkKind(kind);
     const secret = newSigningSecret();
-    const saved = await repo.replaceDestinationSecret(this.deps.db, { orgId, kind: k, secretEnc: this.deps.vault.encrypt(secret, destinationSecretContext(orgId, k)) });
-    if (!saved) throw new AppError('NOT_FOUND', `No ${k} destination is configured.`);
+    const saved = await this.deps.db.tx(async (tx) => {
+      const replaced = await repo.replaceDestinationSecret(tx, { orgId, kind: k, secretEnc: this.deps.vault.encrypt(secret, destinationSecretContext(orgId, k)) });
+      if (!replaced) throw new AppError('NOT_FOUND', `No ${k} destination is configured.`);
+      await onRotated?.(tx, k);
+      return replaced;
+    });
     const events = (await repo.listDestinations(this.deps.db, orgId)).find((d) => d.kind === k)?.events ?? [];
     return { kind: k, url: saved.url, signing_secret: secret, events };
   }

@@ -201,9 +201,10 @@ async function recordWithoutMove(tx: Queryable, order: PaymentOrderRow, d: Exclu
 
 /**
  * A confirmation that cannot make the order PAID. A mismatch or a confirmation after EXPIRED /
- * CANCELLED opens an operations review item (contract §6 a, b) with what the provider reported and
- * what the payer claimed; a late one is also kept in payment_order_late_confirmations, as is money
- * no state can take (a FAILED order, a second UTR). The same news again changes nothing.
+ * CANCELLED / FAILED opens an operations review item (contract §6 a, b) with what the provider
+ * reported and what the payer claimed; a late one is also kept in payment_order_late_confirmations,
+ * as is money no state can take (a second UTR for a confirmed order). The same news again changes
+ * nothing.
  */
 async function recordConfirmationForReview(
   tx: Queryable,

@@ -130,6 +130,36 @@ test('an order\'s page: the merchant view, every state move with time and cause,
   assert.ok(Array.isArray(d.callbacks));
 });
 
+test('an order\'s page lists its refunds as the merchant API does (contract §6), with who reviewed them', async () => {
+  const none = await viewerA.call('GET', `/payment-orders/${ordersA[0].id}`);
+  assert.deepEqual(none.body.data.refunds, []);
+  const made = [];
+  for (const [amount, reason] of [[1_000, 'Damaged box'], [500, null]] as const) {
+    const r = await ts.api('POST', `/merchant/payment-orders/${paidA.id}/refunds`, { client: a, idempotencyKey: randomUUID(), body: { amount_paise: amount, ...(reason ? { reason } : {}) } });
+    assert.equal(r.status, 201, r.text);
+    made.push(r.body.data);
+  }
+  const rejected = await ts.admin('POST', `/refunds/${made[1].id}/reject`, { actor: 'rev@example.com', note: 'not returned' });
+  assert.equal(rejected.status, 200, rejected.text);
+  const page = await viewerA.call('GET', `/payment-orders/${paidA.order_id}`);
+  assert.equal(page.status, 200, page.text);
+  const api = await ts.api('GET', `/merchant/payment-orders/${paidA.id}/refunds`, { client: a });
+  assert.equal(api.status, 200, api.text);
+  assert.deepEqual(page.body.data.refunds.map((r: any) => r.id), made.map((r) => r.id));
+  // Every field the merchant API shows, the same values; plus the review's actor and a failure reason.
+  page.body.data.refunds.forEach((r: any, i: number) => {
+    const { reviewed_by, failure_reason, ...merchant } = r;
+    assert.deepEqual(merchant, api.body.data[i]);
+    assert.equal(failure_reason, null);
+    assert.equal(reviewed_by, i === 1 ? 'rev@example.com' : null);
+  });
+  assert.deepEqual(page.body.data.refunds.map((r: any) => [r.amount_paise, r.status, r.reason]), [[1_000, 'PENDING_REVIEW', 'Damaged box'], [500, 'REJECTED', null]]);
+  // Another organization's viewer gets nothing of it.
+  const other = await viewerB.call('GET', `/payment-orders/${paidA.id}`);
+  assert.equal(other.status, 404);
+  assert.ok(!other.text.includes(made[0].refund_id));
+});
+
 test('payouts: newest first, search by transaction_id, client_reference, UTR and id; filters; other organization never seen', async () => {
   const all = await viewerA.call('GET', '/payouts');
   assert.equal(all.status, 200, all.text);

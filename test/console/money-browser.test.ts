@@ -1,7 +1,8 @@
 /**
  * The console's money pages in a real browser (issue #19 item 3): "Payment orders" and "Payouts"
  * listed newest first with rupees in Indian grouping and UTC on hover, "Search" by a reference,
- * "Next"/"Previous", a row opens its page (state moves, attempts); another organization's rows
+ * "Next"/"Previous", a row opens its page (state moves, refunds with a link to the Refunds page,
+ * attempts); another organization's rows
  * never shown; axe-core finds no serious or critical violation; screenshots at 390 and 1280 px.
  */
 import assert from 'node:assert/strict';
@@ -23,6 +24,9 @@ let b: TestClient;
 const orders: any[] = [];
 let otherOrder: any;
 let payout: any;
+/** Refunds of orders[25]: one completed at the sandbox (review skipped), one waiting for review. */
+let completedRefund: any;
+let pendingRefund: any;
 
 describe('console money pages in a browser', { skip: SKIP_NO_BROWSER }, () => {
   before(async () => {
@@ -44,6 +48,19 @@ describe('console money pages in a browser', { skip: SKIP_NO_BROWSER }, () => {
     const probe = await signedInUser(ts, a.orgId, 'viewer@asha.example', 'viewer');
     await poll(async () => (await probe.call('GET', `/payouts/${payout.id}`)).body.data?.payout.status === 'SUCCESS' || undefined, { what: 'payout success', timeoutMs: 15_000, stepMs: 100 });
     await poll(async () => (await probe.call('GET', `/payment-orders/${orders[25].id}`)).body.data?.order.status === 'PAID' || undefined, { what: 'order paid', timeoutMs: 15_000, stepMs: 100 });
+    const refund = async (body: Record<string, unknown>) => {
+      const res = await ts.api('POST', `/merchant/payment-orders/${orders[25].id}/refunds`, { client: a, idempotencyKey: randomUUID(), body });
+      assert.equal(res.status, 201, res.text);
+      return res.body.data;
+    };
+    assert.equal((await ts.admin('POST', `/orgs/${a.orgId}/settings`, { refund_review: 'none' })).status, 200);
+    completedRefund = await refund({ amount_paise: 12_345, reason: 'One item returned' });
+    completedRefund = await poll(async () => {
+      const r = (await ts.api('GET', `/merchant/refunds/${completedRefund.id}`, { client: a })).body.data;
+      return r?.status === 'COMPLETED' ? r : undefined;
+    }, { what: 'refund completed', timeoutMs: 15_000, stepMs: 100 });
+    assert.equal((await ts.admin('POST', `/orgs/${a.orgId}/settings`, { refund_review: 'required' })).status, 200);
+    pendingRefund = await refund({ amount_paise: 5_000, reason: 'Damaged box' });
   });
   after(async () => {
     await browser?.close();
@@ -105,8 +122,28 @@ describe('console money pages in a browser', { skip: SKIP_NO_BROWSER }, () => {
         assert.match(facts, /135792468013/);
         assert.match(facts, /created/);
         assert.match(facts, /provider_confirmed|PAID/);
+        // Its refunds: rupees in Indian grouping, status, reason, times (UTC on hover), provider reference.
+        await page.getByRole('heading', { name: 'Refunds' }).waitFor();
+        const refundRows = page.getByRole('region', { name: 'Refunds of this order' }).locator('tbody tr');
+        assert.equal(await refundRows.count(), 2);
+        const done = await refundRows.nth(0).innerText();
+        assert.match(done, new RegExp(completedRefund.refund_id));
+        assert.match(done, /₹123\.45/);
+        assert.match(done, /COMPLETED/);
+        assert.match(done, /One item returned/);
+        assert.ok(completedRefund.provider_reference && done.includes(completedRefund.provider_reference), done);
+        assert.equal(await refundRows.nth(0).locator('time').count(), 2, 'requested and completed times');
+        assert.match((await refundRows.nth(0).locator('time').last().getAttribute('title')) ?? '', /UTC$/);
+        const waiting = await refundRows.nth(1).innerText();
+        assert.match(waiting, new RegExp(pendingRefund.refund_id));
+        assert.match(waiting, /₹50\.00/);
+        assert.match(waiting, /PENDING_REVIEW/);
+        assert.match(waiting, /Damaged box/);
         await a11y(page, 'payment order page');
         await shot(page, `payment-order-${width}`);
+        await page.getByRole('link', { name: 'Review refunds on the Refunds page' }).click();
+        await page.getByRole('heading', { name: 'Refunds', level: 1 }).waitFor();
+        await page.getByRole('button', { name: `Open refund ${pendingRefund.refund_id}` }).waitFor();
 
         await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Payouts', exact: true }).click();
         await page.getByLabel('Search').fill('SALARY-7');

@@ -90,8 +90,9 @@ function learn(m: Model): void {
       m.utrApplied = true;
     } else if (!m.utrApplied) {
       m.review = true;
-      // After EXPIRED or CANCELLED the payment is queued for review once (contract §6 a).
-      if ((m.status === 'EXPIRED' || m.status === 'CANCELLED') && !m.utrQueued) {
+      // After EXPIRED, CANCELLED or FAILED the payment is queued for review once (contract §6 a;
+      // FAILED: docs/payin.md "Confirmations are checked").
+      if ((m.status === 'EXPIRED' || m.status === 'CANCELLED' || m.status === 'FAILED') && !m.utrQueued) {
         m.openItems++;
         m.utrQueued = true;
       }
@@ -228,7 +229,7 @@ class Review implements fc.AsyncCommand<Model, Real> {
     const items = (await ts.admin('GET', `/reviews?order=${r.id}&status=open`)).body.data as Array<{ id: string; kind: string }>;
     assert.equal(items.length, m.openItems, 'open review items');
     const res = await ts.admin('POST', `/reviews/${items[0]!.id}/${this.decision}`, { actor: 'model-reviewer', note: 'model evidence' });
-    const confirmable = isOpen(m.status) || m.status === 'EXPIRED' || m.status === 'CANCELLED';
+    const confirmable = isOpen(m.status) || m.status === 'EXPIRED' || m.status === 'CANCELLED' || m.status === 'FAILED';
     if (this.decision === 'reject' || confirmable) {
       assert.equal(res.status, 200, res.text);
       m.openItems--;

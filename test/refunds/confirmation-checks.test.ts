@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
 import { serviceWithClient } from '../support/service.js';
-import { createOrder, eventsOf, forceExpiry, intentBody, itemsOnceThere, orderRow, postSandboxCallback, reviewItems, sandboxPay, settled } from './helpers.js';
+import { createOrder, eventsOf, forceExpiry, intentBody, itemsOnceThere, orderRow, postSandboxCallback, reviewItems, sandboxPay, settled, waitFor } from './helpers.js';
 
 const w = serviceWithClient({ rateLimit: 100_000 });
 
@@ -107,4 +107,55 @@ test('an order AWAITING_CONFIRMATION whose window ends unconfirmed is queued wit
   assert.equal(await forceExpiry(w.t, o.id), 'expired');
   const items = await reviewItems(w.t, o.id);
   assert.deepEqual(items.map((i) => [i.kind, i.payer_reference, i.status]), [['unconfirmed_payer_reference', '555566667777', 'open']]);
+});
+
+test('the live status check: the right amount under another provider reference is a mismatch too (never PAID, no event)', async () => {
+  const o = await createOrder(w.t, w.client, intentBody({ amount_paise: 70_000 }));
+  await sandboxPay(w.t, o.order_id, { callback: false });
+  // The provider's collection for this order is not the one it reports paid.
+  await w.t.database.db.query(`UPDATE payment_orders SET provider_reference = 'SBXNOTTHEONE' WHERE id = $1`, [o.id]);
+  const got = await w.t.api('GET', `/merchant/payment-orders/${o.id}`, { client: w.client });
+  assert.equal(got.status, 200, got.text);
+  assert.equal(got.body.data.status, 'PENDING_PAYMENT');
+  const items = await reviewItems(w.t, o.id);
+  assert.deepEqual(items.map((i) => [i.kind, i.reported.source, i.reported.amount_paise, i.status]), [['confirmation_mismatch', 'live_check', 70_000, 'open']]);
+  assert.notEqual(items[0]!.reported.provider_reference, 'SBXNOTTHEONE');
+  assert.deepEqual(await eventsOf(w.t, o.id, 'collection.received'), []);
+});
+
+test('a callback after EXPIRED with another amount is recorded as a mismatch item, the order stays EXPIRED', async () => {
+  const o = await createOrder(w.t, w.client, intentBody({ amount_paise: 80_000 }));
+  const providerRef = (await orderRow(w.t, o.id)).provider_reference as string;
+  assert.equal(await forceExpiry(w.t, o.id), 'expired');
+  assert.equal(await postSandboxCallback(w.t, callback(o, { amount_paise: 100, provider_reference: providerRef, utr: '765476547654' })), 200);
+  await settled(w.t, o.order_id);
+  const items = await reviewItems(w.t, o.id);
+  assert.deepEqual(items.map((i) => [i.kind, i.order_status_at_open, i.reported.amount_paise]), [['confirmation_mismatch', 'EXPIRED', 100]]);
+  assert.equal((await orderRow(w.t, o.id)).status, 'EXPIRED');
+  assert.deepEqual(await eventsOf(w.t, o.id, 'collection.received'), []);
+});
+
+test('a confirmation for a FAILED order is recorded and queued (money may have moved); a reviewer may confirm it', async () => {
+  const o = await createOrder(w.t, w.client, intentBody({ amount_paise: 60_000 }));
+  const providerRef = (await orderRow(w.t, o.id)).provider_reference as string;
+  const failed = await w.t.admin('POST', `/sandbox/payment-orders/${o.order_id}/fail`, { callback: true });
+  assert.equal(failed.status, 200, failed.text);
+  // The sandbox's failure callback arrives on its own time.
+  await waitFor(async () => (await orderRow(w.t, o.id)).status === 'FAILED', 10_000);
+  // The provider then says the money arrived after all: right amount, right collection.
+  assert.equal(await postSandboxCallback(w.t, callback(o, { amount_paise: 60_000, provider_reference: providerRef, utr: '432143214321' })), 200);
+  await settled(w.t, o.order_id);
+  const row = await orderRow(w.t, o.id);
+  assert.equal(row.status, 'FAILED', 'never PAID');
+  assert.equal(row.review_required, true);
+  const late = await w.t.database.db.query('SELECT status_at_arrival, utr FROM payment_order_late_confirmations WHERE order_pk = $1', [o.id]);
+  assert.deepEqual(late.rows, [{ status_at_arrival: 'FAILED', utr: '432143214321' }]);
+  const items = await reviewItems(w.t, o.id);
+  assert.deepEqual(items.map((i) => [i.kind, i.order_status_at_open, i.reported.utr, i.status]), [['late_confirmation', 'FAILED', '432143214321', 'open']]);
+  assert.deepEqual(await eventsOf(w.t, o.id, 'collection.received'), []);
+  const confirmed = await w.t.admin('POST', `/reviews/${items[0]!.id}/confirm`, { actor: 'ops', note: 'Credit on the statement with UTR 432143214321' });
+  assert.equal(confirmed.status, 200, confirmed.text);
+  assert.equal((await orderRow(w.t, o.id)).status, 'MANUALLY_CONFIRMED');
+  const received = await eventsOf(w.t, o.id, 'collection.received');
+  assert.deepEqual(received.map((e) => [e.data.status, e.data.bank_transaction_id]), [['MANUALLY_CONFIRMED', '432143214321']]);
 });

@@ -227,3 +227,24 @@ test('an answer lost after the PSP executed (UNKNOWN) is settled by inquiry, nev
     provider.submitRefund = original;
   }
 });
+
+test('GET the order\'s refunds: every refund of the order, oldest first, each exactly as GET /merchant/refunds/{id} and by refund_id show it', async () => {
+  const o = await paidOrder(t, client, 30_000);
+  const made = [];
+  for (const amount_paise of [1_000, 2_000, 3_000]) made.push((await refund(client, o.id, { amount_paise, reason: `part ${amount_paise}` })).body.data);
+  assert.equal((await t.admin('POST', `/refunds/${made[1].id}/reject`, { actor: 'reviewer-1', note: 'no' })).status, 200);
+  // Another order's refund never appears in this order's list.
+  const otherOrder = await paidOrder(t, client, 5_000);
+  assert.equal((await refund(client, otherOrder.id, {})).status, 201);
+  for (const ref of [o.id, o.order_id]) {
+    const list = await t.api('GET', `/merchant/payment-orders/${ref}/refunds`, { client });
+    assert.equal(list.status, 200, list.text);
+    assert.equal(list.body.success, true);
+    assert.deepEqual(list.body.data.map((r: any) => [r.id, r.amount_paise, r.status]), [[made[0].id, 1_000, 'PENDING_REVIEW'], [made[1].id, 2_000, 'REJECTED'], [made[2].id, 3_000, 'PENDING_REVIEW']]);
+    for (const item of list.body.data) {
+      assert.deepEqual((await getRefund(client, item.id)).body.data, item);
+      assert.deepEqual((await getRefund(client, item.refund_id)).body.data, item);
+      assert.equal(item.order_id, o.order_id);
+    }
+  }
+});

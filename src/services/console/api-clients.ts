@@ -1,8 +1,9 @@
 /**
  * API clients as the console manages them: the organization's list, create (the secret answered
  * once), rotate, revoke, the IP allow list. Creation and validation are ClientsService's (the CLI
- * calls the same); this adds the organization check and the audit entry. Secrets never enter the
- * audit log.
+ * calls the same); this adds the organization check and the audit entry, written through the
+ * service's change hook inside the change's own transaction (both commit or neither does). Secrets
+ * never enter the audit log.
  */
 import { AppError } from '../../domain/errors.js';
 import type { Db } from '../../store/db.js';
@@ -52,14 +53,15 @@ export class ConsoleApiClients {
     input: { name?: string | undefined; scopes: string[]; allowIps?: string[] | undefined; rateLimitPerMinute?: number | undefined },
     actor: Actor,
   ): Promise<{ client: ApiClientView; client_secret: string }> {
-    const { row, secret } = await this.deps.clients.createClient({ orgId, ...input });
-    await recordAudit(this.deps.db, actor, {
-      orgId,
-      action: 'api_client.created',
-      targetType: 'api_client',
-      targetId: row.client_id,
-      after: { name: row.name, scopes: row.scopes, allowed_ips: row.allowed_ips, rate_limit_per_minute: row.rate_limit_per_minute },
-    });
+    const { row, secret } = await this.deps.clients.createClient({ orgId, ...input }, (tx, r) =>
+      recordAudit(tx, actor, {
+        orgId,
+        action: 'api_client.created',
+        targetType: 'api_client',
+        targetId: r.client_id,
+        after: { name: r.name, scopes: r.scopes, allowed_ips: r.allowed_ips, rate_limit_per_minute: r.rate_limit_per_minute },
+      }),
+    );
     const listed = (await this.deps.clients.listOfOrg(orgId)).find((c) => c.client_id === row.client_id);
     if (!listed) throw new AppError('INTERNAL_ERROR', 'The new client was not found.');
     return { client: view(listed), client_secret: secret };
@@ -68,15 +70,15 @@ export class ConsoleApiClients {
   async rotate(orgId: string, clientId: string, actor: Actor): Promise<{ client_id: string; client_secret: string }> {
     const row = await this.ofOrg(orgId, clientId);
     if (!row.active) throw new AppError('INVALID_STATE', 'A revoked client cannot get a new secret.');
-    const secret = await this.deps.clients.rotateSecret(clientId);
-    await recordAudit(this.deps.db, actor, { orgId, action: 'api_client.secret_rotated', targetType: 'api_client', targetId: clientId });
+    const secret = await this.deps.clients.rotateSecret(clientId, (tx) => recordAudit(tx, actor, { orgId, action: 'api_client.secret_rotated', targetType: 'api_client', targetId: clientId }));
     return { client_id: clientId, client_secret: secret };
   }
 
   async revoke(orgId: string, clientId: string, actor: Actor): Promise<void> {
     const row = await this.ofOrg(orgId, clientId);
-    if (!(await this.deps.clients.revoke(row.client_id))) return;
-    await recordAudit(this.deps.db, actor, { orgId, action: 'api_client.revoked', targetType: 'api_client', targetId: clientId, before: { status: 'active' }, after: { status: 'revoked' } });
+    await this.deps.clients.revoke(row.client_id, (tx) =>
+      recordAudit(tx, actor, { orgId, action: 'api_client.revoked', targetType: 'api_client', targetId: clientId, before: { status: 'active' }, after: { status: 'revoked' } }),
+    );
   }
 
   /** Scopes, IP allow list, rate limit: ClientsService.updateClient (as `tijori client set`), audited in its transaction. */
@@ -91,11 +93,12 @@ export class ConsoleApiClients {
   }
 
   async allowIp(orgId: string, clientId: string, ip: string, actor: Actor): Promise<string[]> {
-    const row = await this.ofOrg(orgId, clientId);
-    const list = await this.deps.clients.allowIp(clientId, ip);
-    if (list.length !== row.allowed_ips.length) {
-      await recordAudit(this.deps.db, actor, { orgId, action: 'api_client.ip_allowed', targetType: 'api_client', targetId: clientId, before: { allowed_ips: row.allowed_ips }, after: { allowed_ips: list } });
-    }
-    return list;
+    await this.ofOrg(orgId, clientId);
+    return this.deps.clients.allowIp(clientId, ip, async (tx, { before, after }) => {
+      // An address already on the list changes nothing: nothing to audit.
+      if (after.length !== before.length) {
+        await recordAudit(tx, actor, { orgId, action: 'api_client.ip_allowed', targetType: 'api_client', targetId: clientId, before: { allowed_ips: before }, after: { allowed_ips: after } });
+      }
+    });
   }
 }

@@ -11,6 +11,8 @@ import type { Vault } from '../../security/vault.js';
 import type { Db } from '../../store/db.js';
 import * as repo from '../../store/repos/console-money-repo.js';
 import * as ordersRepo from '../../store/repos/payment-orders-repo.js';
+import { refundsOfOrder } from '../../store/repos/refunds-repo.js';
+import { refundView } from '../refund-view.js';
 import { checkoutTokenFor, checkoutUrl, orderRefFor, paymentOrderView } from '../payment-order-view.js';
 import { payoutView } from '../payout-view.js';
 import { notFound } from '../../domain/errors.js';
@@ -128,16 +130,21 @@ export class ConsoleMoney {
     }
   }
 
-  /** The order as the merchant API shows it, every state move with time and cause, its callbacks. */
+  /**
+   * The order as the merchant API shows it, every state move with time and cause, its callbacks,
+   * and its refunds (as GET /merchant/payment-orders/{order}/refunds shows them, oldest first,
+   * with who reviewed each and why one failed).
+   */
   async order(orgId: string, ref: string) {
     const r = orderRefFor(ref.trim());
     const o = r ? await ordersRepo.findByIdOrOrderId(this.deps.db, r) : null;
     if (!o || o.org_id !== orgId) throw notFound('payment order');
-    const [history, deliveries] = await Promise.all([ordersRepo.history(this.deps.db, o.id), repo.deliveriesOf(this.deps.db, orgId, o.id)]);
+    const [history, deliveries, refunds] = await Promise.all([ordersRepo.history(this.deps.db, o.id), repo.deliveriesOf(this.deps.db, orgId, o.id), refundsOfOrder(this.deps.db, o.id)]);
     return {
       order: paymentOrderView(o, checkoutUrl(this.deps.publicBaseUrl(), checkoutTokenFor(this.deps.vault, o.id))),
       history: history.map((h) => ({ from_status: h.from_status, to_status: h.to_status, cause: h.trigger, detail: h.detail, at: iso(h.created_at) })),
       callbacks: deliveries.map(deliveryView),
+      refunds: refunds.map((r) => ({ ...refundView(r), reviewed_by: r.reviewed_by, failure_reason: r.failure_reason })),
     };
   }
 

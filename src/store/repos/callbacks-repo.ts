@@ -15,6 +15,12 @@ export interface DestinationRow {
   secret_enc: Buffer;
 }
 
+/** The destination's URL, its row locked for the rest of the transaction; null when none is configured. */
+export async function lockDestinationUrl(q: Queryable, orgId: string, kind: DestinationKind): Promise<string | null> {
+  const r = await q.query<{ url: string }>('SELECT url FROM callback_destinations WHERE org_id = $1 AND kind = $2 FOR UPDATE', [orgId, kind]);
+  return r.rows[0]?.url ?? null;
+}
+
 /**
  * Creates the destination, or changes its URL and keeps its secret. `created` tells which, so the
  * secret is revealed only to the caller that actually created it (even when two race).

@@ -1,8 +1,9 @@
-/** One payment order: its facts, every state move with time and cause, its callbacks. */
+/** One payment order: its facts, every state move with time and cause, its refunds, its callbacks. */
 import { ErrorLine, Time } from '../../components.js';
 import { formatPaise } from '../../format.js';
 import { type Delivery, Callbacks } from './Callbacks.js';
 import { AppLink, dash, TableScroll } from './links.js';
+import { type OrderRefund, OrderRefunds } from './OrderRefunds.js';
 import { useDetail } from './useDetail.js';
 
 interface OrderDetail {
@@ -23,6 +24,7 @@ interface OrderDetail {
   };
   history: Array<{ from_status: string | null; to_status: string; cause: string; detail: unknown; at: string }>;
   callbacks: Delivery[];
+  refunds: OrderRefund[];
 }
 
 export function OrderPage({ id }: { id: string }) {
@@ -96,6 +98,7 @@ export function OrderPage({ id }: { id: string }) {
               </table>
             </TableScroll>
           </section>
+          <OrderRefunds refunds={data.refunds} />
           <Callbacks deliveries={data.callbacks} />
         </>
       )}

@@ -59,7 +59,9 @@ function userAgent(request: FastifyRequest): string | null {
 
 export async function registerConsoleApi(api: FastifyInstance, ctx: AppContext): Promise<void> {
   api.decorateRequest('consoleSession', null);
-  api.addHook('preHandler', consoleGuard(ctx));
+  // Before validation: a caller without a session (or CSRF token, or permission) is refused as
+  // such whatever its body, so a 422 never tells an outsider what a route expects.
+  api.addHook('preValidation', consoleGuard(ctx));
   const hide = { hide: true, tags: ['console'] };
 
   /** What the app needs after a sign-in: who, in which organization, what they may do, the CSRF token. */
