@@ -1,7 +1,8 @@
 /**
  * The OpenAPI 3.1 document: every merchant route with operationId, request schema, headers and
- * every documented answer; named components; webhooks; and the checker that holds every answer the
- * integration tests receive against it (test/support/openapi-responses.ts).
+ * every documented answer; named components; webhooks; the console API under its own tag; and the
+ * checker that holds every answer the integration tests receive against it
+ * (test/support/openapi-responses.ts).
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -9,6 +10,7 @@ import { ERROR_CODES } from '../../src/domain/errors.js';
 import { EVENT_KINDS } from '../../src/services/events.js';
 import { intentBody, key } from '../payin/helpers.js';
 import { inlineBeneficiary, payoutBody } from '../payout/helpers.js';
+import { merchantDocument } from '../../src/http/public/openapi.js';
 import { ResponseChecker } from '../support/openapi-responses.js';
 import { startTestService, type TestClient, type TestService } from '../support/service.js';
 
@@ -38,8 +40,9 @@ test('lists every merchant route with operationId, request schema, headers and e
     ['/merchant/payment-orders/{order}/refunds', 'get', 'listOrderRefunds', ['200', '401', '403', '404', '429', '500', '503']],
     ['/merchant/refunds/{refund}', 'get', 'getRefund', ['200', '401', '403', '404', '429', '500', '503']],
   ];
-  assert.deepEqual(Object.keys(doc.paths).sort(), [...new Set(expect.map(([path]) => path))].sort(), 'no internal or checkout route is published');
-  const published = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops as object).map((m) => `${m} ${path}`));
+  const merchantPaths = Object.keys(doc.paths).filter((path) => !path.startsWith('/console/api/'));
+  assert.deepEqual(merchantPaths.sort(), [...new Set(expect.map(([path]) => path))].sort(), 'no internal or checkout route is published');
+  const published = merchantPaths.flatMap((path) => Object.keys(doc.paths[path]).map((m) => `${m} ${path}`));
   assert.deepEqual(published.sort(), expect.map(([path, method]) => `${method} ${path}`).sort(), 'every operation, no other');
   for (const [path, method, operationId, statuses] of expect) {
     const op = doc.paths[path][method];
@@ -137,4 +140,37 @@ test('request rules in the schema answer in the service\'s words', async () => {
     { field: 'callback_secret', issue: 'is required together with callback_url' },
     { field: 'callback_url', issue: 'must be an HTTPS URL' },
   ]);
+});
+
+test('the console API is in the document: tag console, operationIds, cookie and CSRF security, its own server; the SDK leaves it out', async () => {
+  const consolePaths = Object.keys(doc.paths).filter((path) => path.startsWith('/console/api/'));
+  assert.ok(consolePaths.length >= 30, `console paths: ${consolePaths.length}`);
+  assert.equal(doc.components.securitySchemes.consoleSession.in, 'cookie');
+  assert.deepEqual([doc.components.securitySchemes.consoleCsrf.in, doc.components.securitySchemes.consoleCsrf.name], ['header', 'X-CSRF-Token']);
+  const ids = new Set<string>();
+  for (const path of consolePaths) {
+    assert.deepEqual(doc.paths[path].servers.map((s: any) => s.url), ['/'], `${path}: the console is not under /api/v1`);
+    for (const [method, op] of Object.entries<any>(doc.paths[path])) {
+      if (method === 'servers') continue;
+      assert.deepEqual(op.tags, ['console'], `${method} ${path}`);
+      assert.match(op.operationId, /^console[A-Z]/, `${method} ${path}`);
+      ids.add(op.operationId);
+      assert.equal(op.responses['4XX'].content['application/json'].schema.$ref, '#/components/schemas/ErrorEnvelope', `${method} ${path}`);
+      const schemes = op.security.flatMap((s: any) => Object.keys(s)).sort();
+      const isPublic = ['/console/api/setup', '/console/api/setup/inspect', '/console/api/session/totp'].includes(path) || (path === '/console/api/session' && method === 'post');
+      const expected = isPublic ? [] : method === 'get' ? ['consoleSession'] : ['consoleCsrf', 'consoleSession'];
+      assert.deepEqual(schemes, expected, `${method} ${path}: security`);
+    }
+  }
+  assert.equal(ids.size, consolePaths.reduce((n, path) => n + Object.keys(doc.paths[path]).filter((m) => m !== 'servers').length, 0), 'operationIds are unique');
+  const csv = doc.paths['/console/api/payment-orders/export'].get.responses['200'].content;
+  assert.ok(csv['text/csv'], 'the export is documented as CSV');
+  const signIn = resolve(doc.paths['/console/api/session'].post.requestBody.content['application/json'].schema);
+  assert.deepEqual(signIn.required.sort(), ['email', 'password']);
+
+  const merchant: any = merchantDocument(doc);
+  assert.deepEqual(Object.keys(merchant.paths).filter((path) => path.startsWith('/console/')), [], 'the SDK types are made without the console');
+  assert.deepEqual(Object.keys(merchant.components.securitySchemes).sort(), ['clientId', 'clientSecret']);
+  assert.ok(!merchant.tags.some((t: any) => t.name === 'console'));
+  assert.ok(doc.paths['/console/api/session'], 'merchantDocument leaves the document it was given as it was');
 });

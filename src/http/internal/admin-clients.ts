@@ -1,41 +1,21 @@
 /** Admin API for organizations and API clients (called by `tijori org|client ...`). */
-import { type Static, Type } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { OPERATOR, recordAudit } from '../../services/console/audit.js';
 import { okEnvelope } from '../plugins/envelope.js';
+import { ClientBody, ClientParams, IpBody, OrgBody, SetBody } from './schemas/clients.js';
 
-const OrgBody = Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false });
-const ClientBody = Type.Object(
-  {
-    org: Type.String({ maxLength: 64 }),
-    scopes: Type.Array(Type.String({ maxLength: 40 }), { minItems: 1, maxItems: 4 }),
-    name: Type.Optional(Type.String({ maxLength: 200 })),
-    allow_ips: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { maxItems: 100 })),
-    rate_limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
-  },
-  { additionalProperties: false },
-);
-const ClientParams = Type.Object({ client_id: Type.String({ maxLength: 100 }) });
-const SetBody = Type.Object(
-  {
-    scopes: Type.Optional(Type.Array(Type.String({ maxLength: 40 }), { maxItems: 4 })),
-    allow_ips: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { maxItems: 100 })),
-    rate_limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
-  },
-  { additionalProperties: false },
-);
-const IpBody = Type.Object({ ip: Type.String({ maxLength: 64 }) }, { additionalProperties: false });
-
-export async function registerAdminClientRoutes(admin: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function registerAdminClientRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const admin = app.withTypeProvider<TypeBoxTypeProvider>();
   admin.post('/orgs', { schema: { body: OrgBody } }, async (request, reply) => {
-    const { name } = request.body as { name: string };
+    const { name } = request.body;
     const org = await ctx.clients.createOrg(name);
     return reply.code(201).send(okEnvelope(request, { id: org.id, name: org.name }));
   });
 
   admin.post('/clients', { schema: { body: ClientBody } }, async (request, reply) => {
-    const b = request.body as { org: string; scopes: string[]; name?: string; allow_ips?: string[]; rate_limit?: number };
+    const b = request.body;
     const { row, secret } = await ctx.clients.createClient({
       orgId: b.org,
       scopes: b.scopes,
@@ -56,14 +36,14 @@ export async function registerAdminClientRoutes(admin: FastifyInstance, ctx: App
   });
 
   admin.post('/clients/:client_id/allowed-ips', { schema: { params: ClientParams, body: IpBody } }, async (request) => {
-    const { client_id } = request.params as { client_id: string };
-    const { ip } = request.body as { ip: string };
+    const { client_id } = request.params;
+    const { ip } = request.body;
     const allowed = await ctx.clients.allowIp(client_id, ip);
     return okEnvelope(request, { client_id, allowed_ips: allowed });
   });
 
   // `tijori client set`: the same ClientsService.updateClient as the console, audited as the operator.
-  admin.patch<{ Params: Static<typeof ClientParams>; Body: Static<typeof SetBody> }>('/clients/:client_id', { schema: { params: ClientParams, body: SetBody } }, async (request) => {
+  admin.patch('/clients/:client_id', { schema: { params: ClientParams, body: SetBody } }, async (request) => {
     const { client_id } = request.params;
     const b = request.body;
     const actor = { ...OPERATOR, ip: request.ip };
@@ -79,7 +59,7 @@ export async function registerAdminClientRoutes(admin: FastifyInstance, ctx: App
   });
 
   admin.post('/clients/:client_id/rotate-secret', { schema: { params: ClientParams } }, async (request) => {
-    const { client_id } = request.params as { client_id: string };
+    const { client_id } = request.params;
     const secret = await ctx.clients.rotateSecret(client_id);
     return okEnvelope(request, { client_id, client_secret: secret });
   });

@@ -10,68 +10,52 @@
  *   POST /admin/refunds/:refund/reject  {actor, note}
  *   POST /admin/orgs/:org/settings   {refund_review: none|required}
  */
-import { Type } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { REVIEW_NOTE_MAX } from '../../domain/review.js';
 import { okEnvelope } from '../plugins/envelope.js';
+import { Decision, IdParams, ListQuery, OrgParams, OrgSettings, RefundParams } from './schemas/reviews.js';
 
-const Decision = Type.Object(
-  { actor: Type.String({ minLength: 1, maxLength: 200 }), note: Type.String({ minLength: 1, maxLength: REVIEW_NOTE_MAX }) },
-  { additionalProperties: false },
-);
-const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
-const RefundParams = Type.Object({ refund: Type.String({ minLength: 1, maxLength: 64 }) });
-const OrgParams = Type.Object({ org: Type.String({ minLength: 1, maxLength: 64 }) });
-const ListQuery = Type.Object({
-  org: Type.Optional(Type.String({ maxLength: 64 })),
-  status: Type.Optional(Type.String({ maxLength: 40 })),
-  order: Type.Optional(Type.String({ maxLength: 64 })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
-});
-const OrgSettings = Type.Object({ refund_review: Type.Union([Type.Literal('none'), Type.Literal('required')]) }, { additionalProperties: false });
-
-type DecisionBody = { actor: string; note: string };
-
-export async function registerAdminReviewRoutes(admin: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function registerAdminReviewRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const admin = app.withTypeProvider<TypeBoxTypeProvider>();
   admin.get('/reviews', { schema: { querystring: ListQuery } }, async (request) => {
-    const q = request.query as { org?: string; status?: string; order?: string; limit?: number };
+    const q = request.query;
     return okEnvelope(request, await ctx.reviews.list({ orgId: q.org, status: q.status, orderPk: q.order, limit: q.limit }));
   });
 
   admin.get('/reviews/:id', { schema: { params: IdParams } }, async (request) => {
-    const { id } = request.params as { id: string };
+    const { id } = request.params;
     return okEnvelope(request, await ctx.reviews.get(id));
   });
 
   for (const action of ['confirm', 'reject'] as const) {
     admin.post(`/reviews/:id/${action}`, { schema: { params: IdParams, body: Decision } }, async (request) => {
-      const { id } = request.params as { id: string };
-      const b = request.body as DecisionBody;
+      const { id } = request.params;
+      const b = request.body;
       return okEnvelope(request, await ctx.reviews[action]({ itemId: id, actor: b.actor, note: b.note }));
     });
   }
 
   admin.get('/refunds', { schema: { querystring: ListQuery } }, async (request) => {
-    const q = request.query as { org?: string; status?: string; limit?: number };
+    const q = request.query;
     return okEnvelope(request, await ctx.refunds.list({ orgId: q.org, status: q.status, limit: q.limit }));
   });
 
   admin.post('/refunds/:refund/approve', { schema: { params: RefundParams, body: Decision } }, async (request) => {
-    const { refund } = request.params as { refund: string };
-    const b = request.body as DecisionBody;
+    const { refund } = request.params;
+    const b = request.body;
     return okEnvelope(request, await ctx.refunds.approveRefund({ refund, actor: b.actor, note: b.note }));
   });
 
   admin.post('/refunds/:refund/reject', { schema: { params: RefundParams, body: Decision } }, async (request) => {
-    const { refund } = request.params as { refund: string };
-    const b = request.body as DecisionBody;
+    const { refund } = request.params;
+    const b = request.body;
     return okEnvelope(request, await ctx.refunds.rejectRefund({ refund, actor: b.actor, note: b.note }));
   });
 
   admin.post('/orgs/:org/settings', { schema: { params: OrgParams, body: OrgSettings } }, async (request) => {
-    const { org } = request.params as { org: string };
-    const b = request.body as { refund_review: string };
+    const { org } = request.params;
+    const b = request.body;
     return okEnvelope(request, await ctx.refunds.setRefundReview(org, b.refund_review));
   });
 }

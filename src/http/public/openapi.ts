@@ -1,19 +1,24 @@
 /**
  * The OpenAPI 3.1 document of the merchant API, made by @fastify/swagger from the routes' own
  * schemas (schemas/*.ts): named components (one per `$id`), operations, responses with their
- * headers, and the `webhooks` section. Served at /api/v1/openapi.json; `openApiDocument()` makes
- * the same document without a database (scripts/openapi.ts writes it to a file for linters and
- * the SDK's generated types).
+ * headers, and the `webhooks` section. The console's JSON API is in it too, tagged `console`
+ * (console/schemas/*.ts; its paths carry their own `servers`, as they are not under /api/v1).
+ * Served at /api/v1/openapi.json; `openApiDocument()` makes the same document without a database
+ * (scripts/openapi.ts writes it to a file for linters; the SDK's types take `merchantDocument()`).
  */
 import swagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { AJV_OPTIONS } from '../base-app.js';
+import { registerConsoleApi } from './console/api.js';
+import { CONSOLE_SECURITY_SCHEMES } from './console/schemas/common.js';
 import { registerPublicRoutes } from './routes.js';
 import { API_COMPONENTS } from './schemas/index.js';
 import { webhooksSection } from './schemas/webhooks.js';
 
 export const API_PREFIX = '/api/v1';
+export const CONSOLE_API_PREFIX = '/console/api';
+const CONSOLE_TAG = 'console';
 
 /** `Idempotency-Key` as API §5 spells it (Fastify keeps header schemas in lower case). */
 const headerName = (name: string) => name.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase());
@@ -27,6 +32,10 @@ type Json = Record<string, unknown>;
 const objectsIn = (value: unknown): Json[] => (value && typeof value === 'object' ? (Object.values(value) as Json[]) : []);
 
 function finishDocument(doc: Json): Json {
+  // The console's paths are absolute on the service origin; the document's server is /api/v1.
+  for (const [path, item] of Object.entries((doc.paths ?? {}) as Record<string, Json>)) {
+    if (path.startsWith(`${CONSOLE_API_PREFIX}/`)) item.servers = [{ url: '/', description: 'the service origin: the console API is not under /api/v1' }];
+  }
   for (const item of objectsIn(doc.paths)) {
     for (const op of objectsIn(item)) {
       for (const p of (op.parameters ?? []) as Json[]) if (p.in === 'header') p.name = headerName(String(p.name));
@@ -59,11 +68,18 @@ export const SWAGGER_OPTIONS: FastifyDynamicSwaggerOptions = {
     tags: [
       { name: 'payment orders', description: 'INR collections: hosted checkout or UPI intent (API §4.1, §4.2)' },
       { name: 'payouts', description: 'Direct bank payouts (API §4.3, §4.4)' },
+      {
+        name: CONSOLE_TAG,
+        description:
+          'The merchant console\'s own JSON API at /console/api (docs/console.md): session cookie authentication, `X-CSRF-Token` on every change. ' +
+          'Not for server-to-server use: the merchant SDK leaves it out.',
+      },
     ],
     components: {
       securitySchemes: {
         clientId: { type: 'apiKey', in: 'header', name: 'X-Service-Client-Id', description: 'the API client id' },
         clientSecret: { type: 'http', scheme: 'bearer', description: '`Authorization: Bearer <CLIENT_SECRET>`; server-side only' },
+        ...CONSOLE_SECURITY_SCHEMES,
       },
     },
     security: [{ clientId: [], clientSecret: [] }],
@@ -82,14 +98,34 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
 
 /**
  * The document, without a running service: the routes are registered on a bare app and never
- * called, so they get no context (handlers are the only users of it).
+ * called, so they get no context (handlers are the only users of it). The console's routes read
+ * a few members of the context when registered (to keep in closures): each reads as undefined.
  */
 export async function openApiDocument(): Promise<Record<string, unknown>> {
   const app = Fastify({ logger: false, ajv: AJV_OPTIONS });
+  const noContext = new Proxy({}, { get: () => undefined }) as AppContext;
   await registerOpenApi(app);
-  await app.register((api) => registerPublicRoutes(api, null as unknown as AppContext), { prefix: API_PREFIX });
+  await app.register((api) => registerConsoleApi(api, noContext), { prefix: CONSOLE_API_PREFIX });
+  await app.register((api) => registerPublicRoutes(api, noContext), { prefix: API_PREFIX });
   await app.ready();
   const doc = app.swagger() as unknown as Record<string, unknown>;
   await app.close();
   return doc;
+}
+
+/**
+ * The merchant part of the document: without the console's operations, tag and security schemes.
+ * What the SDK's types are made from (scripts/sdk-types.ts): a merchant integration never calls
+ * the console API.
+ */
+export function merchantDocument(doc: Record<string, unknown>): Record<string, unknown> {
+  const copy = JSON.parse(JSON.stringify(doc)) as Json;
+  for (const [path, item] of Object.entries(copy.paths as Record<string, Json>)) {
+    if (path.startsWith(`${CONSOLE_API_PREFIX}/`)) delete (copy.paths as Json)[path];
+    else for (const [method, op] of Object.entries(item)) if (((op as Json).tags as string[] | undefined)?.includes(CONSOLE_TAG)) delete item[method];
+  }
+  copy.tags = (copy.tags as Json[]).filter((t) => t.name !== CONSOLE_TAG);
+  const schemes = (copy.components as Json).securitySchemes as Json;
+  for (const name of Object.keys(CONSOLE_SECURITY_SCHEMES)) delete schemes[name];
+  return copy;
 }

@@ -25,43 +25,18 @@ import { newRowId } from '../../store/row-id.js';
 import { Batcher } from '../../store/batcher.js';
 import { isDataOrDeadlockError } from '../../store/db.js';
 import type { ServerResponse } from 'node:http';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import * as repo from '../../store/repos/sandbox-bank-repo.js';
 import { startBankExecutor } from './bank-executor.js';
+import { SubmitBody } from './bank-schemas.js';
+import { ReferenceParams } from './psp-schemas.js';
 import type { SandboxDeps } from './server.js';
 
 export const EXECUTION_DELAY_MS = 1_000;
 export const LONG_PENDING_MS = 10 * 60_000;
 /** A held (never answered) submit is dropped after this, should the client never give up. */
 const HOLD_MAX_MS = 120_000;
-
-interface SubmitBody {
-  reference: string;
-  amount_paise: number;
-  mode: string;
-  beneficiary: { name: string; account_number: string; ifsc: string };
-  remarks?: string | null;
-}
-
-const SubmitSchema = {
-  type: 'object',
-  required: ['reference', 'amount_paise', 'mode', 'beneficiary'],
-  properties: {
-    reference: { type: 'string', pattern: '^[A-Za-z0-9]{1,35}$' },
-    amount_paise: { type: 'integer', minimum: 1 },
-    mode: { type: 'string', enum: ['IMPS', 'NEFT', 'RTGS'] },
-    beneficiary: {
-      type: 'object',
-      required: ['name', 'account_number', 'ifsc'],
-      properties: {
-        name: { type: 'string', minLength: 1 },
-        account_number: { type: 'string', pattern: '^[0-9]{8,20}$' },
-        ifsc: { type: 'string', pattern: '^[A-Z]{4}0[A-Z0-9]{6}$' },
-      },
-    },
-    remarks: { type: ['string', 'null'] },
-  },
-} as const;
 
 export function statusBody(t: repo.TransferRow) {
   return {
@@ -80,7 +55,8 @@ function answerExisting(reply: FastifyReply, t: repo.TransferRow) {
   return reply.code(200).send({ ...statusBody(t), status: 'ACCEPTED', transfer_status: t.status });
 }
 
-export async function registerBankRoutes(app: FastifyInstance, deps: SandboxDeps): Promise<void> {
+export async function registerBankRoutes(server: FastifyInstance, deps: SandboxDeps): Promise<void> {
+  const app = server.withTypeProvider<TypeBoxTypeProvider>();
   const held = new Set<ServerResponse>();
   const hold = (reply: FastifyReply) => {
     reply.hijack();
@@ -130,8 +106,8 @@ export async function registerBankRoutes(app: FastifyInstance, deps: SandboxDeps
   });
   const accepted = (reply: FastifyReply, row: repo.TransferRow) => reply.code(202).send({ ...statusBody(row), status: 'ACCEPTED', transfer_status: row.status });
 
-  app.post('/bank/payouts', { schema: { body: SubmitSchema } }, async (request, reply) => {
-    const b = request.body as SubmitBody;
+  app.post('/bank/payouts', { schema: { body: SubmitBody } }, async (request, reply) => {
+    const b = request.body;
     const fault = rollFault();
     const magic = b.amount_paise % 100;
     if (!fault && magic !== 58 && magic !== 59) {
@@ -170,8 +146,8 @@ export async function registerBankRoutes(app: FastifyInstance, deps: SandboxDeps
     return accepted(reply, row);
   });
 
-  app.get('/bank/payouts/:reference', async (request, reply) => {
-    const { reference } = request.params as { reference: string };
+  app.get('/bank/payouts/:reference', { schema: { params: ReferenceParams } }, async (request, reply) => {
+    const { reference } = request.params;
     const t = await repo.findTransfer(deps.db, reference);
     if (!t) return reply.code(404).send({ reference, status: 'NOT_FOUND' });
     return reply.code(200).send(statusBody(t));

@@ -18,6 +18,7 @@
  *   GET  /psp/stats                           {payin_status_checks: {reference: count}}
  */
 import { randomBytes, randomInt } from 'node:crypto';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { AppError } from '../../domain/errors.js';
 import { buildUpiIntent } from '../../domain/upi-intent.js';
@@ -27,12 +28,12 @@ import * as repo from '../../store/repos/sandbox-psp-repo.js';
 import type { SandboxCollectionRow, SandboxRefundRow } from '../../store/repos/sandbox-psp-repo.js';
 import { newRowId } from '../../store/row-id.js';
 import { createCallbackSender } from './callback-sender.js';
+import { CreateCollectionBody, CreateRefundBody, DecideBody, ReferenceParams } from './psp-schemas.js';
 import type { SandboxDeps } from './server.js';
 import { payinStatusCheckStats } from './stats.js';
 
 /** The payee VPA of every sandbox intent. No merchant category code: the sandbox has no MCC. */
 export const SANDBOX_PAYEE_VPA = 'tijori.sandbox@sandbox';
-const UTR = /^[0-9]{12}$/;
 
 export function sandboxUtr(): string {
   // 12 digits, first one non-zero, like a UPI RRN.
@@ -58,41 +59,8 @@ function problem(reply: FastifyReply, status: number, error: string, message: st
   return reply.code(status).send({ error, message });
 }
 
-interface CreateBody {
-  reference: string;
-  amount_paise: number;
-  note: string;
-  payee_name: string;
-  expires_at: string;
-  merchant_category_code?: string;
-}
-
-const createSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['reference', 'amount_paise', 'note', 'payee_name', 'expires_at'],
-  properties: {
-    reference: { type: 'string', pattern: '^[A-Za-z0-9]{1,35}$' },
-    amount_paise: { type: 'integer', minimum: 100, maximum: 10_000_000_000 },
-    note: { type: 'string', maxLength: 255 },
-    payee_name: { type: 'string', minLength: 1, maxLength: 200 },
-    expires_at: { type: 'string', maxLength: 40 },
-    merchant_category_code: { type: 'string', pattern: '^[0-9]{4}$' },
-  },
-} as const;
-
-const decideSchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    utr: { type: 'string', pattern: UTR.source },
-    amount_paise: { type: 'integer', minimum: 1, maximum: 10_000_000_000 },
-    reason: { type: 'string', minLength: 1, maxLength: 200 },
-    callback: { type: 'boolean' },
-  },
-} as const;
-
-export async function registerPspRoutes(app: FastifyInstance, deps: SandboxDeps): Promise<void> {
+export async function registerPspRoutes(server: FastifyInstance, deps: SandboxDeps): Promise<void> {
+  const app = server.withTypeProvider<TypeBoxTypeProvider>();
   const sender = createCallbackSender({ url: deps.callbackUrl, secret: deps.signingSecret, log: deps.log.child({ component: 'sandbox-psp' }) });
   app.addHook('onClose', async () => sender.close());
   // Collections requested together are stored with one statement (one round trip, one commit).
@@ -115,8 +83,8 @@ export async function registerPspRoutes(app: FastifyInstance, deps: SandboxDeps)
       failure_reason: c.failure_reason,
     });
 
-  app.post('/psp/collections', { schema: { body: createSchema } }, async (request, reply) => {
-    const b = request.body as CreateBody;
+  app.post('/psp/collections', { schema: { body: CreateCollectionBody } }, async (request, reply) => {
+    const b = request.body;
     const expiresAt = new Date(b.expires_at);
     if (Number.isNaN(expiresAt.getTime())) return problem(reply, 422, 'invalid_request', 'expires_at is not a timestamp');
     let upiUri: string;
@@ -155,16 +123,16 @@ export async function registerPspRoutes(app: FastifyInstance, deps: SandboxDeps)
     return reply.code(200).send(collectionJson(existing));
   });
 
-  app.get('/psp/collections/:reference', async (request, reply) => {
-    const { reference } = request.params as { reference: string };
+  app.get('/psp/collections/:reference', { schema: { params: ReferenceParams } }, async (request, reply) => {
+    const { reference } = request.params;
     const c = await repo.inquireCollection(deps.db, reference);
     if (!c) return reply.code(404).send({ reference, status: 'NOT_FOUND' });
     return collectionJson(c);
   });
 
-  app.post('/psp/collections/:reference/pay', { schema: { body: decideSchema } }, async (request, reply) => {
-    const { reference } = request.params as { reference: string };
-    const b = (request.body ?? {}) as { utr?: string; amount_paise?: number; callback?: boolean };
+  app.post('/psp/collections/:reference/pay', { schema: { params: ReferenceParams, body: DecideBody } }, async (request, reply) => {
+    const { reference } = request.params;
+    const b = request.body;
     const decided = await repo.decideCollection(deps.db, reference, { status: 'SUCCESS', utr: b.utr ?? sandboxUtr(), paidAmountPaise: b.amount_paise });
     if (decided) {
       if (b.callback !== false) notify(decided);
@@ -176,9 +144,9 @@ export async function registerPspRoutes(app: FastifyInstance, deps: SandboxDeps)
     return problem(reply, 409, 'already_decided', `the collection is already ${existing.status}`);
   });
 
-  app.post('/psp/collections/:reference/fail', { schema: { body: decideSchema } }, async (request, reply) => {
-    const { reference } = request.params as { reference: string };
-    const b = (request.body ?? {}) as { reason?: string; callback?: boolean };
+  app.post('/psp/collections/:reference/fail', { schema: { params: ReferenceParams, body: DecideBody } }, async (request, reply) => {
+    const { reference } = request.params;
+    const b = request.body;
     const decided = await repo.decideCollection(deps.db, reference, { status: 'FAILED', reason: b.reason ?? 'Payment declined by the payer bank (sandbox)' });
     if (decided) {
       if (b.callback !== false) notify(decided);
@@ -190,7 +158,7 @@ export async function registerPspRoutes(app: FastifyInstance, deps: SandboxDeps)
     return problem(reply, 409, 'already_decided', `the collection is already ${existing.status}`);
   });
 
-  registerRefundRoutes(app, deps);
+  registerRefundRoutes(server, deps);
 
   app.get('/psp/stats', async () => ({ payin_status_checks: await payinStatusCheckStats(deps) }));
 }
@@ -210,20 +178,10 @@ export function refundJson(r: SandboxRefundRow) {
   };
 }
 
-const refundSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['reference', 'collection_reference', 'amount_paise'],
-  properties: {
-    reference: { type: 'string', pattern: '^[A-Za-z0-9]{1,35}$' },
-    collection_reference: { type: 'string', pattern: '^[A-Za-z0-9]{1,35}$' },
-    amount_paise: { type: 'integer', minimum: 1, maximum: 10_000_000_000 },
-  },
-} as const;
-
-function registerRefundRoutes(app: FastifyInstance, deps: SandboxDeps): void {
-  app.post('/psp/refunds', { schema: { body: refundSchema } }, async (request, reply) => {
-    const b = request.body as { reference: string; collection_reference: string; amount_paise: number };
+function registerRefundRoutes(server: FastifyInstance, deps: SandboxDeps): void {
+  const app = server.withTypeProvider<TypeBoxTypeProvider>();
+  app.post('/psp/refunds', { schema: { body: CreateRefundBody } }, async (request, reply) => {
+    const b = request.body;
     const existing = await repo.findRefund(deps.db, b.reference);
     if (existing) return sameRefund(reply, existing, b);
     const c = await repo.findCollection(deps.db, b.collection_reference);
@@ -247,8 +205,8 @@ function registerRefundRoutes(app: FastifyInstance, deps: SandboxDeps): void {
     return sameRefund(reply, winner, b);
   });
 
-  app.get('/psp/refunds/:reference', async (request, reply) => {
-    const { reference } = request.params as { reference: string };
+  app.get('/psp/refunds/:reference', { schema: { params: ReferenceParams } }, async (request, reply) => {
+    const { reference } = request.params;
     const r = await repo.findRefund(deps.db, reference);
     if (!r) return reply.code(404).send({ reference, status: 'NOT_FOUND' });
     return refundJson(r);

@@ -1,9 +1,9 @@
 /**
  * The console's JSON API under /console/api (contract §5). Every route calls the same services as
- * the merchant API and the CLI; answers use the API's envelope. Not in the merchant OpenAPI
- * document (its servers entry is /api/v1): schemas are TypeBox all the same.
+ * the merchant API and the CLI; answers use the API's envelope. Each route's TypeBox schemas
+ * (schemas/*.ts) are its types, its validation and its part of the OpenAPI document (tag `console`).
  */
-import { type Static, Type } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import QRCode from 'qrcode';
 import type { AppContext } from '../../../context.js';
@@ -14,55 +14,21 @@ import { registerConsoleReviewRoutes } from './reviews-api.js';
 import { registerEventsApi } from './events-api.js';
 import { registerMoneyApi } from './money-api.js';
 import { registerPagesApi } from './pages-api.js';
+import { CodeBody, PasswordBody, SESSION_OPS, SetupBody, SetupInspectBody, SignInBody, TotpBody } from './schemas/session.js';
+import { AuditQuery, ClientBody, ClientParams, DestinationBody, IpBody, KindParams, RoleBody, SETTINGS_OPS, UserBody, UserParams } from './schemas/settings.js';
 import { actorOf, clearSessionCookie, consoleGuard, sessionOf, setSessionCookie } from './session.js';
-
-const ISO_TIME = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,6})?)?(Z|[+-]\\d{2}:\\d{2})$';
-const strict = { additionalProperties: false } as const;
-const SetupInspectBody = Type.Object({ token: Type.String({ minLength: 1, maxLength: 100 }) }, strict);
-const SetupBody = Type.Object({ token: Type.String({ minLength: 1, maxLength: 100 }), password: Type.String({ maxLength: 1024 }) }, strict);
-const SignInBody = Type.Object({ email: Type.String({ maxLength: 254 }), password: Type.String({ maxLength: 1024 }) }, strict);
-const TotpBody = Type.Object({ challenge: Type.String({ maxLength: 100 }), code: Type.String({ maxLength: 64 }) }, strict);
-const CodeBody = Type.Object({ code: Type.String({ maxLength: 16 }) }, strict);
-const PasswordBody = Type.Object({ password: Type.String({ maxLength: 1024 }) }, strict);
-const ClientBody = Type.Object(
-  {
-    name: Type.Optional(Type.String({ maxLength: 200 })),
-    scopes: Type.Array(Type.String({ maxLength: 40 }), { minItems: 1, maxItems: 4 }),
-    allowed_ips: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { maxItems: 100 })),
-    rate_limit_per_minute: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
-  },
-  strict,
-);
-const ClientParams = Type.Object({ client_id: Type.String({ maxLength: 100 }) });
-const IpBody = Type.Object({ ip: Type.String({ maxLength: 64 }) }, strict);
-const UserBody = Type.Object({ email: Type.String({ maxLength: 254 }), role: Type.String({ maxLength: 20 }) }, strict);
-const UserParams = Type.Object({ user_id: Type.String({ maxLength: 64 }) });
-const RoleBody = Type.Object({ role: Type.String({ maxLength: 20 }) }, strict);
-const KindParams = Type.Object({ kind: Type.String({ maxLength: 10 }) });
-const DestinationBody = Type.Object({ url: Type.String({ maxLength: 2048 }), events: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { maxItems: 20 })) }, strict);
-const AuditQuery = Type.Object(
-  {
-    action: Type.Optional(Type.String({ maxLength: 64 })),
-    actor: Type.Optional(Type.String({ maxLength: 254 })),
-    from: Type.Optional(Type.String({ maxLength: 40, pattern: ISO_TIME })),
-    to: Type.Optional(Type.String({ maxLength: 40, pattern: ISO_TIME })),
-    cursor: Type.Optional(Type.String({ maxLength: 64 })),
-    limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$' })),
-  },
-  strict,
-);
 
 function userAgent(request: FastifyRequest): string | null {
   const ua = request.headers['user-agent'];
   return typeof ua === 'string' ? ua : null;
 }
 
-export async function registerConsoleApi(api: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function registerConsoleApi(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
   api.decorateRequest('consoleSession', null);
   // Before validation: a caller without a session (or CSRF token, or permission) is refused as
   // such whatever its body, so a 422 never tells an outsider what a route expects.
   api.addHook('preValidation', consoleGuard(ctx));
-  const hide = { hide: true, tags: ['console'] };
 
   /** What the app needs after a sign-in: who, in which organization, what they may do, the CSRF token. */
   const sessionAnswer = async (_request: FastifyRequest, user: Parameters<typeof userView>[0], csrfToken: string) => ({
@@ -74,13 +40,13 @@ export async function registerConsoleApi(api: FastifyInstance, ctx: AppContext):
   });
 
   // ---- set-up and sign-in (no session) ----
-  api.post('/setup/inspect', { schema: { ...hide, body: SetupInspectBody }, config: { console: 'public' } }, async (request) => {
-    const { token } = request.body as Static<typeof SetupInspectBody>;
+  api.post('/setup/inspect', { schema: { ...SESSION_OPS.inspectSetup, body: SetupInspectBody }, config: { console: 'public' } }, async (request) => {
+    const { token } = request.body;
     return okEnvelope(request, await ctx.console.users.setupTarget(token));
   });
 
-  api.post('/setup', { schema: { ...hide, body: SetupBody }, config: { console: 'public' } }, async (request, reply) => {
-    const b = request.body as Static<typeof SetupBody>;
+  api.post('/setup', { schema: { ...SESSION_OPS.completeSetup, body: SetupBody }, config: { console: 'public' } }, async (request, reply) => {
+    const b = request.body;
     const user = await ctx.console.users.completeSetup(b.token, b.password, request.ip);
     const signed = await ctx.console.auth.passwordChecked(user, request.ip, userAgent(request));
     if (!('session' in signed)) return okEnvelope(request, { totp_required: true, challenge: signed.challenge });
@@ -88,63 +54,63 @@ export async function registerConsoleApi(api: FastifyInstance, ctx: AppContext):
     return okEnvelope(request, await sessionAnswer(request, signed.session.user, signed.session.csrfToken));
   });
 
-  api.post('/session', { schema: { ...hide, body: SignInBody }, config: { console: 'public' } }, async (request, reply) => {
-    const b = request.body as Static<typeof SignInBody>;
+  api.post('/session', { schema: { ...SESSION_OPS.signIn, body: SignInBody }, config: { console: 'public' } }, async (request, reply) => {
+    const b = request.body;
     const signed = await ctx.console.auth.signIn({ email: b.email, password: b.password, ip: request.ip, userAgent: userAgent(request) });
     if (!('session' in signed)) return okEnvelope(request, { totp_required: true, challenge: signed.challenge });
     setSessionCookie(ctx, reply, signed.session.token);
     return okEnvelope(request, await sessionAnswer(request, signed.session.user, signed.session.csrfToken));
   });
 
-  api.post('/session/totp', { schema: { ...hide, body: TotpBody }, config: { console: 'public' } }, async (request, reply) => {
-    const b = request.body as Static<typeof TotpBody>;
+  api.post('/session/totp', { schema: { ...SESSION_OPS.signInTotp, body: TotpBody }, config: { console: 'public' } }, async (request, reply) => {
+    const b = request.body;
     const s = await ctx.console.auth.verifySecondFactor({ challenge: b.challenge, code: b.code, ip: request.ip, userAgent: userAgent(request) });
     setSessionCookie(ctx, reply, s.token);
     return okEnvelope(request, await sessionAnswer(request, s.user, s.csrfToken));
   });
 
   // ---- the signed-in user ----
-  api.get('/session', { schema: hide, config: { console: 'read' } }, async (request) => {
+  api.get('/session', { schema: SESSION_OPS.get, config: { console: 'read' } }, async (request) => {
     const s = sessionOf(request);
     return okEnvelope(request, await sessionAnswer(request, s.user, s.csrfToken));
   });
 
   // Signing out is allowed to every role (a viewer too): it changes only the caller's own session.
-  api.delete('/session', { schema: hide, config: { console: 'read' } }, async (request, reply) => {
+  api.delete('/session', { schema: SESSION_OPS.signOut, config: { console: 'read' } }, async (request, reply) => {
     await ctx.console.auth.signOut(sessionOf(request), request.ip);
     clearSessionCookie(ctx, reply);
     return okEnvelope(request, { signed_out: true });
   });
 
-  api.post('/session/sign-out-everywhere', { schema: hide, config: { console: 'read' } }, async (request, reply) => {
+  api.post('/session/sign-out-everywhere', { schema: SESSION_OPS.signOutEverywhere, config: { console: 'read' } }, async (request, reply) => {
     const n = await ctx.console.auth.signOutEverywhere(sessionOf(request), request.ip);
     clearSessionCookie(ctx, reply);
     return okEnvelope(request, { sessions_ended: n });
   });
 
-  api.post('/me/totp/begin', { schema: hide, config: { console: 'self.manage' } }, async (request) => {
+  api.post('/me/totp/begin', { schema: SESSION_OPS.beginTotp, config: { console: 'self.manage' } }, async (request) => {
     const t = await ctx.console.auth.beginTotp(sessionOf(request).user);
     return okEnvelope(request, { ...t, qr_data_url: await QRCode.toDataURL(t.otpauth_uri, { margin: 1, width: 200 }) });
   });
 
-  api.post('/me/totp/confirm', { schema: { ...hide, body: CodeBody }, config: { console: 'self.manage' } }, async (request) => {
-    const { code } = request.body as Static<typeof CodeBody>;
+  api.post('/me/totp/confirm', { schema: { ...SESSION_OPS.confirmTotp, body: CodeBody }, config: { console: 'self.manage' } }, async (request) => {
+    const { code } = request.body;
     return okEnvelope(request, await ctx.console.auth.confirmTotp(sessionOf(request).user, code, actorOf(request)));
   });
 
-  api.post('/me/totp/disable', { schema: { ...hide, body: PasswordBody }, config: { console: 'self.manage' } }, async (request) => {
-    const { password } = request.body as Static<typeof PasswordBody>;
+  api.post('/me/totp/disable', { schema: { ...SESSION_OPS.disableTotp, body: PasswordBody }, config: { console: 'self.manage' } }, async (request) => {
+    const { password } = request.body;
     await ctx.console.auth.disableTotp(sessionOf(request).user, password, actorOf(request));
     return okEnvelope(request, { totp_enabled: false });
   });
 
   // ---- API clients ----
-  api.get('/api-clients', { schema: hide, config: { console: 'read' } }, async (request) => {
+  api.get('/api-clients', { schema: SETTINGS_OPS.listClients, config: { console: 'read' } }, async (request) => {
     return okEnvelope(request, await ctx.console.apiClients.list(sessionOf(request).user.org_id));
   });
 
-  api.post('/api-clients', { schema: { ...hide, body: ClientBody }, config: { console: 'clients.manage' } }, async (request, reply) => {
-    const b = request.body as Static<typeof ClientBody>;
+  api.post('/api-clients', { schema: { ...SETTINGS_OPS.createClient, body: ClientBody }, config: { console: 'clients.manage' } }, async (request, reply) => {
+    const b = request.body;
     const r = await ctx.console.apiClients.create(
       sessionOf(request).user.org_id,
       { name: b.name, scopes: b.scopes, allowIps: b.allowed_ips, rateLimitPerMinute: b.rate_limit_per_minute },
@@ -153,69 +119,69 @@ export async function registerConsoleApi(api: FastifyInstance, ctx: AppContext):
     return reply.code(201).send(okEnvelope(request, r));
   });
 
-  api.post('/api-clients/:client_id/rotate-secret', { schema: { ...hide, params: ClientParams }, config: { console: 'clients.manage' } }, async (request) => {
-    const { client_id } = request.params as Static<typeof ClientParams>;
+  api.post('/api-clients/:client_id/rotate-secret', { schema: { ...SETTINGS_OPS.rotateClientSecret, params: ClientParams }, config: { console: 'clients.manage' } }, async (request) => {
+    const { client_id } = request.params;
     return okEnvelope(request, await ctx.console.apiClients.rotate(sessionOf(request).user.org_id, client_id, actorOf(request)));
   });
 
-  api.post('/api-clients/:client_id/revoke', { schema: { ...hide, params: ClientParams }, config: { console: 'clients.manage' } }, async (request) => {
-    const { client_id } = request.params as Static<typeof ClientParams>;
+  api.post('/api-clients/:client_id/revoke', { schema: { ...SETTINGS_OPS.revokeClient, params: ClientParams }, config: { console: 'clients.manage' } }, async (request) => {
+    const { client_id } = request.params;
     await ctx.console.apiClients.revoke(sessionOf(request).user.org_id, client_id, actorOf(request));
     return okEnvelope(request, { client_id, status: 'revoked' });
   });
 
-  api.post('/api-clients/:client_id/allowed-ips', { schema: { ...hide, params: ClientParams, body: IpBody }, config: { console: 'clients.manage' } }, async (request) => {
-    const { client_id } = request.params as Static<typeof ClientParams>;
-    const { ip } = request.body as Static<typeof IpBody>;
+  api.post('/api-clients/:client_id/allowed-ips', { schema: { ...SETTINGS_OPS.allowClientIp, params: ClientParams, body: IpBody }, config: { console: 'clients.manage' } }, async (request) => {
+    const { client_id } = request.params;
+    const { ip } = request.body;
     return okEnvelope(request, { client_id, allowed_ips: await ctx.console.apiClients.allowIp(sessionOf(request).user.org_id, client_id, ip, actorOf(request)) });
   });
 
   // ---- callback destinations ----
-  api.get('/destinations', { schema: hide, config: { console: 'read' } }, async (request) => {
+  api.get('/destinations', { schema: SETTINGS_OPS.listDestinations, config: { console: 'read' } }, async (request) => {
     return okEnvelope(request, await ctx.console.destinations.list(sessionOf(request).user.org_id));
   });
 
-  api.put('/destinations/:kind', { schema: { ...hide, params: KindParams, body: DestinationBody }, config: { console: 'destinations.manage' } }, async (request) => {
-    const { kind } = request.params as Static<typeof KindParams>;
-    const { url, events } = request.body as Static<typeof DestinationBody>;
+  api.put('/destinations/:kind', { schema: { ...SETTINGS_OPS.setDestination, params: KindParams, body: DestinationBody }, config: { console: 'destinations.manage' } }, async (request) => {
+    const { kind } = request.params;
+    const { url, events } = request.body;
     return okEnvelope(request, await ctx.console.destinations.set(sessionOf(request).user.org_id, kind, url, actorOf(request), events));
   });
 
-  api.post('/destinations/:kind/rotate-secret', { schema: { ...hide, params: KindParams }, config: { console: 'destinations.manage' } }, async (request) => {
-    const { kind } = request.params as Static<typeof KindParams>;
+  api.post('/destinations/:kind/rotate-secret', { schema: { ...SETTINGS_OPS.rotateDestinationSecret, params: KindParams }, config: { console: 'destinations.manage' } }, async (request) => {
+    const { kind } = request.params;
     return okEnvelope(request, await ctx.console.destinations.rotate(sessionOf(request).user.org_id, kind, actorOf(request)));
   });
 
   // ---- users ----
-  api.get('/users', { schema: hide, config: { console: 'read' } }, async (request) => {
+  api.get('/users', { schema: SETTINGS_OPS.listUsers, config: { console: 'read' } }, async (request) => {
     return okEnvelope(request, await ctx.console.users.list(sessionOf(request).user.org_id));
   });
 
-  api.post('/users', { schema: { ...hide, body: UserBody }, config: { console: 'users.manage' } }, async (request, reply) => {
-    const b = request.body as Static<typeof UserBody>;
+  api.post('/users', { schema: { ...SETTINGS_OPS.createUser, body: UserBody }, config: { console: 'users.manage' } }, async (request, reply) => {
+    const b = request.body;
     const r = await ctx.console.users.create({ orgId: sessionOf(request).user.org_id, email: b.email, role: b.role }, actorOf(request));
     return reply.code(201).send(okEnvelope(request, r));
   });
 
-  api.post('/users/:user_id/role', { schema: { ...hide, params: UserParams, body: RoleBody }, config: { console: 'users.manage' } }, async (request) => {
-    const { user_id } = request.params as Static<typeof UserParams>;
-    const { role } = request.body as Static<typeof RoleBody>;
+  api.post('/users/:user_id/role', { schema: { ...SETTINGS_OPS.changeRole, params: UserParams, body: RoleBody }, config: { console: 'users.manage' } }, async (request) => {
+    const { user_id } = request.params;
+    const { role } = request.body;
     return okEnvelope(request, await ctx.console.users.changeRole(sessionOf(request).user.org_id, user_id, role, actorOf(request)));
   });
 
-  api.post('/users/:user_id/disable', { schema: { ...hide, params: UserParams }, config: { console: 'users.manage' } }, async (request) => {
-    const { user_id } = request.params as Static<typeof UserParams>;
+  api.post('/users/:user_id/disable', { schema: { ...SETTINGS_OPS.disableUser, params: UserParams }, config: { console: 'users.manage' } }, async (request) => {
+    const { user_id } = request.params;
     return okEnvelope(request, await ctx.console.users.disable(sessionOf(request).user.org_id, user_id, actorOf(request)));
   });
 
-  api.post('/users/:user_id/setup-link', { schema: { ...hide, params: UserParams }, config: { console: 'users.manage' } }, async (request) => {
-    const { user_id } = request.params as Static<typeof UserParams>;
+  api.post('/users/:user_id/setup-link', { schema: { ...SETTINGS_OPS.newSetupLink, params: UserParams }, config: { console: 'users.manage' } }, async (request) => {
+    const { user_id } = request.params;
     return okEnvelope(request, await ctx.console.users.newSetupLink(sessionOf(request).user.org_id, user_id, actorOf(request)));
   });
 
   // ---- audit log ----
-  api.get('/audit-log', { schema: { ...hide, querystring: AuditQuery }, config: { console: 'read' } }, async (request) => {
-    const q = request.query as Static<typeof AuditQuery>;
+  api.get('/audit-log', { schema: { ...SETTINGS_OPS.auditLog, querystring: AuditQuery }, config: { console: 'read' } }, async (request) => {
+    const q = request.query;
     const page = await ctx.console.audit.list({
       orgId: sessionOf(request).user.org_id,
       ...(q.action ? { action: q.action } : {}),

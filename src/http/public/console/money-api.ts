@@ -3,27 +3,15 @@
  * of the signed-in user's organization. Every role may read them (contract §5). Registered inside
  * the console API's plugin, so its session guard and envelope apply.
  */
-import { type Static, Type } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../context.js';
 import { ConsoleMoney, type MoneyListQuery } from '../../../services/console/money.js';
 import { okEnvelope } from '../../plugins/envelope.js';
 import { csvStream, rupeesOf } from './csv.js';
+import { ListQuery, MONEY_OPS, RefParams } from './schemas/money.js';
 import { sessionOf } from './session.js';
-
-const ISO_TIME = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,6})?)?(Z|[+-]\\d{2}:\\d{2})$';
-const ListQuery = Type.Object(
-  {
-    status: Type.Optional(Type.String({ maxLength: 40 })),
-    created_from: Type.Optional(Type.String({ maxLength: 40, pattern: ISO_TIME })),
-    created_to: Type.Optional(Type.String({ maxLength: 40, pattern: ISO_TIME })),
-    search: Type.Optional(Type.String({ maxLength: 200 })),
-    cursor: Type.Optional(Type.String({ maxLength: 200 })),
-    limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$' })),
-  },
-  { additionalProperties: false },
-);
-const RefParams = Type.Object({ ref: Type.String({ minLength: 1, maxLength: 100 }) });
 
 function listQuery(orgId: string, q: Static<typeof ListQuery>): MoneyListQuery {
   return {
@@ -37,18 +25,18 @@ function listQuery(orgId: string, q: Static<typeof ListQuery>): MoneyListQuery {
   };
 }
 
-export async function registerMoneyApi(api: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function registerMoneyApi(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const money = new ConsoleMoney({ db: ctx.db, vault: ctx.vault, publicBaseUrl: () => ctx.publicBaseUrl() });
-  const hide = { hide: true, tags: ['console'] };
 
-  api.get('/payment-orders', { schema: { ...hide, querystring: ListQuery }, config: { console: 'read' } }, async (request) => {
-    const page = await money.listOrders(listQuery(sessionOf(request).user.org_id, request.query as Static<typeof ListQuery>));
+  api.get('/payment-orders', { schema: { ...MONEY_OPS.listOrders, querystring: ListQuery }, config: { console: 'read' } }, async (request) => {
+    const page = await money.listOrders(listQuery(sessionOf(request).user.org_id, request.query));
     return okEnvelope(request, page.rows, { next_cursor: page.next_cursor });
   });
 
   // A static path: find-my-way matches it before '/payment-orders/:ref'.
-  api.get('/payment-orders/export', { schema: { ...hide, querystring: ListQuery }, config: { console: 'read' } }, async (request, reply) => {
-    const { cursor: _c, limit: _l, ...q } = listQuery(sessionOf(request).user.org_id, request.query as Static<typeof ListQuery>);
+  api.get('/payment-orders/export', { schema: { ...MONEY_OPS.exportOrders, querystring: ListQuery }, config: { console: 'read' } }, async (request, reply) => {
+    const { cursor: _c, limit: _l, ...q } = listQuery(sessionOf(request).user.org_id, request.query);
     const rows = money.exportOrders(q);
     // The first page is read before the answer starts, so a bad filter is still a 422 in the envelope.
     const first = await rows.next();
@@ -74,18 +62,18 @@ export async function registerMoneyApi(api: FastifyInstance, ctx: AppContext): P
       );
   });
 
-  api.get('/payment-orders/:ref', { schema: { ...hide, params: RefParams }, config: { console: 'read' } }, async (request) => {
-    const { ref } = request.params as Static<typeof RefParams>;
+  api.get('/payment-orders/:ref', { schema: { ...MONEY_OPS.getOrder, params: RefParams }, config: { console: 'read' } }, async (request) => {
+    const { ref } = request.params;
     return okEnvelope(request, await money.order(sessionOf(request).user.org_id, ref));
   });
 
-  api.get('/payouts', { schema: { ...hide, querystring: ListQuery }, config: { console: 'read' } }, async (request) => {
-    const page = await money.listPayouts(listQuery(sessionOf(request).user.org_id, request.query as Static<typeof ListQuery>));
+  api.get('/payouts', { schema: { ...MONEY_OPS.listPayouts, querystring: ListQuery }, config: { console: 'read' } }, async (request) => {
+    const page = await money.listPayouts(listQuery(sessionOf(request).user.org_id, request.query));
     return okEnvelope(request, page.rows, { next_cursor: page.next_cursor });
   });
 
-  api.get('/payouts/export', { schema: { ...hide, querystring: ListQuery }, config: { console: 'read' } }, async (request, reply) => {
-    const { cursor: _c, limit: _l, ...q } = listQuery(sessionOf(request).user.org_id, request.query as Static<typeof ListQuery>);
+  api.get('/payouts/export', { schema: { ...MONEY_OPS.exportPayouts, querystring: ListQuery }, config: { console: 'read' } }, async (request, reply) => {
+    const { cursor: _c, limit: _l, ...q } = listQuery(sessionOf(request).user.org_id, request.query);
     const rows = money.exportPayouts(q);
     const first = await rows.next();
     const all = (async function* () {
@@ -112,8 +100,8 @@ export async function registerMoneyApi(api: FastifyInstance, ctx: AppContext): P
       );
   });
 
-  api.get('/payouts/:ref', { schema: { ...hide, params: RefParams }, config: { console: 'read' } }, async (request) => {
-    const { ref } = request.params as Static<typeof RefParams>;
+  api.get('/payouts/:ref', { schema: { ...MONEY_OPS.getPayout, params: RefParams }, config: { console: 'read' } }, async (request) => {
+    const { ref } = request.params;
     return okEnvelope(request, await money.payout(sessionOf(request).user.org_id, ref));
   });
 }

@@ -3,15 +3,23 @@
  * the API clients page's edit of scopes, IP allow list and rate limit (clients.manage: admin and
  * developer). Registered inside the console API's plugin, so its session guard and envelope apply.
  */
-import { type Static, Type } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../context.js';
 import { ConsoleOverview } from '../../../services/console/overview.js';
 import { ConsolePayoutSetup } from '../../../services/console/payout-setup.js';
 import { okEnvelope } from '../../plugins/envelope.js';
+import { consoleOperation as op } from './schemas/common.js';
 import { actorOf, sessionOf } from './session.js';
 
-const hide = { hide: true, tags: ['console'] };
+/** The OpenAPI entries of these routes (tag console). */
+export const PAGES_OPS = {
+  overview: op({ operationId: 'consoleOverview', summary: "Today's and this month's collections and payouts", access: 'read', description: '`data`: count, amount and success rate for today and this month, and a daily series, in the viewer\'s zone.' }),
+  beneficiaries: op({ operationId: 'consoleListBeneficiaries', summary: "The organization's beneficiaries (masked)", access: 'read', description: '`data`: beneficiaries with the last 4 digits of the account only; keyset pages.' }),
+  payoutRoutes: op({ operationId: 'consoleListPayoutRoutes', summary: 'The payout routes (bank connections)', access: 'read', description: '`data`: the routes with modes, provider and status.' }),
+  updateClient: op({ operationId: 'consoleUpdateApiClient', summary: "Change an API client's scopes, IP allow list or rate limit", access: 'change', description: '`data`: the settings after the change.' }),
+};
 const OverviewQuery = Type.Object(
   {
     tz: Type.Optional(Type.String({ maxLength: 64, description: 'IANA time zone of the viewer; default Asia/Kolkata' })),
@@ -37,16 +45,17 @@ const ClientChangeBody = Type.Object(
   { additionalProperties: false },
 );
 
-export async function registerPagesApi(api: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function registerPagesApi(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
   const overview = new ConsoleOverview(ctx.db);
   const setup = new ConsolePayoutSetup(ctx.db);
 
-  api.get<{ Querystring: Static<typeof OverviewQuery> }>('/overview', { schema: { ...hide, querystring: OverviewQuery }, config: { console: 'read' } }, async (request) => {
+  api.get('/overview', { schema: { ...PAGES_OPS.overview, querystring: OverviewQuery }, config: { console: 'read' } }, async (request) => {
     const q = request.query;
     return okEnvelope(request, await overview.overview(sessionOf(request).user.org_id, { zone: q.tz, date: q.date }));
   });
 
-  api.get<{ Querystring: Static<typeof BeneficiaryQuery> }>('/beneficiaries', { schema: { ...hide, querystring: BeneficiaryQuery }, config: { console: 'read' } }, async (request) => {
+  api.get('/beneficiaries', { schema: { ...PAGES_OPS.beneficiaries, querystring: BeneficiaryQuery }, config: { console: 'read' } }, async (request) => {
     const q = request.query;
     const page = await setup.beneficiaries({
       orgId: sessionOf(request).user.org_id,
@@ -57,13 +66,13 @@ export async function registerPagesApi(api: FastifyInstance, ctx: AppContext): P
     return okEnvelope(request, page.rows, { next_cursor: page.next_cursor });
   });
 
-  api.get('/payout-routes', { schema: hide, config: { console: 'read' } }, async (request) => {
+  api.get('/payout-routes', { schema: PAGES_OPS.payoutRoutes, config: { console: 'read' } }, async (request) => {
     return okEnvelope(request, await setup.payoutRoutes(sessionOf(request).user.org_id));
   });
 
-  api.patch<{ Params: Static<typeof ClientParams>; Body: Static<typeof ClientChangeBody> }>(
+  api.patch(
     '/api-clients/:client_id',
-    { schema: { ...hide, params: ClientParams, body: ClientChangeBody }, config: { console: 'clients.manage' } },
+    { schema: { ...PAGES_OPS.updateClient, params: ClientParams, body: ClientChangeBody }, config: { console: 'clients.manage' } },
     async (request) => {
       const b = request.body;
       const changes = { scopes: b.scopes, allowIps: b.allowed_ips, rateLimitPerMinute: b.rate_limit_per_minute };

@@ -5,28 +5,13 @@
  * organization (another organization's item is "not found") and writes its audit entry inside the
  * decision's own transaction, so a decision and its audit entry commit together or not at all.
  */
-import { type Static, Type } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../context.js';
-import { REFUND_STATUSES } from '../../../domain/refund.js';
-import { REVIEW_NOTE_MAX, REVIEW_STATUSES } from '../../../domain/review.js';
 import { recordAudit } from '../../../services/console/audit.js';
 import { okEnvelope } from '../../plugins/envelope.js';
+import { DecisionBody, ItemParams, RefundListQuery, RefundParams, REVIEW_OPS, ReviewListQuery } from './schemas/reviews.js';
 import { actorOf, sessionOf } from './session.js';
-
-const strict = { additionalProperties: false } as const;
-const ReviewListQuery = Type.Object(
-  { status: Type.Optional(Type.Union(REVIEW_STATUSES.map((s) => Type.Literal(s)))), limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$' })) },
-  strict,
-);
-const RefundListQuery = Type.Object(
-  { status: Type.Optional(Type.Union(REFUND_STATUSES.map((s) => Type.Literal(s)))), limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$' })) },
-  strict,
-);
-const ItemParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
-const RefundParams = Type.Object({ refund: Type.String({ minLength: 1, maxLength: 64 }) });
-/** The note is required (for a confirmation it is the written evidence); the service checks it is not blank. */
-const DecisionBody = Type.Object({ note: Type.String({ minLength: 1, maxLength: REVIEW_NOTE_MAX }) }, strict);
 
 function limitOf(q: { limit?: string }): number {
   return Math.min(Math.max(Number(q.limit ?? 100), 1), 200);
@@ -38,24 +23,24 @@ function deciderOf(request: FastifyRequest): string {
   return u.email.length <= 200 ? u.email : u.id;
 }
 
-export async function registerConsoleReviewRoutes(api: FastifyInstance, ctx: AppContext): Promise<void> {
-  const hide = { hide: true, tags: ['console'] };
+export async function registerConsoleReviewRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
   // ---- operations review queue ----
-  api.get('/review-items', { schema: { ...hide, querystring: ReviewListQuery }, config: { console: 'read' } }, async (request) => {
-    const q = request.query as Static<typeof ReviewListQuery>;
+  api.get('/review-items', { schema: { ...REVIEW_OPS.listItems, querystring: ReviewListQuery }, config: { console: 'read' } }, async (request) => {
+    const q = request.query;
     return okEnvelope(request, await ctx.reviews.list({ orgId: sessionOf(request).user.org_id, status: q.status, limit: limitOf(q), openFirst: true }));
   });
 
-  api.get('/review-items/:id', { schema: { ...hide, params: ItemParams }, config: { console: 'read' } }, async (request) => {
-    const { id } = request.params as Static<typeof ItemParams>;
+  api.get('/review-items/:id', { schema: { ...REVIEW_OPS.getItem, params: ItemParams }, config: { console: 'read' } }, async (request) => {
+    const { id } = request.params;
     return okEnvelope(request, await ctx.reviews.get(id, sessionOf(request).user.org_id));
   });
 
   for (const action of ['confirm', 'reject'] as const) {
-    api.post(`/review-items/:id/${action}`, { schema: { ...hide, params: ItemParams, body: DecisionBody }, config: { console: 'reviews.decide' } }, async (request) => {
-      const { id } = request.params as Static<typeof ItemParams>;
-      const { note } = request.body as Static<typeof DecisionBody>;
+    api.post(`/review-items/:id/${action}`, { schema: { ...REVIEW_OPS[action], params: ItemParams, body: DecisionBody }, config: { console: 'reviews.decide' } }, async (request) => {
+      const { id } = request.params;
+      const { note } = request.body;
       const orgId = sessionOf(request).user.org_id;
       const actor = actorOf(request);
       const item = await ctx.reviews[action]({
@@ -78,15 +63,15 @@ export async function registerConsoleReviewRoutes(api: FastifyInstance, ctx: App
   }
 
   // ---- refunds ----
-  api.get('/refunds', { schema: { ...hide, querystring: RefundListQuery }, config: { console: 'read' } }, async (request) => {
-    const q = request.query as Static<typeof RefundListQuery>;
+  api.get('/refunds', { schema: { ...REVIEW_OPS.listRefunds, querystring: RefundListQuery }, config: { console: 'read' } }, async (request) => {
+    const q = request.query;
     return okEnvelope(request, await ctx.refunds.list({ orgId: sessionOf(request).user.org_id, status: q.status, limit: limitOf(q) }));
   });
 
   for (const action of ['approve', 'reject'] as const) {
-    api.post(`/refunds/:refund/${action}`, { schema: { ...hide, params: RefundParams, body: DecisionBody }, config: { console: 'reviews.decide' } }, async (request) => {
-      const { refund } = request.params as Static<typeof RefundParams>;
-      const { note } = request.body as Static<typeof DecisionBody>;
+    api.post(`/refunds/:refund/${action}`, { schema: { ...REVIEW_OPS[action === 'approve' ? 'approveRefund' : 'rejectRefund'], params: RefundParams, body: DecisionBody }, config: { console: 'reviews.decide' } }, async (request) => {
+      const { refund } = request.params;
+      const { note } = request.body;
       const orgId = sessionOf(request).user.org_id;
       const actor = actorOf(request);
       const decision = {

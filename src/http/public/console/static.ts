@@ -6,8 +6,10 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { AppError } from '../../../domain/errors.js';
+import { WildcardParams } from './schemas/static.js';
 
 /** src/http/public/console and dist/http/public/console are both four levels below the repository. */
 export const CONSOLE_DIST = join(dirname(fileURLToPath(import.meta.url)), '../../../../dist/console');
@@ -56,8 +58,8 @@ export async function registerConsoleStatic(app: FastifyInstance): Promise<void>
   };
 
   app.get('/console', { schema: { hide: true } }, page);
-  app.get('/console/*', { schema: { hide: true } }, async (request, reply) => {
-    const rest = (request.params as { '*': string })['*'];
+  app.withTypeProvider<TypeBoxTypeProvider>().get('/console/*', { schema: { hide: true, params: WildcardParams } }, async (request, reply) => {
+    const rest = request.params['*'];
     if (rest.startsWith('api/')) throw new AppError('NOT_FOUND', 'No such resource or path.');
     if (rest.startsWith('assets/')) {
       const name = rest.slice('assets/'.length);

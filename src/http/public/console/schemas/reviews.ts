@@ -1,0 +1,24 @@
+/** Request schemas of the console's review queue and refund review (../reviews-api.ts). */
+import { Type } from '@sinclair/typebox';
+import { REFUND_STATUSES } from '../../../../domain/refund.js';
+import { REVIEW_NOTE_MAX, REVIEW_STATUSES } from '../../../../domain/review.js';
+import { consoleOperation as op, LimitText, strict } from './common.js';
+
+export const ReviewListQuery = Type.Object({ status: Type.Optional(Type.Union(REVIEW_STATUSES.map((s) => Type.Literal(s)))), limit: Type.Optional(LimitText) }, strict);
+export const RefundListQuery = Type.Object({ status: Type.Optional(Type.Union(REFUND_STATUSES.map((s) => Type.Literal(s)))), limit: Type.Optional(LimitText) }, strict);
+export const ItemParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+export const RefundParams = Type.Object({ refund: Type.String({ minLength: 1, maxLength: 64 }) });
+/** The note is required (for a confirmation it is the written evidence); the service checks it is not blank. */
+export const DecisionBody = Type.Object({ note: Type.String({ minLength: 1, maxLength: REVIEW_NOTE_MAX }) }, strict);
+
+const DECIDE = 'Permission `reviews.decide` (reviewer, admin); the decision and its audit entry commit together.';
+/** The OpenAPI part of each route's schema (tag `console`). */
+export const REVIEW_OPS = {
+  listItems: op({ operationId: 'consoleListReviewItems', summary: 'The operations review queue, open items first', access: 'read', description: '`data`: the review items.' }),
+  getItem: op({ operationId: 'consoleGetReviewItem', summary: 'One review item', access: 'read', description: '`data`: the review item.' }),
+  confirm: op({ operationId: 'consoleConfirmReviewItem', summary: 'Confirm a review item (the order becomes MANUALLY_CONFIRMED)', access: 'change', description: `${DECIDE} \`data\`: the item.` }),
+  reject: op({ operationId: 'consoleRejectReviewItem', summary: 'Reject a review item (the order is unchanged)', access: 'change', description: `${DECIDE} \`data\`: the item.` }),
+  listRefunds: op({ operationId: 'consoleListRefunds', summary: 'The refunds of the organization', access: 'read', description: '`data`: the refunds, newest first.' }),
+  approveRefund: op({ operationId: 'consoleApproveRefund', summary: 'Approve a refund awaiting review', access: 'change', description: `${DECIDE} \`data\`: the refund.` }),
+  rejectRefund: op({ operationId: 'consoleRejectRefund', summary: 'Reject a refund awaiting review', access: 'change', description: `${DECIDE} \`data\`: the refund.` }),
+};

@@ -1,0 +1,28 @@
+/** Request schemas of set-up, sign-in, the session and the user's own second factor (../api.ts). */
+import { Type } from '@sinclair/typebox';
+import { consoleOperation as op, strict } from './common.js';
+
+export const SetupInspectBody = Type.Object({ token: Type.String({ minLength: 1, maxLength: 100 }) }, strict);
+export const SetupBody = Type.Object({ token: Type.String({ minLength: 1, maxLength: 100 }), password: Type.String({ maxLength: 1024 }) }, strict);
+export const SignInBody = Type.Object({ email: Type.String({ maxLength: 254 }), password: Type.String({ maxLength: 1024 }) }, strict);
+export const TotpBody = Type.Object({ challenge: Type.String({ maxLength: 100 }), code: Type.String({ maxLength: 64 }) }, strict);
+export const CodeBody = Type.Object({ code: Type.String({ maxLength: 16 }) }, strict);
+export const PasswordBody = Type.Object({ password: Type.String({ maxLength: 1024 }) }, strict);
+
+/** What a sign-in answers: the session, or (second factor on) a challenge for POST /session/totp. */
+const SESSION_DATA =
+  '`data`: `{user, organization: {id, name}, permissions, csrf_token, idle_timeout_seconds}`; or `{totp_required: true, challenge}` when the user has a second factor.';
+
+/** The OpenAPI part of each route's schema (tag `console`). */
+export const SESSION_OPS = {
+  inspectSetup: op({ operationId: 'consoleInspectSetup', summary: 'Check a set-up link', access: 'public', description: '`data`: whom the set-up link is for.' }),
+  completeSetup: op({ operationId: 'consoleCompleteSetup', summary: 'Choose the first password with a set-up link, then sign in', access: 'public', description: SESSION_DATA }),
+  signIn: op({ operationId: 'consoleSignIn', summary: 'Sign in with email and password', access: 'public', description: SESSION_DATA }),
+  signInTotp: op({ operationId: 'consoleSignInSecondFactor', summary: 'Finish a sign-in with the second-factor code', access: 'public', description: SESSION_DATA }),
+  get: op({ operationId: 'consoleGetSession', summary: 'The signed-in user and the session', access: 'read', description: '`data`: `{user, organization: {id, name}, permissions, csrf_token, idle_timeout_seconds}`.' }),
+  signOut: op({ operationId: 'consoleSignOut', summary: 'Sign out (this session)', access: 'change', description: '`data`: `{signed_out: true}`; the cookie is cleared. Allowed to every role.' }),
+  signOutEverywhere: op({ operationId: 'consoleSignOutEverywhere', summary: 'End every session of the signed-in user', access: 'change', description: '`data`: `{sessions_ended}`; the cookie is cleared.' }),
+  beginTotp: op({ operationId: 'consoleBeginTotp', summary: 'Start enrolling a second factor', access: 'change', description: '`data`: `{secret, otpauth_uri, qr_data_url}` for the authenticator app.' }),
+  confirmTotp: op({ operationId: 'consoleConfirmTotp', summary: 'Turn the second factor on with a first code', access: 'change', description: '`data`: `{recovery_codes}`, shown once.' }),
+  disableTotp: op({ operationId: 'consoleDisableTotp', summary: 'Turn the second factor off (needs the password)', access: 'change', description: '`data`: `{totp_enabled: false}`.' }),
+};

@@ -1,0 +1,49 @@
+/** Request schemas of the organization's settings pages: API clients, destinations, users, audit log (../api.ts). */
+import { Type } from '@sinclair/typebox';
+import { consoleOperation as op, ISO_TIME, LimitText, strict } from './common.js';
+
+export const ClientBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ maxLength: 200 })),
+    scopes: Type.Array(Type.String({ maxLength: 40 }), { minItems: 1, maxItems: 4 }),
+    allowed_ips: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { maxItems: 100 })),
+    rate_limit_per_minute: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+  },
+  strict,
+);
+export const ClientParams = Type.Object({ client_id: Type.String({ maxLength: 100 }) });
+export const IpBody = Type.Object({ ip: Type.String({ maxLength: 64 }) }, strict);
+export const UserBody = Type.Object({ email: Type.String({ maxLength: 254 }), role: Type.String({ maxLength: 20 }) }, strict);
+export const UserParams = Type.Object({ user_id: Type.String({ maxLength: 64 }) });
+export const RoleBody = Type.Object({ role: Type.String({ maxLength: 20 }) }, strict);
+export const KindParams = Type.Object({ kind: Type.String({ maxLength: 10 }) });
+export const DestinationBody = Type.Object({ url: Type.String({ maxLength: 2048 }), events: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { maxItems: 20 })) }, strict);
+export const AuditQuery = Type.Object(
+  {
+    action: Type.Optional(Type.String({ maxLength: 64 })),
+    actor: Type.Optional(Type.String({ maxLength: 254 })),
+    from: Type.Optional(Type.String({ maxLength: 40, pattern: ISO_TIME })),
+    to: Type.Optional(Type.String({ maxLength: 40, pattern: ISO_TIME })),
+    cursor: Type.Optional(Type.String({ maxLength: 64 })),
+    limit: Type.Optional(LimitText),
+  },
+  strict,
+);
+
+/** The OpenAPI part of each route's schema (tag `console`); the permission each needs is in contract §5. */
+export const SETTINGS_OPS = {
+  listClients: op({ operationId: 'consoleListApiClients', summary: "The organization's API clients", access: 'read', description: '`data`: the API clients (never a secret).' }),
+  createClient: op({ operationId: 'consoleCreateApiClient', summary: 'Create an API client', access: 'change', status: 201, description: '`data`: the client with its `client_secret`, shown once.' }),
+  rotateClientSecret: op({ operationId: 'consoleRotateApiClientSecret', summary: 'Give an API client a new secret', access: 'change', description: '`data`: `{client_id, client_secret}`; the secret is shown once.' }),
+  revokeClient: op({ operationId: 'consoleRevokeApiClient', summary: 'Revoke an API client', access: 'change', description: '`data`: `{client_id, status: "revoked"}`.' }),
+  allowClientIp: op({ operationId: 'consoleAllowApiClientIp', summary: "Add an address to an API client's allow list", access: 'change', description: '`data`: `{client_id, allowed_ips}`.' }),
+  listDestinations: op({ operationId: 'consoleListDestinations', summary: 'The callback destinations', access: 'read', description: '`data`: the destinations (never a signing secret).' }),
+  setDestination: op({ operationId: 'consoleSetDestination', summary: 'Set the callback URL of a kind', access: 'change', description: '`data`: the destination; its signing secret when it is new, shown once.' }),
+  rotateDestinationSecret: op({ operationId: 'consoleRotateDestinationSecret', summary: 'Give a destination a new signing secret', access: 'change', description: '`data`: the destination with its new signing secret, shown once.' }),
+  listUsers: op({ operationId: 'consoleListUsers', summary: "The organization's console users", access: 'read', description: '`data`: the users with role and status.' }),
+  createUser: op({ operationId: 'consoleCreateUser', summary: 'Invite a console user', access: 'change', status: 201, description: '`data`: `{user, setup_url}`.' }),
+  changeRole: op({ operationId: 'consoleChangeUserRole', summary: "Change a user's role", access: 'change', description: '`data`: the user.' }),
+  disableUser: op({ operationId: 'consoleDisableUser', summary: 'Disable a user (ends their sessions)', access: 'change', description: '`data`: the user.' }),
+  newSetupLink: op({ operationId: 'consoleNewSetupLink', summary: 'Make a new set-up link for an invited user', access: 'change', description: '`data`: the new set-up link.' }),
+  auditLog: op({ operationId: 'consoleListAuditLog', summary: 'The audit log, newest first', access: 'read', description: '`data`: one page of audit entries; `next_cursor` for the next, older page.' }),
+};
