@@ -396,6 +396,7 @@ export async function listsScenario(d: ListsDeps, s: ListsSettings) {
       }
     }
 
+    for (const p of plans) console.error(`  plan: ${p.label}: ${p.execution_ms} ms, ${p.buffers} buffers, ${p.indexes.join(' + ') || 'no index'}${p.full_scans.length ? `, FULL SCAN of ${p.full_scans.join(', ')}` : ''}`);
     const specOf = (g: Group, seconds: number): LoadSpec => {
       const isConsole = g.cases[0]?.path.startsWith('/console/') ?? false;
       return {
