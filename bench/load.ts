@@ -33,6 +33,13 @@ export interface LoadSpec {
   requests?: ExplicitRequest[];
   /** Report when each path's (or explicit request's id's) last 2xx answer arrived (Date.now()). */
   recordTimes?: boolean;
+  /**
+   * One label per entry of `paths` (same order): latency percentiles are also reported per label
+   * (`byLabel`), so one run mixing several kinds of request still shows each kind's tail.
+   */
+  labels?: string[];
+  /** Extra headers per request, request k taking headerSets[k % n]: e.g. several signed-in sessions. */
+  headerSets?: Record<string, string>[];
 }
 
 export interface ExplicitRequest {
@@ -53,6 +60,8 @@ export interface LoadResult {
   /** Wall-clock span of the run, ms. */
   durationMs: number;
   answeredAt?: Record<string, number>;
+  /** With spec.labels: per label, the requests answered and their p50/p99 in ms (measured from just before each request was written). */
+  byLabel?: Record<string, { requests: number; non2xx: number; p50: number; p99: number }>;
 }
 
 // The spec is the argument itself, or `@file` when it is too long for a command line.
@@ -62,8 +71,8 @@ let i = 0;
 const bodyText = spec.body ? JSON.stringify(spec.body) : undefined;
 
 /** The spec's headers; a POST also gets a fresh Idempotency-Key and its content type. */
-function requestHeaders(): Record<string, string> {
-  const headers: Record<string, string> = { ...spec.headers };
+function requestHeaders(k: number): Record<string, string> {
+  const headers: Record<string, string> = { ...spec.headers, ...spec.headerSets?.[k % spec.headerSets.length] };
   if (spec.method === 'POST') {
     headers['idempotency-key'] = randomUUID();
     headers['content-type'] = 'application/json';
@@ -72,11 +81,21 @@ function requestHeaders(): Record<string, string> {
 }
 
 /** Request k: its path, headers and body, and the key its answer time is recorded under. */
-function requestFor(k: number): { key: string; path: string; headers: Record<string, string>; body: string | undefined } {
+function requestFor(k: number): { key: string; path: string; headers: Record<string, string>; body: string | undefined; label: string | undefined } {
   const explicit = spec.requests?.[k];
-  if (explicit) return { key: explicit.id, path: explicit.path, headers: explicit.headers, body: explicit.body };
+  if (explicit) return { key: explicit.id, path: explicit.path, headers: explicit.headers, body: explicit.body, label: undefined };
   const path = spec.paths[k % spec.paths.length] as string;
-  return { key: path, path, headers: requestHeaders(), body: bodyText };
+  return { key: path, path, headers: requestHeaders(k), body: bodyText, label: spec.labels?.[k % spec.paths.length] };
+}
+
+/** Per label: latencies (ms) and non-2xx answers, when spec.labels is given. */
+const labelled = new Map<string, { latencies: number[]; non2xx: number }>();
+function recordLabel(label: string | undefined, status: number, ms: number): void {
+  if (label === undefined) return;
+  let l = labelled.get(label);
+  if (!l) labelled.set(label, (l = { latencies: [], non2xx: 0 }));
+  l.latencies.push(ms);
+  if (status < 200 || status >= 300) l.non2xx++;
 }
 const amount = spec.amount ?? spec.requests?.length;
 
@@ -94,12 +113,19 @@ function flatOut(): Promise<autocannon.Result> {
     requests: [
       {
         method: spec.method,
+        // With pipelining 1, a client's context holds the request it is waiting for: setupRequest
+        // runs just before the request is written, onResponse once its answer is parsed.
         onResponse: (status, _body, context) => {
-          if (spec.recordTimes && status >= 200 && status < 300) answeredAt[(context as { key: string }).key] = Date.now();
+          const c = context as { key: string; label: string | undefined; t0: number };
+          if (spec.recordTimes && status >= 200 && status < 300) answeredAt[c.key] = Date.now();
+          recordLabel(c.label, status, performance.now() - c.t0);
         },
         setupRequest: (req, context) => {
           const r = requestFor(i++);
-          (context as { key: string }).key = r.key;
+          const c = context as { key: string; label: string | undefined; t0: number };
+          c.key = r.key;
+          c.label = r.label;
+          c.t0 = performance.now();
           return { ...req, path: r.path, headers: r.headers, ...(r.body ? { body: r.body } : {}) };
         },
       },
@@ -122,6 +148,7 @@ async function paced(rate: number): Promise<Pick<autocannon.Result, 'requests' |
       const res = await pool.request({ method: spec.method, path: r.path, headers: r.headers, ...(r.body ? { body: r.body } : {}) });
       await res.body.dump();
       latencies.push(performance.now() - t0);
+      recordLabel(r.label, res.statusCode, performance.now() - t0);
       const c = (codes[String(res.statusCode)] ??= { count: 0 });
       c.count++;
       if (res.statusCode >= 200 && res.statusCode < 300) {
@@ -164,5 +191,10 @@ const out: LoadResult = {
   statusCounts,
   durationMs: Date.now() - started,
   ...(spec.recordTimes ? { answeredAt } : {}),
+  ...(spec.labels ? { byLabel: Object.fromEntries([...labelled].map(([label, l]) => {
+    const sorted = l.latencies.sort((a, b) => a - b);
+    const ms = (x: number) => Math.round(x * 10) / 10;
+    return [label, { requests: sorted.length, non2xx: l.non2xx, p50: ms(percentile(sorted, 0.5)), p99: ms(percentile(sorted, 0.99)) }];
+  })) } : {}),
 };
 process.stdout.write(`${JSON.stringify(out)}\n`);

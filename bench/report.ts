@@ -10,6 +10,8 @@ interface Side {
   service_cpu_us?: number;
   pg_cpu_us?: number;
   deliveries_per_s?: number;
+  delivered?: number;
+  orders?: number;
 }
 
 interface Scenario {
@@ -26,11 +28,43 @@ const num = (x: number | null | undefined) => (x === undefined || x === null || 
 
 const cpu = (x: Side | undefined) => (x?.service_cpu_us === undefined ? '–' : `${num(x.service_cpu_us)} + ${num(x.pg_cpu_us)}`);
 
-export function tableOf(results: Record<string, unknown>): string {
+interface Lists {
+  groups: Scenario[];
+  export: { rows: number; expected_rows: number; seconds: number; first_byte_ms: number; peak_rss_mb: number | null; mb: number };
+  console_first_load: { gzip_bytes: number; files: number };
+  plans: Array<{ label: string; full_scans: string[] }>;
+}
+
+/** Every scenario row of a run, in the order the table shows them. */
+function scenarioRows(results: Record<string, unknown>): Scenario[] {
   const rows: Scenario[] = [...((results.scenarios as Scenario[]) ?? [])];
-  const large = results.large as { create: Scenario; get: Scenario; versus_empty?: { create: Scenario; get: Scenario } } | undefined;
-  if (large) rows.push(large.create, large.get);
+  const large = results.large as { create: Scenario; get: Scenario; list?: Scenario; versus_empty?: { create: Scenario; get: Scenario } } | undefined;
+  if (large) rows.push(large.create, large.get, ...(large.list ? [large.list] : []));
   if (large?.versus_empty) rows.push(large.versus_empty.create, large.versus_empty.get);
+  rows.push(...((results.lists as Lists | undefined)?.groups ?? []));
+  return rows;
+}
+
+/**
+ * What makes a run fail whatever its speed: any request answered with an error or not at all,
+ * a callback scenario that delivered nothing, an export that came back short.
+ */
+export function failuresOf(results: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  for (const s of scenarioRows(results)) {
+    for (const [who, side] of Object.entries({ tijori: s.tijori, floor: s.floor, tijori_seeded: s.tijori_seeded, tijori_unseeded: s.tijori_unseeded })) {
+      if (!side) continue;
+      if ((side.errors ?? 0) > 0) out.push(`${s.label}: ${side.errors} error(s) (${who})`);
+      if (side.orders !== undefined && side.orders > 0 && !side.delivered) out.push(`${s.label}: 0/${side.orders} delivered (${who})`);
+    }
+  }
+  const lists = results.lists as Lists | undefined;
+  if (lists && lists.export.rows < lists.export.expected_rows) out.push(`CSV export: ${lists.export.rows} rows of ${lists.export.expected_rows}`);
+  return out;
+}
+
+export function tableOf(results: Record<string, unknown>): string {
+  const rows = scenarioRows(results);
   const out = [
     '| scenario | Tijori req/s | p50 ms | p99 ms | errors | peak RSS MB | CPU µs/req (service + PostgreSQL) | floor req/s | floor p99 ms | floor CPU µs/req | Tijori / floor |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
@@ -41,6 +75,16 @@ export function tableOf(results: Record<string, unknown>): string {
     const rps = t.deliveries_per_s !== undefined ? `${num(t.confirmations_per_s)} confirmations/s in, ${num(t.deliveries_per_s)} deliveries/s out` : num(t.rps);
     out.push(
       `| ${s.label} | ${rps} | ${num(t.p50)} | ${num(t.p99)} | ${num(t.errors)} | ${num(t.peak_rss_mb)} | ${cpu(t)} | ${num(other?.rps)} | ${num(other?.p99)} | ${cpu(other)} | ${s.ratio === undefined ? '–' : `${s.ratio.toFixed(2)}×`} |`,
+    );
+  }
+  const lists = results.lists as Lists | undefined;
+  if (lists) {
+    const e = lists.export;
+    out.push(
+      '',
+      `Console CSV export: ${num(e.rows)} rows (${num(e.mb)} MB) in ${num(e.seconds)} s (first byte after ${num(e.first_byte_ms)} ms), service peak RSS ${num(e.peak_rss_mb)} MB.`,
+      `Console first page load: ${num(lists.console_first_load.gzip_bytes)} bytes of gzipped JavaScript in ${lists.console_first_load.files} file(s).`,
+      `Plans: ${lists.plans.filter((p) => p.full_scans.length > 0).map((p) => `${p.label} scans ${p.full_scans.join(', ')}`).join('; ') || 'every list statement is served by an index (no full scan)'}.`,
     );
   }
   if (results.pgbench) out.push('', String(results.pgbench));

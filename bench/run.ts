@@ -10,7 +10,10 @@
  * env: BENCH_DATABASE_URL (admin connection; default postgres://postgres@127.0.0.1:5432/test),
  *      BENCH_SECONDS (default 10), BENCH_ROUNDS (default 2), BENCH_CONNECTIONS (default 32),
  *      BENCH_SEED_ROWS (default 1,000,000 existing orders for the table-size scenario; 0 skips it),
- *      BENCH_ONLY (comma-separated scenarios: create,get,intent,payout,list,callbacks; callbacks:NAME for
+ *      BENCH_LIST_ROWS (payment orders seeded for the lists scenario, default 10,000,000; 20,000 in smoke; 0 skips it),
+ *      BENCH_LIST_PAYOUTS (payouts seeded with them; default a fifth of BENCH_LIST_ROWS),
+ *      BENCH_EXPORT_ROWS (rows of the console CSV export measured there; default 1,000,000),
+ *      BENCH_ONLY (comma-separated scenarios: create,get,intent,payout,list,callbacks,lists-10m; callbacks:NAME for
  *        one callback scenario: callbacks:psp, callbacks:psp-paced, callbacks:sandbox,
  *        callbacks:outbox-steady, callbacks:outbox-burst),
  *      BENCH_CALLBACKS (orders confirmed per round of the callback scenario; default 3,000),
@@ -30,7 +33,8 @@ import pg from 'pg';
 import { sandboxSigningSecret as signingSecretFor } from '../src/providers/sandbox/signing.js';
 import { callbackScenarios } from './callbacks-suite.js';
 import type { LoadResult, LoadSpec } from './load.js';
-import { printTable } from './report.js';
+import { listsScenario } from './lists-scenario.js';
+import { failuresOf, printTable } from './report.js';
 import { seedOrders } from './seed.js';
 import { backendCpuMs, cpuMs, freshDatabase, median, peakRssMb, resetPeakRss, SERVICE_NODE_FLAGS, type Spawned, spawnNode } from './support.js';
 
@@ -44,7 +48,11 @@ const seedRows = smoke ? 0 : Number(process.env.BENCH_SEED_ROWS ?? 1_000_000);
 const callbackOrders = smoke ? 200 : Number(process.env.BENCH_CALLBACKS ?? 3_000);
 const callbackRate = Number(process.env.BENCH_CALLBACK_RATE ?? (smoke ? 100 : 1_000));
 const warmupSeconds = smoke ? 1 : 3;
-/** BENCH_ONLY=create,get,intent,payout,list,callbacks runs only those scenarios (while working on one). */
+/** The lists scenario's table (bench/lists-scenario.ts): small in smoke so that CI stays quick. */
+const listRows = smoke ? 20_000 : Number(process.env.BENCH_LIST_ROWS ?? 10_000_000);
+const listPayouts = smoke ? 4_000 : Number(process.env.BENCH_LIST_PAYOUTS ?? Math.round(listRows / 5));
+const exportRows = smoke ? listRows : Number(process.env.BENCH_EXPORT_ROWS ?? 1_000_000);
+/** BENCH_ONLY=create,get,intent,payout,list,callbacks,lists-10m runs only those scenarios (while working on one). */
 const only = process.env.BENCH_ONLY?.split(',');
 const wanted = (scenario: string) => !only || only.includes(scenario) || only.some((o) => o.startsWith(`${scenario}:`));
 /** The callback scenarios named as callbacks:NAME in BENCH_ONLY; undefined = all of them. */
@@ -297,8 +305,15 @@ async function main() {
       scenarios.push(...(await callbackScenarios({ svc, receiver, adminToken, sandboxSigningSecret, dbUrl: db.url, orgId: tijori.orgId as string, load, ensureIntentOrders }, settings)));
     }
     results.scenarios = scenarios;
+    if (listRows > 0 && wanted('lists-10m')) {
+      results.lists = await listsScenario(
+        { adminUrl, adminToken, load, startService: (url) => spawnNode([...SERVICE_NODE_FLAGS, 'dist/main.js'], serviceEnv(url)) },
+        { orders: listRows, payouts: listPayouts, exportRows, seconds, rounds, warmupSeconds, connections },
+      );
+    }
 
-    if (seedRows > 0) {
+    // The table-size phase re-measures create, get and list: skipped when BENCH_ONLY names none of them.
+    if (seedRows > 0 && (wanted('create') || wanted('get') || wanted('list'))) {
       // "Within 10 % of an empty database" is measured on two fresh instances started together:
       // one on a database seeded with the orders, one on a database without them, alternated
       // (A B A B), so that neither the machine's speed drifting between the phases of the run nor
@@ -341,6 +356,11 @@ async function main() {
   writeFileSync('bench/results/latest.json', `${JSON.stringify(results, null, 2)}\n`);
   console.log(JSON.stringify(results, null, 2));
   printTable(results);
+  // A run with errors, or a callback scenario that delivered nothing, is a failed run (CI's smoke
+  // run included), whatever its speed.
+  const failures = failuresOf(results);
+  for (const f of failures) console.error(`bench: FAILED: ${f}`);
+  if (failures.length > 0) process.exitCode = 1;
 }
 
 await main();
