@@ -15,6 +15,7 @@ import { DestinationsService } from './services/destinations.js';
 import { IdempotencyService } from './services/idempotency.js';
 import { BeneficiariesService } from './services/beneficiaries.js';
 import { PayoutOutcomeRecorder } from './services/payout-outcomes.js';
+import { PayoutApprovalsService } from './services/payout-approvals.js';
 import { PayoutsService } from './services/payouts.js';
 import { RoutesService } from './services/routes.js';
 import { loadIfscData } from './domain/ifsc.js';
@@ -48,6 +49,8 @@ export interface AppContext {
   routes: RoutesService;
   beneficiaries: BeneficiariesService;
   payouts: PayoutsService;
+  /** Console payouts under maker-checker (contract §6). */
+  payoutApprovals: PayoutApprovalsService;
   /** Submit and inquiry answers of payout attempts, recorded in batches. */
   payoutOutcomes: PayoutOutcomeRecorder;
   /** Base URL of the public listener (PUBLIC_BASE_URL, else the real listening address). */
@@ -107,6 +110,7 @@ export function buildContext(deps: ContextDeps): AppContext {
   // These services need the finished context (provider, vault, config, each other).
   ctx.paymentOrders = new PaymentOrdersService(ctx);
   ctx.payouts = new PayoutsService(ctx);
+  ctx.payoutApprovals = new PayoutApprovalsService(ctx);
   ctx.payoutOutcomes = new PayoutOutcomeRecorder(ctx);
   ctx.providerIntake = new ProviderIntake(ctx);
   ctx.console = buildConsoleServices({

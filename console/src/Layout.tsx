@@ -8,6 +8,8 @@ export const PAGES: ReadonlyArray<{ path: string; name: string; built: boolean }
   { path: '/', name: 'Overview', built: false },
   { path: '/payment-orders', name: 'Payment orders', built: true },
   { path: '/payouts', name: 'Payouts', built: true },
+  { path: '/new-payout', name: 'New payout', built: true },
+  { path: '/payout-approvals', name: 'Payout approvals', built: true },
   { path: '/refunds', name: 'Refunds', built: true },
   { path: '/review-queue', name: 'Review queue', built: true },
   { path: '/bulk-payouts', name: 'Bulk payouts', built: false },

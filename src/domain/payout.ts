@@ -11,8 +11,17 @@ import { formatInr } from './money.js';
 export const PAYOUT_MODES = ['IMPS', 'NEFT', 'RTGS'] as const;
 export type PayoutMode = (typeof PAYOUT_MODES)[number];
 
-export const PAYOUT_STATUSES = ['PROCESSING', 'SUCCESS', 'FAILED'] as const;
+/**
+ * PENDING_APPROVAL and REJECTED belong to console payouts only (maker-checker, contract §6): a
+ * payout made in the console waits for a checker who is not its maker, who approves it (it is
+ * then submitted as any payout, PROCESSING) or rejects it (no money moves). The DB CHECK lists
+ * these same states (migration 0023; test/payout/schema-sync.test.ts).
+ */
+export const PAYOUT_STATUSES = ['PENDING_APPROVAL', 'PROCESSING', 'SUCCESS', 'FAILED', 'REJECTED'] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
+
+/** What a merchant API client can see: its payouts are never waiting for approval (API §5). */
+export const API_PAYOUT_STATUSES = ['PROCESSING', 'SUCCESS', 'FAILED'] as const satisfies readonly PayoutStatus[];
 
 /**
  * - PENDING_SUBMIT: persisted before the provider call; if we crash here we cannot know whether
@@ -34,7 +43,7 @@ export const PAYOUT_ATTEMPT_STATUSES = [
 export type PayoutAttemptStatus = (typeof PAYOUT_ATTEMPT_STATUSES)[number];
 
 export type AttemptTrigger = 'provider_accepted' | 'provider_succeeded' | 'provider_failed' | 'outcome_unknown' | 'not_executed';
-export type PayoutTrigger = 'attempt_succeeded' | 'attempt_failed';
+export type PayoutTrigger = 'approved' | 'rejected' | 'attempt_succeeded' | 'attempt_failed';
 
 export interface Transition<S extends string, T extends string> {
   from: S;
@@ -43,6 +52,8 @@ export interface Transition<S extends string, T extends string> {
 }
 
 export const PAYOUT_TRANSITIONS: readonly Transition<PayoutStatus, PayoutTrigger>[] = Object.freeze([
+  { from: 'PENDING_APPROVAL', to: 'PROCESSING', trigger: 'approved' },
+  { from: 'PENDING_APPROVAL', to: 'REJECTED', trigger: 'rejected' },
   { from: 'PROCESSING', to: 'SUCCESS', trigger: 'attempt_succeeded' },
   { from: 'PROCESSING', to: 'FAILED', trigger: 'attempt_failed' },
 ]);

@@ -21,6 +21,8 @@ export const EVENT_KINDS = [
   'payout.created',
   'payout.success',
   'payout.failed',
+  // Contract §7: sent only to destinations that subscribe to it (a console payout a checker rejected).
+  'payout.rejected',
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 

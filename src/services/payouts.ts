@@ -8,12 +8,13 @@
 import { randomBytes } from 'node:crypto';
 import { newRowId } from '../store/row-id.js';
 import type { AppContext } from '../context.js';
-import { AppError, type FieldIssue, validationError } from '../domain/errors.js';
-import { checkRailRules, type PayoutMode } from '../domain/payout.js';
-import { charLength, isUuid, isStorableText } from '../domain/text.js';
+import { AppError, validationError } from '../domain/errors.js';
+import type { PayoutMode } from '../domain/payout.js';
+import { isUuid } from '../domain/text.js';
 import type { Principal } from './clients.js';
 import type { CreateResponse, IdempotencyScope } from './idempotency.js';
-import { checkInlineBeneficiary, type InlineBeneficiary, type InlineBeneficiaryInput, type ResolvedBeneficiary } from './beneficiaries.js';
+import type { InlineBeneficiary, InlineBeneficiaryInput, ResolvedBeneficiary } from './beneficiaries.js';
+import { checkPayoutInstruction } from './payout-input.js';
 import { type EventInput, recordEvent, recordEvents } from './events.js';
 import { Batcher } from './batcher.js';
 import { isDataOrDeadlockError } from '../store/db.js';
@@ -21,7 +22,7 @@ import * as beneficiariesRepo from '../store/repos/beneficiaries-repo.js';
 import type { BeneficiaryRow, NewBeneficiary } from '../store/repos/beneficiaries-repo.js';
 import type { RouteRow } from '../store/repos/routes-repo.js';
 import { type SubmissionInput, submitAfterCreate } from './payout-submission.js';
-import { createdEventData, payoutView } from './payout-view.js';
+import { createdEventData, merchantPayoutView, payoutView } from './payout-view.js';
 import { type ListQuery, listFilterOf, pageOf } from './list-page.js';
 import * as routesRepo from '../store/repos/routes-repo.js';
 import * as repo from '../store/repos/payouts-repo.js';
@@ -39,12 +40,8 @@ export interface CreatePayoutBody {
 export const CREATE_MESSAGE = 'Payout submitted to the bank; final status arrives by callback or status retrieval.';
 
 /** Our reference at the bank: unique, alphanumeric, at most 35 characters. */
-function newTransactionId(): string {
+export function newTransactionId(): string {
   return `TJP${randomBytes(10).toString('hex').toUpperCase()}`;
-}
-
-function checkText(issues: FieldIssue[], field: string, value: string | undefined, max: number): void {
-  if (value !== undefined && (!isStorableText(value) || charLength(value) > max)) issues.push({ field, issue: `must be at most ${max} characters of text` });
 }
 
 /** A payout create ready to write: the payout, its key row, and its `payout.created` event. */
@@ -79,8 +76,11 @@ export class PayoutsService {
     );
   }
 
-  /** The route and beneficiary a create names; ROUTE_INVALID, MODE_NOT_ENABLED or BENEFICIARY_INVALID otherwise. */
-  private async resolve(principal: Principal, body: CreatePayoutBody, inline: InlineBeneficiary | null): Promise<{ route: RouteRow; ben: ResolvedBeneficiary }> {
+  /**
+   * The route and beneficiary a create names; ROUTE_INVALID, MODE_NOT_ENABLED or BENEFICIARY_INVALID otherwise.
+   * Console payouts (payout-approvals.ts) resolve through here too, as their organization's console principal.
+   */
+  async resolve(principal: Principal, body: CreatePayoutBody, inline: InlineBeneficiary | null): Promise<{ route: RouteRow; ben: ResolvedBeneficiary }> {
     const route = await this.routeReads.add({ orgId: principal.orgId, routeId: body.bank_connection_id ?? null });
     if (!route) {
       throw new AppError('ROUTE_INVALID', body.bank_connection_id ? 'bank_connection_id does not name an active payout route of this organization.' : 'This organization has no default payout route.');
@@ -93,14 +93,7 @@ export class PayoutsService {
   }
 
   async create(principal: Principal, scope: IdempotencyScope, requestId: string, body: CreatePayoutBody): Promise<CreateResponse> {
-    const issues: FieldIssue[] = [];
-    const hasId = body.beneficiary_id !== undefined;
-    const hasInline = body.beneficiary !== undefined;
-    if (hasId === hasInline) issues.push({ field: 'beneficiary', issue: 'exactly one of beneficiary_id and beneficiary is required' });
-    const inline = body.beneficiary ? checkInlineBeneficiary(body.beneficiary, issues) : null;
-    checkText(issues, 'client_reference', body.client_reference, 100);
-    checkText(issues, 'remarks', body.remarks, 255);
-    issues.push(...checkRailRules(body.mode, body.amount_paise));
+    const { issues, inline } = checkPayoutInstruction(body);
     if (issues.length > 0) throw validationError(issues);
 
     // Route and beneficiary are resolved before the key is written, so that the answer stored with
@@ -177,12 +170,12 @@ export class PayoutsService {
         ? await repo.findPayoutForClient(this.ctx.db, principal.pk, { transactionId: key })
         : null;
     if (!found) throw new AppError('NOT_FOUND', 'No such payout.');
-    return payoutView(found.payout, found.attempts);
+    return merchantPayoutView(found.payout, found.attempts);
   }
 
   /** GET /merchant/payouts: the client's own payouts, newest first, one keyset page (contract §7). */
   async list(principal: Principal, query: ListQuery) {
     const filter = listFilterOf(principal.pk, query);
-    return pageOf(await repo.listForClient(this.ctx.db, filter), filter.limit, (r) => payoutView(r.payout, r.attempts));
+    return pageOf(await repo.listForClient(this.ctx.db, filter), filter.limit, (r) => merchantPayoutView(r.payout, r.attempts));
   }
 }

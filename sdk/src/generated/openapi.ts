@@ -277,6 +277,26 @@ export type webhooks = {
         patch?: never;
         trace?: never;
     };
+    "payout.rejected": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A checker rejected a payout made in the console; no money moved.
+         * @description Delivered at least once; each attempt is re-signed with a new timestamp. Answer 2xx promptly; anything else is retried.
+         */
+        post: operations["webhook_payout_rejected"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 };
 export type components = {
     schemas: {
@@ -290,7 +310,7 @@ export type components = {
          * @description Machine-readable error code (contract §4).
          * @enum {string}
          */
-        ErrorCode: "INVALID_JSON" | "IDEMPOTENCY_KEY_REQUIRED" | "IDEMPOTENCY_KEY_INVALID" | "API_AUTH_FAILED" | "API_SCOPE_DENIED" | "API_IP_NOT_ALLOWED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "GONE" | "IDEMPOTENCY_KEY_IN_PROGRESS" | "INVALID_STATE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "VALIDATION_FAILED" | "IDEMPOTENCY_KEY_REUSED" | "SENSITIVE_DATA_REJECTED" | "BENEFICIARY_INVALID" | "ROUTE_INVALID" | "MODE_NOT_ENABLED" | "REFUND_EXCEEDS_AMOUNT" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "INVALID_JSON" | "IDEMPOTENCY_KEY_REQUIRED" | "IDEMPOTENCY_KEY_INVALID" | "API_AUTH_FAILED" | "API_SCOPE_DENIED" | "API_IP_NOT_ALLOWED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "GONE" | "IDEMPOTENCY_KEY_IN_PROGRESS" | "INVALID_STATE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "VALIDATION_FAILED" | "IDEMPOTENCY_KEY_REUSED" | "SENSITIVE_DATA_REJECTED" | "BENEFICIARY_INVALID" | "ROUTE_INVALID" | "MODE_NOT_ENABLED" | "REFUND_EXCEEDS_AMOUNT" | "SELF_APPROVAL_DENIED" | "DUPLICATE_FILE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
         /** @description Every error answer (API §7). */
         ErrorEnvelope: {
             /** @enum {boolean} */
@@ -663,6 +683,27 @@ export type components = {
              */
             failed_at: string;
         };
+        PayoutRejectedData: {
+            /** Format: uuid */
+            payout_id: string;
+            transaction_id: string;
+            client_reference: string | null;
+            amount_paise: number;
+            /** @enum {string} */
+            currency: "INR";
+            mode: components["schemas"]["PayoutMode"];
+            beneficiary: components["schemas"]["Beneficiary"];
+            /** @description true when real money moves (a provider account on its production address); false for the sandbox provider (test mode) */
+            livemode: boolean;
+            /** @enum {string} */
+            status: "REJECTED";
+            rejection_note: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            rejected_at: string;
+        };
         RefundEventData: {
             /**
              * Format: uuid
@@ -788,6 +829,22 @@ export type components = {
             created_at: string;
             data: components["schemas"]["PayoutFailedData"];
         };
+        /** @description PayOut destination, to subscribers only */
+        PayoutRejectedEvent: {
+            /** @enum {string} */
+            event: "payout.rejected";
+            /**
+             * Format: uuid
+             * @description unique; store it to reject replays
+             */
+            event_id: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            created_at: string;
+            data: components["schemas"]["PayoutRejectedData"];
+        };
     };
     responses: never;
     parameters: never;
@@ -839,7 +896,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`. The client lacks the scope, or the source address is not on its allow list. */
+            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`, `SELF_APPROVAL_DENIED`. The client lacks the scope, or the source address is not on its allow list. */
             403: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
@@ -951,7 +1008,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`. The client lacks the scope, or the source address is not on its allow list. */
+            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`, `SELF_APPROVAL_DENIED`. The client lacks the scope, or the source address is not on its allow list. */
             403: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
@@ -962,7 +1019,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `IDEMPOTENCY_KEY_IN_PROGRESS`, `INVALID_STATE`. The first request with this Idempotency-Key is still running, or the resource is not in a state that allows this. */
+            /** @description `IDEMPOTENCY_KEY_IN_PROGRESS`, `INVALID_STATE`, `DUPLICATE_FILE`. The first request with this Idempotency-Key is still running, or the resource is not in a state that allows this. */
             409: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
@@ -1079,7 +1136,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`. The client lacks the scope, or the source address is not on its allow list. */
+            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`, `SELF_APPROVAL_DENIED`. The client lacks the scope, or the source address is not on its allow list. */
             403: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
@@ -1185,7 +1242,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`. The client lacks the scope, or the source address is not on its allow list. */
+            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`, `SELF_APPROVAL_DENIED`. The client lacks the scope, or the source address is not on its allow list. */
             403: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
@@ -1207,7 +1264,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `IDEMPOTENCY_KEY_IN_PROGRESS`, `INVALID_STATE`. The first request with this Idempotency-Key is still running, or the resource is not in a state that allows this. */
+            /** @description `IDEMPOTENCY_KEY_IN_PROGRESS`, `INVALID_STATE`, `DUPLICATE_FILE`. The first request with this Idempotency-Key is still running, or the resource is not in a state that allows this. */
             409: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
@@ -1332,7 +1389,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`. The client lacks the scope, or the source address is not on its allow list. */
+            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`, `SELF_APPROVAL_DENIED`. The client lacks the scope, or the source address is not on its allow list. */
             403: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
@@ -1444,7 +1501,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`. The client lacks the scope, or the source address is not on its allow list. */
+            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`, `SELF_APPROVAL_DENIED`. The client lacks the scope, or the source address is not on its allow list. */
             403: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
@@ -1455,7 +1512,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `IDEMPOTENCY_KEY_IN_PROGRESS`, `INVALID_STATE`. The first request with this Idempotency-Key is still running, or the resource is not in a state that allows this. */
+            /** @description `IDEMPOTENCY_KEY_IN_PROGRESS`, `INVALID_STATE`, `DUPLICATE_FILE`. The first request with this Idempotency-Key is still running, or the resource is not in a state that allows this. */
             409: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
@@ -1572,7 +1629,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`. The client lacks the scope, or the source address is not on its allow list. */
+            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`, `SELF_APPROVAL_DENIED`. The client lacks the scope, or the source address is not on its allow list. */
             403: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
@@ -1667,7 +1724,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`. The client lacks the scope, or the source address is not on its allow list. */
+            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`, `SELF_APPROVAL_DENIED`. The client lacks the scope, or the source address is not on its allow list. */
             403: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
@@ -1782,7 +1839,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`. The client lacks the scope, or the source address is not on its allow list. */
+            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`, `SELF_APPROVAL_DENIED`. The client lacks the scope, or the source address is not on its allow list. */
             403: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
@@ -1804,7 +1861,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `IDEMPOTENCY_KEY_IN_PROGRESS`, `INVALID_STATE`. The first request with this Idempotency-Key is still running, or the resource is not in a state that allows this. */
+            /** @description `IDEMPOTENCY_KEY_IN_PROGRESS`, `INVALID_STATE`, `DUPLICATE_FILE`. The first request with this Idempotency-Key is still running, or the resource is not in a state that allows this. */
             409: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
@@ -1921,7 +1978,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`. The client lacks the scope, or the source address is not on its allow list. */
+            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`, `SELF_APPROVAL_DENIED`. The client lacks the scope, or the source address is not on its allow list. */
             403: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
@@ -2179,6 +2236,42 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PayoutFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx ends the delivery). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Signature or timestamp rejected; the delivery is retried. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_payout_rejected: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description unique event identifier for replay protection */
+                "X-Service-Event-Id": string;
+                /** @description Unix time in seconds when this attempt was signed */
+                "X-Service-Timestamp": string;
+                /** @description `v1=` + lowercase hex HMAC-SHA256, keyed with the destination's signing secret, of `{timestamp}.{raw body}` (API §6.2). Compare in constant time; reject a timestamp more than 300 s away. */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayoutRejectedEvent"];
             };
         };
         responses: {

@@ -56,6 +56,11 @@ export const PayoutFailedData = Type.Object(
   { ...payoutBase, status: Type.Literal('FAILED'), failure_reason: Type.String(), bank_reference: Nullable(Type.String()), failed_at: Timestamp() },
   { $id: 'PayoutFailedData', additionalProperties: false },
 );
+/** `payout.rejected` (contract §6, §7): a checker rejected a console payout; no money moved. */
+export const PayoutRejectedData = Type.Object(
+  { ...payoutBase, status: Type.Literal('REJECTED'), rejection_note: Type.String(), rejected_at: Timestamp() },
+  { $id: 'PayoutRejectedData', additionalProperties: false },
+);
 /** `collection.refund.requested` / `.completed` (contract §6): the refund as the API shows it, and the order's reference. */
 export const RefundEventData = Type.Object(
   { ...Refund.properties, merchant_order_reference: Nullable(Type.String()) },
@@ -81,10 +86,14 @@ const EVENTS: Record<EventKind, { schema: Component; summary: string }> = {
     summary: 'The only event that means a completed bank transfer; retain its UTR.',
   },
   'payout.failed': { schema: eventOf('payout.failed', 'PayoutFailedEvent', refTo(PayoutFailedData), 'PayOut destination'), summary: 'A payout failed.' },
+  'payout.rejected': {
+    schema: eventOf('payout.rejected', 'PayoutRejectedEvent', refTo(PayoutRejectedData), 'PayOut destination, to subscribers only'),
+    summary: 'A checker rejected a payout made in the console; no money moved.',
+  },
 };
 
 export const WEBHOOK_EVENT_SCHEMAS: Component[] = [
-  CollectionReceivedData, PayoutCreatedData, PayoutSuccessData, PayoutFailedData, RefundEventData,
+  CollectionReceivedData, PayoutCreatedData, PayoutSuccessData, PayoutFailedData, PayoutRejectedData, RefundEventData,
   ...EVENT_KINDS.map((k) => EVENTS[k].schema),
 ];
 
