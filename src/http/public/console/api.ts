@@ -13,6 +13,7 @@ import { okEnvelope } from '../../plugins/envelope.js';
 import { registerConsoleReviewRoutes } from './reviews-api.js';
 import { registerMoneyApi } from './money-api.js';
 import { registerPayoutApprovalsApi } from './payout-approvals-api.js';
+import { registerBulkPayoutsApi } from './bulk-payouts-api.js';
 import { actorOf, clearSessionCookie, consoleGuard, sessionOf, setSessionCookie } from './session.js';
 
 const ISO_TIME = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,6})?)?(Z|[+-]\\d{2}:\\d{2})$';
@@ -229,4 +230,5 @@ export async function registerConsoleApi(api: FastifyInstance, ctx: AppContext):
   await registerConsoleReviewRoutes(api, ctx);
   await registerMoneyApi(api, ctx);
   await registerPayoutApprovalsApi(api, ctx);
+  await registerBulkPayoutsApi(api, ctx);
 }
