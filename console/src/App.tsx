@@ -11,6 +11,7 @@ import { ReviewQueuePage } from './pages/ReviewQueuePage.js';
 import { SetupPage } from './pages/SetupPage.js';
 import { SignInPage } from './pages/SignInPage.js';
 import { UsersPage } from './pages/UsersPage.js';
+import { BulkPayoutsPage } from './pages/approvals/BulkPayoutsPage.js';
 import { NewPayoutPage } from './pages/approvals/NewPayoutPage.js';
 import { PayoutApprovalsPage } from './pages/approvals/PayoutApprovalsPage.js';
 import { moneyPage } from './pages/money/routes.js';
@@ -81,6 +82,7 @@ export function App() {
   else if (path === '/refunds') page = <RefundsPage canDecide={can('reviews.decide')} />;
   else if (path === '/new-payout') page = <NewPayoutPage canMake={can('payouts.make')} />;
   else if (path === '/payout-approvals') page = <PayoutApprovalsPage canCheck={can('payouts.check')} self={session.user.user_id} />;
+  else if (path === '/bulk-payouts') page = <BulkPayoutsPage canMake={can('payouts.make')} canCheck={can('payouts.check')} self={session.user.user_id} />;
   else if (path === '/review-queue') page = <ReviewQueuePage canDecide={can('reviews.decide')} />;
   else if (money) page = money;
   else if (path === '/account') page = <AccountPage session={session} onChanged={signedIn} canManage={can('self.manage')} />;

@@ -12,7 +12,7 @@ export const PAGES: ReadonlyArray<{ path: string; name: string; built: boolean }
   { path: '/payout-approvals', name: 'Payout approvals', built: true },
   { path: '/refunds', name: 'Refunds', built: true },
   { path: '/review-queue', name: 'Review queue', built: true },
-  { path: '/bulk-payouts', name: 'Bulk payouts', built: false },
+  { path: '/bulk-payouts', name: 'Bulk payouts', built: true },
   { path: '/beneficiaries', name: 'Beneficiaries', built: false },
   { path: '/api-clients', name: 'API clients', built: true },
   { path: '/callback-destinations', name: 'Callback destinations', built: true },
