@@ -59,7 +59,7 @@ export interface Config {
    * process SIGKILL itself at that point of a payout create; `refund_after_persist` and
    * `refund_after_submit` at that point of a refund's submission, to prove crash recovery.
    */
-  testCrashPoint: 'after_persist' | 'after_submit' | 'refund_after_persist' | 'refund_after_submit' | undefined;
+  testCrashPoint: 'after_persist' | 'after_submit' | 'refund_after_persist' | 'refund_after_submit' | 'bulk_mid' | undefined;
   /**
    * Test/demo only (refused in production): fault injection of the sandbox bank's submit endpoint,
    * SANDBOX_FAULTS="timeout=0.3,error=0.1" (probabilities per submit call).
@@ -137,8 +137,8 @@ function parseMasterKey(b64: string): Buffer {
 
 function crashPointFrom(raw: string | undefined): Config['testCrashPoint'] {
   if (raw === undefined || raw === '') return undefined;
-  if (raw === 'after_persist' || raw === 'after_submit' || raw === 'refund_after_persist' || raw === 'refund_after_submit') return raw;
-  throw new Error(`TIJORI_TEST_CRASH_POINT must be after_persist, after_submit, refund_after_persist or refund_after_submit, got "${raw}"`);
+  if (raw === 'after_persist' || raw === 'after_submit' || raw === 'refund_after_persist' || raw === 'refund_after_submit' || raw === 'bulk_mid') return raw;
+  throw new Error(`TIJORI_TEST_CRASH_POINT must be after_persist, after_submit, refund_after_persist, refund_after_submit or bulk_mid, got "${raw}"`);
 }
 
 export function sandboxFaultsFrom(raw: string | undefined): SandboxFaults {

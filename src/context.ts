@@ -16,6 +16,8 @@ import { EventLogService } from './services/event-log.js';
 import { IdempotencyService } from './services/idempotency.js';
 import { BeneficiariesService } from './services/beneficiaries.js';
 import { PayoutOutcomeRecorder } from './services/payout-outcomes.js';
+import { BulkPayoutsService } from './services/bulk-payouts.js';
+import { PayoutApprovalsService } from './services/payout-approvals.js';
 import { PayoutsService } from './services/payouts.js';
 import { RoutesService } from './services/routes.js';
 import { loadIfscData } from './domain/ifsc.js';
@@ -51,6 +53,10 @@ export interface AppContext {
   routes: RoutesService;
   beneficiaries: BeneficiariesService;
   payouts: PayoutsService;
+  /** Console payouts under maker-checker (contract §6). */
+  payoutApprovals: PayoutApprovalsService;
+  /** Bulk payout files: upload, decision, row-by-row submission (contract §6). */
+  bulkPayouts: BulkPayoutsService;
   /** Submit and inquiry answers of payout attempts, recorded in batches. */
   payoutOutcomes: PayoutOutcomeRecorder;
   /** Base URL of the public listener (PUBLIC_BASE_URL, else the real listening address). */
@@ -111,6 +117,8 @@ export function buildContext(deps: ContextDeps): AppContext {
   // These services need the finished context (provider, vault, config, each other).
   ctx.paymentOrders = new PaymentOrdersService(ctx);
   ctx.payouts = new PayoutsService(ctx);
+  ctx.payoutApprovals = new PayoutApprovalsService(ctx);
+  ctx.bulkPayouts = new BulkPayoutsService(ctx);
   ctx.payoutOutcomes = new PayoutOutcomeRecorder(ctx);
   ctx.providerIntake = new ProviderIntake(ctx);
   ctx.console = buildConsoleServices({

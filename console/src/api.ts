@@ -24,13 +24,16 @@ export function onSessionEnded(fn: () => void): void {
   onSignedOut = fn;
 }
 
-export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+/** `body` is sent as JSON; a File or Blob (a bulk payout CSV) is sent as it is, with its own type (`raw`). */
+export async function api<T>(method: string, path: string, body?: unknown, raw?: { blob: Blob; type: string }): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
+  if (raw) headers['content-type'] = raw.type;
   if (method !== 'GET' && csrfToken) headers['x-csrf-token'] = csrfToken;
   let res: Response;
   try {
-    res = await fetch(`/console/api${path}`, { method, headers, credentials: 'same-origin', ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    const payload = raw ? { body: raw.blob } : body === undefined ? {} : { body: JSON.stringify(body) };
+    res = await fetch(`/console/api${path}`, { method, headers, credentials: 'same-origin', ...payload });
   } catch {
     throw new ApiError(0, 'NETWORK', 'The service cannot be reached. Check your connection and try again.');
   }

@@ -24,6 +24,8 @@ export const ERROR_CODES = [
   'ROUTE_INVALID',
   'MODE_NOT_ENABLED',
   'REFUND_EXCEEDS_AMOUNT',
+  'SELF_APPROVAL_DENIED',
+  'DUPLICATE_FILE',
   'RATE_LIMITED',
   'INTERNAL_ERROR',
   'SERVICE_UNAVAILABLE',
@@ -40,6 +42,7 @@ export function httpStatusOf(code: ErrorCode): number {
       return 401;
     case 'API_SCOPE_DENIED':
     case 'API_IP_NOT_ALLOWED':
+    case 'SELF_APPROVAL_DENIED': // maker-checker (contract §6): a maker never decides their own payout or file
       return 403;
     case 'NOT_FOUND':
       return 404;
@@ -47,6 +50,7 @@ export function httpStatusOf(code: ErrorCode): number {
       return 405;
     case 'IDEMPOTENCY_KEY_IN_PROGRESS':
     case 'INVALID_STATE':
+    case 'DUPLICATE_FILE': // a bulk payout file with the SHA-256 of one the organization uploaded before
       return 409;
     case 'GONE':
       return 410;

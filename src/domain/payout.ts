@@ -11,9 +11,18 @@ import { formatInr } from './money.js';
 export const PAYOUT_MODES = ['IMPS', 'NEFT', 'RTGS'] as const;
 export type PayoutMode = (typeof PAYOUT_MODES)[number];
 
-/** REVERSED: a SUCCESS the bank later undid (the amount came back); only ever reached from SUCCESS. */
-export const PAYOUT_STATUSES = ['PROCESSING', 'SUCCESS', 'FAILED', 'REVERSED'] as const;
+/**
+ * PENDING_APPROVAL and REJECTED belong to console payouts only (maker-checker, contract §6): a
+ * payout made in the console waits for a checker who is not its maker, who approves it (it is
+ * then submitted as any payout, PROCESSING) or rejects it (no money moves).
+ * REVERSED: a SUCCESS the bank later undid (the amount came back); only ever reached from SUCCESS.
+ * The DB CHECK lists these same states (migrations 0023, 0027; test/foundation/schema-sync.test.ts).
+ */
+export const PAYOUT_STATUSES = ['PENDING_APPROVAL', 'PROCESSING', 'SUCCESS', 'FAILED', 'REJECTED', 'REVERSED'] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
+
+/** What a merchant API client can see: its payouts are never waiting for approval (API §5). */
+export const API_PAYOUT_STATUSES = ['PROCESSING', 'SUCCESS', 'FAILED', 'REVERSED'] as const satisfies readonly PayoutStatus[];
 
 /**
  * - PENDING_SUBMIT: persisted before the provider call; if we crash here we cannot know whether
@@ -42,7 +51,7 @@ export type PayoutAttemptStatus = (typeof PAYOUT_ATTEMPT_STATUSES)[number];
 export const UNRESOLVED_ATTEMPT_STATUSES = ['PENDING_SUBMIT', 'PROCESSING', 'UNKNOWN'] as const satisfies readonly PayoutAttemptStatus[];
 
 export type AttemptTrigger = 'provider_accepted' | 'provider_succeeded' | 'provider_failed' | 'outcome_unknown' | 'not_executed' | 'provider_reversed';
-export type PayoutTrigger = 'attempt_succeeded' | 'attempt_failed' | 'attempt_reversed';
+export type PayoutTrigger = 'approved' | 'rejected' | 'attempt_succeeded' | 'attempt_failed' | 'attempt_reversed';
 
 export interface Transition<S extends string, T extends string> {
   from: S;
@@ -51,6 +60,8 @@ export interface Transition<S extends string, T extends string> {
 }
 
 export const PAYOUT_TRANSITIONS: readonly Transition<PayoutStatus, PayoutTrigger>[] = Object.freeze([
+  { from: 'PENDING_APPROVAL', to: 'PROCESSING', trigger: 'approved' },
+  { from: 'PENDING_APPROVAL', to: 'REJECTED', trigger: 'rejected' },
   { from: 'PROCESSING', to: 'SUCCESS', trigger: 'attempt_succeeded' },
   { from: 'PROCESSING', to: 'FAILED', trigger: 'attempt_failed' },
   { from: 'SUCCESS', to: 'REVERSED', trigger: 'attempt_reversed' },

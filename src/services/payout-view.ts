@@ -2,7 +2,7 @@
  * How a payout is shown to merchants: the `data` of API §2.3 (create and retrieval) and the event
  * payloads of §6.4. Only the last four digits of an account number ever appear here.
  */
-import type { PayoutAttemptStatus, PayoutStatus } from '../domain/payout.js';
+import type { API_PAYOUT_STATUSES, PayoutAttemptStatus } from '../domain/payout.js';
 import type { AttemptRow, PayoutRow } from '../store/repos/payouts-repo.js';
 
 type PayoutFacts = Pick<
@@ -25,7 +25,7 @@ export function beneficiaryView(p: PayoutFacts) {
  * Merchants see an attempt as PROCESSING until the bank decides it. An attempt proven not executed
  * shows as FAILED: it moved no money, and a later attempt (same reference) carries the payout on.
  */
-export function attemptStatusView(status: PayoutAttemptStatus): PayoutStatus {
+export function attemptStatusView(status: PayoutAttemptStatus): (typeof API_PAYOUT_STATUSES)[number] {
   switch (status) {
     case 'PENDING_SUBMIT':
     case 'PROCESSING':
@@ -62,6 +62,17 @@ export function payoutView(p: PayoutRow, attempts: AttemptFacts[]) {
     livemode: p.livemode,
     created_at: new Date(p.created_at).toISOString(),
   };
+}
+
+/**
+ * payoutView for the merchant API: an API client's payouts are never console payouts (those
+ * belong to the console principal, migration 0023), so their status is always one of API §3.2.
+ */
+export function merchantPayoutView(p: PayoutRow, attempts: AttemptFacts[]) {
+  const v = payoutView(p, attempts);
+  const status = v.status;
+  if (status === 'PENDING_APPROVAL' || status === 'REJECTED') throw new Error(`payout ${p.id} in ${status} reached the merchant API`);
+  return { ...v, status };
 }
 
 function eventBase(p: PayoutFacts) {

@@ -21,7 +21,7 @@ import * as beneficiariesRepo from '../store/repos/beneficiaries-repo.js';
 import type { BeneficiaryRow, NewBeneficiary } from '../store/repos/beneficiaries-repo.js';
 import type { RouteRow } from '../store/repos/routes-repo.js';
 import { type SubmissionInput, submitAfterCreate } from './payout-submission.js';
-import { createdEventData, payoutView } from './payout-view.js';
+import { createdEventData, merchantPayoutView, payoutView } from './payout-view.js';
 import { type ListQuery, listFilterOf, pageOf } from './list-page.js';
 import * as routesRepo from '../store/repos/routes-repo.js';
 import * as repo from '../store/repos/payouts-repo.js';
@@ -31,7 +31,7 @@ export type { CreatePayoutBody } from './payout-input.js';
 export const CREATE_MESSAGE = 'Payout submitted to the bank; final status arrives by callback or status retrieval.';
 
 /** Our reference at the bank: unique, alphanumeric, at most 35 characters. */
-function newTransactionId(): string {
+export function newTransactionId(): string {
   return `TJP${randomBytes(10).toString('hex').toUpperCase()}`;
 }
 
@@ -67,8 +67,11 @@ export class PayoutsService {
     );
   }
 
-  /** The route and beneficiary a create names; ROUTE_INVALID, MODE_NOT_ENABLED or BENEFICIARY_INVALID otherwise. */
-  private async resolve(principal: Principal, body: CreatePayoutBody, inline: InlineBeneficiary | null): Promise<{ route: RouteRow; ben: ResolvedBeneficiary }> {
+  /**
+   * The route and beneficiary a create names; ROUTE_INVALID, MODE_NOT_ENABLED or BENEFICIARY_INVALID otherwise.
+   * Console payouts (payout-approvals.ts) resolve through here too, as their organization's console principal.
+   */
+  async resolve(principal: Principal, body: CreatePayoutBody, inline: InlineBeneficiary | null): Promise<{ route: RouteRow; ben: ResolvedBeneficiary }> {
     const route = await this.routeReads.add({ orgId: principal.orgId, routeId: body.bank_connection_id ?? null });
     if (!route) {
       throw new AppError('ROUTE_INVALID', body.bank_connection_id ? 'bank_connection_id does not name an active payout route of this organization.' : 'This organization has no default payout route.');
@@ -157,12 +160,12 @@ export class PayoutsService {
         ? await repo.findPayoutForClient(this.ctx.db, principal.pk, { transactionId: key })
         : null;
     if (!found) throw new AppError('NOT_FOUND', 'No such payout.');
-    return payoutView(found.payout, found.attempts);
+    return merchantPayoutView(found.payout, found.attempts);
   }
 
   /** GET /merchant/payouts: the client's own payouts, newest first, one keyset page (contract §7). */
   async list(principal: Principal, query: ListQuery) {
     const filter = listFilterOf(principal.pk, query);
-    return pageOf(await repo.listForClient(this.ctx.db, filter), filter.limit, (r) => payoutView(r.payout, r.attempts));
+    return pageOf(await repo.listForClient(this.ctx.db, filter), filter.limit, (r) => merchantPayoutView(r.payout, r.attempts));
   }
 }

@@ -4,10 +4,19 @@ import { CallbackDeliveryWorker } from './callback-delivery-worker.js';
 import { createDestinationHealthWorker } from './destination-health-worker.js';
 import { createOrderExpiryWorker } from './order-expiry-worker.js';
 import { createPayoutWorker } from './payout-worker.js';
+import { createBulkPayoutWorker } from './bulk-payout-worker.js';
 import type { Worker } from './polling-worker.js';
 import { createProviderEventsWorker } from './provider-events-worker.js';
 import { createRefundWorker } from './refund-worker.js';
 
 export function createWorkers(ctx: AppContext): Worker[] {
-  return [createProviderEventsWorker(ctx), createOrderExpiryWorker(ctx), createPayoutWorker(ctx), createRefundWorker(ctx), new CallbackDeliveryWorker(ctx), createDestinationHealthWorker(ctx)];
+  return [
+    createProviderEventsWorker(ctx),
+    createOrderExpiryWorker(ctx),
+    createPayoutWorker(ctx),
+    createBulkPayoutWorker(ctx),
+    createRefundWorker(ctx),
+    new CallbackDeliveryWorker(ctx),
+    createDestinationHealthWorker(ctx),
+  ];
 }

@@ -1,6 +1,6 @@
 /**
  * Batched statements against real PostgreSQL (src/store/repos/payment-orders-repo.ts, behind
- * src/services/batcher.ts). CHECKOUT creates: every create of a batch gets its own answer; a key
+ * src/store/batcher.ts). CHECKOUT creates: every create of a batch gets its own answer; a key
  * that exists or repeats in the batch writes nothing; one bad row fails only its own create;
  * batches sharing keys in opposite orders do not deadlock. INTENT (leased) creates: keys taken in
  * one statement; an order is written only with a key still held. Merchant GETs: each look-up sees

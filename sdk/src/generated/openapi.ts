@@ -390,7 +390,7 @@ export type components = {
          * @description Machine-readable error code (contract §4).
          * @enum {string}
          */
-        ErrorCode: "INVALID_JSON" | "IDEMPOTENCY_KEY_REQUIRED" | "IDEMPOTENCY_KEY_INVALID" | "API_AUTH_FAILED" | "API_SCOPE_DENIED" | "API_IP_NOT_ALLOWED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "GONE" | "IDEMPOTENCY_KEY_IN_PROGRESS" | "INVALID_STATE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "VALIDATION_FAILED" | "IDEMPOTENCY_KEY_REUSED" | "SENSITIVE_DATA_REJECTED" | "BENEFICIARY_INVALID" | "ROUTE_INVALID" | "MODE_NOT_ENABLED" | "REFUND_EXCEEDS_AMOUNT" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "INVALID_JSON" | "IDEMPOTENCY_KEY_REQUIRED" | "IDEMPOTENCY_KEY_INVALID" | "API_AUTH_FAILED" | "API_SCOPE_DENIED" | "API_IP_NOT_ALLOWED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "GONE" | "IDEMPOTENCY_KEY_IN_PROGRESS" | "INVALID_STATE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "VALIDATION_FAILED" | "IDEMPOTENCY_KEY_REUSED" | "SENSITIVE_DATA_REJECTED" | "BENEFICIARY_INVALID" | "ROUTE_INVALID" | "MODE_NOT_ENABLED" | "REFUND_EXCEEDS_AMOUNT" | "SELF_APPROVAL_DENIED" | "DUPLICATE_FILE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
         /** @description Every error answer (API §7). */
         ErrorEnvelope: {
             /** @enum {boolean} */
@@ -854,7 +854,7 @@ export type components = {
             livemode: boolean;
             /** @enum {string} */
             status: "REJECTED";
-            rejection_reason: string | null;
+            rejection_note: string;
             /**
              * Format: date-time
              * @description ISO 8601 UTC timestamp
@@ -1088,7 +1088,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`. The client lacks the scope, or the source address is not on its allow list. */
+            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`, `SELF_APPROVAL_DENIED`. The client lacks the scope, or the source address is not on its allow list. */
             403: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
@@ -1200,7 +1200,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`. The client lacks the scope, or the source address is not on its allow list. */
+            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`, `SELF_APPROVAL_DENIED`. The client lacks the scope, or the source address is not on its allow list. */
             403: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
@@ -1211,7 +1211,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `IDEMPOTENCY_KEY_IN_PROGRESS`, `INVALID_STATE`. The first request with this Idempotency-Key is still running, or the resource is not in a state that allows this. */
+            /** @description `IDEMPOTENCY_KEY_IN_PROGRESS`, `INVALID_STATE`, `DUPLICATE_FILE`. The first request with this Idempotency-Key is still running, or the resource is not in a state that allows this. */
             409: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
@@ -1328,7 +1328,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`. The client lacks the scope, or the source address is not on its allow list. */
+            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`, `SELF_APPROVAL_DENIED`. The client lacks the scope, or the source address is not on its allow list. */
             403: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
@@ -1434,7 +1434,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`. The client lacks the scope, or the source address is not on its allow list. */
+            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`, `SELF_APPROVAL_DENIED`. The client lacks the scope, or the source address is not on its allow list. */
             403: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
@@ -1456,7 +1456,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `IDEMPOTENCY_KEY_IN_PROGRESS`, `INVALID_STATE`. The first request with this Idempotency-Key is still running, or the resource is not in a state that allows this. */
+            /** @description `IDEMPOTENCY_KEY_IN_PROGRESS`, `INVALID_STATE`, `DUPLICATE_FILE`. The first request with this Idempotency-Key is still running, or the resource is not in a state that allows this. */
             409: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
@@ -1581,7 +1581,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`. The client lacks the scope, or the source address is not on its allow list. */
+            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`, `SELF_APPROVAL_DENIED`. The client lacks the scope, or the source address is not on its allow list. */
             403: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
@@ -1693,7 +1693,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`. The client lacks the scope, or the source address is not on its allow list. */
+            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`, `SELF_APPROVAL_DENIED`. The client lacks the scope, or the source address is not on its allow list. */
             403: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
@@ -1704,7 +1704,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `IDEMPOTENCY_KEY_IN_PROGRESS`, `INVALID_STATE`. The first request with this Idempotency-Key is still running, or the resource is not in a state that allows this. */
+            /** @description `IDEMPOTENCY_KEY_IN_PROGRESS`, `INVALID_STATE`, `DUPLICATE_FILE`. The first request with this Idempotency-Key is still running, or the resource is not in a state that allows this. */
             409: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
@@ -1821,7 +1821,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`. The client lacks the scope, or the source address is not on its allow list. */
+            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`, `SELF_APPROVAL_DENIED`. The client lacks the scope, or the source address is not on its allow list. */
             403: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
@@ -1916,7 +1916,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`. The client lacks the scope, or the source address is not on its allow list. */
+            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`, `SELF_APPROVAL_DENIED`. The client lacks the scope, or the source address is not on its allow list. */
             403: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
@@ -2031,7 +2031,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`. The client lacks the scope, or the source address is not on its allow list. */
+            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`, `SELF_APPROVAL_DENIED`. The client lacks the scope, or the source address is not on its allow list. */
             403: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
@@ -2053,7 +2053,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `IDEMPOTENCY_KEY_IN_PROGRESS`, `INVALID_STATE`. The first request with this Idempotency-Key is still running, or the resource is not in a state that allows this. */
+            /** @description `IDEMPOTENCY_KEY_IN_PROGRESS`, `INVALID_STATE`, `DUPLICATE_FILE`. The first request with this Idempotency-Key is still running, or the resource is not in a state that allows this. */
             409: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
@@ -2170,7 +2170,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`. The client lacks the scope, or the source address is not on its allow list. */
+            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`, `SELF_APPROVAL_DENIED`. The client lacks the scope, or the source address is not on its allow list. */
             403: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */

@@ -100,7 +100,7 @@ export interface ClientListRow {
 export async function listClientsOfOrg(q: Queryable, orgId: string): Promise<ClientListRow[]> {
   const r = await q.query<ClientListRow>(
     `SELECT client_id, name, scopes, allowed_ips, rate_limit_per_minute, active, created_at, secret_rotated_at
-       FROM api_clients WHERE org_id = $1 ORDER BY created_at DESC, client_id`,
+       FROM api_clients WHERE org_id = $1 AND NOT console_principal ORDER BY created_at DESC, client_id`,
     [orgId],
   );
   return r.rows;

@@ -41,7 +41,7 @@ export interface AttemptRow {
   inquiry_count: number;
 }
 
-const PAYOUT_COLUMNS = `p.id, p.transaction_id, p.org_id, p.client_pk, p.beneficiary_id, p.beneficiary_name, p.beneficiary_last4,
+export const PAYOUT_COLUMNS = `p.id, p.transaction_id, p.org_id, p.client_pk, p.beneficiary_id, p.beneficiary_name, p.beneficiary_last4,
   p.beneficiary_ifsc, p.beneficiary_bank_name, p.amount_paise, p.currency, p.mode, p.client_reference, p.remarks, p.status,
   p.failure_reason, p.bank_reference, p.utr, p.processed_at, p.livemode, p.created_at`;
 

@@ -16,6 +16,8 @@ import { registerMoneyApi } from './money-api.js';
 import { registerPagesApi } from './pages-api.js';
 import { CodeBody, PasswordBody, SESSION_OPS, SetupBody, SetupInspectBody, SignInBody, TotpBody } from './schemas/session.js';
 import { AuditQuery, ClientBody, ClientParams, DestinationBody, IpBody, KindParams, RoleBody, SETTINGS_OPS, UserBody, UserParams } from './schemas/settings.js';
+import { registerPayoutApprovalsApi } from './payout-approvals-api.js';
+import { registerBulkPayoutsApi } from './bulk-payouts-api.js';
 import { actorOf, clearSessionCookie, consoleGuard, sessionOf, setSessionCookie } from './session.js';
 
 function userAgent(request: FastifyRequest): string | null {
@@ -199,4 +201,6 @@ export async function registerConsoleApi(app: FastifyInstance, ctx: AppContext):
   await registerMoneyApi(api, ctx);
   await registerPagesApi(api, ctx);
   await registerEventsApi(api, ctx);
+  await registerPayoutApprovalsApi(api, ctx);
+  await registerBulkPayoutsApi(api, ctx);
 }

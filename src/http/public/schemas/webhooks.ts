@@ -68,6 +68,11 @@ export const PayoutReversedData = Type.Object(
   },
   { $id: 'PayoutReversedData', additionalProperties: false },
 );
+/** `payout.rejected` (contract §6, §7): a checker rejected a console payout; no money moved. */
+export const PayoutRejectedData = Type.Object(
+  { ...payoutBase, status: Type.Literal('REJECTED'), rejection_note: Type.String(), rejected_at: Timestamp() },
+  { $id: 'PayoutRejectedData', additionalProperties: false },
+);
 /** `collection.refund.requested` / `.completed` (contract §6): the refund as the API shows it, and the order's reference. */
 export const RefundEventData = Type.Object(
   { ...Refund.properties, merchant_order_reference: Nullable(Type.String()) },
@@ -88,11 +93,6 @@ export const CollectionClosedData = Type.Object(
     livemode: Livemode,
   },
   { $id: 'CollectionClosedData', additionalProperties: false },
-);
-/** `payout.rejected` (contract §6, §7, opt-in): a checker rejected a console payout; no money moved. */
-export const PayoutRejectedData = Type.Object(
-  { ...payoutBase, status: Type.Literal('REJECTED'), rejection_reason: Nullable(Type.String()), rejected_at: Timestamp() },
-  { $id: 'PayoutRejectedData', additionalProperties: false },
 );
 
 const OPT_IN = 'Sent only to a destination that subscribes to it (`tijori destination set --events`, or the console).';

@@ -1,0 +1,230 @@
+/**
+ * "Bulk payouts" (contract §5, §6): a maker uploads a CSV ("CSV file", "Upload file"); every row
+ * is checked first and the problems are listed by line, or the file is stored with a preview
+ * (count, total, totals per mode). A checker other than the uploader approves or rejects the whole
+ * file; an approved file is paid row by row, its progress shown live (polled), and each row's
+ * result downloadable as CSV.
+ */
+import { type FormEvent, Fragment, useCallback, useEffect, useState } from 'react';
+import { api, ApiError, describe } from '../../api.js';
+import { ErrorLine, Time } from '../../components.js';
+import { formatPaise } from '../../format.js';
+
+interface BulkFile {
+  id: string;
+  file_name: string;
+  status: 'PENDING_APPROVAL' | 'APPROVED' | 'REJECTED' | 'COMPLETED';
+  row_count: number;
+  total_paise: number;
+  totals_by_mode: Record<string, { count: number; total_paise: number }>;
+  uploaded_by: string;
+  uploader: string | null;
+  decider: string | null;
+  decision_note: string | null;
+  created_at: string;
+  progress: { created: number; not_created: number; succeeded: number; failed: number };
+}
+
+const HEADER = 'name,account_number,ifsc,mobile,amount_paise,mode,remarks,client_reference';
+
+function Preview({ f }: { f: BulkFile }) {
+  return (
+    <dl className="facts">
+      <dt>Rows</dt>
+      <dd>{f.row_count}</dd>
+      <dt>Total</dt>
+      <dd>{formatPaise(f.total_paise)}</dd>
+      {Object.entries(f.totals_by_mode).map(([mode, t]) => (
+        <Fragment key={mode}>
+          <dt>{mode}</dt>
+          <dd>
+            {t.count} row{t.count === 1 ? '' : 's'}, {formatPaise(t.total_paise)}
+          </dd>
+        </Fragment>
+      ))}
+      <dt>Status</dt>
+      <dd>
+        {f.status}
+        {f.decider ? ` (decided by ${f.decider})` : ''}
+        {f.decision_note ? `: ${f.decision_note}` : ''}
+      </dd>
+      <dt>Progress</dt>
+      <dd aria-live="polite">
+        {f.progress.created} of {f.row_count} submitted · {f.progress.succeeded} succeeded · {f.progress.failed} failed
+        {f.progress.not_created ? ` · ${f.progress.not_created} could not be created` : ''}
+      </dd>
+    </dl>
+  );
+}
+
+export function BulkPayoutsPage({ canMake, canCheck, self }: { canMake: boolean; canCheck: boolean; self: string }) {
+  const [files, setFiles] = useState<BulkFile[] | null>(null);
+  const [file, setFile] = useState<File | null>(null);
+  const [issues, setIssues] = useState<{ field: string; issue: string }[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const [selected, setSelected] = useState<string | null>(null);
+  const [note, setNote] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  const load = useCallback(() => {
+    api<BulkFile[]>('GET', '/bulk-payouts').then(setFiles, (e) => setError(describe(e)));
+  }, []);
+  useEffect(load, [load]);
+  // Live progress: poll while a file is being paid.
+  const active = files?.some((f) => f.status === 'APPROVED' || (f.status === 'COMPLETED' && f.progress.succeeded + f.progress.failed + f.progress.not_created < f.row_count));
+  useEffect(() => {
+    if (!active) return;
+    const t = setInterval(load, 1000);
+    return () => clearInterval(t);
+  }, [active, load]);
+
+  async function upload(e: FormEvent) {
+    e.preventDefault();
+    setError(null);
+    setIssues([]);
+    setDone(null);
+    if (!file) return setError('Choose a CSV file first.');
+    setBusy(true);
+    try {
+      const f = await api<BulkFile>('POST', `/bulk-payouts?file_name=${encodeURIComponent(file.name)}`, undefined, { blob: file, type: 'text/csv' });
+      setDone(`${f.file_name} uploaded: ${f.row_count} rows, ${formatPaise(f.total_paise)}. It waits for a checker.`);
+      setSelected(f.id);
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'VALIDATION_FAILED') {
+        setError(err.message);
+        setIssues(err.details);
+      } else setError(describe(err));
+    } finally {
+      setBusy(false);
+      load();
+    }
+  }
+
+  async function decide(action: 'approve' | 'reject', f: BulkFile) {
+    if (action === 'reject' && note.trim() === '') return setError('Write a note saying why the file is rejected.');
+    setBusy(true);
+    setError(null);
+    setDone(null);
+    try {
+      await api('POST', `/bulk-payouts/${f.id}/${action}`, action === 'reject' ? { note: note.trim() } : {});
+      setDone(action === 'approve' ? `${f.file_name} approved: its rows are being paid.` : `${f.file_name} rejected; nothing is paid.`);
+      setNote('');
+    } catch (err) {
+      setError(describe(err));
+    } finally {
+      setBusy(false);
+      load();
+    }
+  }
+
+  const current = files?.find((f) => f.id === selected) ?? null;
+  return (
+    <>
+      <h1>Bulk payouts</h1>
+      <ErrorLine error={error} />
+      {issues.length > 0 ? (
+        <section className="panel" aria-labelledby="issues-title">
+          <h2 id="issues-title">Problems in the file</h2>
+          <ul className="issues">
+            {issues.map((i) => (
+              <li key={`${i.field} ${i.issue}`}>
+                {i.field} {i.issue}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      {done ? (
+        <p className="notice" role="status">
+          {done}
+        </p>
+      ) : null}
+      {canMake ? (
+        <form className="panel" onSubmit={(e) => void upload(e)} aria-labelledby="upload-title">
+          <h2 id="upload-title">Upload a file</h2>
+          <p className="hint" id="csv-hint">
+            CSV with the header <code>{HEADER}</code>, at most 10,000 rows; amounts in paise. Every row is checked before anything is created.
+          </p>
+          <label htmlFor="bulk-file">CSV file</label>
+          <input id="bulk-file" type="file" accept=".csv,text/csv" aria-describedby="csv-hint" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
+          <button type="submit" disabled={busy}>
+            Upload file
+          </button>
+        </form>
+      ) : null}
+      {current ? (
+        <section className="panel" aria-labelledby="file-title">
+          <h2 id="file-title">{current.file_name}</h2>
+          <Preview f={current} />
+          {current.status === 'PENDING_APPROVAL' && canCheck && current.uploaded_by !== self ? (
+            <form className="decision" onSubmit={(e) => e.preventDefault()}>
+              <label htmlFor="bulk-note">Note (required to reject)</label>
+              <textarea id="bulk-note" rows={2} maxLength={500} value={note} onChange={(e) => setNote(e.target.value)} />
+              <div className="row">
+                <button type="button" disabled={busy} onClick={() => void decide('approve', current)}>
+                  Approve
+                </button>
+                <button type="button" className="danger" disabled={busy} onClick={() => void decide('reject', current)}>
+                  Reject
+                </button>
+              </div>
+            </form>
+          ) : current.status === 'PENDING_APPROVAL' && current.uploaded_by === self ? (
+            <p>You uploaded this file, so another checker must approve or reject it.</p>
+          ) : null}
+          {current.status === 'APPROVED' || current.status === 'COMPLETED' ? (
+            <p>
+              <a href={`/console/api/bulk-payouts/${current.id}/results.csv`} download>
+                Download results (CSV)
+              </a>
+            </p>
+          ) : null}
+          <button type="button" className="secondary" onClick={() => setSelected(null)}>
+            Close
+          </button>
+        </section>
+      ) : null}
+      {files === null ? (
+        <p>Loading…</p>
+      ) : files.length === 0 ? (
+        <p>No bulk payout files yet.</p>
+      ) : (
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Uploaded</th>
+                <th scope="col">File</th>
+                <th scope="col">Rows</th>
+                <th scope="col">Total</th>
+                <th scope="col">Status</th>
+                <th scope="col">Uploaded by</th>
+                <th scope="col">Details</th>
+              </tr>
+            </thead>
+            <tbody>
+              {files.map((f) => (
+                <tr key={f.id}>
+                  <td>
+                    <Time iso={f.created_at} />
+                  </td>
+                  <td>{f.file_name}</td>
+                  <td className="num">{f.row_count}</td>
+                  <td className="num">{formatPaise(f.total_paise)}</td>
+                  <td>{f.status}</td>
+                  <td>{f.uploader ?? '—'}</td>
+                  <td className="actions">
+                    <button type="button" className="secondary" aria-label={`Open file ${f.file_name}`} onClick={() => setSelected(f.id)}>
+                      Open
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,159 @@
+/**
+ * "New payout" (contract §5, §6): a maker instructs a payout to a saved beneficiary or to new
+ * account details. The IFSC is checked as it is typed and the bank's name is shown, so the maker
+ * confirms the account by its bank. The payout then waits for a checker ("Payout approvals").
+ */
+import { type FormEvent, useEffect, useState } from 'react';
+import { api, describe } from '../../api.js';
+import { ErrorLine } from '../../components.js';
+import { formatPaise } from '../../format.js';
+
+interface SavedBeneficiary {
+  id: string;
+  name: string;
+  account_number_last4: string;
+  ifsc: string;
+  bank_name: string;
+}
+
+interface Created {
+  id: string;
+  transaction_id: string;
+  amount_paise: number;
+  status: string;
+  beneficiary: { name: string; bank_name: string; account_number_last4: string };
+}
+
+const MODES = ['IMPS', 'NEFT', 'RTGS'] as const;
+
+/** "1,234.50" → 123450 paise; null when it is not an amount with at most two decimals. */
+export function rupeesToPaise(text: string): number | null {
+  const t = text.replace(/[,\s₹]/g, '');
+  if (!/^[0-9]+(\.[0-9]{1,2})?$/.test(t)) return null;
+  const [whole, frac = ''] = t.split('.');
+  return Number(whole) * 100 + Number(frac.padEnd(2, '0'));
+}
+
+export function NewPayoutPage({ canMake }: { canMake: boolean }) {
+  const [saved, setSaved] = useState<SavedBeneficiary[]>([]);
+  const [savedId, setSavedId] = useState('');
+  const [name, setName] = useState('');
+  const [account, setAccount] = useState('');
+  const [ifsc, setIfsc] = useState('');
+  const [bank, setBank] = useState<{ ifsc: string; text: string } | null>(null);
+  const [mobile, setMobile] = useState('');
+  const [amount, setAmount] = useState('');
+  const [mode, setMode] = useState<(typeof MODES)[number]>('IMPS');
+  const [remarks, setRemarks] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [created, setCreated] = useState<Created | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    api<SavedBeneficiary[]>('GET', '/payout-beneficiaries').then(setSaved, (e) => setError(describe(e)));
+  }, []);
+
+  // The bank's name for an 11-character IFSC, looked up as soon as it is complete.
+  useEffect(() => {
+    const code = ifsc.trim().toUpperCase();
+    if (code.length !== 11) {
+      setBank(null);
+      return;
+    }
+    let live = true;
+    api<{ ifsc: string; bank_name: string }>('GET', `/ifsc/${encodeURIComponent(code)}`).then(
+      (r) => live && setBank({ ifsc: code, text: `${r.bank_name} (${r.ifsc})` }),
+      () => live && setBank({ ifsc: code, text: 'Unknown IFSC: no such bank branch.' }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [ifsc]);
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setError(null);
+    setCreated(null);
+    const paise = rupeesToPaise(amount);
+    if (paise === null) return setError('Amount (₹): write rupees with at most two decimals, e.g. 1500 or 1500.50.');
+    const body = {
+      ...(savedId ? { beneficiary_id: savedId } : { beneficiary: { name, account_number: account.trim(), ifsc: ifsc.trim(), mobile: mobile.trim() } }),
+      amount_paise: paise,
+      mode,
+      ...(remarks.trim() ? { remarks: remarks.trim() } : {}),
+    };
+    setBusy(true);
+    try {
+      setCreated(await api<Created>('POST', '/payouts', body));
+      setAmount('');
+      setRemarks('');
+    } catch (err) {
+      setError(describe(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  if (!canMake) {
+    return (
+      <>
+        <h1>New payout</h1>
+        <p>Your role cannot create payouts; a maker or an admin can.</p>
+      </>
+    );
+  }
+  return (
+    <>
+      <h1>New payout</h1>
+      <p className="hint">A payout made here waits for a checker other than you, in Payout approvals, before anything is sent to the bank.</p>
+      <ErrorLine error={error} />
+      {created ? (
+        <p className="notice" role="status">
+          Payout {created.transaction_id} of {formatPaise(created.amount_paise)} to {created.beneficiary.name} ({created.beneficiary.bank_name}, account ending{' '}
+          {created.beneficiary.account_number_last4}) is {created.status}: a checker must approve it.
+        </p>
+      ) : null}
+      <form className="panel" onSubmit={(e) => void submit(e)} aria-labelledby="new-payout-title">
+        <h2 id="new-payout-title">Payout details</h2>
+        <label htmlFor="payout-saved">Saved beneficiary</label>
+        <select id="payout-saved" value={savedId} onChange={(e) => setSavedId(e.target.value)}>
+          <option value="">New beneficiary (enter the details below)</option>
+          {saved.map((b) => (
+            <option key={b.id} value={b.id}>
+              {b.name} · {b.bank_name} · account ending {b.account_number_last4}
+            </option>
+          ))}
+        </select>
+        {savedId ? null : (
+          <fieldset>
+            <legend>New beneficiary</legend>
+            <label htmlFor="payout-name">Beneficiary name</label>
+            <input id="payout-name" required maxLength={160} value={name} onChange={(e) => setName(e.target.value)} />
+            <label htmlFor="payout-account">Account number</label>
+            <input id="payout-account" required inputMode="numeric" pattern="[0-9]{8,20}" value={account} onChange={(e) => setAccount(e.target.value)} />
+            <label htmlFor="payout-ifsc">IFSC</label>
+            <input id="payout-ifsc" required maxLength={11} value={ifsc} aria-describedby="payout-bank" onChange={(e) => setIfsc(e.target.value)} />
+            <p id="payout-bank" className="hint" aria-live="polite">
+              {bank ? `Bank: ${bank.text}` : 'The bank is shown once the 11-character IFSC is complete.'}
+            </p>
+            <label htmlFor="payout-mobile">Mobile</label>
+            <input id="payout-mobile" required inputMode="tel" maxLength={10} value={mobile} onChange={(e) => setMobile(e.target.value)} />
+          </fieldset>
+        )}
+        <label htmlFor="payout-amount">Amount (₹)</label>
+        <input id="payout-amount" required inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} />
+        <label htmlFor="payout-mode">Mode</label>
+        <select id="payout-mode" value={mode} onChange={(e) => setMode(e.target.value as (typeof MODES)[number])}>
+          {MODES.map((m) => (
+            <option key={m}>{m}</option>
+          ))}
+        </select>
+        <label htmlFor="payout-remarks">Remarks (optional)</label>
+        <input id="payout-remarks" maxLength={255} value={remarks} onChange={(e) => setRemarks(e.target.value)} />
+        <button type="submit" disabled={busy}>
+          Create payout
+        </button>
+      </form>
+    </>
+  );
+}

@@ -1,0 +1,152 @@
+/**
+ * "Payout approvals" (contract §6): payouts made in the console wait here, oldest first. A checker
+ * other than the maker opens one and approves it (it is submitted to the bank) or rejects it with a
+ * note (no money moves). The service refuses a maker's own payout whatever this page shows.
+ */
+import { useCallback, useEffect, useState } from 'react';
+import { api, ApiError, describe } from '../../api.js';
+import { ErrorLine, Time } from '../../components.js';
+import { formatPaise } from '../../format.js';
+
+interface Pending {
+  id: string;
+  transaction_id: string;
+  amount_paise: number;
+  mode: string;
+  remarks: string | null;
+  beneficiary: { name: string; bank_name: string; ifsc: string; account_number_last4: string };
+  maker: string | null;
+  maker_user_id: string;
+  created_at: string;
+}
+
+export function PayoutApprovalsPage({ canCheck, self }: { canCheck: boolean; self: string }) {
+  const [rows, setRows] = useState<Pending[] | null>(null);
+  const [selected, setSelected] = useState<string | null>(null);
+  const [note, setNote] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const load = useCallback(() => {
+    api<Pending[]>('GET', '/payout-approvals').then(setRows, (e) => setError(describe(e)));
+  }, []);
+  useEffect(load, [load]);
+
+  const row = rows?.find((r) => r.id === selected) ?? null;
+
+  async function decide(action: 'approve' | 'reject', p: Pending) {
+    if (action === 'reject' && note.trim() === '') return setError('Write a note saying why the payout is rejected.');
+    setBusy(true);
+    setError(null);
+    setDone(null);
+    try {
+      const r = await api<{ status: string }>('POST', `/payouts/${p.id}/${action}`, action === 'reject' ? { note: note.trim() } : undefined);
+      setDone(action === 'approve' ? `Payout ${p.transaction_id} approved: it was sent to the bank (${r.status}).` : `Payout ${p.transaction_id} rejected; no money moves.`);
+      setSelected(null);
+      setNote('');
+    } catch (e) {
+      setError(e instanceof ApiError && e.status === 409 ? `${e.message} Nothing was changed.` : describe(e));
+    } finally {
+      setBusy(false);
+      load();
+    }
+  }
+
+  return (
+    <>
+      <h1>Payout approvals</h1>
+      <p className="hint">Payouts made in the console wait for a checker who is not their maker.</p>
+      <ErrorLine error={error} />
+      {done ? (
+        <p className="notice" role="status">
+          {done}
+        </p>
+      ) : null}
+      {row ? (
+        <section className="panel" aria-labelledby="approval-title">
+          <h2 id="approval-title">Payout {row.transaction_id}</h2>
+          <dl className="facts">
+            <dt>Amount</dt>
+            <dd>
+              {formatPaise(row.amount_paise)} by {row.mode}
+            </dd>
+            <dt>Beneficiary</dt>
+            <dd>
+              {row.beneficiary.name}, {row.beneficiary.bank_name} ({row.beneficiary.ifsc}), account ending {row.beneficiary.account_number_last4}
+            </dd>
+            <dt>Remarks</dt>
+            <dd>{row.remarks ?? '—'}</dd>
+            <dt>Made by</dt>
+            <dd>{row.maker ?? row.maker_user_id}</dd>
+          </dl>
+          {row.maker_user_id === self ? (
+            <p>You made this payout, so another checker must approve or reject it.</p>
+          ) : !canCheck ? (
+            <p>Your role cannot approve payouts; a checker or an admin can.</p>
+          ) : (
+            <form className="decision" onSubmit={(e) => e.preventDefault()}>
+              <label htmlFor="approval-note">Note (required to reject)</label>
+              <textarea id="approval-note" rows={3} maxLength={500} value={note} onChange={(e) => setNote(e.target.value)} />
+              <div className="row">
+                <button type="button" disabled={busy} onClick={() => void decide('approve', row)}>
+                  Approve
+                </button>
+                <button type="button" className="danger" disabled={busy} onClick={() => void decide('reject', row)}>
+                  Reject
+                </button>
+              </div>
+            </form>
+          )}
+          <button type="button" className="secondary" onClick={() => setSelected(null)}>
+            Close
+          </button>
+        </section>
+      ) : null}
+      {rows === null ? (
+        <p>Loading…</p>
+      ) : rows.length === 0 ? (
+        <p>No payouts are waiting for approval.</p>
+      ) : (
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Made</th>
+                <th scope="col">Transaction</th>
+                <th scope="col">Beneficiary</th>
+                <th scope="col">Amount</th>
+                <th scope="col">Mode</th>
+                <th scope="col">Made by</th>
+                <th scope="col">Details</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((r) => (
+                <tr key={r.id}>
+                  <td>
+                    <Time iso={r.created_at} />
+                  </td>
+                  <td>
+                    <code>{r.transaction_id}</code>
+                  </td>
+                  <td>
+                    {r.beneficiary.name} ({r.beneficiary.bank_name})
+                  </td>
+                  <td className="num">{formatPaise(r.amount_paise)}</td>
+                  <td>{r.mode}</td>
+                  <td>{r.maker ?? '—'}</td>
+                  <td className="actions">
+                    <button type="button" className="secondary" aria-label={`Open payout ${r.transaction_id}`} onClick={() => setSelected(r.id)}>
+                      Open
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,90 @@
+/**
+ * The console's maker-checker payouts (contract §5, §6; docs/payouts.md): a maker's payout form
+ * (with the IFSC look-up that shows the bank's name and the saved beneficiaries), the approvals
+ * queue, and a checker's Approve / Reject. The same service as any other caller decides; a maker
+ * approving their own payout is refused there (403 SELF_APPROVAL_DENIED), whoever calls.
+ */
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../../context.js';
+import { AMOUNT_MAX_PAISE, AMOUNT_MIN_PAISE } from '../../../domain/money.js';
+import { lookupIfsc } from '../../../domain/ifsc.js';
+import { notFound } from '../../../domain/errors.js';
+import { PAYOUT_MODES } from '../../../domain/payout.js';
+import { type ConsolePerson, DECISION_NOTE_MAX } from '../../../services/payout-approvals.js';
+import { okEnvelope } from '../../plugins/envelope.js';
+import { consoleOperation as op } from './schemas/common.js';
+import { actorOf, sessionOf } from './session.js';
+
+const strict = { additionalProperties: false } as const;
+const IfscParams = Type.Object({ code: Type.String({ minLength: 1, maxLength: 11 }) });
+const RefParams = Type.Object({ ref: Type.String({ minLength: 1, maxLength: 100 }) });
+/** Shapes only; every rule of a payout is checked by the service (services/payout-input.ts). */
+const ConsolePayoutBody = Type.Object(
+  {
+    beneficiary_id: Type.Optional(Type.String({ maxLength: 64 })),
+    beneficiary: Type.Optional(
+      Type.Object(
+        { name: Type.String({ maxLength: 400 }), account_number: Type.String({ maxLength: 40 }), ifsc: Type.String({ maxLength: 20 }), mobile: Type.String({ maxLength: 20 }) },
+        strict,
+      ),
+    ),
+    amount_paise: Type.Integer({ minimum: AMOUNT_MIN_PAISE, maximum: AMOUNT_MAX_PAISE }),
+    mode: Type.Union(PAYOUT_MODES.map((m) => Type.Literal(m))),
+    client_reference: Type.Optional(Type.String({ maxLength: 100 })),
+    remarks: Type.Optional(Type.String({ maxLength: 255 })),
+  },
+  strict,
+);
+const RejectBody = Type.Object({ note: Type.String({ minLength: 1, maxLength: DECISION_NOTE_MAX }) }, strict);
+
+export function personOf(request: FastifyRequest): ConsolePerson {
+  const u = sessionOf(request).user;
+  return { orgId: u.org_id, userId: u.id, actor: actorOf(request) };
+}
+
+/** The OpenAPI entries of these routes (tag console). */
+export const APPROVALS_OPS = {
+  ifsc: op({ operationId: 'consoleLookUpIfsc', summary: 'The bank of an IFSC', access: 'read', description: '`data`: `{ifsc, bank_name}`; 404 for an unknown IFSC.' }),
+  beneficiaries: op({ operationId: 'consoleListPayoutBeneficiaries', summary: 'Saved beneficiaries for the payout form', access: 'read', description: '`data`: the console\'s saved beneficiaries (masked).' }),
+  createPayout: op({ operationId: 'consoleCreatePayout', summary: "A maker's payout (waits for a checker)", access: 'change', status: 201, description: '`data`: the payout, PENDING_APPROVAL.' }),
+  pending: op({ operationId: 'consoleListPayoutApprovals', summary: 'Console payouts waiting for approval', access: 'read', description: '`data`: pending payouts, oldest first, with the maker.' }),
+  approve: op({ operationId: 'consoleApprovePayout', summary: 'Approve a payout (a checker who is not its maker)', access: 'change', description: '`data`: the payout, PROCESSING; 403 SELF_APPROVAL_DENIED for its maker, 409 once decided.' }),
+  reject: op({ operationId: 'consoleRejectPayout', summary: 'Reject a payout (no money moves)', access: 'change', description: '`data`: the payout, REJECTED.' }),
+};
+
+export async function registerPayoutApprovalsApi(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+
+  api.get('/ifsc/:code', { schema: { ...APPROVALS_OPS.ifsc, params: IfscParams }, config: { console: 'read' } }, async (request) => {
+    const { code } = request.params;
+    const info = lookupIfsc(code.toUpperCase());
+    if (!info) throw notFound('IFSC');
+    return okEnvelope(request, { ifsc: info.ifsc, bank_name: info.bankName });
+  });
+
+  api.get('/payout-beneficiaries', { schema: APPROVALS_OPS.beneficiaries, config: { console: 'read' } }, async (request) => {
+    return okEnvelope(request, await ctx.payoutApprovals.beneficiaries(sessionOf(request).user.org_id));
+  });
+
+  api.post('/payouts', { schema: { ...APPROVALS_OPS.createPayout, body: ConsolePayoutBody }, config: { console: 'payouts.make' } }, async (request, reply) => {
+    const b = request.body;
+    return reply.code(201).send(okEnvelope(request, await ctx.payoutApprovals.create(personOf(request), b)));
+  });
+
+  api.get('/payout-approvals', { schema: APPROVALS_OPS.pending, config: { console: 'read' } }, async (request) => {
+    return okEnvelope(request, await ctx.payoutApprovals.pending(sessionOf(request).user.org_id));
+  });
+
+  api.post('/payouts/:ref/approve', { schema: { ...APPROVALS_OPS.approve, params: RefParams }, config: { console: 'payouts.check' } }, async (request) => {
+    const { ref } = request.params;
+    return okEnvelope(request, await ctx.payoutApprovals.approve(personOf(request), ref));
+  });
+
+  api.post('/payouts/:ref/reject', { schema: { ...APPROVALS_OPS.reject, params: RefParams, body: RejectBody }, config: { console: 'payouts.check' } }, async (request) => {
+    const { ref } = request.params;
+    const { note } = request.body;
+    return okEnvelope(request, await ctx.payoutApprovals.reject(personOf(request), ref, note));
+  });
+}

@@ -1,0 +1,115 @@
+/** SQL of console payouts (maker-checker, migration 0023): the console principal, pending payouts, decisions. */
+import { randomBytes } from 'node:crypto';
+import { newRowId } from '../row-id.js';
+import type { Queryable } from '../db.js';
+import type { PayoutMode } from '../../domain/payout.js';
+import { PAYOUT_COLUMNS, type PayoutRow } from './payouts-repo.js';
+
+/**
+ * The organization's console principal (migration 0023): created on first use, never active, its
+ * secret hash 32 random bytes nobody knows. Two first uses at once both end with the one row.
+ */
+export async function ensureConsolePrincipal(q: Queryable, orgId: string): Promise<{ pk: string; clientId: string }> {
+  await q.query(
+    `INSERT INTO api_clients (id, client_id, org_id, name, secret_hash, scopes, active, console_principal)
+     VALUES ($1, $2, $3, 'Console payouts (not an API client)', $4, '{}', false, true)
+     ON CONFLICT (org_id) WHERE console_principal DO NOTHING`,
+    [newRowId(), `console-${orgId}`, orgId, randomBytes(32)],
+  );
+  const r = await q.query<{ id: string; client_id: string }>('SELECT id, client_id FROM api_clients WHERE org_id = $1 AND console_principal', [orgId]);
+  const row = r.rows[0]!;
+  return { pk: row.id, clientId: row.client_id };
+}
+
+export interface NewPendingPayout {
+  id: string;
+  transactionId: string;
+  orgId: string;
+  clientPk: string;
+  routeId: string;
+  beneficiary: { id: string; name: string; last4: string; ifsc: string; bankName: string };
+  amountPaise: number;
+  mode: PayoutMode;
+  clientReference: string | null;
+  remarks: string | null;
+  livemode: boolean;
+  makerUserId: string;
+}
+
+/** A console payout waiting for a checker, with its first history row. No attempt exists until approval. */
+export async function insertPendingPayout(q: Queryable, p: NewPendingPayout): Promise<void> {
+  await q.query(
+    `WITH ins AS (
+       INSERT INTO payouts (id, transaction_id, org_id, client_pk, bank_connection_id, beneficiary_id, beneficiary_name, beneficiary_last4,
+                            beneficiary_ifsc, beneficiary_bank_name, amount_paise, mode, client_reference, remarks, livemode, status,
+                            approval_required, maker_user_id, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, 'PENDING_APPROVAL', true, $16, now()) RETURNING id)
+     INSERT INTO payout_transitions (payout_id, attempt_id, entity, from_status, to_status, trigger)
+     SELECT id, NULL, 'payout', NULL, 'PENDING_APPROVAL', 'created' FROM ins`,
+    [
+      p.id, p.transactionId, p.orgId, p.clientPk, p.routeId, p.beneficiary.id, p.beneficiary.name, p.beneficiary.last4, p.beneficiary.ifsc,
+      p.beneficiary.bankName, p.amountPaise, p.mode, p.clientReference, p.remarks, p.livemode, p.makerUserId,
+    ],
+  );
+}
+
+export type ApprovalRow = PayoutRow & { maker_user_id: string | null; checker_user_id: string | null; approval_required: boolean; decision_note: string | null };
+
+const APPROVAL_COLUMNS = `${PAYOUT_COLUMNS}, p.maker_user_id, p.checker_user_id, p.approval_required, p.decision_note`;
+
+/** Locks one payout of the organization for a decision (two checkers at once: the second waits, then sees the first's decision). */
+export async function lockOrgPayout(q: Queryable, orgId: string, id: string): Promise<ApprovalRow | null> {
+  const r = await q.query<ApprovalRow>(`SELECT ${APPROVAL_COLUMNS} FROM payouts p WHERE p.id = $1 AND p.org_id = $2 FOR UPDATE`, [id, orgId]);
+  return r.rows[0] ?? null;
+}
+
+/**
+ * Approval: PENDING_APPROVAL -> PROCESSING and the first attempt (PENDING_SUBMIT, held by the
+ * approving request for `leaseMs`, exactly as an API create holds it), with both history rows.
+ */
+export async function markApproved(q: Queryable, a: { payoutId: string; attemptId: string; checkerUserId: string; leaseMs: number }): Promise<void> {
+  await q.query(
+    `WITH up AS (UPDATE payouts SET status = 'PROCESSING', checker_user_id = $3, decided_at = now(), updated_at = now()
+                  WHERE id = $1 AND status = 'PENDING_APPROVAL' RETURNING id),
+          a AS (INSERT INTO payout_attempts (id, payout_id, attempt_no, status, next_check_at, locked_until)
+                SELECT $2, id, 1, 'PENDING_SUBMIT', now() + make_interval(secs => $4::double precision / 1000),
+                       now() + make_interval(secs => $4::double precision / 1000) FROM up RETURNING id, payout_id)
+     INSERT INTO payout_transitions (payout_id, attempt_id, entity, from_status, to_status, trigger)
+     SELECT payout_id, NULL, 'payout', 'PENDING_APPROVAL', 'PROCESSING', 'approved' FROM a
+     UNION ALL SELECT payout_id, id, 'attempt', NULL, 'PENDING_SUBMIT', 'created' FROM a`,
+    [a.payoutId, a.attemptId, a.checkerUserId, a.leaseMs],
+  );
+}
+
+export async function markRejected(q: Queryable, r: { payoutId: string; checkerUserId: string; note: string }): Promise<void> {
+  await q.query(
+    `WITH up AS (UPDATE payouts SET status = 'REJECTED', checker_user_id = $2, decided_at = now(), decision_note = $3, updated_at = now()
+                  WHERE id = $1 AND status = 'PENDING_APPROVAL' RETURNING id)
+     INSERT INTO payout_transitions (payout_id, attempt_id, entity, from_status, to_status, trigger, detail)
+     SELECT id, NULL, 'payout', 'PENDING_APPROVAL', 'REJECTED', 'rejected', $3 FROM up`,
+    [r.payoutId, r.checkerUserId, r.note],
+  );
+}
+
+export type PendingRow = PayoutRow & { maker_user_id: string; maker_email: string | null };
+
+/** The approvals queue: the organization's payouts waiting for a checker, oldest first. */
+export async function listPending(q: Queryable, orgId: string, limit: number): Promise<PendingRow[]> {
+  const r = await q.query<PendingRow>(
+    `SELECT ${PAYOUT_COLUMNS}, p.maker_user_id, u.email AS maker_email
+       FROM payouts p LEFT JOIN console_users u ON u.id = p.maker_user_id
+      WHERE p.org_id = $1 AND p.status = 'PENDING_APPROVAL' ORDER BY p.created_at, p.id LIMIT $2`,
+    [orgId, limit],
+  );
+  return r.rows;
+}
+
+/** The console's saved beneficiaries: those of the organization's console principal. */
+export async function listPrincipalBeneficiaries(q: Queryable, orgId: string, clientPk: string): Promise<Array<{ id: string; name: string; account_number_last4: string; ifsc: string; bank_name: string }>> {
+  const r = await q.query<{ id: string; name: string; account_number_last4: string; ifsc: string; bank_name: string }>(
+    `SELECT id, name, account_number_last4, ifsc, bank_name FROM beneficiaries
+      WHERE org_id = $1 AND client_pk = $2 AND active AND confirmed ORDER BY name, id LIMIT 500`,
+    [orgId, clientPk],
+  );
+  return r.rows;
+}

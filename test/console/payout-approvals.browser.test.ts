@@ -1,0 +1,124 @@
+/**
+ * The console's "New payout" and "Payout approvals" pages in a real browser (Debian chromium +
+ * playwright-core): a maker fills the payout form by its field names (the bank's name appears for
+ * the IFSC), the payout waits; a checker approves one (it reaches the bank) and rejects another
+ * with a note; the maker is offered no buttons on their own payout. axe-core finds no serious or
+ * critical violation; screenshots at 390 and 1280 px.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { GOOD_PASSWORD, signedInUser } from '../support/console.js';
+import { FAST_PAYOUT_ENV, waitFor } from '../payout/helpers.js';
+import { startTestService, type TestClient, type TestService } from '../support/service.js';
+import { assertCleanConsoleRun, buildConsoleApp, launchBrowser, openPage, seriousA11yViolations, shot, SKIP_NO_BROWSER, WIDTHS } from './browser-support.js';
+
+let ts: TestService;
+let browser: Browser;
+let client: TestClient;
+
+const payoutRow = async (transactionId: string) =>
+  (await ts.database.db.query('SELECT id, status, amount_paise, mode, maker_user_id, checker_user_id FROM payouts WHERE transaction_id = $1', [transactionId])).rows[0]!;
+
+describe('payout form and approvals pages in a browser', { skip: SKIP_NO_BROWSER }, () => {
+  before(async () => {
+    await buildConsoleApp();
+    [ts, browser] = await Promise.all([startTestService(FAST_PAYOUT_ENV), launchBrowser()]);
+    client = await ts.createClient({});
+    const r = await ts.admin('POST', '/routes', { org: client.orgId, modes: ['IMPS', 'NEFT', 'RTGS'] });
+    assert.equal(r.status, 201, r.text);
+    await signedInUser(ts, client.orgId, 'meera@asha.example', 'maker');
+    await signedInUser(ts, client.orgId, 'kabir@asha.example', 'checker');
+  });
+  after(async () => {
+    await browser?.close();
+    await ts?.stop();
+  });
+
+  async function signIn(page: Page, email: string): Promise<void> {
+    page.context().setDefaultTimeout(30_000); // scrypt on a loaded machine
+    await page.goto(`${ts.svc.publicUrl}/console/`);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(GOOD_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('navigation').waitFor();
+  }
+
+  async function makePayout(page: Page, amount: string, mode: string, shown: RegExp): Promise<string> {
+    await page.getByRole('navigation').getByRole('link', { name: 'New payout', exact: true }).click();
+    await page.getByRole('heading', { name: 'New payout' }).waitFor();
+    await page.getByLabel('Beneficiary name').fill('Lakshmi Traders');
+    await page.getByLabel('Account number').fill('000123456789');
+    await page.getByLabel('IFSC').fill('hdfc0000001');
+    await page.locator('#payout-bank').filter({ hasText: /Bank: .*HDFC/i }).waitFor();
+    await page.getByLabel('Mobile').fill('9898989898');
+    await page.getByLabel('Amount (₹)').fill(amount);
+    await page.getByLabel('Mode').selectOption(mode);
+    const status = page.getByRole('status');
+    await page.getByRole('button', { name: 'Create payout' }).click();
+    await status.filter({ hasText: shown }).waitFor();
+    assert.match(await status.innerText(), /PENDING_APPROVAL/);
+    const m = /Payout (TJP[0-9A-F]+)/.exec(await status.innerText());
+    assert.ok(m, 'the created payout is named');
+    return m[1]!;
+  }
+
+  test('a maker makes payouts; a checker approves one and rejects another (390 and 1280 px)', async () => {
+    for (const width of WIDTHS) {
+      const maker = await openPage(browser, width, { timezoneId: 'Asia/Kolkata' });
+      let approveId: string;
+      let rejectId: string;
+      try {
+        await signIn(maker.page, 'meera@asha.example');
+        approveId = await makePayout(maker.page, '1,500.50', 'IMPS', /₹1,500\.50/);
+        await maker.page.getByLabel('Amount (₹)').waitFor();
+        assert.deepEqual(await seriousA11yViolations(maker.page), [], 'new payout');
+        await shot(maker.page, `new-payout-${width}`);
+        rejectId = await makePayout(maker.page, '2000', 'NEFT', /₹2,000\.00/);
+        const row = await payoutRow(approveId);
+        assert.equal(row.status, 'PENDING_APPROVAL');
+        assert.equal(Number(row.amount_paise), 150_050);
+        // The maker sees the queue, but no Approve or Reject on their own payout.
+        await maker.page.getByRole('navigation').getByRole('link', { name: 'Payout approvals', exact: true }).click();
+        await maker.page.getByRole('button', { name: `Open payout ${approveId}` }).click();
+        await maker.page.getByText('You made this payout').waitFor();
+        assert.equal(await maker.page.getByRole('button', { name: 'Approve' }).count(), 0);
+        assertCleanConsoleRun(maker, ts.svc.publicUrl);
+      } finally {
+        await maker.close();
+      }
+
+      const checker = await openPage(browser, width, { timezoneId: 'Asia/Kolkata' });
+      try {
+        const { page } = checker;
+        await signIn(page, 'kabir@asha.example');
+        await page.getByRole('navigation').getByRole('link', { name: 'Payout approvals', exact: true }).click();
+        await page.getByRole('heading', { name: 'Payout approvals' }).waitFor();
+        const row = page.getByRole('row').filter({ hasText: approveId });
+        assert.match(await row.innerText(), /₹1,500\.50[\s\S]*IMPS[\s\S]*meera@asha\.example/);
+        assert.deepEqual(await seriousA11yViolations(page), [], 'approvals queue');
+        await shot(page, `payout-approvals-${width}`);
+        await page.getByRole('button', { name: `Open payout ${approveId}` }).click();
+        assert.deepEqual(await seriousA11yViolations(page), [], 'approval panel');
+        await page.getByRole('button', { name: 'Approve' }).click();
+        await page.getByRole('status').filter({ hasText: `${approveId} approved` }).waitFor();
+        await waitFor('the approved payout to succeed', async () => ((await payoutRow(approveId)).status === 'SUCCESS' ? true : undefined));
+
+        await page.getByRole('button', { name: `Open payout ${rejectId}` }).click();
+        await page.getByRole('button', { name: 'Reject' }).click();
+        await page.getByRole('alert').filter({ hasText: 'Write a note' }).waitFor();
+        assert.equal((await payoutRow(rejectId)).status, 'PENDING_APPROVAL', 'no note, no request');
+        await page.getByLabel('Note (required to reject)').fill('Wrong vendor: Lakshmi Traders was paid last week');
+        await page.getByRole('button', { name: 'Reject' }).click();
+        await page.getByRole('status').filter({ hasText: `${rejectId} rejected` }).waitFor();
+        const rejected = await payoutRow(rejectId);
+        assert.equal(rejected.status, 'REJECTED');
+        assert.ok(rejected.checker_user_id);
+        assert.equal(await page.getByRole('row').filter({ hasText: rejectId }).count(), 0, 'decided payouts leave the queue');
+        assertCleanConsoleRun(checker, ts.svc.publicUrl);
+      } finally {
+        await checker.close();
+      }
+    }
+  });
+});
