@@ -6,7 +6,10 @@ import { clientAllowIp } from './commands/client-allow-ip.js';
 import { clientCreate } from './commands/client-create.js';
 import { clientRotateSecret } from './commands/client-rotate-secret.js';
 import { destinationSet } from './commands/destination-set.js';
+import { collectionsUse } from './commands/collections-use.js';
 import { orgCreate } from './commands/org-create.js';
+import { providerAdd } from './commands/provider-add.js';
+import { providerList } from './commands/provider-list.js';
 import { orgSet } from './commands/org-set.js';
 import { routeCreate } from './commands/route-create.js';
 import { sandboxFail } from './commands/sandbox-fail.js';
@@ -24,6 +27,9 @@ export const cliCommands: CliCommand[] = [
   clientRotateSecret,
   destinationSet,
   routeCreate,
+  providerAdd,
+  providerList,
+  collectionsUse,
   sandboxPay,
   sandboxFail,
   sandboxStats,
