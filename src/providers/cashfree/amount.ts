@@ -5,11 +5,12 @@
  * through their shortest decimal form (String(n), which for a literal of at most 15 significant
  * digits is that literal) and accepted only with at most two decimals.
  */
-import { isValidAmountPaise, paiseToRupeeString } from '../../domain/money.js';
+import { paiseToRupeeString } from '../../domain/money.js';
 
 /** The JSON number literal of an amount in paise: 1015 -> `10.15`, 100 -> `1.00`. */
 export function rupeeLiteral(paise: number): string {
-  if (!isValidAmountPaise(paise)) throw new Error(`not an amount in paise: ${paise}`);
+  // Any positive whole number of paise (a partial refund may be below the order minimum).
+  if (!Number.isSafeInteger(paise) || paise < 1) throw new Error(`not an amount in paise: ${paise}`);
   return paiseToRupeeString(paise);
 }
 
