@@ -5,9 +5,9 @@
  * how its refunds settle. The service is the one under test; the harness only plays the provider.
  *
  * Collections: collectionScenarios (sandbox and cashfree+simulator run it, conformance.test.ts).
- * Payouts: PayoutHarness and payoutScenarios are the slot for razorpayx+simulator and the sandbox
- * bank (success, rejection, timeout then inquiry, reversal, duplicate and forged webhooks): a
- * payout harness implements the interface and calls payoutScenarios the same way.
+ * Payouts: PayoutHarness is the slot for razorpayx+simulator and the sandbox bank: a
+ * payoutScenarios(harness) beside collectionScenarios (success, rejection, timeout then inquiry,
+ * reversal, duplicate and forged webhooks), run by conformance.test.ts for each payout harness.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
