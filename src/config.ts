@@ -18,6 +18,12 @@ export interface Config {
   databaseUrl: string | undefined;
   dataDir: string;
   publicBaseUrl: string | undefined;
+  /**
+   * PROVIDER_CALLBACK_BASE_URL: the origin providers reach the internal listener's
+   * /provider/{account}/callbacks at (the `callback_url` of `tijori provider add`); default the
+   * internal listener's own address.
+   */
+  providerCallbackBaseUrl: string | undefined;
   adminToken: string;
   masterKey: Buffer;
   provider: string;
@@ -180,6 +186,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir,
     publicBaseUrl: env.PUBLIC_BASE_URL ? env.PUBLIC_BASE_URL.replace(/\/+$/, '') : undefined,
+    providerCallbackBaseUrl: env.PROVIDER_CALLBACK_BASE_URL ? env.PROVIDER_CALLBACK_BASE_URL.replace(/\/+$/, '') : undefined,
     adminToken,
     masterKey,
     provider: env.PROVIDER || 'sandbox',

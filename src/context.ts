@@ -25,6 +25,8 @@ import type { Provider } from './providers/provider.js';
 import type { SandboxControls } from './providers/sandbox/adapter.js';
 import { PaymentOrdersService } from './services/payment-orders.js';
 import { ProviderIntake } from './services/provider-intake.js';
+import { ProviderAccountsService } from './services/provider-accounts.js';
+import { ProviderRegistry } from './providers/registry.js';
 import { OperationsReviewService } from './services/operations-review.js';
 import { RefundsService } from './services/refunds.js';
 import type { Db } from './store/db.js';
@@ -46,8 +48,17 @@ export interface AppContext {
   deliveries: DeliveriesService;
   /** The event log: list, replay, test events (contract §7). */
   events: EventLogService;
-  /** The provider adapter for new orders and payouts (PROVIDER; `sandbox` by default). */
+  /**
+   * The built-in sandbox provider: the default where no provider account was chosen. Services
+   * never call it directly: they ask `providers` for the order's, organization's or route's one.
+   */
   provider: Provider;
+  /** Which Provider serves an organization's collections, a payout route, a stored order (contract §8). */
+  providers: ProviderRegistry;
+  /** Provider accounts of organizations: add, list, choose (contract §8). */
+  providerAccounts: ProviderAccountsService;
+  /** Origin of the internal listener's provider callback intake (PROVIDER_CALLBACK_BASE_URL, else its real address). */
+  providerCallbackBaseUrl(): string;
   /** Present when the provider is the sandbox: its pay/fail controls and counters. */
   sandbox: SandboxControls | undefined;
   routes: RoutesService;
@@ -83,6 +94,7 @@ export interface ContextDeps {
 
 export function buildContext(deps: ContextDeps): AppContext {
   let listeningBase: string | undefined;
+  let internalBase: string | undefined;
   // Keep the IFSC dataset load (~15 ms) off the first payout request.
   loadIfscData();
   const metrics = new Metrics();
@@ -110,10 +122,16 @@ export function buildContext(deps: ContextDeps): AppContext {
     deliveries: new DeliveriesService({ db: deps.db, vault, log: deps.log, metrics, retryScale: deps.config.callbackRetryScale }),
     events: new EventLogService({ db: deps.db }),
     publicBaseUrl: () => deps.config.publicBaseUrl ?? listeningBase ?? `http://${deps.config.host}:${deps.config.port}`,
+    providers: new ProviderRegistry({ db: deps.db, vault, log: deps.log, metrics, timeoutMs: deps.config.providerTimeoutMs, sandbox: deps.provider }),
+    providerCallbackBaseUrl: () => deps.config.providerCallbackBaseUrl ?? internalBase ?? `http://${deps.config.internalHost}:${deps.config.internalPort}`,
     setListeningBase: (url: string) => {
       listeningBase = url;
     },
-  } as AppContext & { setListeningBase(url: string): void };
+    setInternalBase: (url: string) => {
+      internalBase = url;
+    },
+  } as AppContext & { setListeningBase(url: string): void; setInternalBase(url: string): void };
+  ctx.providerAccounts = new ProviderAccountsService(ctx);
   // These services need the finished context (provider, vault, config, each other).
   ctx.paymentOrders = new PaymentOrdersService(ctx);
   ctx.payouts = new PayoutsService(ctx);

@@ -140,6 +140,7 @@ async function startInOrder(config: Config, log: Logger, started: Array<() => Pr
   const publicUrl = urlOf(publicApp);
   internalUrl = urlOf(internalApp);
   (ctx as AppContext & { setListeningBase(u: string): void }).setListeningBase(publicUrl);
+  (ctx as AppContext & { setInternalBase(u: string): void }).setInternalBase(internalUrl);
 
   // The sandbox runs in this process unless SANDBOX_URL names one started with `tijori sandbox serve`.
   const sandbox = config.sandboxUrl

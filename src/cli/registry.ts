@@ -10,7 +10,10 @@ import { destinationEnable } from './commands/destination-enable.js';
 import { destinationSet } from './commands/destination-set.js';
 import { eventList } from './commands/event-list.js';
 import { eventReplay } from './commands/event-replay.js';
+import { collectionsUse } from './commands/collections-use.js';
 import { orgCreate } from './commands/org-create.js';
+import { providerAdd } from './commands/provider-add.js';
+import { providerList } from './commands/provider-list.js';
 import { orgSet } from './commands/org-set.js';
 import { routeCreate } from './commands/route-create.js';
 import { sandboxFail } from './commands/sandbox-fail.js';
@@ -30,6 +33,9 @@ export const cliCommands: CliCommand[] = [
   destinationSet,
   destinationEnable,
   routeCreate,
+  providerAdd,
+  providerList,
+  collectionsUse,
   sandboxPay,
   sandboxFail,
   sandboxStats,

@@ -17,6 +17,8 @@ export interface CollectionRequest {
   expiresAt: Date;
   /** `mc`: 4-digit merchant category code, when the route has one. */
   merchantCategoryCode?: string | undefined;
+  /** The payer as the order knows them, for providers that require customer details (Cashfree). */
+  customer?: { name: string | null; email: string | null; phone: string | null } | undefined;
 }
 
 export interface CollectionIssued {
@@ -82,7 +84,9 @@ export type RefundStatus =
 /** A verified provider callback, normalised. */
 export type ProviderCallback =
   | { eventId: string; kind: 'collection'; reference: string; status: CollectionStatus }
-  | { eventId: string; kind: 'payout'; reference: string; status: PayoutStatus };
+  | { eventId: string; kind: 'payout'; reference: string; status: PayoutStatus }
+  /** Verified news we do not act on (e.g. a Cashfree refund webhook: refunds settle by inquiry): acknowledged, not stored. */
+  | { eventId: string; kind: 'none'; reference: string; note: string };
 
 export class ProviderError extends Error {
   constructor(
@@ -111,7 +115,7 @@ export interface Provider {
   /** Asks for a refund of a paid collection; our reference is the provider's key. Never throws. */
   submitRefund(req: RefundRequest): Promise<RefundSubmitResult>;
   /** Inquires a refund by our reference; throws ProviderError when there is no usable answer. */
-  refundStatus(reference: string): Promise<RefundStatus>;
+  refundStatus(reference: string, opts?: { collectionReference?: string }): Promise<RefundStatus>;
   /**
    * Verifies the provider's signature over the raw body; null when it does not verify. A signed
    * body that names a key twice in one object throws INVALID_JSON (400): it has no one meaning.

@@ -188,7 +188,7 @@ export class BulkPayoutsService {
       process.kill(process.pid, 'SIGKILL');
     }
     await submitAfterCreate(this.ctx, {
-      attemptId: p.attemptId, transactionId: p.transactionId, amountPaise: p.amountPaise, mode: p.mode, remarks: p.remarks,
+      attemptId: p.attemptId, transactionId: p.transactionId, amountPaise: p.amountPaise, mode: p.mode, remarks: p.remarks, routeId: p.routeId,
       beneficiary: { name: ben.name, accountNumber, ifsc: ben.ifsc },
     });
   }

@@ -22,7 +22,8 @@ export async function expireAfterFinalCheck(ctx: AppContext, row: PaymentOrderRo
   let status: CollectionStatus | null = null;
   if (row.upi_uri !== null) {
     try {
-      status = await within(ctx.provider.collectionStatus(row.order_id, { timeoutMs: FINAL_CHECK_TIMEOUT_MS }), FINAL_CHECK_TIMEOUT_MS + 100);
+      const provider = await ctx.providers.forAccount(row.provider_account_id);
+      status = await within(provider.collectionStatus(row.order_id, { timeoutMs: FINAL_CHECK_TIMEOUT_MS }), FINAL_CHECK_TIMEOUT_MS + 100);
     } catch (err) {
       ctx.log.warn({ order_id: row.order_id, err: (err as Error).message }, 'final provider check before expiry failed');
       return 'deferred';

@@ -7,7 +7,7 @@ import type { AppContext } from '../context.js';
 import { AppError, validationError } from '../domain/errors.js';
 import { normaliseIndianMobile } from '../domain/phone.js';
 import { initialOrderStatus, isOpen } from '../domain/payment-order.js';
-import { type CollectionIssued, type CollectionStatus, ProviderError, type ProviderCallback } from '../providers/provider.js';
+import { type CollectionIssued, type CollectionStatus, type Provider, ProviderError, type ProviderCallback } from '../providers/provider.js';
 import type { Principal } from './clients.js';
 import type { CreateResponse, IdempotencyScope } from './idempotency.js';
 import * as repo from '../store/repos/payment-orders-repo.js';
@@ -91,7 +91,18 @@ export class PaymentOrdersService {
     return paymentOrderView(o, this.urlFor(o));
   }
 
-  private newRow(id: string, principal: Principal, input: CreatePaymentOrderInput, issued: (CollectionIssued & { expiresAt: Date }) | null): repo.NewPaymentOrder {
+  /** The provider (account) an order's checks and refunds talk to: the one it was issued with. */
+  providerOf(o: { provider_account_id: string | null }): Promise<Provider> {
+    return this.ctx.providers.forAccount(o.provider_account_id);
+  }
+
+  private newRow(
+    id: string,
+    principal: Principal,
+    input: CreatePaymentOrderInput,
+    issued: (CollectionIssued & { expiresAt: Date }) | null,
+    chosen: { accountId: string | null; provider: Provider },
+  ): repo.NewPaymentOrder {
     const status = initialOrderStatus(input.responseMode);
     return {
       id,
@@ -104,8 +115,9 @@ export class PaymentOrdersService {
       purpose: input.purpose,
       response_mode: input.responseMode,
       status,
-      provider: this.ctx.provider.name,
-      livemode: this.ctx.provider.livemode,
+      provider: chosen.provider.name,
+      livemode: chosen.provider.livemode,
+      provider_account_id: chosen.accountId,
       provider_status: issued ? 'PENDING' : 'NOT_INITIATED',
       provider_reference: issued?.providerReference ?? null,
       upi_uri: issued?.upiUri ?? null,
@@ -121,16 +133,20 @@ export class PaymentOrdersService {
     };
   }
 
-  private async issueCollection(o: { orderId: string; orgId: string; amountPaise: number; purpose: string; expiresInMinutes: number }): Promise<CollectionIssued & { expiresAt: Date }> {
+  private async issueCollection(
+    provider: Provider,
+    o: { orderId: string; orgId: string; amountPaise: number; purpose: string; expiresInMinutes: number; customer: { name: string | null; email: string | null; phone: string | null } },
+  ): Promise<CollectionIssued & { expiresAt: Date }> {
     const orgName = await this.ctx.clients.orgName(o.orgId);
     const expiresAt = new Date(Date.now() + o.expiresInMinutes * 60_000);
     try {
-      const issued = await this.ctx.provider.createCollection({
+      const issued = await provider.createCollection({
         reference: o.orderId,
         amountPaise: o.amountPaise,
         note: o.purpose,
         payeeName: orgName ?? 'Merchant',
         expiresAt,
+        customer: o.customer,
       });
       return { ...issued, expiresAt };
     } catch (err) {
@@ -152,6 +168,8 @@ export class PaymentOrdersService {
       resourceType: 'payment_order',
       resourceId: row.id,
     });
+    // The organization's collections account (the sandbox unless `tijori collections use` chose one).
+    const chosen = await this.ctx.providers.forCollections(req.principal.orgId);
     if (input.responseMode === 'CHECKOUT') {
       // Nothing to ask a provider: key, order and history in one statement.
       let pending: repo.NewPaymentOrder & { created_at: Date };
@@ -159,7 +177,7 @@ export class PaymentOrdersService {
         req.scope,
         (id) => {
           const createdAt = new Date();
-          pending = { ...this.newRow(id, req.principal, input, null), created_at: createdAt };
+          pending = { ...this.newRow(id, req.principal, input, null, chosen), created_at: createdAt };
           return outcome(repo.rowAsInserted(pending, createdAt));
         },
         {
@@ -169,16 +187,17 @@ export class PaymentOrdersService {
       );
     }
     return this.ctx.idempotency.runLeased(req.scope, async ({ resourceId, completeWith }) => {
-      const issued = await this.issueCollection({
+      const issued = await this.issueCollection(chosen.provider, {
         orderId: orderIdFor(resourceId),
         orgId: req.principal.orgId,
         amountPaise: input.amountPaise,
         purpose: input.purpose,
         expiresInMinutes: input.expiresInMinutes,
+        customer: input.customer,
       });
       // Order, history and the completed key in one statement (shared with concurrent INTENT creates), written only if the key is still held.
       const createdAt = new Date();
-      const row = { ...this.newRow(resourceId, req.principal, input, issued), created_at: createdAt };
+      const row = { ...this.newRow(resourceId, req.principal, input, issued, chosen), created_at: createdAt };
       const bodyText = await completeWith(outcome(repo.rowAsInserted(row, createdAt)), (key) => this.intentCreates.add({ order: row, key }));
       return { status: 201, bodyText, replayed: false };
     });
@@ -216,7 +235,8 @@ export class PaymentOrdersService {
     if (!(await repo.claimLiveCheck(this.ctx.db, row.id, LIVE_CHECK_INTERVAL_MS))) return row;
     let status: CollectionStatus | null = null;
     try {
-      status = await within(this.ctx.provider.collectionStatus(row.order_id, { timeoutMs: LIVE_CHECK_TIMEOUT_MS }), LIVE_CHECK_TIMEOUT_MS + 100);
+      const provider = await this.providerOf(row);
+      status = await within(provider.collectionStatus(row.order_id, { timeoutMs: LIVE_CHECK_TIMEOUT_MS }), LIVE_CHECK_TIMEOUT_MS + 100);
     } catch (err) {
       this.ctx.log.warn({ order_id: row.order_id, err: (err as Error).message }, 'live provider check failed');
       return row;
@@ -288,12 +308,13 @@ export class PaymentOrdersService {
     const row = await this.byToken(token);
     if (row.status === 'PENDING_PAYMENT' || row.status === 'AWAITING_CONFIRMATION') return this.checkout(row);
     if (row.status !== 'AWAITING_CUSTOMER') throw new AppError('INVALID_STATE', `This payment is ${row.status}.`);
-    const issued = await this.issueCollection({
+    const issued = await this.issueCollection(await this.providerOf(row), {
       orderId: row.order_id,
       orgId: row.org_id,
       amountPaise: row.amount_paise,
       purpose: row.purpose,
       expiresInMinutes: row.expires_in_minutes,
+      customer: { name: details.name, email: details.email ?? null, phone: details.phone },
     });
     const updated = await this.ctx.db.tx(async (tx) => {
       const locked = await lockOrder(tx, row.id);

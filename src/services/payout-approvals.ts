@@ -144,7 +144,7 @@ export class PayoutApprovalsService {
     });
     const { p, s } = decided;
     await submitAfterCreate(this.ctx, {
-      attemptId, transactionId: p.transaction_id, amountPaise: p.amount_paise, mode: p.mode, remarks: p.remarks,
+      attemptId, transactionId: p.transaction_id, amountPaise: p.amount_paise, mode: p.mode, remarks: p.remarks, routeId: s.bank_connection_id,
       beneficiary: { name: p.beneficiary_name, accountNumber: this.ctx.beneficiaries.accountNumberOf({ id: s.beneficiary_id, account_number_enc: s.account_number_enc }), ifsc: p.beneficiary_ifsc },
     });
     return this.get(checker.orgId, p.id);

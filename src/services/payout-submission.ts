@@ -16,6 +16,8 @@ import type { Queryable } from '../store/db.js';
 
 export interface SubmissionInput {
   attemptId: string;
+  /** The payout's route: its provider account executes the payout. */
+  routeId: string;
   transactionId: string;
   amountPaise: number;
   mode: PayoutMode;
@@ -45,7 +47,8 @@ function updateFromSubmit(result: PayoutSubmitResult): AttemptUpdate {
 async function submit(ctx: AppContext, input: SubmissionInput): Promise<PayoutSubmitResult> {
   let result: PayoutSubmitResult;
   try {
-    result = await ctx.provider.submitPayout({
+    const provider = await ctx.providers.forRoute(input.routeId);
+    result = await provider.submitPayout({
       reference: input.transactionId,
       amountPaise: input.amountPaise,
       mode: input.mode,
@@ -94,6 +97,7 @@ async function submitStored(ctx: AppContext, attemptId: string): Promise<void> {
   if (!s) return;
   await submitAndRecord(ctx, {
     attemptId,
+    routeId: s.bank_connection_id,
     transactionId: s.transaction_id,
     amountPaise: s.amount_paise,
     mode: s.mode,
@@ -140,7 +144,7 @@ export async function inquire(ctx: AppContext, claimed: repo.ClaimedAttempt): Pr
   const inquiries = ctx.metrics.counter('tijori_payout_inquiries_total', 'Payout status inquiries by answer', ['answer']);
   let st: ProviderPayoutStatus;
   try {
-    st = await ctx.provider.payoutStatus(claimed.transaction_id);
+    st = await (await ctx.providers.forRoute(claimed.bank_connection_id)).payoutStatus(claimed.transaction_id);
   } catch (err) {
     inquiries.inc({ answer: 'NO_ANSWER' });
     ctx.log.warn({ transaction_id: claimed.transaction_id, status: claimed.status, err: (err as Error).message }, 'payout status inquiry got no answer; retrying later');

@@ -102,6 +102,8 @@ export class PayoutsService {
       throw err;
     }
     const { route, ben } = resolved;
+    // The route's provider account decides where the payout goes and whether real money moves.
+    const routeProvider = await this.ctx.providers.forAccount(route.provider_account_id);
     const createdAt = new Date();
     let pending: PendingCreate | undefined;
     let submission: SubmissionInput | undefined;
@@ -114,7 +116,7 @@ export class PayoutsService {
           beneficiary_id: ben.id, beneficiary_name: ben.name, beneficiary_last4: ben.last4, beneficiary_ifsc: ben.ifsc,
           beneficiary_bank_name: ben.bankName, amount_paise: body.amount_paise, currency: 'INR', mode: body.mode,
           client_reference: body.client_reference ?? null, remarks: body.remarks ?? null, status: 'PROCESSING',
-          failure_reason: null, bank_reference: null, utr: null, processed_at: null, livemode: this.ctx.provider.livemode, created_at: createdAt,
+          failure_reason: null, bank_reference: null, utr: null, processed_at: null, livemode: routeProvider.livemode, created_at: createdAt,
         };
         pending = {
           payout: {
@@ -126,7 +128,7 @@ export class PayoutsService {
           event: { orgId: row.org_id, kind: 'payout.created', aggregateType: 'payout', aggregateId: row.id, data: createdEventData(row, createdAt) },
         };
         submission = {
-          attemptId, transactionId: row.transaction_id, amountPaise: row.amount_paise, mode: row.mode,
+          attemptId, routeId: route.id, transactionId: row.transaction_id, amountPaise: row.amount_paise, mode: row.mode,
           beneficiary: { name: ben.name, accountNumber: ben.accountNumber, ifsc: ben.ifsc }, remarks: row.remarks,
         };
         const data = payoutView(row, [{ status: 'PENDING_SUBMIT', bank_reference: null, utr: null }]);

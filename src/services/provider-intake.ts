@@ -8,7 +8,7 @@
 import { newRowId } from '../store/row-id.js';
 import type { AppContext } from '../context.js';
 import { AppError, validationError } from '../domain/errors.js';
-import { unstorableTextPath } from '../domain/text.js';
+import { isUuid, unstorableTextPath } from '../domain/text.js';
 import type { ProviderCallback } from '../providers/provider.js';
 import { DatabaseUnavailableError, isDataOrDeadlockError, type Queryable } from '../store/db.js';
 import * as repo from '../store/repos/provider-events-repo.js';
@@ -69,10 +69,15 @@ export class ProviderIntake {
    * Verifies and stores one callback. Throws API_AUTH_FAILED (401) when it does not verify;
    * returns whether it was new or a duplicate (both are acknowledged).
    */
-  async accept(providerName: string, rawBody: string, headers: Record<string, string | string[] | undefined>): Promise<'stored' | 'duplicate'> {
-    if (providerName !== this.ctx.provider.name) throw new AppError('NOT_FOUND', 'No such provider.');
-    const cb = this.ctx.provider.parseCallback(rawBody, headers);
+  async accept(target: string, rawBody: string, headers: Record<string, string | string[] | undefined>): Promise<'stored' | 'duplicate' | 'ignored'> {
+    // `sandbox`: the built-in sandbox; otherwise a provider account id, verified by that account's scheme and secret.
+    const provider = target === 'sandbox' ? this.ctx.providers.sandbox : isUuid(target) ? await this.ctx.providers.findAccount(target) : null;
+    if (!provider) throw new AppError('NOT_FOUND', 'No such provider.');
+    const providerName = provider.name;
+    const cb = provider.parseCallback(rawBody, headers);
     if (!cb) throw new AppError('API_AUTH_FAILED', 'The callback signature does not verify.');
+    // Verified news nothing acts on (e.g. a Cashfree refund webhook: refunds settle by inquiry).
+    if (cb.kind === 'none') return 'ignored';
     // Signed but unstorable (PostgreSQL text and jsonb hold neither U+0000 nor a lone surrogate,
     // which JSON.parse accepts as "\ud800") or absurdly long: a malformed provider message is
     // refused (422), never a 500.

@@ -55,7 +55,8 @@ export async function submitRefund(ctx: AppContext, r: RefundWithOrder): Promise
   crashHere(ctx, 'refund_after_persist');
   let result: RefundSubmitResult;
   try {
-    result = await ctx.provider.submitRefund({ reference: r.refund_id, collectionReference: r.order_id, amountPaise: r.amount_paise });
+    const provider = await ctx.providers.forAccount(r.provider_account_id);
+    result = await provider.submitRefund({ reference: r.refund_id, collectionReference: r.order_id, amountPaise: r.amount_paise });
   } catch (err) {
     result = { outcome: 'UNKNOWN', error: `adapter error: ${(err as Error).message}` };
   }
@@ -67,7 +68,10 @@ export async function submitRefund(ctx: AppContext, r: RefundWithOrder): Promise
 
 /** The worker's step for a claimed refund: inquire; send only if the provider has never seen it. */
 export async function inquireRefund(ctx: AppContext, r: RefundWithOrder): Promise<void> {
-  const answer: Answer = await ctx.provider.refundStatus(r.refund_id).then(fromInquiry, (err: unknown) => ({ kind: 'unknown', error: `inquiry failed: ${(err as Error).message}` }));
+  const answer: Answer = await ctx.providers
+    .forAccount(r.provider_account_id)
+    .then((provider) => provider.refundStatus(r.refund_id, { collectionReference: r.order_id }))
+    .then(fromInquiry, (err: unknown) => ({ kind: 'unknown', error: `inquiry failed: ${(err as Error).message}` }));
   if (answer.kind === 'not_found') return submitRefund(ctx, r);
   await recordAnswer(ctx, r.id, answer, { submitted: false });
 }
@@ -110,7 +114,7 @@ async function completeRefund(tx: Queryable, r: repo.RefundRow, providerReferenc
   assertRefundTransition(r.status, 'COMPLETED');
   const order = await lockOrder(tx, r.order_pk);
   const done = await repo.updateRefund(tx, r.id, { status: 'COMPLETED', providerReference, completedAt, leaseMs: null, lastError: null });
-  await recordEvents(tx, [refundEvent('collection.refund.completed', { ...done, order_id: order.order_id }, order)]);
+  await recordEvents(tx, [refundEvent('collection.refund.completed', { ...done, order_id: order.order_id, provider_account_id: order.provider_account_id }, order)]);
   if (fullyRefunded(order.amount_paise, await repo.completedAmount(tx, order.id)) && (order.status === 'PAID' || order.status === 'MANUALLY_CONFIRMED')) {
     await transitionOrder(tx, order, 'REFUNDED', 'refund_completed', { detail: { source: 'refund', refund_id: r.refund_id } });
   }
@@ -119,5 +123,5 @@ async function completeRefund(tx: Queryable, r: repo.RefundRow, providerReferenc
 /** Read back a refund with its order_id (for the submit after a create or approval). */
 export async function refundWithOrder(q: Queryable, row: repo.RefundRow): Promise<RefundWithOrder> {
   const o = await orderRepo.findByIdOrOrderId(q, { id: row.order_pk });
-  return { ...row, order_id: o!.order_id };
+  return { ...row, order_id: o!.order_id, provider_account_id: o!.provider_account_id };
 }

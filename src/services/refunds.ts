@@ -22,7 +22,7 @@ import type { CreateResponse, IdempotencyScope } from './idempotency.js';
 import { orderRefFor } from './payment-order-view.js';
 import { refundEvent } from './refund-events.js';
 import { refundWithOrder, submitRefund } from './refund-submission.js';
-import { livemodeOf, refundIdFor, type RefundView, refundView } from './refund-view.js';
+import { refundIdFor, type RefundView, refundView } from './refund-view.js';
 
 export interface CreateRefundBody {
   amount_paise?: number;
@@ -82,12 +82,13 @@ export class RefundsService {
           amount_paise: amount,
           reason: input.reason,
           status,
-          provider: this.ctx.provider.name,
-          livemode: livemodeOf(this.ctx.provider.name),
+          // The refund goes through the provider (account) the payment was made with.
+          provider: order.provider,
+          livemode: order.livemode,
           // This request submits it right after the commit; the worker takes over if it cannot.
           leaseMs: status === 'PROCESSING' ? this.ctx.config.payout.leaseMs : null,
         });
-        const refund = { ...row, order_id: order.order_id };
+        const refund = { ...row, order_id: order.order_id, provider_account_id: order.provider_account_id };
         await recordEvents(tx, [refundEvent('collection.refund.requested', refund, order)]);
         if (status === 'PROCESSING') submitAfter = refund;
         return completeWith({ status: 201, body: { success: true, data: refundView(refund), request_id: req.requestId }, resourceType: 'refund', resourceId }, (key) =>

@@ -14,6 +14,8 @@ export interface CreateRouteInput {
   modes: string[];
   name?: string | undefined;
   provider: string;
+  /** The provider account it sends through (checked by the caller to be the organization's); null: the built-in sandbox. */
+  providerAccountId?: string | null | undefined;
 }
 
 export class RoutesService {
@@ -29,7 +31,7 @@ export class RoutesService {
     if (issues.length > 0) throw validationError(issues);
     return this.db.tx(async (tx) => {
       if (!(await repo.lockOrg(tx, input.orgId))) throw new AppError('NOT_FOUND', 'No such organization.');
-      return repo.insertRoute(tx, { id: randomUUID(), orgId: input.orgId, name, provider: input.provider, modes: modes as PayoutMode[] });
+      return repo.insertRoute(tx, { id: randomUUID(), orgId: input.orgId, name, provider: input.provider, modes: modes as PayoutMode[], providerAccountId: input.providerAccountId ?? null });
     });
   }
 }

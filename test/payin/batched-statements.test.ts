@@ -50,6 +50,7 @@ function checkoutCreate(idempotencyKey: string, extra: Partial<OrderCreate['orde
       status: 'AWAITING_CUSTOMER',
       provider: 'sandbox',
       livemode: false,
+      provider_account_id: null,
       provider_status: 'NOT_INITIATED',
       provider_reference: null,
       upi_uri: null,

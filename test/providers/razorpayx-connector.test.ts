@@ -185,7 +185,9 @@ test('webhooks: verified payout events, forged and unsigned refused, event id ca
 
   // Verified but no news for a Tijori payout: acknowledged as NOT_FOUND (ignored), never a 401.
   const downtime = sim.sign(JSON.stringify({ entity: 'event', event: 'payout.downtime.started', payload: {} }));
-  assert.deepEqual(rx.parseCallback(downtime.rawBody, downtime.headers)?.kind === 'payout' && rx.parseCallback(downtime.rawBody, downtime.headers)?.status, { status: 'NOT_FOUND' });
+  const ignored = rx.parseCallback(downtime.rawBody, downtime.headers);
+  assert.ok(ignored?.kind === 'payout');
+  assert.deepEqual(ignored.status, { status: 'NOT_FOUND' });
   // A key named twice in one signed object: refused as INVALID_JSON.
   const dup = sim.sign('{"event":"payout.processed","event":"payout.failed"}');
   assert.throws(() => rx.parseCallback(dup.rawBody, dup.headers), /names a key twice/);

@@ -1,5 +1,6 @@
 /**
- * Provider callback intake (internal listener): POST /provider/:provider/callbacks. The raw body is
+ * Provider callback intake (internal listener): POST /provider/:provider/callbacks, where
+ * `:provider` is `sandbox` (the built-in sandbox) or a provider account id (contract §8). The raw body is
  * verified by the provider adapter, stored (duplicates absorbed) and acknowledged at once; a worker
  * processes it. 401 when the signature does not verify.
  */

@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { adminAuth } from './admin-auth.js';
 import { registerAdminCallbackRoutes } from './admin-callbacks.js';
+import { registerAdminProviderAccountRoutes } from './admin-provider-accounts.js';
 import { registerAdminReviewRoutes } from './admin-reviews.js';
 import { registerAdminRouteRoutes } from './admin-routes.js';
 import { registerAdminSandboxRoutes } from './admin-sandbox.js';
@@ -22,6 +23,7 @@ export async function registerInternalRoutes(app: FastifyInstance, ctx: AppConte
       await registerAdminCallbackRoutes(admin, ctx);
       await registerAdminUserRoutes(admin, ctx);
       await registerAdminReviewRoutes(admin, ctx);
+      await registerAdminProviderAccountRoutes(admin, ctx);
     },
     { prefix: '/admin' },
   );

@@ -22,6 +22,8 @@ export interface PaymentOrderRow {
   provider: string;
   /** Fixed at create from the provider's `livemode` (false: sandbox, no real money). */
   livemode: boolean;
+  /** The provider account the order was issued with (null: the built-in sandbox); its checks and refunds go there. */
+  provider_account_id: string | null;
   provider_status: string;
   provider_reference: string | null;
   upi_uri: string | null;
@@ -47,7 +49,7 @@ export interface PaymentOrderRow {
 /** Every column of PaymentOrderRow, for prepared statements (which must not say `*`, see prepared()). */
 const ORDER_COLUMNS = [
   'id', 'order_id', 'org_id', 'client_pk', 'merchant_order_reference', 'amount_paise', 'currency', 'purpose', 'response_mode', 'status',
-  'provider', 'livemode', 'provider_status', 'provider_reference', 'upi_uri', 'customer_name', 'customer_email', 'customer_phone', 'customer_consent_at',
+  'provider', 'livemode', 'provider_account_id', 'provider_status', 'provider_reference', 'upi_uri', 'customer_name', 'customer_email', 'customer_phone', 'customer_consent_at',
   'payer_reference', 'expires_in_minutes', 'expires_at', 'callback_url', 'callback_secret_enc', 'return_url', 'bank_transaction_id',
   'confirmed_at', 'failure_reason', 'review_required', 'last_provider_check_at', 'created_at', 'updated_at',
 ] as const satisfies readonly (keyof PaymentOrderRow)[];
@@ -60,7 +62,7 @@ export type NewPaymentOrder = Omit<
 
 const INSERT_COLUMNS = [
   'id', 'order_id', 'org_id', 'client_pk', 'merchant_order_reference', 'amount_paise', 'currency', 'purpose', 'response_mode',
-  'status', 'provider', 'livemode', 'provider_status', 'provider_reference', 'upi_uri', 'customer_name', 'customer_email', 'customer_phone',
+  'status', 'provider', 'livemode', 'provider_account_id', 'provider_status', 'provider_reference', 'upi_uri', 'customer_name', 'customer_email', 'customer_phone',
   'customer_consent_at', 'expires_in_minutes', 'expires_at', 'callback_url', 'callback_secret_enc', 'return_url',
 ] as const satisfies readonly (keyof NewPaymentOrder)[];
 
@@ -81,7 +83,7 @@ export interface OrderCreate {
 /** The SQL type of every column a batched create carries (json_to_recordset needs them spelt out). */
 const CREATE_COLUMN_TYPES: Record<(typeof CREATE_COLUMNS)[number], string> = {
   id: 'uuid', order_id: 'text', org_id: 'uuid', client_pk: 'uuid', merchant_order_reference: 'text', amount_paise: 'bigint',
-  currency: 'text', purpose: 'text', response_mode: 'text', status: 'text', provider: 'text', livemode: 'boolean', provider_status: 'text',
+  currency: 'text', purpose: 'text', response_mode: 'text', status: 'text', provider: 'text', livemode: 'boolean', provider_account_id: 'uuid', provider_status: 'text',
   provider_reference: 'text', upi_uri: 'text', customer_name: 'text', customer_email: 'text', customer_phone: 'text',
   customer_consent_at: 'timestamptz', expires_in_minutes: 'integer', expires_at: 'timestamptz', callback_url: 'text',
   callback_secret_enc: 'text', return_url: 'text', created_at: 'timestamptz', updated_at: 'timestamptz',
@@ -170,7 +172,7 @@ function byRef(ref: OrderRef, first: number): { where: string; params: unknown[]
  */
 export const VIEW_COLUMNS = [
   'id', 'order_id', 'merchant_order_reference', 'amount_paise', 'currency', 'status', 'provider_status', 'response_mode', 'upi_uri',
-  'expires_at', 'bank_transaction_id', 'confirmed_at', 'purpose', 'livemode', 'created_at',
+  'expires_at', 'bank_transaction_id', 'confirmed_at', 'purpose', 'livemode', 'provider_account_id', 'created_at',
 ] as const satisfies readonly (keyof PaymentOrderRow)[];
 export type PaymentOrderViewRow = Pick<PaymentOrderRow, (typeof VIEW_COLUMNS)[number]>;
 

@@ -327,6 +327,8 @@ export interface ClaimedAttempt {
   transaction_id: string;
   inquiry_count: number;
   submitted_at: Date | null;
+  /** The payout's route: its provider account answers the inquiry. */
+  bank_connection_id: string;
 }
 
 /** Claims unresolved attempts that are due, with a lease (several instances may run workers). */
@@ -339,16 +341,16 @@ export async function claimDueAttempts(q: Queryable, limit: number, leaseMs: num
              WHERE status = ANY($3::text[]) AND next_check_at <= now()
                AND (locked_until IS NULL OR locked_until <= now())
              ORDER BY next_check_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-      RETURNING a.id, a.status, p.transaction_id, a.inquiry_count, a.submitted_at`,
+      RETURNING a.id, a.status, p.transaction_id, a.inquiry_count, a.submitted_at, p.bank_connection_id`,
     [limit, leaseMs, UNRESOLVED_ATTEMPT_STATUSES],
   );
   return r.rows;
 }
 
 /** What a submit needs: the payout, and the beneficiary's encrypted account number. */
-export async function loadSubmission(q: Queryable, attemptId: string): Promise<(PayoutRow & { account_number_enc: Buffer }) | null> {
-  const r = await q.query<PayoutRow & { account_number_enc: Buffer }>(
-    `SELECT ${PAYOUT_COLUMNS}, b.account_number_enc
+export async function loadSubmission(q: Queryable, attemptId: string): Promise<(PayoutRow & { account_number_enc: Buffer; bank_connection_id: string }) | null> {
+  const r = await q.query<PayoutRow & { account_number_enc: Buffer; bank_connection_id: string }>(
+    `SELECT ${PAYOUT_COLUMNS}, b.account_number_enc, p.bank_connection_id
        FROM payout_attempts a JOIN payouts p ON p.id = a.payout_id JOIN beneficiaries b ON b.id = p.beneficiary_id
       WHERE a.id = $1`,
     [attemptId],

@@ -30,9 +30,9 @@ export interface RefundRow {
 }
 
 /** A refund with the order_id of its order (what the API shows). */
-export type RefundWithOrder = RefundRow & { order_id: string };
+export type RefundWithOrder = RefundRow & { order_id: string; /** The order's provider account: the refund goes where the payment was made. */ provider_account_id: string | null };
 
-const WITH_ORDER = `SELECT r.*, o.order_id FROM refunds r JOIN payment_orders o ON o.id = r.order_pk`;
+const WITH_ORDER = `SELECT r.*, o.order_id, o.provider_account_id FROM refunds r JOIN payment_orders o ON o.id = r.order_pk`;
 
 export async function orgRefundReview(q: Queryable, orgId: string): Promise<RefundReview> {
   const r = await q.query<{ refund_review: RefundReview }>('SELECT refund_review FROM organizations WHERE id = $1', [orgId]);
@@ -172,7 +172,7 @@ export async function claimDue(q: Queryable, limit: number, leaseMs: number): Pr
      claimed AS (
        UPDATE refunds r SET claimed_until = now() + make_interval(secs => $2::double precision / 1000), updated_at = now()
          FROM due WHERE r.id = due.id RETURNING r.*)
-     SELECT c.*, o.order_id FROM claimed c JOIN payment_orders o ON o.id = c.order_pk`,
+     SELECT c.*, o.order_id, o.provider_account_id FROM claimed c JOIN payment_orders o ON o.id = c.order_pk`,
     [limit, leaseMs],
   );
   return r.rows;

@@ -10,9 +10,11 @@ export interface RouteRow {
   modes: PayoutMode[];
   active: boolean;
   is_default: boolean;
+  /** The provider account it sends through (null: the built-in sandbox). */
+  provider_account_id: string | null;
 }
 
-const COLUMNS = 'id, org_id, name, provider, modes, active, is_default';
+const COLUMNS = 'id, org_id, name, provider, modes, active, is_default, provider_account_id';
 
 /** Locks the organization row so that concurrent first routes cannot both become the default. */
 export async function lockOrg(q: Queryable, orgId: string): Promise<boolean> {
@@ -21,12 +23,15 @@ export async function lockOrg(q: Queryable, orgId: string): Promise<boolean> {
 }
 
 /** The organization's first route becomes its default. Call after lockOrg in the same transaction. */
-export async function insertRoute(q: Queryable, r: { id: string; orgId: string; name: string; provider: string; modes: PayoutMode[] }): Promise<RouteRow> {
+export async function insertRoute(
+  q: Queryable,
+  r: { id: string; orgId: string; name: string; provider: string; modes: PayoutMode[]; providerAccountId: string | null },
+): Promise<RouteRow> {
   const res = await q.query<RouteRow>(
-    `INSERT INTO bank_connections (id, org_id, name, provider, modes, is_default)
-     VALUES ($1, $2, $3, $4, $5, NOT EXISTS (SELECT 1 FROM bank_connections WHERE org_id = $2 AND is_default))
+    `INSERT INTO bank_connections (id, org_id, name, provider, modes, provider_account_id, is_default)
+     VALUES ($1, $2, $3, $4, $5, $6, NOT EXISTS (SELECT 1 FROM bank_connections WHERE org_id = $2 AND is_default))
      RETURNING ${COLUMNS}`,
-    [r.id, r.orgId, r.name, r.provider, r.modes],
+    [r.id, r.orgId, r.name, r.provider, r.modes, r.providerAccountId],
   );
   return res.rows[0] as RouteRow;
 }

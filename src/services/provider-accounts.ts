@@ -1,0 +1,81 @@
+/**
+ * Provider accounts of organizations (contract §8): add (config validated, then stored encrypted
+ * with the MASTER_KEY and never shown again), list (never a credential), choose the account of an
+ * organization's collections, and check the account a payout route asks for.
+ */
+import { randomUUID } from 'node:crypto';
+import type { AppContext } from '../context.js';
+import { AppError, validationError } from '../domain/errors.js';
+import { isUuid } from '../domain/text.js';
+import { COLLECTION_PROVIDERS, isProviderKind, livemodeOfConfig, PAYOUT_PROVIDERS, type ProviderKind, validateProviderConfig } from '../providers/accounts/config.js';
+import { providerConfigContext } from '../providers/registry.js';
+import * as repo from '../store/repos/provider-accounts-repo.js';
+
+export interface ProviderAccountView {
+  provider_account_id: string;
+  provider: string;
+  name: string;
+  livemode: boolean;
+}
+
+export class ProviderAccountsService {
+  constructor(private readonly ctx: AppContext) {}
+
+  /** Where the provider posts its callbacks for this account (register it at the provider). */
+  callbackUrl(accountId: string): string {
+    return `${this.ctx.providerCallbackBaseUrl()}/provider/${accountId}/callbacks`;
+  }
+
+  async add(input: { orgId: string; provider: string; config: unknown; name?: string | undefined }): Promise<ProviderAccountView & { callback_url: string }> {
+    if (!isUuid(input.orgId)) throw validationError([{ field: 'org', issue: 'must be an organization id (UUID)' }]);
+    const config = validateProviderConfig(input.provider, input.config, { production: this.ctx.config.production });
+    const name = (input.name ?? `${input.provider} account`).trim();
+    if (name.length < 1 || name.length > 200) throw validationError([{ field: 'name', issue: 'must be 1 to 200 characters' }]);
+    const id = randomUUID();
+    const row = await repo.insertAccount(this.ctx.db, {
+      id,
+      org_id: input.orgId,
+      provider: config.provider,
+      name,
+      livemode: livemodeOfConfig(config),
+      config_enc: this.ctx.vault.encrypt(JSON.stringify(config), providerConfigContext(id)),
+    });
+    if (!row) throw new AppError('NOT_FOUND', 'No such organization.');
+    return { ...viewOf(row), callback_url: this.callbackUrl(id) };
+  }
+
+  async list(orgId: string): Promise<ProviderAccountView[]> {
+    const rows = isUuid(orgId) ? await repo.listAccounts(this.ctx.db, orgId) : null;
+    if (!rows) throw new AppError('NOT_FOUND', 'No such organization.');
+    return rows.map(viewOf);
+  }
+
+  /** The organization's account of `kind` use; 404 when it is not one of the organization's accounts. */
+  async accountFor(orgId: string, accountId: string, allowed: readonly ProviderKind[], use: string): Promise<repo.ProviderAccountRow> {
+    const row = isUuid(accountId) ? await repo.findAccount(this.ctx.db, accountId) : null;
+    if (!row || row.org_id !== orgId) throw new AppError('NOT_FOUND', 'No such provider account of this organization.');
+    if (!isProviderKind(row.provider) || !allowed.includes(row.provider)) {
+      throw validationError([{ field: 'provider_account', issue: `a ${row.provider} account cannot carry ${use} (allowed: ${allowed.join(', ')})` }]);
+    }
+    return row;
+  }
+
+  /** `tijori collections use`: the account of the organization's new payment orders. */
+  async useForCollections(orgId: string, accountId: string): Promise<ProviderAccountView> {
+    if (!isUuid(orgId)) throw validationError([{ field: 'org', issue: 'must be an organization id (UUID)' }]);
+    const row = await this.accountFor(orgId, accountId, COLLECTION_PROVIDERS, 'collections');
+    if (!(await repo.setCollectionsAccount(this.ctx.db, orgId, row.id))) throw new AppError('NOT_FOUND', 'No such organization.');
+    this.ctx.providers.forgetCollectionsChoice(orgId);
+    return viewOf(row);
+  }
+
+  /** The account a new payout route sends through (checked to be the organization's and able to pay out). */
+  async forRoute(orgId: string, accountId: string): Promise<repo.ProviderAccountRow> {
+    if (!isUuid(orgId)) throw validationError([{ field: 'org', issue: 'must be an organization id (UUID)' }]);
+    return this.accountFor(orgId, accountId, PAYOUT_PROVIDERS, 'payouts');
+  }
+}
+
+function viewOf(row: { id: string; provider: string; name: string; livemode: boolean }): ProviderAccountView {
+  return { provider_account_id: row.id, provider: row.provider, name: row.name, livemode: row.livemode };
+}

@@ -1,0 +1,56 @@
+/** SQL for provider accounts (contract §8) and which account an organization's collections use. */
+import type { Queryable } from '../db.js';
+
+export interface ProviderAccountRow {
+  id: string;
+  org_id: string;
+  provider: string;
+  name: string;
+  livemode: boolean;
+  config_enc: Buffer;
+  created_at: Date;
+}
+
+export async function insertAccount(q: Queryable, a: Omit<ProviderAccountRow, 'created_at'>): Promise<ProviderAccountRow | null> {
+  const r = await q.query<ProviderAccountRow>(
+    `INSERT INTO provider_accounts (id, org_id, provider, name, livemode, config_enc)
+     SELECT $1, $2, $3, $4, $5, $6 WHERE EXISTS (SELECT 1 FROM organizations WHERE id = $2)
+     RETURNING *`,
+    [a.id, a.org_id, a.provider, a.name, a.livemode, a.config_enc],
+  );
+  return r.rows[0] ?? null;
+}
+
+export async function findAccount(q: Queryable, id: string): Promise<ProviderAccountRow | null> {
+  const r = await q.query<ProviderAccountRow>('SELECT * FROM provider_accounts WHERE id = $1', [id]);
+  return r.rows[0] ?? null;
+}
+
+/** An organization's accounts, oldest first; null when the organization does not exist. */
+export async function listAccounts(q: Queryable, orgId: string): Promise<Array<Omit<ProviderAccountRow, 'config_enc'>> | null> {
+  const org = await q.query('SELECT 1 FROM organizations WHERE id = $1', [orgId]);
+  if (org.rowCount !== 1) return null;
+  const r = await q.query<Omit<ProviderAccountRow, 'config_enc'>>(
+    'SELECT id, org_id, provider, name, livemode, created_at FROM provider_accounts WHERE org_id = $1 ORDER BY created_at, id',
+    [orgId],
+  );
+  return r.rows;
+}
+
+/** Sets the account of the organization's new payment orders; false when the organization does not exist. */
+export async function setCollectionsAccount(q: Queryable, orgId: string, accountId: string): Promise<boolean> {
+  const r = await q.query('UPDATE organizations SET collections_provider_account_id = $2 WHERE id = $1', [orgId, accountId]);
+  return r.rowCount === 1;
+}
+
+/** The account of the organization's new payment orders (null: the built-in sandbox). */
+export async function collectionsAccountOf(q: Queryable, orgId: string): Promise<string | null> {
+  const r = await q.query<{ a: string | null }>('SELECT collections_provider_account_id AS a FROM organizations WHERE id = $1', [orgId]);
+  return r.rows[0]?.a ?? null;
+}
+
+/** The account a payout route sends through (null: the built-in sandbox). */
+export async function routeAccountOf(q: Queryable, routeId: string): Promise<string | null> {
+  const r = await q.query<{ a: string | null }>('SELECT provider_account_id AS a FROM bank_connections WHERE id = $1', [routeId]);
+  return r.rows[0]?.a ?? null;
+}
