@@ -178,7 +178,8 @@ export class PayoutApprovalsService {
 
   /** Saved beneficiaries a console payout may name (those of the console principal). */
   async beneficiaries(orgId: string) {
-    const principal = await this.principal(orgId);
-    return approvalsRepo.listPrincipalBeneficiaries(this.ctx.db, orgId, principal.pk);
+    // A read never creates the principal: before the first console payout there is none, and none saved.
+    const principal = await approvalsRepo.findConsolePrincipal(this.ctx.db, orgId);
+    return principal ? approvalsRepo.listPrincipalBeneficiaries(this.ctx.db, orgId, principal.pk) : [];
   }
 }

@@ -94,6 +94,7 @@ function sampleOf(s: Record<string, any>): unknown {
 /** Bodies that make sense for the route (so another organization's call reaches its org check). */
 const MEANINGFUL: Record<string, Record<string, unknown>> = {
   'POST /api-clients': { name: 'matrix', scopes: ['collections:read'] },
+  'PATCH /api-clients/:client_id': { rate_limit_per_minute: 100 },
   'POST /api-clients/:client_id/allowed-ips': { ip: '198.51.100.77' },
   'PUT /destinations/:kind': { url: 'https://other-org.example.com/hooks' },
   'POST /users': { email: `matrix-${randomUUID()}@example.com`, role: 'viewer' },
@@ -112,6 +113,7 @@ function bodyFor(r: ConsoleRoute): Record<string, unknown> | undefined {
 function concrete(path: string): string {
   return path.replace(/:([a-z_]+)/g, (_m, name: string) => {
     if (name === 'ref') return path.startsWith('/payouts') ? ids.payout! : ids.order!;
+    if (name === 'id' && path.startsWith('/bulk-payouts')) return ids.bulk!;
     const v = ids[name];
     if (!v) throw new Error(`no resource of org A for the route parameter :${name} (${path}): add one in before()`);
     return v;
@@ -155,6 +157,9 @@ async function stateOfA(): Promise<unknown> {
     clients: await q('SELECT client_id, active, allowed_ips, encode(secret_hash, $2) AS secret, rate_limit_per_minute FROM api_clients WHERE org_id = $1 ORDER BY client_id', [a.orgId, 'hex']),
     destinations: await q('SELECT kind, url, encode(secret_enc, $2) AS secret FROM callback_destinations WHERE org_id = $1 ORDER BY kind', [a.orgId, 'hex']),
     users: await q('SELECT id, email, role, status, password_hash, totp_secret_enc FROM console_users WHERE org_id = $1 ORDER BY id', [a.orgId]),
+    // Only a decision moves these (a payout's status also moves by itself as the bank answers).
+    decisions: await q('SELECT id, checker_user_id, decision_note FROM payouts WHERE org_id = $1 ORDER BY id', [a.orgId]),
+    subscriptions: await q('SELECT kind, events, status FROM callback_destinations WHERE org_id = $1 ORDER BY kind', [a.orgId]),
   };
 }
 
@@ -193,14 +198,30 @@ before(async () => {
     user_id: target.userId,
     id: item!.id as string,
     refund: refund.body.data.id,
+    event_id: (await ts.database.db.query<{ id: string }>('SELECT id FROM events WHERE org_id = $1 ORDER BY id LIMIT 1', [a.orgId])).rows[0]!.id,
+    code: 'HDFC0000001',
+    bulk: await uploadBulkFileOfA(),
   });
   secretsOfA.push(
     order.id, order.order_id, 'MATRIX-A-ORDER', paid.order_id, mismatched.order_id, payout.body.data.id, payout.body.data.transaction_id, 'MATRIX-A-PAYOUT',
     client.body.data.client.client_id, client.body.data.client_secret, dest.body.data.signing_secret, 'https://matrix-a.example.com/payin',
-    refund.body.data.id, refund.body.data.refund_id, item!.id as string, 'matrix-admin-a@example.com', 'matrix-viewer-a@example.com', 'matrix-target-a@example.com',
+    refund.body.data.id, refund.body.data.refund_id, item!.id as string, ids.bulk!, ids.event_id!, 'matrix-admin-a@example.com', 'matrix-viewer-a@example.com', 'matrix-target-a@example.com',
   );
 });
 after(() => ts?.stop());
+
+/** A bulk payout file of org A, waiting for a checker (the contract §6 header, one row). */
+async function uploadBulkFileOfA(): Promise<string> {
+  const csv = 'name,account_number,ifsc,mobile,amount_paise,mode,remarks,client_reference\nAsha Traders,000123456789,HDFC0000001,9876543210,10000,IMPS,matrix,MATRIX-BULK-1\n';
+  const res = await fetch(`${ts.svc.publicUrl}/console/api/bulk-payouts?file_name=matrix.csv`, {
+    method: 'POST',
+    headers: { 'content-type': 'text/csv', cookie: adminA.cookie!, 'x-csrf-token': adminA.csrf! },
+    body: csv,
+  });
+  const text = await res.text();
+  assert.equal(res.status, 201, text);
+  return JSON.parse(text).data.id as string;
+}
 
 test('the matrix covers every console API route, enumerated from Fastify', () => {
   const names = routes.map(label);
@@ -236,14 +257,15 @@ test("another organization's admin never sees nor changes this organization's re
   for (const r of routes.filter((x) => x.need !== 'public')) {
     if (isChange(r) && SELF(r)) continue; // signs B itself out or changes B's own account: no resource of A
     const names = r.path.match(/:([a-z_]+)/g) ?? [];
-    const namesResourceOfA = names.some((n) => n !== ':kind');
+    // `:kind` (payin/payout) and `:code` (an IFSC: the public bank directory) name nothing of A.
+    const namesResourceOfA = names.some((n) => n !== ':kind' && n !== ':code');
     const res = await raw(adminB, r.method, concrete(r.path), bodyFor(r) === undefined ? {} : { text: JSON.stringify(bodyFor(r)) });
     if (res.status >= 500) violations.push(`other org ${label(r)}: ${res.status} ${res.text.slice(0, 200)}`);
     if (namesResourceOfA) expectEnvelope(`other org ${label(r)}`, res, [403, 404]);
     leaks(`other org ${label(r)}`, res.text);
   }
   // Lists filtered and searched by A's references find nothing.
-  for (const path of ['/payment-orders?search=MATRIX-A-ORDER', `/payment-orders?search=${ids.order}`, '/payouts?search=MATRIX-A-PAYOUT', '/payment-orders/export', '/payouts/export', '/audit-log', '/review-items', '/refunds', '/users', '/api-clients', '/destinations']) {
+  for (const path of ['/payment-orders?search=MATRIX-A-ORDER', `/payment-orders?search=${ids.order}`, '/payouts?search=MATRIX-A-PAYOUT', '/payment-orders/export', '/payouts/export', '/audit-log', '/review-items', '/refunds', '/users', '/api-clients', '/destinations', '/bulk-payouts', '/events', '/payout-approvals', '/beneficiaries', '/overview']) {
     const res = await raw(adminB, 'GET', path);
     if (res.status !== 200) violations.push(`other org GET ${path}: ${res.status}`);
     leaks(`other org GET ${path}`, res.text);
@@ -307,7 +329,8 @@ test('hostile bodies and queries: a 4xx envelope with request_id on every route,
     await send(r, '__proto__ key', '{"__proto__": {"isAdmin": true}}');
     await send(r, 'constructor key', '{"constructor": {"prototype": {"isAdmin": true}}}');
     await send(r, 'escaped __proto__ key', '{"\\u005f_proto__": {"isAdmin": true}}');
-    await send(r, 'over the size limit', JSON.stringify({ note: 'x'.repeat(70 * 1024) }), { allowed: [413] });
+    // The bulk upload takes a CSV body of up to 8 MiB (its own limit); a 70 KiB JSON body is refused there as not a file.
+    await send(r, 'over the size limit', JSON.stringify({ note: 'x'.repeat(70 * 1024) }), { allowed: r.path === '/bulk-payouts' ? [415, 422] : [413] });
     await send(r, 'not JSON content type', 'note=a', { contentType: 'application/x-www-form-urlencoded', allowed: [415] });
     if (!r.body) continue;
     const good = bodyFor(r)!;

@@ -16,9 +16,14 @@ export async function ensureConsolePrincipal(q: Queryable, orgId: string): Promi
      ON CONFLICT (org_id) WHERE console_principal DO NOTHING`,
     [newRowId(), `console-${orgId}`, orgId, randomBytes(32)],
   );
+  return (await findConsolePrincipal(q, orgId))!;
+}
+
+/** The organization's console principal if a console payout or bulk file ever made it; null before. */
+export async function findConsolePrincipal(q: Queryable, orgId: string): Promise<{ pk: string; clientId: string } | null> {
   const r = await q.query<{ id: string; client_id: string }>('SELECT id, client_id FROM api_clients WHERE org_id = $1 AND console_principal', [orgId]);
-  const row = r.rows[0]!;
-  return { pk: row.id, clientId: row.client_id };
+  const row = r.rows[0];
+  return row ? { pk: row.id, clientId: row.client_id } : null;
 }
 
 export interface NewPendingPayout {
