@@ -5,9 +5,9 @@
  * how its refunds settle. The service is the one under test; the harness only plays the provider.
  *
  * Collections: collectionScenarios (sandbox and cashfree+simulator run it, conformance.test.ts).
- * Payouts: PayoutHarness is the slot for razorpayx+simulator and the sandbox bank: a
- * payoutScenarios(harness) beside collectionScenarios (success, rejection, timeout then inquiry,
- * reversal, duplicate and forged webhooks), run by conformance.test.ts for each payout harness.
+ * Payouts: payoutScenarios (the sandbox bank and razorpayx+simulator run it,
+ * payout-conformance.test.ts): success, refusal, a repeated create, and, where the provider can be
+ * made to do it on demand, a lost create answer settled by inquiry and a reversal after success.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -37,17 +37,20 @@ export interface CollectionHarness {
 }
 
 export interface PayoutHarness {
+  /** Shown in test names: `sandbox`, `razorpayx`. */
   name: string;
   t: TestService;
   client: TestClient;
   /** A payout route of the client's organization on this provider. */
   routeId: string;
-  /** Next submits: executed, rejected, or left without an answer (timeout) and executed. */
-  nextSubmit(outcome: 'success' | 'rejected' | 'timeout_then_success'): Promise<void>;
-  /** A processed payout is reversed later by the bank. */
-  reverse(transactionId: string): Promise<void>;
-  signedPayoutCallback(transactionId: string, status: string): Promise<{ body: string; headers: Record<string, string> }>;
-  callbackUrl: string;
+  /** The provider reports the submitted payout processed (the sandbox bank does so on its own). */
+  settle(transactionId: string): Promise<void>;
+  /** How many payouts the provider made for this reference (executions at the bank). */
+  executions(transactionId: string): Promise<number>;
+  /** The provider executes the next create but its answer never arrives (undefined: cannot be made to). */
+  loseNextAnswer?: () => void;
+  /** The bank reverses a processed payout (undefined: this provider never reports reversals). */
+  reverse?: (transactionId: string) => Promise<void>;
 }
 
 async function post(url: string, cb: { body: string; headers: Record<string, string> }): Promise<number> {
@@ -142,5 +145,85 @@ export function collectionScenarios(harness: () => CollectionHarness): void {
     await h.settleRefund(o, r.body.data.refund_id);
     await waitFor(async () => ((await h.t.api('GET', `/merchant/refunds/${r.body.data.id}`, { client: h.client })).body.data?.status === 'COMPLETED' ? true : null), 15_000);
     await statusOnceIs(h.t, o.id, 'REFUNDED');
+  });
+}
+
+async function payoutEvents(t: TestService, payoutId: string): Promise<string[]> {
+  const r = await t.database.db.query<{ kind: string }>('SELECT kind FROM events WHERE aggregate_id = $1 ORDER BY kind', [payoutId]);
+  return r.rows.map((row) => row.kind);
+}
+
+async function payoutOnceIs(h: PayoutHarness, id: string, status: string): Promise<any> {
+  return waitFor(async () => {
+    const r = await h.t.api('GET', `/merchant/payouts/${id}`, { client: h.client });
+    return r.body?.data?.status === status ? r.body.data : null;
+  }, 20_000);
+}
+
+async function createPayoutOn(h: PayoutHarness, amountPaise: number, idempotencyKey = key()): Promise<{ status: number; id: string; txn: string; text: string }> {
+  const body = {
+    beneficiary: { name: 'Asha Traders', account_number: '000123456789', ifsc: 'HDFC0000001', mobile: '9876543210', details_confirmation: true },
+    amount_paise: amountPaise,
+    mode: 'IMPS',
+    bank_connection_id: h.routeId,
+  };
+  const r = await h.t.api('POST', '/merchant/payouts', { client: h.client, body, idempotencyKey });
+  return { status: r.status, id: r.body?.data?.id, txn: r.body?.data?.transaction_id, text: r.text };
+}
+
+export function payoutScenarios(harness: () => PayoutHarness): void {
+  test('payout success: SUCCESS with a UTR, one execution, payout.success once', async () => {
+    const h = harness();
+    const p = await createPayoutOn(h, 150_000);
+    assert.equal(p.status, 201, p.text);
+    await h.settle(p.txn);
+    const ok = await payoutOnceIs(h, p.id, 'SUCCESS');
+    assert.ok(typeof ok.utr === 'string' && ok.utr.length > 0);
+    assert.equal(await h.executions(p.txn), 1);
+    assert.deepEqual(await payoutEvents(h.t, p.id), ['payout.created', 'payout.success']);
+  });
+
+  test('payout refused by the bank (amount ending in 13 paise): FAILED with a reason, no success', async () => {
+    const h = harness();
+    const p = await createPayoutOn(h, 170_013);
+    assert.equal(p.status, 201, p.text);
+    const failed = await payoutOnceIs(h, p.id, 'FAILED');
+    assert.ok(typeof failed.failure_reason === 'string' && failed.failure_reason.length > 0);
+    assert.deepEqual(await payoutEvents(h.t, p.id), ['payout.created', 'payout.failed']);
+  });
+
+  test('a create repeated with its Idempotency-Key: one payout, one execution', async () => {
+    const h = harness();
+    const k = key();
+    const [a, b] = [await createPayoutOn(h, 150_100, k), await createPayoutOn(h, 150_100, k)];
+    assert.equal(a.status, 201, a.text);
+    assert.equal(b.id, a.id);
+    await h.settle(a.txn);
+    await payoutOnceIs(h, a.id, 'SUCCESS');
+    assert.equal(await h.executions(a.txn), 1);
+  });
+
+  test('a lost create answer: inquired by our reference, never sent again; settles once', async (t) => {
+    const h = harness();
+    if (!h.loseNextAnswer) return t.skip(`${h.name} cannot be made to lose an answer on demand`);
+    h.loseNextAnswer();
+    const p = await createPayoutOn(h, 160_000);
+    assert.equal(p.status, 201, p.text);
+    await h.settle(p.txn);
+    await payoutOnceIs(h, p.id, 'SUCCESS');
+    assert.equal(await h.executions(p.txn), 1);
+  });
+
+  test('a reversal after success: REVERSED, payout.reversed recorded, the UTR kept', async (t) => {
+    const h = harness();
+    if (!h.reverse) return t.skip(`${h.name} never reports reversals`);
+    const p = await createPayoutOn(h, 180_100);
+    assert.equal(p.status, 201, p.text);
+    await h.settle(p.txn);
+    const ok = await payoutOnceIs(h, p.id, 'SUCCESS');
+    await h.reverse(p.txn);
+    const rev = await payoutOnceIs(h, p.id, 'REVERSED');
+    assert.equal(rev.utr, ok.utr);
+    assert.deepEqual(await payoutEvents(h.t, p.id), ['payout.created', 'payout.reversed', 'payout.success']);
   });
 }
