@@ -166,10 +166,12 @@ export class BulkPayoutsService {
     const accountNumber = this.ctx.vault.decrypt(r.account_number_enc, rowContext(file.id, r.line));
     const inline = { name: r.name, accountNumber, ifsc: r.ifsc, bankName: r.bank_name, mobile: r.mobile };
     const ben = await this.ctx.beneficiaries.saveInline((b) => beneficiariesRepo.upsertBeneficiary(this.ctx.db, b), this.ctx.beneficiaries.prepare(file.org_id, clientPk, inline), inline);
+    // Live or test is the route's provider account's (as for an API payout), not the built-in sandbox's.
+    const routeProvider = await this.ctx.providers.forAccount(route.provider_account_id);
     const p: repo.BulkPayoutCreate = {
       id: newRowId(), attemptId: newRowId(), transactionId: newTransactionId(), orgId: file.org_id, clientPk, routeId: route.id,
       beneficiary: { id: ben.id, name: ben.name, last4: ben.last4, ifsc: ben.ifsc, bankName: ben.bankName },
-      amountPaise: Number(r.amount_paise), mode: r.mode, clientReference: r.client_reference, remarks: r.remarks, livemode: this.ctx.provider.livemode,
+      amountPaise: Number(r.amount_paise), mode: r.mode, clientReference: r.client_reference, remarks: r.remarks, livemode: routeProvider.livemode,
       makerUserId: file.uploaded_by, checkerUserId: file.decided_by, fileId: file.id, line: r.line, leaseMs: this.ctx.config.payout.leaseMs,
     };
     const created = await this.ctx.db.tx(async (tx) => {

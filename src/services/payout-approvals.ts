@@ -93,12 +93,14 @@ export class PayoutApprovalsService {
     const principal = await this.principal(maker.orgId);
     const { route, ben } = await this.ctx.payouts.resolve(principal, { ...body, amount_paise: body.amount_paise, mode: body.mode }, inline);
     const id = newRowId();
+    // Live or test is the route's provider account's (as for an API payout), not the built-in sandbox's.
+    const routeProvider = await this.ctx.providers.forAccount(route.provider_account_id);
     await this.ctx.db.tx(async (tx) => {
       await approvalsRepo.insertPendingPayout(tx, {
         id, transactionId: newTransactionId(), orgId: maker.orgId, clientPk: principal.pk, routeId: route.id,
         beneficiary: { id: ben.id, name: ben.name, last4: ben.last4, ifsc: ben.ifsc, bankName: ben.bankName },
         amountPaise: body.amount_paise, mode: body.mode, clientReference: body.client_reference ?? null, remarks: body.remarks ?? null,
-        livemode: this.ctx.provider.livemode, makerUserId: maker.userId,
+        livemode: routeProvider.livemode, makerUserId: maker.userId,
       });
       await recordAudit(tx, maker.actor, {
         orgId: maker.orgId, action: 'payout.created', targetType: 'payout', targetId: id,

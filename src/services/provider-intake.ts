@@ -12,6 +12,8 @@ import { isUuid, unstorableTextPath } from '../domain/text.js';
 import type { ProviderCallback } from '../providers/provider.js';
 import { DatabaseUnavailableError, isDataOrDeadlockError, type Queryable } from '../store/db.js';
 import * as repo from '../store/repos/provider-events-repo.js';
+import * as accountsRepo from '../store/repos/provider-accounts-repo.js';
+import { idForOrderId } from './payment-order-view.js';
 import { Batcher } from '../store/batcher.js';
 import { applyProviderPayoutUpdates } from './payout-submission.js';
 
@@ -84,6 +86,7 @@ export class ProviderIntake {
     if (unstorableTextPath(cb) !== null || cb.eventId.length > 200 || cb.reference.length > 200) {
       throw validationError([{ field: 'body', issue: 'the callback carries values that cannot be stored' }]);
     }
+    await this.assertResourceOfAccount(target, cb);
     const stored = await this.intake.add({
       id: newRowId(),
       provider: providerName,
@@ -95,6 +98,26 @@ export class ProviderIntake {
     });
     if (stored) for (const l of this.listeners) l();
     return stored ? 'stored' : 'duplicate';
+  }
+
+  /**
+   * A callback is verified with the secret of the account it was sent to, so it may only speak of
+   * that account's orders and payouts: otherwise the holder of any account (its own webhook secret)
+   * could settle another organization's payout or order. The built-in sandbox intake speaks for
+   * resources of no account and of sandbox accounts. A reference nothing knows yet is stored as
+   * before (applying it finds no resource of another account either).
+   */
+  private async assertResourceOfAccount(target: string, cb: Exclude<ProviderCallback, { kind: 'none' }>): Promise<void> {
+    let owner: accountsRepo.ResourceAccount | undefined;
+    if (cb.kind === 'collection') {
+      const pk = idForOrderId(cb.reference);
+      owner = pk === null ? undefined : await accountsRepo.accountOfOrder(this.ctx.db, pk);
+    } else {
+      owner = await accountsRepo.accountOfPayout(this.ctx.db, cb.reference);
+    }
+    if (owner === undefined) return;
+    const ours = target === 'sandbox' ? owner.account_id === null || owner.provider === 'sandbox' : owner.account_id === target;
+    if (!ours) throw new AppError('NOT_FOUND', 'The callback names no order or payout of this provider account.');
   }
 
   /** Processes up to `limit` due events; returns how many were handled. */

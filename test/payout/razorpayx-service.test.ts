@@ -137,3 +137,28 @@ test('a refusal at create fails the payout; a reversal before any success is a f
   await new Promise((res) => setTimeout(res, 800));
   assert.equal((await w.t.api('GET', `/merchant/payouts/${id}`, { client: w.client })).body.data.status, 'FAILED');
 });
+
+test("another organization's account cannot settle this organization's payout: its signed webhook naming it is refused, nothing stored", async () => {
+  const { id, txn, pout } = await created(190_000);
+  // Org B holds its own razorpayx account (its own webhook secret) and signs a "processed" for A's payout.
+  const other = await w.t.createClient({});
+  const account = await w.t.admin('POST', '/provider-accounts', {
+    org: other.orgId, provider: 'razorpayx', config: sim.config({ webhook_secret: 'org-b-webhook-secret' }), name: 'org B',
+  });
+  assert.equal(account.status, 201, account.text);
+  // The body Razorpay would send for a processed payout, made without moving the simulator's payout
+  // (the service's inquiries would then rightly find it processed).
+  const news = JSON.parse(sim.webhookFor(pout, 'payout.processed').rawBody);
+  Object.assign(news.payload.payout.entity, { status: 'processed', utr: '412345678999' });
+  const forged = sim.sign(JSON.stringify(news), { secret: 'org-b-webhook-secret' });
+  const res = await fetch(account.body.data.callback_url, { method: 'POST', headers: forged.headers, body: forged.rawBody });
+  assert.equal(res.status, 404, await res.text());
+  const stored = await w.t.database.db.query('SELECT 1 FROM provider_events WHERE event_id = $1', [forged.headers['x-razorpay-event-id']]);
+  assert.equal(stored.rowCount, 0);
+  await new Promise((r) => setTimeout(r, 500));
+  assert.equal((await w.t.api('GET', `/merchant/payouts/${id}`, { client: w.client })).body.data.status, 'PROCESSING');
+  // The same news from A's own account settles it.
+  assert.equal((await deliver(sim.move(pout, 'processed', { utr: '412345678999' }))).status, 200);
+  assert.equal((await waitForStatus(w, id, 'SUCCESS')).utr, '412345678999');
+  void txn;
+});

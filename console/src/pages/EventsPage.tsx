@@ -31,6 +31,7 @@ const TYPES = [
   'payout.success',
   'payout.failed',
   'payout.rejected',
+  'payout.reversed',
   'test',
 ];
 

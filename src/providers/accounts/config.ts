@@ -5,6 +5,7 @@
  */
 import { isIP } from 'node:net';
 import { type FieldIssue, validationError } from '../../domain/errors.js';
+import { parseRazorpayXConfig, RazorpayXConfigError } from '../razorpayx/config.js';
 
 export const PROVIDER_KINDS = ['sandbox', 'cashfree', 'razorpayx'] as const;
 export type ProviderKind = (typeof PROVIDER_KINDS)[number];
@@ -130,7 +131,7 @@ export function validateProviderConfig(provider: string, raw: unknown, opts: { p
         api_version: str('api_version', false, /^\d{4}-\d{2}-\d{2}$/, 'a date YYYY-MM-DD (the x-api-version)') ?? CASHFREE_DEFAULT_API_VERSION,
       };
       break;
-    case 'razorpayx':
+    case 'razorpayx': {
       out = {
         provider,
         base_url: baseUrl(RAZORPAYX_PRODUCTION_URL),
@@ -139,7 +140,23 @@ export function validateProviderConfig(provider: string, raw: unknown, opts: { p
         account_number: str('account_number', true, /^[0-9A-Za-z]{6,30}$/, 'the RazorpayX account number (6 to 30 letters or digits)') ?? '',
         webhook_secret: str('webhook_secret', true) ?? '',
       };
+      // Secret rotation (docs/providers.md "RazorpayX Payouts"): kept, so the connector accepts the old secret until then.
+      const previous = str('previous_webhook_secret', false);
+      const until = str('previous_webhook_secret_until', false);
+      if (previous !== undefined) out.previous_webhook_secret = previous;
+      if (until !== undefined) out.previous_webhook_secret_until = until;
+      // The connector's own parser has the last word (a bare host, the rotation pair): an account it
+      // would refuse is refused here, not at its first payout.
+      if (issues.length === 0) {
+        try {
+          parseRazorpayXConfig(out, { production: opts.production });
+        } catch (err) {
+          if (!(err instanceof RazorpayXConfigError)) throw err;
+          issues.push({ field: 'config', issue: err.message });
+        }
+      }
       break;
+    }
   }
   if (issues.length > 0) throw validationError(issues);
   return out;

@@ -15,7 +15,8 @@ export const DEFAULT_ZONE = 'Asia/Kolkata';
 
 /** A paid order stays a collection when it is refunded later: the refund is its own record. */
 export const COLLECTION_CLASSES: repo.StatusClasses = { succeeded: ['PAID', 'MANUALLY_CONFIRMED', 'REFUNDED'], failed: ['FAILED', 'EXPIRED', 'CANCELLED'] };
-export const PAYOUT_CLASSES: repo.StatusClasses = { succeeded: ['SUCCESS'], failed: ['FAILED'] };
+/** A reversed payout's money came back: a failure. A rejected one never went to the bank (counted, neither). */
+export const PAYOUT_CLASSES: repo.StatusClasses = { succeeded: ['SUCCESS'], failed: ['FAILED', 'REVERSED'] };
 
 export interface Totals {
   count: number;

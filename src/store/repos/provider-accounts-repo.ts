@@ -54,3 +54,30 @@ export async function routeAccountOf(q: Queryable, routeId: string): Promise<str
   const r = await q.query<{ a: string | null }>('SELECT provider_account_id AS a FROM bank_connections WHERE id = $1', [routeId]);
   return r.rows[0]?.a ?? null;
 }
+
+/**
+ * The provider account a callback's resource was issued through: `account_id` null for the
+ * built-in sandbox, `provider` the account's kind. Undefined when no such resource exists.
+ */
+export interface ResourceAccount {
+  account_id: string | null;
+  provider: string | null;
+}
+
+export async function accountOfOrder(q: Queryable, orderPk: string): Promise<ResourceAccount | undefined> {
+  const r = await q.query<ResourceAccount>(
+    `SELECT o.provider_account_id AS account_id, a.provider FROM payment_orders o LEFT JOIN provider_accounts a ON a.id = o.provider_account_id WHERE o.id = $1`,
+    [orderPk],
+  );
+  return r.rows[0];
+}
+
+export async function accountOfPayout(q: Queryable, transactionId: string): Promise<ResourceAccount | undefined> {
+  const r = await q.query<ResourceAccount>(
+    `SELECT b.provider_account_id AS account_id, a.provider
+       FROM payouts p JOIN bank_connections b ON b.id = p.bank_connection_id LEFT JOIN provider_accounts a ON a.id = b.provider_account_id
+      WHERE p.transaction_id = $1`,
+    [transactionId],
+  );
+  return r.rows[0];
+}

@@ -4,7 +4,8 @@ import { formatPaise } from '../../format.js';
 import { AppLink, dash } from './links.js';
 import { type Column, MoneyList } from './MoneyList.js';
 
-export const PAYOUT_STATUSES = ['PROCESSING', 'SUCCESS', 'FAILED', 'REVERSED'] as const;
+/** The domain's payout states (src/domain/payout.ts PAYOUT_STATUSES; the console API checks the filter against it). */
+export const PAYOUT_STATUSES = ['PENDING_APPROVAL', 'PROCESSING', 'SUCCESS', 'FAILED', 'REJECTED', 'REVERSED'] as const;
 
 interface PayoutRow {
   id: string;
