@@ -350,21 +350,69 @@ async function exportCsv(svc: Spawned, cookie: string, orgId: string, db: pg.Cli
   };
 }
 
+/** A database kept by an earlier run (BENCH_KEEP_DB=1), named by BENCH_LISTS_DB: its tables are used as they are. */
+function keptDatabase(adminUrl: string, name: string) {
+  if (!/^tijori_bench_\d+$/.test(name)) throw new Error(`BENCH_LISTS_DB: ${name} is not a kept bench database`);
+  const u = new URL(adminUrl);
+  u.pathname = `/${name}`;
+  return { name, url: u.toString(), drop: async () => undefined };
+}
+
+/**
+ * The tenants of a kept, seeded database (createTenants' layout, found by name and age), a new
+ * secret of the measured client (rotated: the old one was not kept) and new viewers to sign in.
+ */
+async function reuseTenants(svc: Spawned, adminToken: string, db: pg.Client, s: ListsSettings): Promise<{ setup: Setup; seeded: ListSeedResult }> {
+  const admin = { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' };
+  const post = (path: string, body: unknown) => json(`${svc.line.internal}/admin${path}`, { method: 'POST', headers: admin, body: JSON.stringify(body) });
+  const rows = (
+    await db.query<{ org_id: string; id: string; client_id: string }>(
+      `SELECT o.id AS org_id, c.id, c.client_id FROM organizations o JOIN api_clients c ON c.org_id = o.id
+        WHERE o.name LIKE 'Lists Org %' AND NOT c.console_principal ORDER BY o.name, c.created_at, c.id`,
+    )
+  ).rows;
+  const first = rows[0];
+  if (!first) throw new Error('BENCH_LISTS_DB: no lists tenants in that database');
+  const tenants: Tenant[] = rows.map((r) => ({ orgId: r.org_id, clientPk: r.id, weight: 1 }));
+  const secret = (await post(`/clients/${first.client_id}/rotate-secret`, {})).data.client_secret as string;
+  const stamp = Date.now();
+  const setupTokens: string[] = [];
+  for (let i = 0; i < VIEWERS; i++) {
+    const u = (await post('/users', { org: first.org_id, email: `viewer${i}-${stamp}@lists.example.com`, role: 'viewer' })).data;
+    setupTokens.push(new URL(u.setup_url as string).hash.replace('#token=', ''));
+  }
+  const count = async (t: string) => Number((await db.query<{ n: string }>(`SELECT count(*)::text AS n FROM ${t}`)).rows[0]?.n);
+  const seeded = { orders: await count('payment_orders'), payouts: await count('payouts'), seconds: 0 } as ListSeedResult;
+  if (seeded.orders < s.orders) console.error(`  lists: the kept database holds ${seeded.orders.toLocaleString('en')} orders (BENCH_LIST_ROWS ${s.orders.toLocaleString('en')})`);
+  return {
+    setup: { tenants, orgId: first.org_id, clientPk: first.id, merchantHeaders: { 'x-service-client-id': first.client_id, authorization: `Bearer ${secret}` }, setupTokens },
+    seeded,
+  };
+}
+
 export async function listsScenario(d: ListsDeps, s: ListsSettings) {
-  const database = await freshDatabase(d.adminUrl);
+  const kept = process.env.BENCH_LISTS_DB;
+  const database = kept ? keptDatabase(d.adminUrl, kept) : await freshDatabase(d.adminUrl);
   const db = new pg.Client({ connectionString: database.url });
   let svc: Spawned | undefined;
   try {
     svc = await d.startService(database.url);
     await db.connect();
-    const setup = await createTenants(svc, d.adminToken, db);
-    // The service stops while the tables are loaded (seedLists drops and rebuilds their
-    // indexes), and starts again on the loaded tables, as after a restore.
-    await svc.stop();
-    console.error(`  lists: seeding ${s.orders.toLocaleString('en')} payment orders and ${s.payouts.toLocaleString('en')} payouts`);
-    const seeded: ListSeedResult = await seedLists(database.url, { orders: s.orders, payouts: s.payouts, tenants: setup.tenants, days: 30 });
-    console.error(`  lists: seeded in ${seeded.seconds} s (${JSON.stringify(seeded)})`);
-    svc = await d.startService(database.url);
+    let setup: Setup;
+    let seeded: ListSeedResult;
+    if (kept) {
+      ({ setup, seeded } = await reuseTenants(svc, d.adminToken, db, s));
+      console.error(`  lists: reusing ${kept} (${seeded.orders.toLocaleString('en')} orders, ${seeded.payouts.toLocaleString('en')} payouts)`);
+    } else {
+      setup = await createTenants(svc, d.adminToken, db);
+      // The service stops while the tables are loaded (seedLists drops and rebuilds their
+      // indexes), and starts again on the loaded tables, as after a restore.
+      await svc.stop();
+      console.error(`  lists: seeding ${s.orders.toLocaleString('en')} payment orders and ${s.payouts.toLocaleString('en')} payouts`);
+      seeded = await seedLists(database.url, { orders: s.orders, payouts: s.payouts, tenants: setup.tenants, days: 30 });
+      console.error(`  lists: seeded in ${seeded.seconds} s (${JSON.stringify(seeded)})`);
+      svc = await d.startService(database.url);
+    }
     const cookies = await signIn(svc, setup.setupTokens);
     const now = Date.now();
     const cursors: Record<string, Awaited<ReturnType<typeof cursorsAt>>> = {
@@ -478,7 +526,7 @@ export async function listsScenario(d: ListsDeps, s: ListsSettings) {
   } finally {
     await svc?.stop();
     await db.end().catch(() => undefined);
-    if (process.env.BENCH_KEEP_DB === '1') console.error(`kept database ${database.name}`);
+    if (kept || process.env.BENCH_KEEP_DB === '1') console.error(`kept database ${database.name}`);
     else await database.drop();
   }
 }
