@@ -64,24 +64,7 @@ function page<R extends { id: string; key_ts: string }, T>(rows: R[], limit: num
   return { rows: shown.map(view), next_cursor: rows.length > limit && last ? encodeCursor({ createdAt: last.key_ts, id: last.id }) : null };
 }
 
-/** Rows per statement of an export: large enough that a round trip is cheap per row, small enough to hold two. */
-const EXPORT_PAGE = 5000;
-
-/**
- * Keyset pages of `read` until a short page, each mapped through `view`; the statement for the
- * next page is sent before this page is handed over, so reading and writing overlap.
- */
-async function* keysetPages<R extends { id: string; key_ts: string }, T>(read: (after: repo.Keyset | undefined) => Promise<R[]>, view: (r: R) => T): AsyncGenerator<T[]> {
-  let pending: Promise<R[]> | null = read(undefined);
-  while (pending) {
-    const rows: R[] = await pending;
-    const last = rows[rows.length - 1];
-    pending = rows.length === EXPORT_PAGE && last ? read({ createdAt: last.key_ts, id: last.id }) : null;
-    // A read ahead that fails while this page is written is reported when it is awaited.
-    pending?.catch(() => undefined);
-    yield rows.map(view);
-  }
-}
+const EXPORT_PAGE = 1000;
 
 const iso = (d: Date | string | null): string | null => (d === null ? null : new Date(d).toISOString());
 
@@ -118,24 +101,33 @@ export class ConsoleMoney {
     return page(await repo.listPayouts(this.deps.db, f), q.limit, payoutListView);
   }
 
-  /**
-   * Every order the filter matches, newest first, in keyset pages (memory stays flat for any
-   * count); the next page is read while the caller writes this one.
-   */
-  exportOrders(q: Omit<MoneyListQuery, 'cursor' | 'limit'>): AsyncGenerator<Array<ReturnType<typeof orderListView>>> {
+  /** Every order the filter matches, newest first, read in keyset pages (memory stays flat for any count). */
+  async *exportOrders(q: Omit<MoneyListQuery, 'cursor' | 'limit'>): AsyncGenerator<ReturnType<typeof orderListView>> {
     checkStatus(q.status, PAYMENT_ORDER_STATUSES);
     const base = this.filter({ ...q, limit: EXPORT_PAGE - 1 }, (text) => {
       const ref = orderRefFor(text);
       return ref ? [ref.id] : [];
     });
-    return keysetPages((after) => repo.listOrders(this.deps.db, { ...base, ...(after ? { after } : {}), limit: EXPORT_PAGE }), orderListView);
+    for (let after: repo.Keyset | undefined; ; ) {
+      const rows = await repo.listOrders(this.deps.db, { ...base, ...(after ? { after } : {}), limit: EXPORT_PAGE });
+      for (const r of rows) yield orderListView(r);
+      const last = rows[rows.length - 1];
+      if (rows.length < EXPORT_PAGE || !last) return;
+      after = { createdAt: last.key_ts, id: last.id };
+    }
   }
 
-  /** Every payout the filter matches, newest first, in keyset pages read one ahead. */
-  exportPayouts(q: Omit<MoneyListQuery, 'cursor' | 'limit'>): AsyncGenerator<Array<ReturnType<typeof payoutListView>>> {
+  /** Every payout the filter matches, newest first, read in keyset pages. */
+  async *exportPayouts(q: Omit<MoneyListQuery, 'cursor' | 'limit'>): AsyncGenerator<ReturnType<typeof payoutListView>> {
     checkStatus(q.status, PAYOUT_STATUSES);
     const base = this.filter({ ...q, limit: EXPORT_PAGE - 1 }, (text) => (isUuid(text) ? [text.toLowerCase()] : []));
-    return keysetPages((after) => repo.listPayouts(this.deps.db, { ...base, ...(after ? { after } : {}), limit: EXPORT_PAGE }), payoutListView);
+    for (let after: repo.Keyset | undefined; ; ) {
+      const rows = await repo.listPayouts(this.deps.db, { ...base, ...(after ? { after } : {}), limit: EXPORT_PAGE });
+      for (const r of rows) yield payoutListView(r);
+      const last = rows[rows.length - 1];
+      if (rows.length < EXPORT_PAGE || !last) return;
+      after = { createdAt: last.key_ts, id: last.id };
+    }
   }
 
   /**

@@ -5,7 +5,6 @@
  */
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
-import { stringify as stringifySync } from 'csv-stringify/sync';
 
 const FORMULA_START = /^[=+\-@\t\r]/;
 
@@ -19,16 +18,12 @@ export function rupeesOf(paise: number): string {
   return `${Math.trunc(p / 100)}.${String(p % 100).padStart(2, '0')}`;
 }
 
-export interface CsvColumn<T> {
-  header: string;
-  value: (row: T) => string | number | boolean | null;
-}
-
-const CAST = { string: safeCell, boolean: (b: boolean) => (b ? 'true' : 'false') };
-
-/** A CSV answer made row by row (csv-stringify's stream): for small or slowly produced row sets. */
-export function csvStream<T>(rows: AsyncIterable<T>, columns: Array<CsvColumn<T>>): Readable {
-  const out = stringify({ header: true, columns: columns.map((c) => c.header), cast: CAST });
+export function csvStream<T>(rows: AsyncIterable<T>, columns: Array<{ header: string; value: (row: T) => string | number | boolean | null }>): Readable {
+  const out = stringify({
+    header: true,
+    columns: columns.map((c) => c.header),
+    cast: { string: safeCell, boolean: (b) => (b ? 'true' : 'false') },
+  });
   const source = Readable.from(
     (async function* () {
       for await (const row of rows) yield columns.map((c) => c.value(row) ?? '');
@@ -36,23 +31,4 @@ export function csvStream<T>(rows: AsyncIterable<T>, columns: Array<CsvColumn<T>
   );
   source.on('error', (err) => out.destroy(err));
   return source.pipe(out);
-}
-
-/**
- * A CSV answer made a page at a time: each page of rows becomes one chunk of text (csv-stringify's
- * synchronous form, same quoting and casts as csvStream), so a million-row export costs one
- * stream write per page instead of several stream hand-offs per row. Memory holds one page (and
- * the one the source reads ahead); the stream waits for the client (backpressure) between pages.
- */
-export function csvPages<T>(pages: AsyncIterable<T[]>, columns: Array<CsvColumn<T>>): Readable {
-  const headers = columns.map((c) => c.header);
-  return Readable.from(
-    (async function* () {
-      yield stringifySync([headers]);
-      for await (const page of pages) {
-        if (page.length > 0) yield stringifySync(page.map((row) => columns.map((c) => c.value(row) ?? '')), { cast: CAST });
-      }
-    })(),
-    { objectMode: false },
-  );
 }

@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../context.js';
 import { ConsoleMoney, type MoneyListQuery } from '../../../services/console/money.js';
 import { okEnvelope } from '../../plugins/envelope.js';
-import { csvPages, rupeesOf } from './csv.js';
+import { csvStream, rupeesOf } from './csv.js';
 import { ListQuery, MONEY_OPS, RefParams } from './schemas/money.js';
 import { sessionOf } from './session.js';
 
@@ -37,18 +37,18 @@ export async function registerMoneyApi(app: FastifyInstance, ctx: AppContext): P
   // A static path: find-my-way matches it before '/payment-orders/:ref'.
   api.get('/payment-orders/export', { schema: { ...MONEY_OPS.exportOrders, querystring: ListQuery }, config: { console: 'read' } }, async (request, reply) => {
     const { cursor: _c, limit: _l, ...q } = listQuery(sessionOf(request).user.org_id, request.query);
-    const pages = money.exportOrders(q);
+    const rows = money.exportOrders(q);
     // The first page is read before the answer starts, so a bad filter is still a 422 in the envelope.
-    const first = await pages.next();
+    const first = await rows.next();
     const all = (async function* () {
       if (!first.done) yield first.value;
-      yield* pages;
+      yield* rows;
     })();
     return reply
       .header('content-type', 'text/csv; charset=utf-8')
       .header('content-disposition', 'attachment; filename="payment-orders.csv"')
       .send(
-        csvPages(all, [
+        csvStream(all, [
           { header: 'created_at', value: (o) => o.created_at },
           { header: 'order_id', value: (o) => o.order_id },
           { header: 'id', value: (o) => o.id },
@@ -74,17 +74,17 @@ export async function registerMoneyApi(app: FastifyInstance, ctx: AppContext): P
 
   api.get('/payouts/export', { schema: { ...MONEY_OPS.exportPayouts, querystring: ListQuery }, config: { console: 'read' } }, async (request, reply) => {
     const { cursor: _c, limit: _l, ...q } = listQuery(sessionOf(request).user.org_id, request.query);
-    const pages = money.exportPayouts(q);
-    const first = await pages.next();
+    const rows = money.exportPayouts(q);
+    const first = await rows.next();
     const all = (async function* () {
       if (!first.done) yield first.value;
-      yield* pages;
+      yield* rows;
     })();
     return reply
       .header('content-type', 'text/csv; charset=utf-8')
       .header('content-disposition', 'attachment; filename="payouts.csv"')
       .send(
-        csvPages(all, [
+        csvStream(all, [
           { header: 'created_at', value: (p) => p.created_at },
           { header: 'transaction_id', value: (p) => p.transaction_id },
           { header: 'id', value: (p) => p.id },
