@@ -13,6 +13,8 @@
  *      BENCH_LIST_ROWS (payment orders seeded for the lists scenario, default 10,000,000; 20,000 in smoke; 0 skips it),
  *      BENCH_LIST_PAYOUTS (payouts seeded with them; default a fifth of BENCH_LIST_ROWS),
  *      BENCH_EXPORT_ROWS (rows of the console CSV export measured there; default 1,000,000),
+ *      BENCH_LIST_CONNECTIONS (autocannon connections of the lists scenario; default 4, see docs/performance.md),
+ *      BENCH_LISTS_DB (a database kept by an earlier lists run with BENCH_KEEP_DB=1: measured again without seeding),
  *      BENCH_ONLY (comma-separated scenarios: create,get,intent,payout,list,callbacks,lists-10m; callbacks:NAME for
  *        one callback scenario: callbacks:psp, callbacks:psp-paced, callbacks:sandbox,
  *        callbacks:outbox-steady, callbacks:outbox-burst),
@@ -43,6 +45,11 @@ const smoke = process.env.BENCH_SMOKE === '1';
 const seconds = smoke ? 2 : Number(process.env.BENCH_SECONDS ?? 10);
 const rounds = smoke ? 1 : Number(process.env.BENCH_ROUNDS ?? 2);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
+/**
+ * The lists are measured at fewer connections than the writes: on a 2-core machine 4 connections
+ * already reach the service's full list throughput, and more only queue (docs/performance.md).
+ */
+const listConnections = Number(process.env.BENCH_LIST_CONNECTIONS ?? 4);
 const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const seedRows = smoke ? 0 : Number(process.env.BENCH_SEED_ROWS ?? 1_000_000);
 const callbackOrders = smoke ? 200 : Number(process.env.BENCH_CALLBACKS ?? 3_000);
@@ -308,7 +315,7 @@ async function main() {
     if (listRows > 0 && wanted('lists-10m')) {
       results.lists = await listsScenario(
         { adminUrl, adminToken, load, startService: (url) => spawnNode([...SERVICE_NODE_FLAGS, 'dist/main.js'], serviceEnv(url)) },
-        { orders: listRows, payouts: listPayouts, exportRows, seconds, rounds, warmupSeconds, connections },
+        { orders: listRows, payouts: listPayouts, exportRows, seconds, rounds, warmupSeconds, connections: listConnections },
       );
     }
 
