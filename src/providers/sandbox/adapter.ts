@@ -5,11 +5,10 @@
 import { AppError } from '../../domain/errors.js';
 import { hasDuplicateKeys } from '../../security/strict-json.js';
 import type { Provider, ProviderCallback } from '../provider.js';
-import type { SandboxDecision } from './psp-client.js';
-import type { SandboxStats } from './stats.js';
+import type { SandboxDecision, SandboxStats } from './psp-client.js';
 import { createBankClient, parseBankCallback } from './bank-client.js';
 import { createPspClient, parsePspCallback } from './psp-client.js';
-import { SANDBOX_SIGNATURE_HEADER, verifySandboxSignature } from './signing.js';
+import { SANDBOX_SIGNATURE_HEADER, verifySandboxSignature } from './signature.js';
 
 export interface SandboxAdapterOptions {
   baseUrl: () => string;

@@ -5,9 +5,9 @@
  * sends signed callbacks to the service's provider callback intake.
  */
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import type { SandboxFaults } from '../../config.js';
-import type { Logger } from '../../observability/logger.js';
-import type { Db } from '../../store/db.js';
+import type { SandboxFaults } from '../config.js';
+import type { Logger } from '../observability/logger.js';
+import type { Db } from '../store/db.js';
 import { registerBankRoutes } from './bank-routes.js';
 import { registerPspRoutes } from './psp-routes.js';
 import { sandboxStats } from './stats.js';

@@ -4,10 +4,10 @@
  * database (its own sandbox_* tables) and MASTER_KEY (its callback signing key is derived from
  * it), and posts callbacks to SANDBOX_CALLBACK_URL (default: the service's internal listener).
  */
-import { loadConfig } from '../../config.js';
-import { createLogger } from '../../observability/logger.js';
-import { Db } from '../../store/db.js';
-import { migrate } from '../../store/migrate.js';
+import { loadConfig } from '../config.js';
+import { createLogger } from '../observability/logger.js';
+import { Db } from '../store/db.js';
+import { migrate } from '../store/migrate.js';
 import { startSandboxServer } from './server.js';
 import { sandboxSigningSecret } from './signing.js';
 
