@@ -143,6 +143,7 @@ async function startInOrder(config: Config, log: Logger, started: Array<() => Pr
   (ctx as AppContext & { setInternalBase(u: string): void }).setInternalBase(internalUrl);
 
   // The sandbox runs in this process unless SANDBOX_URL names one started with `tijori sandbox serve`.
+  // It brings its own tables (src/sandbox/migrate.ts), as it does when it runs apart.
   const sandbox = config.sandboxUrl
     ? { url: config.sandboxUrl, stop: async () => {} }
     : await startSandboxServer(

@@ -1,6 +1,7 @@
 /**
- * The Provider adapter for the sandbox: reaches the sandbox server over HTTP only, like any real
- * provider adapter. Collections live in psp-client.ts, payouts in bank-client.ts.
+ * The Provider adapter for the sandbox: reaches the sandbox server (src/sandbox/) over HTTP only,
+ * like any real provider adapter, and imports none of its code. Collections live in
+ * psp-client.ts, payouts in bank-client.ts.
  */
 import { AppError } from '../../domain/errors.js';
 import { hasDuplicateKeys } from '../../security/strict-json.js';

@@ -2,7 +2,7 @@
  * The adapter's check of the sandbox's callback signature (the sandbox's documented scheme:
  * header `X-Sandbox-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + body)>`).
  * Written on this side of the wire, as for any provider: the signing half lives in the sandbox
- * (src/sandbox/signing.ts), which the service does not import.
+ * (src/sandbox/signing.ts), which no adapter code imports.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
