@@ -15,7 +15,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type pg from 'pg';
-import { SANDBOX_SIGNATURE_HEADER, signSandboxBody } from '../src/providers/sandbox/signing.js';
+import { SANDBOX_SIGNATURE_HEADER, signSandboxBody } from '../src/sandbox/signing.js';
 import type { ExplicitRequest, LoadResult, LoadSpec } from './load.js';
 import { percentile, type Spawned } from './support.js';
 

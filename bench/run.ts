@@ -32,7 +32,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { sandboxSigningSecret as signingSecretFor } from '../src/providers/sandbox/signing.js';
+import { sandboxSigningSecret as signingSecretFor } from '../src/sandbox/signing.js';
 import { callbackScenarios } from './callbacks-suite.js';
 import type { LoadResult, LoadSpec } from './load.js';
 import { listsScenario } from './lists-scenario.js';

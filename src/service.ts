@@ -13,8 +13,8 @@ import { buildPublicApp } from './http/public/app.js';
 import { createLogger, type Logger } from './observability/logger.js';
 import type { Provider } from './providers/provider.js';
 import { createSandboxProvider } from './providers/sandbox/adapter.js';
-import { startSandboxServer } from './providers/sandbox/server.js';
-import { sandboxSigningSecret } from './providers/sandbox/signing.js';
+import { startSandboxServer } from './sandbox/server.js';
+import { sandboxSigningSecret } from './sandbox/signing.js';
 import { Db } from './store/db.js';
 import { type EmbeddedPostgresHandle, startEmbeddedPostgres } from './store/embedded.js';
 import { StartupError } from './startup-error.js';
@@ -143,6 +143,7 @@ async function startInOrder(config: Config, log: Logger, started: Array<() => Pr
   (ctx as AppContext & { setInternalBase(u: string): void }).setInternalBase(internalUrl);
 
   // The sandbox runs in this process unless SANDBOX_URL names one started with `tijori sandbox serve`.
+  // It brings its own tables (src/sandbox/migrate.ts), as it does when it runs apart.
   const sandbox = config.sandboxUrl
     ? { url: config.sandboxUrl, stop: async () => {} }
     : await startSandboxServer(

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
-import { sandboxSigningSecret, signSandboxBody } from '../../src/providers/sandbox/signing.js';
+import { sandboxSigningSecret, signSandboxBody } from '../../src/sandbox/signing.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { report } from './helpers.js';
 

@@ -23,7 +23,7 @@ import { after, before, test } from 'node:test';
 import fc from 'fast-check';
 import { canTransition, isOpen, isRefundable, type PaymentOrderStatus } from '../../src/domain/payment-order.js';
 import { canTransitionAttempt, canTransitionPayout, type PayoutAttemptStatus, type PayoutStatus } from '../../src/domain/payout.js';
-import { sandboxSigningSecret, signSandboxBody } from '../../src/providers/sandbox/signing.js';
+import { sandboxSigningSecret, signSandboxBody } from '../../src/sandbox/signing.js';
 import { startTestService, type TestClient, type TestService } from '../support/service.js';
 import { FAST_PAYOUT_ENV, inlineBeneficiary } from '../payout/helpers.js';
 import { report, size, until } from './helpers.js';

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
-import { sandboxSigningSecret, signSandboxBody } from '../../src/providers/sandbox/signing.js';
+import { sandboxSigningSecret, signSandboxBody } from '../../src/sandbox/signing.js';
 import { startTestService, type TestClient, type TestService } from '../support/service.js';
 
 let ts: TestService;

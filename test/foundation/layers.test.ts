@@ -3,7 +3,8 @@
  * circle between modules, and no arrow from a lower layer up (the domain imports nothing of ours
  * outside itself; the store knows no service, provider or HTTP; services and providers know no
  * HTTP route). Type-only imports are erased by the compiler and create no load-order circle, but
- * an upward arrow is refused even when it is type-only.
+ * an upward arrow is refused even when it is type-only. The sandbox (src/sandbox/) is a module of
+ * its own, joined to the service only over HTTP and at the two places that start it.
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -13,6 +14,8 @@ import { test } from 'node:test';
 interface Edge {
   to: string;
   typeOnly: boolean;
+  /** `await import('./x.js')`: loaded when called, so no load-order circle, but an arrow all the same. */
+  dynamic?: boolean;
 }
 
 function sources(dir: string): string[] {
@@ -24,17 +27,24 @@ function sources(dir: string): string[] {
 }
 
 const IMPORT = /^(?:import|export)\s+(type\s+)?([^;]*?)\s+from\s+'(\.[^']+)'/gm;
+const DYNAMIC_IMPORT = /\bimport\(\s*'(\.[^']+)'\s*\)/g;
 
 /** Imports of our own modules; `import { type A, type B }` counts as type-only. */
 function edgesOf(file: string, text: string): Edge[] {
-  return [...text.matchAll(IMPORT)].map((m) => {
+  const dynamic = [...text.matchAll(DYNAMIC_IMPORT)].map((m): Edge => ({ to: target(file, m[1] as string), typeOnly: false, dynamic: true }));
+  const declared = [...text.matchAll(IMPORT)].map((m): Edge => {
     const names = /\{([^}]*)\}/.exec(m[2] as string)?.[1];
     const namedTypesOnly =
       names !== undefined &&
       !/^[^{]*\w[^{]*,?\s*\{/.test(m[2] as string) &&
       names.split(',').map((n) => n.trim()).filter(Boolean).every((n) => n.startsWith('type '));
-    return { to: normalize(join(dirname(file), (m[3] as string).replace(/\.js$/, '.ts'))), typeOnly: Boolean(m[1]) || namedTypesOnly };
+    return { to: target(file, m[3] as string), typeOnly: Boolean(m[1]) || namedTypesOnly };
   });
+  return [...declared, ...dynamic];
+}
+
+function target(file: string, specifier: string): string {
+  return normalize(join(dirname(file), specifier.replace(/\.js$/, '.ts')));
 }
 
 const files = sources('src');
@@ -51,7 +61,7 @@ test('no runtime import circle in src/', () => {
       return;
     }
     state.set(f, 'open');
-    for (const e of graph.get(f) ?? []) if (!e.typeOnly) visit(e.to, [...path, f]);
+    for (const e of graph.get(f) ?? []) if (!e.typeOnly && !e.dynamic) visit(e.to, [...path, f]);
     state.set(f, 'done');
   };
   for (const f of files) visit(f, []);
@@ -79,10 +89,53 @@ test('no arrow from a lower layer up', () => {
   assert.deepEqual(upward, []);
 });
 
+/**
+ * The sandbox is "another company": the service reaches it over HTTP through its adapter
+ * (src/providers/sandbox/), and only the code that starts it imports it, and only its entry
+ * points. The sandbox, in turn, uses the house's pure domain, configuration, logger and generic
+ * database plumbing (pool, batcher, row ids), but no service, no repo or migration of the
+ * service's, no provider adapter, no HTTP layer of the service's, no worker.
+ */
+const SANDBOX_STARTERS: Record<string, string[]> = {
+  // The composition root: runs the sandbox in the service's process, and derives the shared
+  // callback key that it hands to both the sandbox and the adapter.
+  [join('src', 'service.ts')]: [join('src', 'sandbox', 'server.ts'), join('src', 'sandbox', 'signing.ts')],
+  // `tijori sandbox serve`: the sandbox as a process of its own.
+  [join('src', 'cli', 'commands', 'sandbox-serve.ts')]: [join('src', 'sandbox', 'standalone.ts')],
+};
+const SANDBOX_MAY_USE_FROM_STORE = ['db.ts', 'batcher.ts', 'row-id.ts'].map((f) => join('src', 'store', f));
+const SANDBOX_FORBIDDEN = ['services', 'providers', 'http', 'workers', 'cli', 'callbacks', 'net', 'security', 'context.ts', 'service.ts', 'main.ts'];
+
+test('nothing of the service imports the sandbox but what starts it, and only its entry points', () => {
+  const wrong: string[] = [];
+  for (const [from, edges] of graph) {
+    if (layerOf(from) === 'sandbox') continue;
+    for (const e of edges) if (layerOf(e.to) === 'sandbox' && !(SANDBOX_STARTERS[from] ?? []).includes(e.to)) wrong.push(`${from} -> ${e.to}`);
+  }
+  assert.deepEqual(wrong, []);
+});
+
+test('the sandbox imports no service, repo, migration runner, provider adapter, HTTP layer or worker of the service', () => {
+  const wrong: string[] = [];
+  for (const [from, edges] of graph) {
+    if (layerOf(from) !== 'sandbox') continue;
+    for (const e of edges) {
+      const layer = layerOf(e.to);
+      if (SANDBOX_FORBIDDEN.includes(layer) || (layer === 'store' && !SANDBOX_MAY_USE_FROM_STORE.includes(e.to))) wrong.push(`${from} -> ${e.to}`);
+    }
+  }
+  assert.deepEqual(wrong, []);
+});
+
 test('the checker sees what it checks: a known arrow is found', () => {
   // Guards against a regex that silently matches nothing (every assertion above would then pass).
   const edges = graph.get(join('src', 'services', 'payouts.ts')) ?? [];
   assert.ok(edges.some((e) => e.to === join('src', 'services', 'payout-input.ts')));
   assert.ok(edges.some((e) => e.to === join('src', 'context.ts') && e.typeOnly));
   assert.ok(edges.some((e) => e.to === join('src', 'store', 'batcher.ts') && !e.typeOnly));
+  // The sandbox's starters, the CLI's one through a dynamic import.
+  assert.ok((graph.get(join('src', 'service.ts')) ?? []).some((e) => e.to === join('src', 'sandbox', 'server.ts') && !e.typeOnly));
+  const serve = graph.get(join('src', 'cli', 'commands', 'sandbox-serve.ts')) ?? [];
+  assert.ok(serve.some((e) => e.to === join('src', 'sandbox', 'standalone.ts') && e.dynamic));
+  assert.ok((graph.get(join('src', 'sandbox', 'standalone.ts')) ?? []).some((e) => e.to === join('src', 'store', 'db.ts')));
 });

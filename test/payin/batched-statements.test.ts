@@ -13,7 +13,7 @@ import { Batcher } from '../../src/store/batcher.js';
 import { orderIdFor } from '../../src/services/payment-order-view.js';
 import { isDataOrDeadlockError } from '../../src/store/db.js';
 import { insertLeases, type NewLease } from '../../src/store/repos/idempotency-keys-repo.js';
-import { insertCollections, type NewSandboxCollection } from '../../src/store/repos/sandbox-psp-repo.js';
+import { insertCollections, type NewSandboxCollection } from '../../src/sandbox/repos/psp-repo.js';
 import { findManyForClient, insertCheckoutCreates, insertLeasedCreates, type OrderCreate } from '../../src/store/repos/payment-orders-repo.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 

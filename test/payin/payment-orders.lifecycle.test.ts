@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { ProviderError } from '../../src/providers/provider.js';
-import { sandboxSigningSecret, signSandboxBody } from '../../src/providers/sandbox/signing.js';
+import { sandboxSigningSecret, signSandboxBody } from '../../src/sandbox/signing.js';
 import { startTestService, type TestClient, type TestService } from '../support/service.js';
 import { checkoutBody, createOrder, intentBody, reportedFor, sleep, waitFor } from './helpers.js';
 

@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
-import { sandboxSigningSecret, signSandboxBody } from '../../src/providers/sandbox/signing.js';
+import { sandboxSigningSecret, signSandboxBody } from '../../src/sandbox/signing.js';
 import { applyCollectionStatusesByReference } from '../../src/services/payment-order-transitions.js';
 import { orderIdFor } from '../../src/services/payment-order-view.js';
 import { serviceWithClient } from '../support/service.js';

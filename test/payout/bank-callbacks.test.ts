@@ -1,5 +1,5 @@
 /**
- * The sandbox bank's back office (src/providers/sandbox/bank-executor.ts): it decides due transfers
+ * The sandbox bank's back office (src/sandbox/bank-executor.ts): it decides due transfers
  * and sends their callbacks at once; the payout settles by that callback alone (status inquiries
  * are pushed out of reach here), and each transfer's callback is sent once and then finished.
  */

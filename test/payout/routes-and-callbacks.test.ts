@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { sandboxSigningSecret, signSandboxBody, SANDBOX_SIGNATURE_HEADER } from '../../src/providers/sandbox/signing.js';
+import { sandboxSigningSecret, signSandboxBody, SANDBOX_SIGNATURE_HEADER } from '../../src/sandbox/signing.js';
 import { applyProviderPayoutUpdates } from '../../src/services/payout-submission.js';
 import { fetchPayoutExecutionStats } from '../../src/providers/sandbox/bank-client.js';
 import { createPayout, payoutBody, type PayoutWorld, startPayoutWorld, waitFor } from './helpers.js';

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { sandboxSigningSecret, SANDBOX_SIGNATURE_HEADER, signSandboxBody } from '../../src/providers/sandbox/signing.js';
+import { sandboxSigningSecret, SANDBOX_SIGNATURE_HEADER, signSandboxBody } from '../../src/sandbox/signing.js';
 import { FAST_PAYOUT_ENV } from '../payout/helpers.js';
 import { createOrder, intentBody, orderRow, sandboxPay } from '../refunds/helpers.js';
 import { startTestService, type TestClient, type TestService } from '../support/service.js';

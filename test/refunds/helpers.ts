@@ -1,5 +1,5 @@
 /** Shared helpers of the refund and operations review tests. */
-import { sandboxSigningSecret, signSandboxBody } from '../../src/providers/sandbox/signing.js';
+import { sandboxSigningSecret, signSandboxBody } from '../../src/sandbox/signing.js';
 import type { TestClient, TestService } from '../support/service.js';
 import { createOrder, intentBody, key, waitFor } from '../payin/helpers.js';
 

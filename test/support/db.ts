@@ -1,10 +1,13 @@
 /**
  * A fresh, migrated database per test file on the PostgreSQL under test (TEST_DATABASE_URL, set by
- * `npm test` to CI's server or to an embedded one). Dropped again by `drop()`.
+ * `npm test` to CI's server or to an embedded one). Dropped again by `drop()`. Migrated as a
+ * running product leaves it: the service's migrations and the sandbox's own (which the sandbox
+ * applies when it starts), so a test may read sandbox_* tables before any sandbox started.
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { Db } from '../../src/store/db.js';
+import { migrateSandbox } from '../../src/sandbox/migrate.js';
 import { migrate } from '../../src/store/migrate.js';
 
 export interface TestDatabase {
@@ -25,7 +28,8 @@ function withDatabase(url: string, name: string): string {
   return u.toString();
 }
 
-export async function createTestDatabase(): Promise<TestDatabase> {
+/** `migrated: false`: an empty database (a migration test builds the schema itself). */
+export async function createTestDatabase(opts: { migrated?: boolean } = {}): Promise<TestDatabase> {
   const name = `tijori_t_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl() });
   await admin.connect();
@@ -36,7 +40,10 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   }
   const url = withDatabase(serverUrl(), name);
   const db = new Db({ url, poolSize: 4 });
-  await migrate(db);
+  if (opts.migrated !== false) {
+    await migrate(db);
+    await migrateSandbox(db);
+  }
   return {
     url,
     db,

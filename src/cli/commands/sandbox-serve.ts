@@ -10,7 +10,7 @@ export const sandboxServe: CliCommand = {
   local: true,
   flags: { port: { type: 'string', value: 'PORT', help: 'its listener (default SANDBOX_PORT, 8082)' } },
   async run({ flags }) {
-    const { serveSandbox } = await import('../../providers/sandbox/standalone.js');
+    const { serveSandbox } = await import('../../sandbox/standalone.js');
     try {
       await serveSandbox({ port: optionalInt(flags, 'port') });
     } catch (err) {

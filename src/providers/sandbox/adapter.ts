@@ -1,15 +1,15 @@
 /**
- * The Provider adapter for the sandbox: reaches the sandbox server over HTTP only, like any real
- * provider adapter. Collections live in psp-client.ts, payouts in bank-client.ts.
+ * The Provider adapter for the sandbox: reaches the sandbox server (src/sandbox/) over HTTP only,
+ * like any real provider adapter, and imports none of its code. Collections live in
+ * psp-client.ts, payouts in bank-client.ts.
  */
 import { AppError } from '../../domain/errors.js';
 import { hasDuplicateKeys } from '../../security/strict-json.js';
 import type { Provider, ProviderCallback } from '../provider.js';
-import type { SandboxDecision } from './psp-client.js';
-import type { SandboxStats } from './stats.js';
+import type { SandboxDecision, SandboxStats } from './psp-client.js';
 import { createBankClient, parseBankCallback } from './bank-client.js';
 import { createPspClient, parsePspCallback } from './psp-client.js';
-import { SANDBOX_SIGNATURE_HEADER, verifySandboxSignature } from './signing.js';
+import { SANDBOX_SIGNATURE_HEADER, verifySandboxSignature } from './signature.js';
 
 export interface SandboxAdapterOptions {
   baseUrl: () => string;

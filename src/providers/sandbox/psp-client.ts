@@ -7,7 +7,6 @@
 import type { CollectionIssued, CollectionRequest, CollectionStatus, ProviderCallback, RefundRequest, RefundStatus, RefundSubmitResult } from '../provider.js';
 import { ProviderError } from '../provider.js';
 import { exchange, type HttpAnswer, type HttpExchange } from './http.js';
-import type { SandboxStats } from './stats.js';
 
 interface CollectionJson {
   reference: string;
@@ -26,6 +25,13 @@ export interface SandboxCollectionView {
   utr: string | null;
   paid_at: string | null;
   failure_reason: string | null;
+}
+
+/** What the sandbox's `GET /stats` answers (`tijori sandbox stats`, contract §2), as read on this side of the wire. */
+export interface SandboxStats {
+  payin_status_checks: Record<string, number>;
+  payout_executions: Record<string, number>;
+  refund_executions: Record<string, number>;
 }
 
 export type SandboxDecision = { ok: true; collection: SandboxCollectionView } | { ok: false; reason: 'not_found' | 'already_decided'; message: string };

@@ -4,8 +4,8 @@
  * payout reference (= the service's transaction_id), and the PSP's refund executions per refund
  * reference (= the service's refund_id).
  */
-import * as bankRepo from '../../store/repos/sandbox-bank-repo.js';
-import * as pspRepo from '../../store/repos/sandbox-psp-repo.js';
+import * as bankRepo from './repos/bank-repo.js';
+import * as pspRepo from './repos/psp-repo.js';
 import type { SandboxDeps } from './server.js';
 
 export interface SandboxStats {

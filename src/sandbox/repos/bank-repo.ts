@@ -2,7 +2,7 @@
  * SQL of the sandbox bank (contract §3). Only the sandbox calls this: it is "another company"
  * that happens to keep its tables in the same database, and it never touches the service's tables.
  */
-import { inLockOrder, prepared, type Queryable } from '../db.js';
+import { inLockOrder, prepared, type Queryable } from '../../store/db.js';
 
 export interface TransferRow {
   id: string;

@@ -21,13 +21,13 @@
  * submit of a known reference answers with that transfer instead of creating a second one.
  */
 import { randomBytes, randomInt } from 'node:crypto';
-import { newRowId } from '../../store/row-id.js';
-import { Batcher } from '../../store/batcher.js';
-import { isDataOrDeadlockError } from '../../store/db.js';
+import { newRowId } from '../store/row-id.js';
+import { Batcher } from '../store/batcher.js';
+import { isDataOrDeadlockError } from '../store/db.js';
 import type { ServerResponse } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import * as repo from '../../store/repos/sandbox-bank-repo.js';
+import * as repo from './repos/bank-repo.js';
 import { startBankExecutor } from './bank-executor.js';
 import { SubmitBody } from './bank-schemas.js';
 import { ReferenceParams } from './psp-schemas.js';

@@ -5,7 +5,7 @@
  * restart drops undelivered callbacks, and the service then learns the outcome through its status
  * checks (live check on retrieval, expiry worker), exactly as with a real PSP that gave up.
  */
-import type { Logger } from '../../observability/logger.js';
+import type { Logger } from '../observability/logger.js';
 import { exchange } from './http.js';
 import { SANDBOX_SIGNATURE_HEADER, signSandboxBody } from './signing.js';
 

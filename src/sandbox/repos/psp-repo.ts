@@ -1,7 +1,7 @@
 /**
  * SQL of the sandbox PSP (its own sandbox_* tables; the sandbox never touches the service's).
  */
-import { inLockOrder, prepared, type Queryable } from '../db.js';
+import { inLockOrder, prepared, type Queryable } from '../../store/db.js';
 
 export interface SandboxCollectionRow {
   reference: string;

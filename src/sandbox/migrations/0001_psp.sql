@@ -1,7 +1,11 @@
+-- Until the sandbox became a module of its own, this was the service's 0004_sandbox_psp.sql.
+-- IF NOT EXISTS throughout: a database that applied it there adopts its tables unchanged
+-- (src/sandbox/migrate.ts). Later sandbox migrations are ordinary ones.
+--
 -- The sandbox UPI PSP ("another company"): its collections and its count of status inquiries.
--- Only src/providers/sandbox/ reads or writes these tables.
+-- Only src/sandbox/ reads or writes these tables.
 
-CREATE TABLE sandbox_collections (
+CREATE TABLE IF NOT EXISTS sandbox_collections (
   reference           text PRIMARY KEY,
   provider_reference  text NOT NULL UNIQUE,
   amount_paise        bigint NOT NULL,
@@ -20,7 +24,7 @@ CREATE TABLE sandbox_collections (
 );
 
 -- One counter per collection reference (= the service's order_id): `tijori sandbox stats`.
-CREATE TABLE sandbox_collection_status_checks (
+CREATE TABLE IF NOT EXISTS sandbox_collection_status_checks (
   reference  text PRIMARY KEY,
   checks     bigint NOT NULL DEFAULT 0,
   last_at    timestamptz NOT NULL DEFAULT now()
