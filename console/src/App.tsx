@@ -95,7 +95,7 @@ export function App() {
   else if (path === '/') page = <OverviewPage />;
   else if (path === '/beneficiaries') page = <BeneficiariesPage />;
   else if (path === '/payout-routes') page = <PayoutRoutesPage />;
-  else if (path === '/provider-accounts') page = can('providers.manage') ? <ProviderAccountsPage /> : <ComingPage name="Provider accounts" />;
+  else if (path === '/provider-accounts') page = can('providers.manage') ? <ProviderAccountsPage /> : <p className="error">Provider accounts are managed by admins.</p>;
   else if (path === '/account') page = <AccountPage session={session} onChanged={signedIn} canManage={can('self.manage')} />;
   else page = <ComingPage name={PAGES.find((p) => p.path === path)?.name ?? 'Overview'} />;
   return (

@@ -56,10 +56,7 @@ export class ProviderAnomalies {
   private readonly pending = new Set<Promise<void>>();
 
   constructor(private readonly deps: { db: Db; log: Logger }) {
-    this.writer = new Batcher(async (rows) => {
-      await repo.insertAnomalies(deps.db, rows);
-      return rows.map(() => undefined);
-    }, { maxBatch: 128, concurrency: 2, isolateFailures: isDataOrDeadlockError });
+    this.writer = new Batcher<repo.NewAnomaly, void>((rows) => repo.insertAnomalies(deps.db, rows), { maxBatch: 128, concurrency: 2, isolateFailures: isDataOrDeadlockError });
   }
 
   /** The sink of one provider account's connector. */
