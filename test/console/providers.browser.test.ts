@@ -88,7 +88,7 @@ describe('provider accounts page and provider anomalies in a browser', { skip: S
         const rowText = await row.innerText();
         assert.match(rowText, /cashfree/);
         assert.ok(rowText.includes(`${ts.svc.internalUrl}/provider/${accountId}/callbacks`), 'the intake address to paste at the provider');
-        const anomalies = page.getByRole('region', { name: 'Provider anomalies: Cashfree (simulator)' });
+        const anomalies = page.getByRole('region', { name: 'Provider anomalies: Cashfree (simulator)', exact: true });
         await anomalies.getByRole('cell', { name: 'unknown_payment_status' }).waitFor();
         const anomalyText = await anomalies.innerText();
         assert.match(anomalyText, /payment_status="SUCCESS_MAYBE"/);
@@ -107,7 +107,7 @@ describe('provider accounts page and provider anomalies in a browser', { skip: S
         await url.waitFor();
         assert.match(await url.inputValue(), /\/provider\/[0-9a-f-]{36}\/callbacks$/);
         await page.getByRole('row').filter({ hasText: name }).waitFor();
-        await page.getByRole('button', { name: `Use ${name} for collections` }).click();
+        await page.getByRole('button', { name: `Use for collections: ${name}` }).click();
         await page.getByRole('row').filter({ hasText: name }).getByText('In use').waitFor();
         assert.match(await page.locator('main').innerText(), new RegExp(`New payment orders use: ${name} \\(sandbox\\)`));
         await a11y(page, 'provider accounts after an add');
@@ -133,7 +133,7 @@ describe('provider accounts page and provider anomalies in a browser', { skip: S
         assert.equal(await navLink(page, 'Provider accounts').count(), 0, 'not in the navigation');
         assert.equal(await navLink(page, 'Payment orders').count(), 1);
         await page.goto(`${ts.svc.publicUrl}/console/payment-orders/${orderPk}`);
-        const section = page.getByRole('region', { name: 'Provider anomalies' });
+        const section = page.getByRole('region', { name: 'Provider anomalies', exact: true });
         await section.getByRole('cell', { name: 'unknown_payment_status' }).waitFor();
         const text = await section.innerText();
         assert.match(text, /webhook/);

@@ -135,7 +135,7 @@ export function ProviderAccountsPage() {
                         type="button"
                         className="secondary"
                         disabled={busy}
-                        aria-label={`Use ${a.name} for collections`}
+                        aria-label={`Use for collections: ${a.name}`}
                         onClick={() =>
                           void act(async () => {
                             await api('PUT', '/collections-account', { provider_account_id: a.provider_account_id });

@@ -49,7 +49,7 @@ export function ProviderAnomalies({ query, title, id }: { query: string; title: 
       ) : (
         <>
           <p className="hint">Refused answers and events: logged, counted in /metrics, and never applied to any money state.</p>
-          <TableScroll label={title}>
+          <TableScroll label={`${title} (table)`}>
             <table>
               <thead>
                 <tr>
