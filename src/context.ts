@@ -27,6 +27,7 @@ import { PaymentOrdersService } from './services/payment-orders.js';
 import { ProviderIntake } from './services/provider-intake.js';
 import { ProviderAccountsService } from './services/provider-accounts.js';
 import { ProviderRegistry } from './providers/registry.js';
+import { ProviderAnomalies } from './services/provider-anomalies.js';
 import { OperationsReviewService } from './services/operations-review.js';
 import { RefundsService } from './services/refunds.js';
 import type { Db } from './store/db.js';
@@ -55,6 +56,8 @@ export interface AppContext {
   provider: Provider;
   /** Which Provider serves an organization's collections, a payout route, a stored order (contract §8). */
   providers: ProviderRegistry;
+  /** What providers sent that could not be used, recorded for the console (issue #22). */
+  providerAnomalies: ProviderAnomalies;
   /** Provider accounts of organizations: add, list, choose (contract §8). */
   providerAccounts: ProviderAccountsService;
   /** Origin of the internal listener's provider callback intake (PROVIDER_CALLBACK_BASE_URL, else its real address). */
@@ -99,6 +102,7 @@ export function buildContext(deps: ContextDeps): AppContext {
   loadIfscData();
   const metrics = new Metrics();
   const vault = new Vault(deps.config.masterKey);
+  const providerAnomalies = new ProviderAnomalies({ db: deps.db, log: deps.log });
   const clientLookups = metrics.counter('tijori_client_lookups_total', 'Authentications by where the client row came from: cache, unknown_cache (a known-unknown id) or database', ['source']);
   const ctx = {
     ...deps,
@@ -122,7 +126,16 @@ export function buildContext(deps: ContextDeps): AppContext {
     deliveries: new DeliveriesService({ db: deps.db, vault, log: deps.log, metrics, retryScale: deps.config.callbackRetryScale }),
     events: new EventLogService({ db: deps.db }),
     publicBaseUrl: () => deps.config.publicBaseUrl ?? listeningBase ?? `http://${deps.config.host}:${deps.config.port}`,
-    providers: new ProviderRegistry({ db: deps.db, vault, log: deps.log, metrics, timeoutMs: deps.config.providerTimeoutMs, sandbox: deps.provider }),
+    providerAnomalies,
+    providers: new ProviderRegistry({
+      db: deps.db,
+      vault,
+      log: deps.log,
+      metrics,
+      timeoutMs: deps.config.providerTimeoutMs,
+      sandbox: deps.provider,
+      anomalySink: (accountId, provider) => providerAnomalies.sinkFor(accountId, provider),
+    }),
     providerCallbackBaseUrl: () => deps.config.providerCallbackBaseUrl ?? internalBase ?? `http://${deps.config.internalHost}:${deps.config.internalPort}`,
     setListeningBase: (url: string) => {
       listeningBase = url;

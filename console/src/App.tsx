@@ -9,6 +9,7 @@ import { BeneficiariesPage } from './pages/BeneficiariesPage.js';
 import { DestinationsPage } from './pages/DestinationsPage.js';
 import { OverviewPage } from './pages/overview/OverviewPage.js';
 import { PayoutRoutesPage } from './pages/PayoutRoutesPage.js';
+import { ProviderAccountsPage } from './pages/ProviderAccountsPage.js';
 import { RefundsPage } from './pages/RefundsPage.js';
 import { ReviewQueuePage } from './pages/ReviewQueuePage.js';
 import { SetupPage } from './pages/SetupPage.js';
@@ -94,6 +95,7 @@ export function App() {
   else if (path === '/') page = <OverviewPage />;
   else if (path === '/beneficiaries') page = <BeneficiariesPage />;
   else if (path === '/payout-routes') page = <PayoutRoutesPage />;
+  else if (path === '/provider-accounts') page = can('providers.manage') ? <ProviderAccountsPage /> : <p className="error">Provider accounts are managed by admins.</p>;
   else if (path === '/account') page = <AccountPage session={session} onChanged={signedIn} canManage={can('self.manage')} />;
   else page = <ComingPage name={PAGES.find((p) => p.path === path)?.name ?? 'Overview'} />;
   return (

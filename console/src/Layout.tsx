@@ -4,8 +4,11 @@ import type { SessionInfo } from './api.js';
 import { NoticesBanner } from './pages/NoticesBanner.js';
 import { BASE, navigate } from './router.js';
 
-/** The pages of contract §5, in its order; `built` false shows an honest "not built yet" page. */
-export const PAGES: ReadonlyArray<{ path: string; name: string; built: boolean }> = [
+/**
+ * The pages of contract §5, in its order; `built` false shows an honest "not built yet" page;
+ * `need`: the permission without which the page is not in the navigation (its API refuses too).
+ */
+export const PAGES: ReadonlyArray<{ path: string; name: string; built: boolean; need?: string }> = [
   { path: '/', name: 'Overview', built: true },
   { path: '/payment-orders', name: 'Payment orders', built: true },
   { path: '/payouts', name: 'Payouts', built: true },
@@ -18,6 +21,7 @@ export const PAGES: ReadonlyArray<{ path: string; name: string; built: boolean }
   { path: '/api-clients', name: 'API clients', built: true },
   { path: '/callback-destinations', name: 'Callback destinations', built: true },
   { path: '/payout-routes', name: 'Payout routes', built: true },
+  { path: '/provider-accounts', name: 'Provider accounts', built: true, need: 'providers.manage' },
   { path: '/events', name: 'Events', built: true },
   { path: '/users', name: 'Users', built: true },
   { path: '/audit-log', name: 'Audit log', built: true },
@@ -51,7 +55,7 @@ export function Layout({ session, path, onSignOut, children }: { session: Sessio
       </header>
       <nav aria-label="Console">
         <ul>
-          {PAGES.map((p) => (
+          {PAGES.filter((p) => !p.need || session.permissions.includes(p.need)).map((p) => (
             <li key={p.path}>
               <a href={`${BASE}${p.path}`} onClick={link(p.path)} aria-current={path === p.path ? 'page' : undefined}>
                 {p.name}

@@ -16,6 +16,7 @@ import { createCashfreeProvider } from './cashfree/adapter.js';
 import { RazorpayXProvider } from './razorpayx/connector.js';
 import type { CashfreeConfig, ProviderAccountConfig, ProviderKind, RazorpayxConfig } from './accounts/config.js';
 import type { Provider } from './provider.js';
+import type { AnomalySink } from './anomalies.js';
 
 export interface ProviderFactoryDeps {
   accountId: string;
@@ -24,6 +25,8 @@ export interface ProviderFactoryDeps {
   metrics: Metrics;
   /** Bound of every provider call (PROVIDER_TIMEOUT_MS). */
   timeoutMs: number;
+  /** Where the connector records the anomalies it counts (bound to this account). */
+  anomalies?: AnomalySink;
 }
 
 type ConfigOf<K extends ProviderKind> = Extract<ProviderAccountConfig, { provider: K }>;
@@ -35,7 +38,8 @@ export type ProviderFactory<K extends ProviderKind> = (config: ConfigOf<K>, deps
  */
 export const PROVIDER_FACTORIES: { cashfree: ProviderFactory<'cashfree'>; razorpayx: ProviderFactory<'razorpayx'> } = {
   cashfree: (cfg: CashfreeConfig, deps) => createCashfreeProvider(cfg, deps),
-  razorpayx: (cfg: RazorpayxConfig, deps) => new RazorpayXProvider(cfg, { log: deps.log, metrics: deps.metrics, timeoutMs: deps.timeoutMs }),
+  razorpayx: (cfg: RazorpayxConfig, deps) =>
+    new RazorpayXProvider(cfg, { log: deps.log, metrics: deps.metrics, timeoutMs: deps.timeoutMs, ...(deps.anomalies ? { anomalies: deps.anomalies } : {}) }),
 };
 
 /** The vault context that binds an account's encrypted config to its row. */
@@ -51,6 +55,8 @@ export interface ProviderRegistryDeps {
   timeoutMs: number;
   /** The built-in sandbox: the default provider. */
   sandbox: Provider;
+  /** The anomaly sink of an account's connector (src/services/provider-anomalies.ts). */
+  anomalySink?: (accountId: string, provider: string) => AnomalySink;
 }
 
 /** How long an organization's choice of collections account is cached per instance (see forCollections). */
@@ -96,7 +102,8 @@ export class ProviderRegistry {
     if (!row) throw new UnknownProviderAccountError(accountId);
     if (row.provider === 'sandbox') return this.deps.sandbox;
     const config = JSON.parse(this.deps.vault.decrypt(row.config_enc, providerConfigContext(row.id))) as ProviderAccountConfig;
-    const base = { accountId, livemode: row.livemode, log: this.deps.log, metrics: this.deps.metrics, timeoutMs: this.deps.timeoutMs };
+    const anomalies = this.deps.anomalySink?.(accountId, config.provider);
+    const base = { accountId, livemode: row.livemode, log: this.deps.log, metrics: this.deps.metrics, timeoutMs: this.deps.timeoutMs, ...(anomalies ? { anomalies } : {}) };
     switch (config.provider) {
       case 'sandbox':
         return this.deps.sandbox;

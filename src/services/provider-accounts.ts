@@ -1,7 +1,9 @@
 /**
  * Provider accounts of organizations (contract §8): add (config validated, then stored encrypted
  * with the MASTER_KEY and never shown again), list (never a credential), choose the account of an
- * organization's collections, and check the account a payout route asks for.
+ * organization's collections, and check the account a payout route asks for. The CLI (operator)
+ * and the console's "Provider accounts" page (admins) call the same methods; every change is
+ * written to the audit log in its own transaction, without any part of the config.
  */
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.js';
@@ -10,12 +12,24 @@ import { isUuid } from '../domain/text.js';
 import { COLLECTION_PROVIDERS, isProviderKind, livemodeOfConfig, PAYOUT_PROVIDERS, type ProviderKind, validateProviderConfig } from '../providers/accounts/config.js';
 import { providerConfigContext } from '../providers/registry.js';
 import * as repo from '../store/repos/provider-accounts-repo.js';
+import { type Actor, OPERATOR, recordAudit } from './console/audit.js';
 
 export interface ProviderAccountView {
   provider_account_id: string;
   provider: string;
   name: string;
   livemode: boolean;
+}
+
+/** The console's view of an account: what it serves and where the provider posts; never a credential. */
+export interface ProviderAccountConsoleView extends ProviderAccountView {
+  /** The intake address to paste into the provider's dashboard (webhook URL). */
+  callback_url: string;
+  /** True for the account of the organization's new payment orders. */
+  serves_collections: boolean;
+  /** The payout routes sending through it. */
+  payout_routes: Array<{ bank_connection_id: string; name: string; active: boolean }>;
+  created_at: string;
 }
 
 export class ProviderAccountsService {
@@ -26,21 +40,26 @@ export class ProviderAccountsService {
     return `${this.ctx.providerCallbackBaseUrl()}/provider/${accountId}/callbacks`;
   }
 
-  async add(input: { orgId: string; provider: string; config: unknown; name?: string | undefined }): Promise<ProviderAccountView & { callback_url: string }> {
+  async add(input: { orgId: string; provider: string; config: unknown; name?: string | undefined; actor?: Actor }): Promise<ProviderAccountView & { callback_url: string }> {
     if (!isUuid(input.orgId)) throw validationError([{ field: 'org', issue: 'must be an organization id (UUID)' }]);
     const config = validateProviderConfig(input.provider, input.config, { production: this.ctx.config.production });
     const name = (input.name ?? `${input.provider} account`).trim();
     if (name.length < 1 || name.length > 200) throw validationError([{ field: 'name', issue: 'must be 1 to 200 characters' }]);
     const id = randomUUID();
-    const row = await repo.insertAccount(this.ctx.db, {
-      id,
-      org_id: input.orgId,
-      provider: config.provider,
-      name,
-      livemode: livemodeOfConfig(config),
-      config_enc: this.ctx.vault.encrypt(JSON.stringify(config), providerConfigContext(id)),
+    const configEnc = this.ctx.vault.encrypt(JSON.stringify(config), providerConfigContext(id));
+    const row = await this.ctx.db.tx(async (q) => {
+      const added = await repo.insertAccount(q, { id, org_id: input.orgId, provider: config.provider, name, livemode: livemodeOfConfig(config), config_enc: configEnc });
+      if (!added) throw new AppError('NOT_FOUND', 'No such organization.');
+      // Never the config: its credentials stay in config_enc only.
+      await recordAudit(q, input.actor ?? OPERATOR, {
+        orgId: input.orgId,
+        action: 'provider_account.added',
+        targetType: 'provider_account',
+        targetId: id,
+        after: { provider: added.provider, name: added.name, livemode: added.livemode },
+      });
+      return added;
     });
-    if (!row) throw new AppError('NOT_FOUND', 'No such organization.');
     return { ...viewOf(row), callback_url: this.callbackUrl(id) };
   }
 
@@ -60,13 +79,42 @@ export class ProviderAccountsService {
     return row;
   }
 
-  /** `tijori collections use`: the account of the organization's new payment orders. */
-  async useForCollections(orgId: string, accountId: string): Promise<ProviderAccountView> {
+  /** `tijori collections use` (and the console): the account of the organization's new payment orders. */
+  async useForCollections(orgId: string, accountId: string, actor: Actor = OPERATOR): Promise<ProviderAccountView> {
     if (!isUuid(orgId)) throw validationError([{ field: 'org', issue: 'must be an organization id (UUID)' }]);
     const row = await this.accountFor(orgId, accountId, COLLECTION_PROVIDERS, 'collections');
-    if (!(await repo.setCollectionsAccount(this.ctx.db, orgId, row.id))) throw new AppError('NOT_FOUND', 'No such organization.');
+    await this.ctx.db.tx(async (q) => {
+      const before = await repo.collectionsAccountOf(q, orgId, { forUpdate: true });
+      if (!(await repo.setCollectionsAccount(q, orgId, row.id))) throw new AppError('NOT_FOUND', 'No such organization.');
+      if (before === row.id) return;
+      await recordAudit(q, actor, {
+        orgId,
+        action: 'provider_account.collections_chosen',
+        targetType: 'provider_account',
+        targetId: row.id,
+        before: { collections_provider_account_id: before },
+        after: { collections_provider_account_id: row.id },
+      });
+    });
     this.ctx.providers.forgetCollectionsChoice(orgId);
     return viewOf(row);
+  }
+
+  /** The console's list: each account with what it serves and its intake address. */
+  async consoleList(orgId: string): Promise<{ collections_provider_account_id: string | null; accounts: ProviderAccountConsoleView[] }> {
+    const rows = isUuid(orgId) ? await repo.listAccounts(this.ctx.db, orgId) : null;
+    if (!rows) throw new AppError('NOT_FOUND', 'No such organization.');
+    const [collections, routes] = await Promise.all([repo.collectionsAccountOf(this.ctx.db, orgId), repo.routesOfAccounts(this.ctx.db, orgId)]);
+    return {
+      collections_provider_account_id: collections,
+      accounts: rows.map((r) => ({
+        ...viewOf(r),
+        callback_url: this.callbackUrl(r.id),
+        serves_collections: r.id === collections,
+        payout_routes: routes.filter((x) => x.provider_account_id === r.id).map((x) => ({ bank_connection_id: x.id, name: x.name, active: x.active })),
+        created_at: r.created_at.toISOString(),
+      })),
+    };
   }
 
   /** The account a new payout route sends through (checked to be the organization's and able to pay out). */

@@ -76,7 +76,13 @@ export class ProviderIntake {
     const provider = target === 'sandbox' ? this.ctx.providers.sandbox : isUuid(target) ? await this.ctx.providers.findAccount(target) : null;
     if (!provider) throw new AppError('NOT_FOUND', 'No such provider.');
     const providerName = provider.name;
-    const cb = provider.parseCallback(rawBody, headers);
+    let cb: ProviderCallback | null;
+    try {
+      cb = provider.parseCallback(rawBody, headers);
+    } finally {
+      // The anomalies this callback caused are recorded before the provider gets its answer.
+      await this.ctx.providerAnomalies.settled();
+    }
     if (!cb) throw new AppError('API_AUTH_FAILED', 'The callback signature does not verify.');
     // Verified news nothing acts on (e.g. a Cashfree refund webhook: refunds settle by inquiry).
     if (cb.kind === 'none') return 'ignored';
@@ -84,6 +90,7 @@ export class ProviderIntake {
     // which JSON.parse accepts as "\ud800") or absurdly long: a malformed provider message is
     // refused (422), never a 500.
     if (unstorableTextPath(cb) !== null || cb.eventId.length > 200 || cb.reference.length > 200) {
+      if (target !== 'sandbox') await this.unusable(target, providerName, 'unstorable', { reason: 'values PostgreSQL cannot store, or an over-long id', body_bytes: Buffer.byteLength(rawBody) });
       throw validationError([{ field: 'body', issue: 'the callback carries values that cannot be stored' }]);
     }
     await this.assertResourceOfAccount(target, cb);
@@ -98,6 +105,16 @@ export class ProviderIntake {
     });
     if (stored) for (const l of this.listeners) l();
     return stored ? 'stored' : 'duplicate';
+  }
+
+  /** A signed callback the intake itself cannot use: counted, logged and recorded as the connectors' anomalies are. */
+  private async unusable(accountId: string, provider: string, kind: string, detail: Record<string, unknown>): Promise<void> {
+    this.ctx.metrics
+      .counter('tijori_provider_anomalies_total', 'Provider answers and events that could not be used (unknown status, missing UTR, unparseable), by provider and kind', ['provider', 'kind'])
+      .inc({ provider, kind });
+    this.ctx.log.error({ provider, provider_account_id: accountId, anomaly: kind, ...detail }, 'unusable provider callback; no money state moved');
+    this.ctx.providerAnomalies.record(accountId, provider, { kind, operation: 'webhook', detail });
+    await this.ctx.providerAnomalies.settled();
   }
 
   /**

@@ -102,3 +102,27 @@ test('a destination change whose audit entry fails is rolled back: first set, UR
     ],
   );
 });
+
+test('a provider account change whose audit entry fails is rolled back: add, choose for collections (issue #22)', async () => {
+  const orgId = await w.t.createOrg('Audit tx providers org');
+  const accounts = w.t.svc.ctx.providerAccounts;
+  const rows = async () => (await db().query<{ id: string }>('SELECT id FROM provider_accounts WHERE org_id = $1', [orgId])).rows;
+  const chosen = async () => (await db().query<{ a: string | null }>('SELECT collections_provider_account_id AS a FROM organizations WHERE id = $1', [orgId])).rows[0]!.a;
+
+  await rejectsWithForeignKey(accounts.add({ orgId, provider: 'sandbox', config: {}, name: 'never', actor: ghost() }));
+  assert.deepEqual(await rows(), [], 'the account was not added');
+
+  const admin = await signedInUser(w.t, orgId, 'audit-tx-providers@example.com', 'admin');
+  const real: Actor = { userId: admin.userId, label: 'audit-tx-providers@example.com', ip: '127.0.0.1' };
+  const before = await auditCount(orgId);
+  const added = await accounts.add({ orgId, provider: 'sandbox', config: {}, name: 'kept', actor: real });
+  assert.deepEqual((await rows()).map((r) => r.id), [added.provider_account_id]);
+  const entry = (await db().query("SELECT action, target_id, after FROM console_audit_log WHERE org_id = $1 AND target_type = 'provider_account'", [orgId])).rows[0];
+  assert.deepEqual(entry, { action: 'provider_account.added', target_id: added.provider_account_id, after: { provider: 'sandbox', name: 'kept', livemode: false } });
+
+  await rejectsWithForeignKey(accounts.useForCollections(orgId, added.provider_account_id, ghost()));
+  assert.equal(await chosen(), null, 'the collections account was not changed');
+  await accounts.useForCollections(orgId, added.provider_account_id, real);
+  assert.equal(await chosen(), added.provider_account_id);
+  assert.equal(await auditCount(orgId), before + 2, 'one entry per change that was made, none for the failed ones');
+});

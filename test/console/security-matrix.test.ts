@@ -102,6 +102,8 @@ const MEANINGFUL: Record<string, Record<string, unknown>> = {
   'POST /me/totp/confirm': { code: '123456' },
   'POST /me/totp/disable': { password: 'not-the-password-at-all' },
   'POST /session': { email: 'nobody@example.com', password: 'not-the-password-at-all' },
+  'POST /provider-accounts': { provider: 'sandbox', name: 'matrix sandbox', config: {} },
+  // 'PUT /collections-account' is set in before(): it names org A's provider account.
 };
 
 function bodyFor(r: ConsoleRoute): Record<string, unknown> | undefined {
@@ -160,6 +162,8 @@ async function stateOfA(): Promise<unknown> {
     // Only a decision moves these (a payout's status also moves by itself as the bank answers).
     decisions: await q('SELECT id, checker_user_id, decision_note FROM payouts WHERE org_id = $1 ORDER BY id', [a.orgId]),
     subscriptions: await q('SELECT kind, events, status FROM callback_destinations WHERE org_id = $1 ORDER BY kind', [a.orgId]),
+    providerAccounts: await q('SELECT id, provider, name, livemode FROM provider_accounts WHERE org_id = $1 ORDER BY id', [a.orgId]),
+    collectionsAccount: await q('SELECT collections_provider_account_id FROM organizations WHERE id = $1', [a.orgId]),
   };
 }
 
@@ -188,6 +192,13 @@ before(async () => {
   assert.equal(client.status, 201, client.text);
   const dest = await adminA.call('PUT', '/destinations/payin', { url: 'https://matrix-a.example.com/payin' });
   assert.equal(dest.status, 200, dest.text);
+  // A provider account of org A (its intake address names it) and an anomaly recorded for it.
+  const account = await adminA.call('POST', '/provider-accounts', { provider: 'sandbox', name: 'MATRIX-A-ACCOUNT', config: {} });
+  assert.equal(account.status, 201, account.text);
+  const accountId = account.body.data.provider_account_id as string;
+  MEANINGFUL['PUT /collections-account'] = { provider_account_id: accountId };
+  ts.svc.ctx.providerAnomalies.record(accountId, 'sandbox', { kind: 'unknown_status', operation: 'webhook', resource: { type: 'payment_order', ref: order.order_id }, detail: { provider_status: 'MATRIX-A-ANOMALY' } });
+  await ts.svc.ctx.providerAnomalies.settled();
 
   itemOrderPk = mismatched.id;
   Object.assign(ids, {
@@ -201,9 +212,13 @@ before(async () => {
     event_id: (await ts.database.db.query<{ id: string }>('SELECT id FROM events WHERE org_id = $1 ORDER BY id LIMIT 1', [a.orgId])).rows[0]!.id,
     code: 'HDFC0000001',
     bulk: await uploadBulkFileOfA(),
+    // Not route parameters: org A's provider account and an order_id its anomaly names.
+    provider_account_id: accountId,
+    order_id: order.order_id,
   });
   secretsOfA.push(
     order.id, order.order_id, 'MATRIX-A-ORDER', paid.order_id, mismatched.order_id, payout.body.data.id, payout.body.data.transaction_id, 'MATRIX-A-PAYOUT',
+    accountId, 'MATRIX-A-ACCOUNT', 'MATRIX-A-ANOMALY',
     client.body.data.client.client_id, client.body.data.client_secret, dest.body.data.signing_secret, 'https://matrix-a.example.com/payin',
     refund.body.data.id, refund.body.data.refund_id, item!.id as string, ids.bulk!, ids.event_id!, 'matrix-admin-a@example.com', 'matrix-viewer-a@example.com', 'matrix-target-a@example.com',
   );
@@ -227,7 +242,7 @@ test('the matrix covers every console API route, enumerated from Fastify', () =>
   const names = routes.map(label);
   assert.ok(routes.length >= 30, names.join(', '));
   // A few that must be there: if enumeration broke, the matrix would pass on nothing.
-  for (const must of ['GET /payment-orders/:ref', 'POST /api-clients', 'PUT /destinations/:kind', 'POST /review-items/:id/confirm', 'POST /refunds/:refund/approve', 'DELETE /session', 'GET /audit-log']) {
+  for (const must of ['GET /payment-orders/:ref', 'POST /api-clients', 'PUT /destinations/:kind', 'POST /review-items/:id/confirm', 'POST /refunds/:refund/approve', 'DELETE /session', 'GET /audit-log', 'GET /provider-accounts', 'POST /provider-accounts', 'PUT /collections-account', 'GET /provider-anomalies']) {
     assert.ok(names.includes(must), `${must} in ${names.join(', ')}`);
   }
   // Every change names its permission (the guard refuses one that does not, but say so here).
@@ -265,7 +280,10 @@ test("another organization's admin never sees nor changes this organization's re
     leaks(`other org ${label(r)}`, res.text);
   }
   // Lists filtered and searched by A's references find nothing.
-  for (const path of ['/payment-orders?search=MATRIX-A-ORDER', `/payment-orders?search=${ids.order}`, '/payouts?search=MATRIX-A-PAYOUT', '/payment-orders/export', '/payouts/export', '/audit-log', '/review-items', '/refunds', '/users', '/api-clients', '/destinations', '/bulk-payouts', '/events', '/payout-approvals', '/beneficiaries', '/overview']) {
+  const anomaliesOfA = [`/provider-anomalies?payment_order=${encodeURIComponent(ids.order_id!)}`, `/provider-anomalies?provider_account_id=${ids.provider_account_id}`];
+  // Choosing org A's account for B's collections: 404, nothing changes (the state check below).
+  expectEnvelope('other org PUT /collections-account', await raw(adminB, 'PUT', '/collections-account', { text: JSON.stringify({ provider_account_id: ids.provider_account_id }) }), [404]);
+  for (const path of ['/payment-orders?search=MATRIX-A-ORDER', `/payment-orders?search=${ids.order}`, '/payouts?search=MATRIX-A-PAYOUT', '/payment-orders/export', '/payouts/export', '/audit-log', '/review-items', '/refunds', '/users', '/api-clients', '/destinations', '/bulk-payouts', '/events', '/payout-approvals', '/beneficiaries', '/overview', '/provider-accounts', '/provider-anomalies', ...anomaliesOfA]) {
     const res = await raw(adminB, 'GET', path);
     if (res.status !== 200) violations.push(`other org GET ${path}: ${res.status}`);
     leaks(`other org GET ${path}`, res.text);
@@ -285,10 +303,13 @@ test('a viewer gets 403 on every change; only signing itself out is allowed', as
     const body = bodyFor(r);
     expectEnvelope(`viewer ${label(r)}`, await raw(viewerA, r.method, concrete(r.path), body === undefined ? {} : { text: JSON.stringify(body) }), [403], 'API_SCOPE_DENIED');
   }
-  // Reading stays open to the viewer (and never 5xx).
+  // Reading stays open to the viewer (and never 5xx), except what needs a permission the viewer
+  // lacks (provider accounts, provider anomalies): 403.
   for (const r of routes.filter((x) => x.method === 'GET' && x.need !== 'public')) {
     const res = await raw(viewerA, 'GET', concrete(r.path));
-    if (res.status !== 200) violations.push(`viewer ${label(r)}: ${res.status} ${res.text.slice(0, 200)}`);
+    const may = r.need === undefined || (r.need !== 'public' && PERMISSIONS.viewer.includes(r.need));
+    if (may && res.status !== 200) violations.push(`viewer ${label(r)}: ${res.status} ${res.text.slice(0, 200)}`);
+    if (!may) expectEnvelope(`viewer ${label(r)}`, res, [403], 'API_SCOPE_DENIED');
   }
   assert.deepEqual(violations.splice(0), []);
   assert.deepEqual(await stateOfA(), before);

@@ -10,6 +10,7 @@ import { RazorpayXProvider } from '../../src/providers/razorpayx/connector.js';
 import { RazorpayXConfigError } from '../../src/providers/razorpayx/config.js';
 import { signRazorpayBody, verifyRazorpaySignature } from '../../src/providers/razorpayx/webhook.js';
 import type { PayoutRequest } from '../../src/providers/provider.js';
+import { type AnomalyReport, safeExcerpt } from '../../src/providers/anomalies.js';
 import { RazorpayXSimulator } from './razorpayx-simulator.js';
 
 let sim: RazorpayXSimulator;
@@ -258,4 +259,29 @@ test("Razorpay's own signature vector verifies (razorpay/razorpay-node test/util
   assert.equal(verifyRazorpaySignature({ webhookSecret: '123456' }, body, signature), 'current');
   assert.equal(verifyRazorpaySignature({ webhookSecret: '123456' }, body, 'sdfafds'), null);
   assert.equal(verifyRazorpaySignature({ webhookSecret: '1234567' }, body, signature), null);
+});
+
+test('each anomaly also reaches the account sink: the payout it concerns, where it was seen, named fields only (issue #22)', async () => {
+  const reports: AnomalyReport[] = [];
+  const withSink = new RazorpayXProvider(sim.config(), { timeoutMs: 5_000, metrics: new Metrics(), log, anomalies: (r) => void reports.push(r) });
+  const req = request();
+  await withSink.submitPayout(req);
+  const id = sim.payoutsFor(req.reference)[0]!.id as string;
+  (sim.payouts.get(id) as Record<string, unknown>).status = 'on_hold';
+  await assert.rejects(withSink.payoutStatus(req.reference), /not understood/);
+  const hook = sim.webhookFor(id, 'payout.updated');
+  assert.equal(withSink.parseCallback(hook.rawBody, hook.headers)?.kind, 'payout', 'acknowledged, ignored');
+  const garbled = sim.sign('{"event": ');
+  assert.throws(() => withSink.parseCallback(garbled.rawBody, garbled.headers), (err: { code?: string }) => err.code === 'VALIDATION_FAILED');
+  assert.deepEqual(
+    reports.map((r) => [r.kind, r.operation, r.resource?.type, r.resource?.ref]),
+    [
+      ['unknown_status', 'inquiry', 'payout', req.reference],
+      ['unknown_status', 'webhook', 'payout', req.reference],
+      ['unparseable', 'webhook', undefined, undefined],
+    ],
+  );
+  assert.equal(reports[0]!.detail.provider_status, 'on_hold');
+  assert.equal(reports[0]!.detail.operation, undefined, 'where it was seen is not repeated in the detail');
+  assert.equal(safeExcerpt(reports[1]!.detail).includes('provider_status="on_hold"'), true);
 });

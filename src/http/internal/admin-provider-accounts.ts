@@ -6,6 +6,7 @@ import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
+import { OPERATOR } from '../../services/console/audit.js';
 import { okEnvelope } from '../plugins/envelope.js';
 
 const AddBody = Type.Object(
@@ -25,7 +26,7 @@ export async function registerAdminProviderAccountRoutes(admin: FastifyInstance,
   const typed = admin.withTypeProvider<TypeBoxTypeProvider>();
   typed.post('/provider-accounts', { schema: { body: AddBody } }, async (request, reply) => {
     const b = request.body;
-    const a = await ctx.providerAccounts.add({ orgId: b.org, provider: b.provider, config: b.config, name: b.name });
+    const a = await ctx.providerAccounts.add({ orgId: b.org, provider: b.provider, config: b.config, name: b.name, actor: { ...OPERATOR, ip: request.ip } });
     return reply.code(201).send(okEnvelope(request, a));
   });
 
@@ -34,7 +35,7 @@ export async function registerAdminProviderAccountRoutes(admin: FastifyInstance,
   });
 
   typed.put('/orgs/:org/collections', { schema: { params: OrgParams, body: UseBody } }, async (request) => {
-    const a = await ctx.providerAccounts.useForCollections(request.params.org, request.body.provider_account_id);
+    const a = await ctx.providerAccounts.useForCollections(request.params.org, request.body.provider_account_id, { ...OPERATOR, ip: request.ip });
     return okEnvelope(request, { org_id: request.params.org, ...a });
   });
 }

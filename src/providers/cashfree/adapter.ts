@@ -62,33 +62,46 @@ interface Attempt {
 
 export function createCashfreeProvider(cfg: CashfreeConfig, deps: ProviderFactoryDeps): Provider {
   const badAnswers = deps.metrics.counter('tijori_provider_bad_answers_total', 'Provider answers and callbacks that did not fit (unknown status, missing UTR, bad amount): never applied', ['provider', 'what']);
+  // The same answers in the metric every connector counts (razorpayx too), by kind.
+  const anomalies = deps.metrics.counter('tijori_provider_anomalies_total', 'Provider answers and events that could not be used (unknown status, missing UTR, unparseable), by provider and kind', ['provider', 'kind']);
   const rateLimited = deps.metrics.counter('tijori_provider_rate_limited_total', 'Provider calls answered 429 (retried later)', ['provider']);
   const client = new CashfreeClient(cfg, deps.timeoutMs, () => rateLimited.inc({ provider: 'cashfree' }));
   const log = deps.log.child({ provider: 'cashfree', provider_account_id: deps.accountId });
 
-  /** Records an answer that does not fit and returns the error to throw: money never moves on it. */
-  const bad = (what: string, detail: Record<string, unknown>): ProviderError => {
+  /**
+   * Records an answer that does not fit (log, both counters, the account's anomaly record) and
+   * returns the error to throw: money never moves on it. `reference`: the order it concerns.
+   */
+  const bad = (what: string, detail: Record<string, unknown> & { reference?: unknown; operation: string }): ProviderError => {
     badAnswers.inc({ provider: 'cashfree', what });
+    anomalies.inc({ provider: 'cashfree', kind: what });
     log.error({ what, ...detail }, 'cashfree answer does not fit; nothing applied');
+    const { reference, operation, ...rest } = detail;
+    deps.anomalies?.({
+      kind: what,
+      operation,
+      ...(typeof reference === 'string' && reference ? { resource: { type: 'payment_order' as const, ref: reference } } : {}),
+      detail: rest,
+    });
     return new ProviderError(`cashfree answer does not fit: ${what}`, false);
   };
 
   const path = (...segments: string[]) => segments.map((s) => `/${encodeURIComponent(s)}`).join('');
 
   /** An attempt's meaning as a CollectionStatus, checking what a success must carry. */
-  function fromAttempt(reference: string, a: Attempt): CollectionStatus {
+  function fromAttempt(reference: string, a: Attempt, operation: string): CollectionStatus {
     const meaning = paymentMeaning(a.payment_status);
-    if (meaning === null) throw bad('unknown_payment_status', { reference, payment_status: a.payment_status });
+    if (meaning === null) throw bad('unknown_payment_status', { operation, reference, payment_status: a.payment_status });
     const status = a.payment_status as string;
     if (meaning === 'open') return { status: 'PENDING', providerStatus: status };
     if (meaning === 'failed') return { status: 'FAILED', providerStatus: status, reason: typeof a.payment_message === 'string' && a.payment_message ? a.payment_message.slice(0, 200) : status };
     const amountPaise = cashfreeAmountToPaise(a.payment_amount);
-    if (amountPaise === null) throw bad('bad_amount', { reference, payment_amount: a.payment_amount });
-    if (typeof a.bank_reference !== 'string' || !UTR.test(a.bank_reference)) throw bad('missing_utr', { reference, bank_reference: a.bank_reference });
-    if (typeof a.cf_payment_id !== 'number' && typeof a.cf_payment_id !== 'string') throw bad('missing_payment_id', { reference });
+    if (amountPaise === null) throw bad('bad_amount', { operation, reference, payment_amount: a.payment_amount });
+    if (typeof a.bank_reference !== 'string' || !UTR.test(a.bank_reference)) throw bad('missing_utr', { operation, reference, bank_reference: a.bank_reference });
+    if (typeof a.cf_payment_id !== 'number' && typeof a.cf_payment_id !== 'string') throw bad('missing_payment_id', { operation, reference });
     const when = typeof a.payment_completion_time === 'string' ? a.payment_completion_time : a.payment_time;
     const paidAt = typeof when === 'string' ? new Date(when) : new Date(NaN);
-    if (Number.isNaN(paidAt.getTime())) throw bad('bad_payment_time', { reference, payment_completion_time: a.payment_completion_time });
+    if (Number.isNaN(paidAt.getTime())) throw bad('bad_payment_time', { operation, reference, payment_completion_time: a.payment_completion_time });
     return { status: 'SUCCESS', providerStatus: 'SUCCESS', utr: a.bank_reference, paidAt, amountPaise, providerReference: String(a.cf_payment_id) };
   }
 
@@ -118,8 +131,8 @@ export function createCashfreeProvider(cfg: CashfreeConfig, deps: ProviderFactor
     if (a.status >= 500) throw new ProviderError(`cashfree create order: ${cashfreeErrorText(a)}`, true);
     if (a.status !== 200) throw new ProviderError(`cashfree create order: ${cashfreeErrorText(a)}`, false);
     const o = a.json as { payment_session_id?: unknown; order_status?: unknown; order_amount?: unknown } | undefined;
-    if (!o || typeof o.payment_session_id !== 'string' || !o.payment_session_id) throw bad('order_without_session', { reference: req.reference });
-    if (cashfreeAmountToPaise(o.order_amount) !== req.amountPaise) throw bad('order_amount_differs', { reference: req.reference, order_amount: o.order_amount });
+    if (!o || typeof o.payment_session_id !== 'string' || !o.payment_session_id) throw bad('order_without_session', { operation: 'create', reference: req.reference });
+    if (cashfreeAmountToPaise(o.order_amount) !== req.amountPaise) throw bad('order_amount_differs', { operation: 'create', reference: req.reference, order_amount: o.order_amount });
     if (o.order_status !== 'ACTIVE') throw new ProviderError(`cashfree order ${req.reference} is ${String(o.order_status)}`, false);
     return { sessionId: o.payment_session_id };
   }
@@ -139,9 +152,9 @@ export function createCashfreeProvider(cfg: CashfreeConfig, deps: ProviderFactor
     const intent = p?.data?.payload?.default;
     // Cashfree's own sandbox answers https:// simulator links instead of upi:// (design note §1.3): accepted off production only.
     const okIntent = typeof intent === 'string' && (intent.startsWith('upi://pay?') || (!deps.livemode && intent.startsWith('https://')));
-    if (!okIntent) throw bad('intent_not_upi', { reference: req.reference });
-    if (typeof p?.cf_payment_id !== 'number' && typeof p?.cf_payment_id !== 'string') throw bad('missing_payment_id', { reference: req.reference });
-    if (p.payment_amount !== undefined && cashfreeAmountToPaise(p.payment_amount) !== req.amountPaise) throw bad('payment_amount_differs', { reference: req.reference });
+    if (!okIntent) throw bad('intent_not_upi', { operation: 'create', reference: req.reference });
+    if (typeof p?.cf_payment_id !== 'number' && typeof p?.cf_payment_id !== 'string') throw bad('missing_payment_id', { operation: 'create', reference: req.reference });
+    if (p.payment_amount !== undefined && cashfreeAmountToPaise(p.payment_amount) !== req.amountPaise) throw bad('payment_amount_differs', { operation: 'create', reference: req.reference, payment_amount: p.payment_amount });
     return { providerReference: String(p.cf_payment_id), upiUri: intent as string };
   }
 
@@ -149,8 +162,8 @@ export function createCashfreeProvider(cfg: CashfreeConfig, deps: ProviderFactor
     const a = await client.call('GET', `${path('orders', reference)}/payments`, opts?.timeoutMs ? { timeoutMs: opts.timeoutMs } : {});
     if (a.status === 404) return { status: 'NOT_FOUND' };
     if (a.status !== 200) throw new ProviderError(`cashfree payments of ${reference}: ${cashfreeErrorText(a)}`, a.status >= 500);
-    if (!Array.isArray(a.json)) throw bad('payments_not_a_list', { reference });
-    const statuses = (a.json as Attempt[]).map((att) => fromAttempt(reference, att));
+    if (!Array.isArray(a.json)) throw bad('payments_not_a_list', { operation: 'status', reference, http_status: a.status });
+    const statuses = (a.json as Attempt[]).map((att) => fromAttempt(reference, att, 'status'));
     const paid = statuses.filter((s) => s.status === 'SUCCESS');
     if (paid.length > 1) log.error({ reference, attempts: paid.length }, 'several successful attempts on one order: the first is applied, the others are real money to review');
     if (paid[0]) return paid[0];
@@ -161,11 +174,12 @@ export function createCashfreeProvider(cfg: CashfreeConfig, deps: ProviderFactor
     return statuses[statuses.length - 1]!;
   }
 
-  function refundAnswer(a: CashfreeAnswer, reference: string): RefundStatus | 'pending' {
+  /** `orderReference`: the order the refund belongs to (the anomaly's resource). */
+  function refundAnswer(a: CashfreeAnswer, reference: string, orderReference: string): RefundStatus | 'pending' {
     const r = a.json as { refund_status?: unknown; cf_refund_id?: unknown; refund_id?: unknown; processed_at?: unknown; status_description?: unknown } | undefined;
-    if (!r || r.refund_id !== reference) throw bad('refund_not_ours', { reference });
+    if (!r || r.refund_id !== reference) throw bad('refund_not_ours', { operation: 'refund', reference: orderReference, refund_id: reference });
     const meaning = refundMeaning(r.refund_status);
-    if (meaning === null) throw bad('unknown_refund_status', { reference, refund_status: r.refund_status });
+    if (meaning === null) throw bad('unknown_refund_status', { operation: 'refund', reference: orderReference, refund_id: reference, refund_status: r.refund_status });
     if (meaning === 'pending') return 'pending';
     if (meaning === 'failed') return { status: 'FAILED', reason: typeof r.status_description === 'string' && r.status_description ? r.status_description.slice(0, 200) : String(r.refund_status) };
     const completedAt = typeof r.processed_at === 'string' ? new Date(r.processed_at) : new Date();
@@ -179,7 +193,7 @@ export function createCashfreeProvider(cfg: CashfreeConfig, deps: ProviderFactor
       // 409: a refund with this refund_id exists (our lost earlier answer): inquire.
       if (a.status >= 500 || a.status === 409) return { outcome: 'UNKNOWN', error: cashfreeErrorText(a) };
       if (a.status !== 200) return { outcome: 'FAILED', reason: cashfreeErrorText(a) };
-      const s = refundAnswer(a, req.reference);
+      const s = refundAnswer(a, req.reference, req.collectionReference);
       if (s === 'pending') return { outcome: 'UNKNOWN', error: 'refund pending at cashfree' };
       if (s.status === 'COMPLETED') return { outcome: 'COMPLETED', providerReference: s.providerReference, completedAt: s.completedAt };
       if (s.status === 'FAILED') return { outcome: 'FAILED', reason: s.reason };
@@ -194,7 +208,7 @@ export function createCashfreeProvider(cfg: CashfreeConfig, deps: ProviderFactor
     const a = await client.call('GET', `${path('orders', opts.collectionReference, 'refunds', reference)}`);
     if (a.status === 404) return { status: 'NOT_FOUND' };
     if (a.status !== 200) throw new ProviderError(`cashfree refund ${reference}: ${cashfreeErrorText(a)}`, a.status >= 500);
-    const s = refundAnswer(a, reference);
+    const s = refundAnswer(a, reference, opts.collectionReference);
     if (s === 'pending') throw new ProviderError(`cashfree refund ${reference} is still pending`, false);
     return s;
   }
@@ -209,7 +223,7 @@ export function createCashfreeProvider(cfg: CashfreeConfig, deps: ProviderFactor
     try {
       body = JSON.parse(rawBody);
     } catch {
-      bad('webhook_not_json', {});
+      bad('webhook_not_json', { operation: 'webhook', body_bytes: Buffer.byteLength(rawBody) });
       throw validationError([{ field: 'body', issue: 'a signed webhook that is not JSON' }]);
     }
     if (hasDuplicateKeys(rawBody, body)) throw new AppError('INVALID_JSON', 'The callback body names a key twice in one object.');
@@ -222,13 +236,13 @@ export function createCashfreeProvider(cfg: CashfreeConfig, deps: ProviderFactor
       case 'PAYMENT_USER_DROPPED_WEBHOOK': {
         const payment = b.data?.payment;
         if (typeof reference !== 'string' || !payment) {
-          bad('webhook_without_payment', { type });
+          bad('webhook_without_payment', { operation: 'webhook', reference, type });
           throw validationError([{ field: 'data', issue: 'a payment webhook without data.order.order_id and data.payment' }]);
         }
         let status: CollectionStatus;
         try {
           // The payment's own status decides, not the event type (a SUCCESS webhook may say PENDING).
-          status = fromAttempt(reference, payment);
+          status = fromAttempt(reference, payment, 'webhook');
         } catch (err) {
           throw validationError([{ field: 'data.payment', issue: (err as Error).message }]);
         }

@@ -12,7 +12,7 @@
  *
  * Facts and sources: /work/shared/design/providers.md §3 and docs/providers.md "RazorpayX Payouts".
  */
-import { AppError } from '../../domain/errors.js';
+import { AppError, validationError } from '../../domain/errors.js';
 import type { Logger } from '../../observability/logger.js';
 import type { Metrics } from '../../observability/metrics.js';
 import { hasDuplicateKeys } from '../../security/strict-json.js';
@@ -30,6 +30,7 @@ import type {
   RefundSubmitResult,
 } from '../provider.js';
 import { ProviderError } from '../provider.js';
+import type { AnomalySink } from '../anomalies.js';
 import { exchange, type HttpAnswer } from '../sandbox/http.js';
 import { isLivemode, parseRazorpayXConfig, type RazorpayXConfig } from './config.js';
 import { readPayoutEntity } from './payout-entity.js';
@@ -44,6 +45,8 @@ export interface RazorpayXOptions {
   /** Where anomalies (unknown statuses, unusable answers) are logged and counted (/metrics). */
   log?: Pick<Logger, 'warn' | 'error' | 'info'>;
   metrics?: Metrics;
+  /** Where anomalies are recorded durably for the console (the account's sink, src/services/provider-anomalies.ts). */
+  anomalies?: AnomalySink;
   /** NODE_ENV=production: plain http:// is refused even to loopback. */
   production?: boolean;
   /** The clock of the webhook secret overlap (tests). */
@@ -98,12 +101,17 @@ export class RazorpayXProvider implements Provider {
     this.now = opts.now ?? (() => new Date());
   }
 
-  /** Counts (and logs) an answer or event that Tijori cannot use; it never moves money. */
-  private anomaly(kind: string, detail: Record<string, unknown>): void {
+  /**
+   * Counts, logs and records an answer or event that Tijori cannot use; it never moves money.
+   * `reference`: the payout (our transaction id) it concerns, when known.
+   */
+  private anomaly(kind: string, detail: Record<string, unknown> & { operation: string; reference?: string | null }): void {
     this.opts.metrics
       ?.counter('tijori_provider_anomalies_total', 'Provider answers and events that could not be used (unknown status, missing UTR, unparseable), by provider and kind', ['provider', 'kind'])
       .inc({ provider: this.name, kind });
     this.opts.log?.error({ provider: this.name, anomaly: kind, ...detail }, 'unusable provider answer; no money state moved');
+    const { operation, reference, ...rest } = detail;
+    this.opts.anomalies?.({ kind, operation, ...(reference ? { resource: { type: 'payout' as const, ref: reference } } : {}), detail: rest });
   }
 
   private call(method: 'GET' | 'POST', path: string, init: { headers?: Record<string, string>; body?: string } = {}): Promise<HttpAnswer> {
@@ -151,17 +159,17 @@ export class RazorpayXProvider implements Provider {
     if (res.status >= 500) return { outcome: 'UNKNOWN', error: `RazorpayX answered HTTP ${res.status}` };
     if (res.ok) {
       if (!body) {
-        this.anomaly('unparseable', { operation: 'create', http_status: res.status });
+        this.anomaly('unparseable', { operation: 'create', reference: req.reference, http_status: res.status, body_bytes: Buffer.byteLength(res.text) });
         return { outcome: 'UNKNOWN', error: `RazorpayX answered HTTP ${res.status} with a body that does not parse` };
       }
       const reading = readPayoutEntity(body, this.now());
       if (!reading.ok) {
         if (reading.problem === 'missing_utr') return { outcome: 'ACCEPTED', providerReference: reading.payoutId! };
-        this.anomaly(reading.problem, { operation: 'create', provider_status: reading.providerStatus, payout_id: reading.payoutId });
+        this.anomaly(reading.problem, { operation: 'create', reference: req.reference, provider_status: reading.providerStatus, payout_id: reading.payoutId });
         return { outcome: 'UNKNOWN', error: `unusable create answer (${reading.problem}${reading.providerStatus ? `: ${reading.providerStatus}` : ''})` };
       }
       if (reading.referenceId !== req.reference) {
-        this.anomaly('reference_mismatch', { operation: 'create', payout_id: reading.payoutId });
+        this.anomaly('reference_mismatch', { operation: 'create', reference: req.reference, payout_id: reading.payoutId });
         return { outcome: 'UNKNOWN', error: 'the create answer names another reference_id' };
       }
       switch (reading.status.status) {
@@ -204,13 +212,13 @@ export class RazorpayXProvider implements Provider {
     }
     const items = body?.entity === 'collection' && Array.isArray(body.items) ? (body.items as unknown[]) : null;
     if (!items) {
-      this.anomaly('unparseable', { operation: 'inquiry', http_status: res.status });
+      this.anomaly('unparseable', { operation: 'inquiry', reference, http_status: res.status, body_bytes: Buffer.byteLength(res.text) });
       throw new ProviderError('RazorpayX status inquiry: not a collection of payouts', true);
     }
     const ours = items.filter((i) => i && typeof i === 'object' && (i as Json).reference_id === reference);
     // Items under another reference mean the filter was not applied: "not there" would be a guess.
     if (ours.length !== items.length) {
-      this.anomaly('reference_mismatch', { operation: 'inquiry', items: items.length });
+      this.anomaly('reference_mismatch', { operation: 'inquiry', reference, items: items.length });
       throw new ProviderError('RazorpayX status inquiry answered payouts of other references', true);
     }
     if (ours.length === 0) return { status: 'NOT_FOUND' };
@@ -221,10 +229,10 @@ export class RazorpayXProvider implements Provider {
     const reading = readPayoutEntity(ours[0], this.now());
     if (reading.ok) return reading.status;
     if (reading.problem === 'missing_utr') {
-      this.anomaly('missing_utr', { operation: 'inquiry', payout_id: reading.payoutId });
+      this.anomaly('missing_utr', { operation: 'inquiry', reference, provider_status: reading.providerStatus, payout_id: reading.payoutId });
       return { status: 'PENDING', providerReference: reading.payoutId! };
     }
-    this.anomaly(reading.problem, { operation: 'inquiry', provider_status: reading.providerStatus, payout_id: reading.payoutId });
+    this.anomaly(reading.problem, { operation: 'inquiry', reference, provider_status: reading.providerStatus, payout_id: reading.payoutId });
     throw new ProviderError(`RazorpayX payout status not understood: ${reading.providerStatus ?? 'none'}`, true);
   }
 
@@ -251,8 +259,9 @@ export class RazorpayXProvider implements Provider {
     try {
       body = JSON.parse(rawBody);
     } catch {
-      this.anomaly('unparseable', { operation: 'webhook', event_id: eventId });
-      return null;
+      this.anomaly('unparseable', { operation: 'webhook', event_id: eventId, body_bytes: Buffer.byteLength(rawBody) });
+      // Signed, so not a forgery: 422 (as Cashfree's), never "the signature does not verify".
+      throw validationError([{ field: 'body', issue: 'a signed webhook that is not JSON' }]);
     }
     if (hasDuplicateKeys(rawBody, body)) throw new AppError('INVALID_JSON', 'The callback body names a key twice in one object.');
     const ignored = (reference: string): ProviderCallback => ({ eventId, kind: 'payout', reference, status: { status: 'NOT_FOUND' } });
@@ -263,13 +272,16 @@ export class RazorpayXProvider implements Provider {
     const payout = payload.payout && typeof payload.payout === 'object' ? (payload.payout as Json) : {};
     const createdAt = typeof event.created_at === 'number' && Number.isFinite(event.created_at) ? new Date(event.created_at * 1000) : this.now();
     const reading = readPayoutEntity(payout.entity, createdAt);
+    // Our transaction id as the entity names it, even when the entity cannot be used.
+    const named = payout.entity && typeof payout.entity === 'object' ? str((payout.entity as Json).reference_id) : null;
     if (!reading.ok && reading.problem === 'missing_utr') {
-      const entity = payout.entity as Json;
-      const reference = str(entity.reference_id);
+      const reference = named;
+      // Processed without its UTR: not applied as a success (the UTR follows by payout.updated or inquiry).
+      this.anomaly('missing_utr', { operation: 'webhook', reference, event: name, event_id: eventId, provider_status: reading.providerStatus, payout_id: reading.payoutId });
       return reference ? { eventId, kind: 'payout', reference, status: { status: 'PENDING', providerReference: reading.payoutId! } } : ignored(reading.payoutId!);
     }
     if (!reading.ok) {
-      this.anomaly(reading.problem, { operation: 'webhook', event: name, event_id: eventId, provider_status: reading.providerStatus, payout_id: reading.payoutId });
+      this.anomaly(reading.problem, { operation: 'webhook', reference: named, event: name, event_id: eventId, provider_status: reading.providerStatus, payout_id: reading.payoutId });
       return ignored(reading.payoutId ?? `event:${name}`.slice(0, 200));
     }
     // A payout made outside Tijori (Dashboard, another system) carries no reference of ours.

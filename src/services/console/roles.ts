@@ -16,13 +16,17 @@ export type Permission =
   | 'payouts.make'
   | 'payouts.check'
   | 'reviews.decide'
+  /** Provider accounts (contract §8): list them with their intake addresses, add one, choose the collections account. */
+  | 'providers.manage'
+  /** What providers sent that could not be used (issue #22): on the provider accounts, order and payout pages. */
+  | 'providers.anomalies'
   /** One's own account: password, second factor, sign out everywhere. */
   | 'self.manage';
 
-const DEVELOPER: Permission[] = ['clients.manage', 'destinations.manage', 'events.replay'];
+const DEVELOPER: Permission[] = ['clients.manage', 'destinations.manage', 'events.replay', 'providers.anomalies'];
 
 export const PERMISSIONS: Readonly<Record<ConsoleRole, readonly Permission[]>> = {
-  admin: ['read', 'self.manage', 'users.manage', ...DEVELOPER, 'payouts.make', 'payouts.check', 'reviews.decide'],
+  admin: ['read', 'self.manage', 'users.manage', ...DEVELOPER, 'payouts.make', 'payouts.check', 'reviews.decide', 'providers.manage'],
   developer: ['read', 'self.manage', ...DEVELOPER],
   maker: ['read', 'self.manage', 'payouts.make'],
   checker: ['read', 'self.manage', 'payouts.check'],

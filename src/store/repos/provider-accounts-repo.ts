@@ -44,9 +44,18 @@ export async function setCollectionsAccount(q: Queryable, orgId: string, account
 }
 
 /** The account of the organization's new payment orders (null: the built-in sandbox). */
-export async function collectionsAccountOf(q: Queryable, orgId: string): Promise<string | null> {
-  const r = await q.query<{ a: string | null }>('SELECT collections_provider_account_id AS a FROM organizations WHERE id = $1', [orgId]);
+export async function collectionsAccountOf(q: Queryable, orgId: string, opts: { forUpdate?: boolean } = {}): Promise<string | null> {
+  const r = await q.query<{ a: string | null }>(`SELECT collections_provider_account_id AS a FROM organizations WHERE id = $1${opts.forUpdate ? ' FOR UPDATE' : ''}`, [orgId]);
   return r.rows[0]?.a ?? null;
+}
+
+/** The organization's payout routes that send through one of its provider accounts. */
+export async function routesOfAccounts(q: Queryable, orgId: string): Promise<Array<{ id: string; name: string; active: boolean; provider_account_id: string }>> {
+  const r = await q.query<{ id: string; name: string; active: boolean; provider_account_id: string }>(
+    'SELECT id, name, active, provider_account_id FROM bank_connections WHERE org_id = $1 AND provider_account_id IS NOT NULL ORDER BY created_at, id',
+    [orgId],
+  );
+  return r.rows;
 }
 
 /** The account a payout route sends through (null: the built-in sandbox). */

@@ -5,6 +5,7 @@ import { type Delivery, Callbacks } from './Callbacks.js';
 import { AppLink, dash, TableScroll } from './links.js';
 import { type OrderRefund, OrderRefunds } from './OrderRefunds.js';
 import { useDetail } from './useDetail.js';
+import { ProviderAnomalies } from '../ProviderAnomalies.js';
 
 interface OrderDetail {
   order: {
@@ -99,6 +100,7 @@ export function OrderPage({ id }: { id: string }) {
             </TableScroll>
           </section>
           <OrderRefunds refunds={data.refunds} />
+          <ProviderAnomalies id="order" query={`payment_order=${encodeURIComponent(data.order.order_id)}`} title="Provider anomalies" />
           <Callbacks deliveries={data.callbacks} />
         </>
       )}

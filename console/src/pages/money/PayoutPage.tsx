@@ -4,6 +4,7 @@ import { formatPaise } from '../../format.js';
 import { type Delivery, Callbacks } from './Callbacks.js';
 import { AppLink, dash, TableScroll } from './links.js';
 import { useDetail } from './useDetail.js';
+import { ProviderAnomalies } from '../ProviderAnomalies.js';
 
 interface PayoutDetail {
   payout: {
@@ -133,6 +134,7 @@ export function PayoutPage({ id }: { id: string }) {
               </table>
             </TableScroll>
           </section>
+          <ProviderAnomalies id="payout" query={`payout=${encodeURIComponent(p.transaction_id)}`} title="Provider anomalies" />
           <Callbacks deliveries={data.callbacks} />
         </>
       )}
