@@ -18,6 +18,7 @@ import { CodeBody, PasswordBody, SESSION_OPS, SetupBody, SetupInspectBody, SignI
 import { AuditQuery, ClientBody, ClientParams, DestinationBody, IpBody, KindParams, RoleBody, SETTINGS_OPS, UserBody, UserParams } from './schemas/settings.js';
 import { registerPayoutApprovalsApi } from './payout-approvals-api.js';
 import { registerBulkPayoutsApi } from './bulk-payouts-api.js';
+import { registerOrganizationApi } from './organization-api.js';
 import { actorOf, clearSessionCookie, consoleGuard, sessionOf, setSessionCookie } from './session.js';
 
 function userAgent(request: FastifyRequest): string | null {
@@ -203,4 +204,5 @@ export async function registerConsoleApi(app: FastifyInstance, ctx: AppContext):
   await registerEventsApi(api, ctx);
   await registerPayoutApprovalsApi(api, ctx);
   await registerBulkPayoutsApi(api, ctx);
+  await registerOrganizationApi(api, ctx);
 }
