@@ -84,10 +84,13 @@ export function OrganizationPage({ canManage, onRenamed }: { canManage: boolean;
             Payers see it as the payee on the checkout page and in their UPI app (new payments).
           </p>
           <label htmlFor="org-refund-review">Refund review</label>
-          <select id="org-refund-review" value={review} onChange={(e) => setReview(e.target.value as OrgSettings['refund_review'])}>
-            <option value="required">{REVIEW_TEXT.required}</option>
-            <option value="none">{REVIEW_TEXT.none}</option>
+          <select id="org-refund-review" value={review} onChange={(e) => setReview(e.target.value as OrgSettings['refund_review'])} aria-describedby="org-refund-review-hint">
+            <option value="required">Required</option>
+            <option value="none">None</option>
           </select>
+          <p id="org-refund-review-hint" className="hint">
+            {REVIEW_TEXT[review]}.
+          </p>
           <div>
             <button type="submit" disabled={busy || name.trim() === ''}>
               Save settings
