@@ -20,6 +20,7 @@ import { NewPayoutPage } from './pages/approvals/NewPayoutPage.js';
 import { PayoutApprovalsPage } from './pages/approvals/PayoutApprovalsPage.js';
 import { moneyPage } from './pages/money/routes.js';
 import { EventsPage } from './pages/EventsPage.js';
+import { OrganizationPage } from './pages/OrganizationPage.js';
 import { PermissionsContext } from './permissions.js';
 import { navigate, usePath } from './router.js';
 
@@ -85,6 +86,7 @@ export function App() {
   else if (path === '/callback-destinations') page = <DestinationsPage canManage={can('destinations.manage')} />;
   else if (path === '/users') page = <UsersPage canManage={can('users.manage')} self={session.user.user_id} />;
   else if (path === '/audit-log') page = <AuditLogPage />;
+  else if (path === '/organization') page = <OrganizationPage canManage={can('org.manage')} onRenamed={() => void api<SessionInfo>('GET', '/session').then(signedIn, () => undefined)} />;
   else if (path === '/events') page = <EventsPage />;
   else if (path === '/refunds') page = <RefundsPage canDecide={can('reviews.decide')} />;
   else if (path === '/new-payout') page = <NewPayoutPage canMake={can('payouts.make')} />;

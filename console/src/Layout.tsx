@@ -25,6 +25,7 @@ export const PAGES: ReadonlyArray<{ path: string; name: string; built: boolean; 
   { path: '/events', name: 'Events', built: true },
   { path: '/users', name: 'Users', built: true },
   { path: '/audit-log', name: 'Audit log', built: true },
+  { path: '/organization', name: 'Organization', built: true },
 ];
 
 function link(path: string) {

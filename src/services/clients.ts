@@ -33,6 +33,8 @@ export interface CreateClientInput {
  * field given replaces the old value; the allow list is replaced whole (empty: any address).
  */
 export interface ClientChanges {
+  /** The console only (the CLI's `client set` has no name flag): a blank name removes it. */
+  name?: string | null | undefined;
   scopes?: string[] | undefined;
   allowIps?: string[] | undefined;
   rateLimitPerMinute?: number | undefined;
@@ -44,6 +46,9 @@ export interface ClientSettings {
   allowed_ips: string[];
   rate_limit_per_minute: number;
 }
+
+/** What the change hook sees: the settings, and the name when the change renamed the client. */
+export type ClientChangeAudit = ClientSettings & { name?: string | null };
 
 /**
  * Runs inside the change's own transaction, after the change: the console writes its audit entry
@@ -74,6 +79,8 @@ const settingsOf = (r: repo.ClientRow): ClientSettings => ({ scopes: r.scopes, a
 export const CLIENT_CACHE_MS = 2_000;
 /** Client ids that do not exist are remembered this long, so a spray of one unknown id costs one look-up. */
 export const UNKNOWN_CLIENT_CACHE_MS = 2_000;
+/** An organization's name is cached this long per instance (a rename on another instance shows within it). */
+export const ORG_NAME_CACHE_MS = 60_000;
 /** Entries per cache (known and unknown ids apart): a bound on memory, least recently used go first. */
 export const CLIENT_CACHE_ENTRIES = 10_000;
 
@@ -99,11 +106,11 @@ export class ClientsService {
   private readonly unknown: LRUCache<string, true>;
   private readonly onLookup: (source: ClientLookupSource) => void;
   /**
-   * Organization names by id, kept for the life of the process: a name is set once (there is no
-   * rename) and an organization is never deleted nor re-keyed (migration 0008's triggers), so a
-   * cached name cannot go stale. Saves a round trip on every INTENT create and checkout page.
+   * Organization names by id, so an INTENT create or a checkout page costs no round trip for it.
+   * An admin can rename the organization in the console: this instance forgets the name at once
+   * (forgetOrgName), other instances within ORG_NAME_CACHE_MS.
    */
-  private readonly orgNames = new Map<string, string>();
+  private readonly orgNames: LRUCache<string, string>;
 
   constructor(
     private readonly db: Db,
@@ -112,6 +119,7 @@ export class ClientsService {
     const perf = options.now ? { now: options.now } : undefined;
     this.known = new LRUCache({ max: CLIENT_CACHE_ENTRIES, ttl: CLIENT_CACHE_MS, ...(perf ? { perf } : {}) });
     this.unknown = new LRUCache({ max: CLIENT_CACHE_ENTRIES, ttl: UNKNOWN_CLIENT_CACHE_MS, ...(perf ? { perf } : {}) });
+    this.orgNames = new LRUCache({ max: CLIENT_CACHE_ENTRIES, ttl: ORG_NAME_CACHE_MS, ...(perf ? { perf } : {}) });
     this.onLookup = options.onLookup ?? (() => undefined);
   }
 
@@ -176,7 +184,7 @@ export class ClientsService {
   async updateClient(
     clientId: string,
     changes: ClientChanges,
-    opts: { orgId?: string; onChanged?: (q: Queryable, change: { orgId: string; before: ClientSettings; after: ClientSettings }) => Promise<void> } = {},
+    opts: { orgId?: string; onChanged?: (q: Queryable, change: { orgId: string; before: ClientChangeAudit; after: ClientChangeAudit }) => Promise<void> } = {},
   ): Promise<ClientSettings> {
     const issues: { field: string; issue: string }[] = [];
     let scopes: Scope[] | undefined;
@@ -188,7 +196,10 @@ export class ClientsService {
     const ips = changes.allowIps === undefined ? undefined : checkAllowList(changes.allowIps, 'allowed_ips', issues);
     const rate = changes.rateLimitPerMinute;
     if (rate !== undefined && (!Number.isInteger(rate) || rate < 1 || rate > 1_000_000)) issues.push({ field: 'rate_limit_per_minute', issue: RATE_ISSUE });
-    if (scopes === undefined && ips === undefined && rate === undefined && issues.length === 0) {
+    // A name is a label for people: trimmed, blank removes it, at most 200 characters, no control characters.
+    const name = changes.name === undefined ? undefined : changes.name === null || changes.name.trim() === '' ? null : changes.name.trim();
+    if (typeof name === 'string' && (name.length > 200 || /\p{Cc}/u.test(name))) issues.push({ field: 'name', issue: 'must be at most 200 characters, without control characters' });
+    if (scopes === undefined && ips === undefined && rate === undefined && name === undefined && issues.length === 0) {
       issues.push({ field: 'changes', issue: 'name at least one of scopes, allowed IPs, rate limit' });
     }
     if (issues.length > 0) throw validationError(issues);
@@ -202,9 +213,11 @@ export class ClientsService {
         allowed_ips: ips ?? before.allowed_ips,
         rate_limit_per_minute: rate ?? before.rate_limit_per_minute,
       };
-      if (JSON.stringify(next) === JSON.stringify(before)) return before;
+      const renamed = name !== undefined && name !== row.name;
+      if (JSON.stringify(next) === JSON.stringify(before) && !renamed) return before;
       await repo.updateClientSettings(q, clientId, next);
-      await opts.onChanged?.(q, { orgId: row.org_id, before, after: next });
+      if (renamed) await repo.renameClient(q, clientId, name);
+      await opts.onChanged?.(q, { orgId: row.org_id, before: renamed ? { ...before, name: row.name } : before, after: renamed ? { ...next, name } : next });
       return next;
     });
     this.known.delete(clientId);
@@ -248,9 +261,13 @@ export class ClientsService {
     if (hit !== undefined) return hit;
     const org = await repo.findOrg(this.db, orgId);
     if (org === null) return null;
-    if (this.orgNames.size > 10_000) this.orgNames.clear(); // bound memory
     this.orgNames.set(orgId, org.name);
     return org.name;
+  }
+
+  /** After a rename (the console's organization settings): the next orgName reads it again. */
+  forgetOrgName(orgId: string): void {
+    this.orgNames.delete(orgId);
   }
 
   private async lookup(clientId: string): Promise<repo.ClientRow | null> {

@@ -9,6 +9,7 @@ import type { PaymentOrderRow } from '../store/repos/payment-orders-repo.js';
 import * as reviewRepo from '../store/repos/review-items-repo.js';
 import { applyCollectionStatus, lockOrder, type ProviderOutcomeResult, transitionOrder } from './payment-order-transitions.js';
 import { within } from './within.js';
+import { collectionAnswer, noAnswer, recordBestEffort, recordOrderCheck } from './provider-checks.js';
 
 /** Bound of the final provider check before an order expires (a worker, not a request). */
 export const FINAL_CHECK_TIMEOUT_MS = 5_000;
@@ -20,27 +21,53 @@ export const FINAL_CHECK_TIMEOUT_MS = 5_000;
  */
 export async function expireAfterFinalCheck(ctx: AppContext, row: PaymentOrderRow, now: () => Date = () => new Date()): Promise<ProviderOutcomeResult | 'expired' | 'deferred'> {
   let status: CollectionStatus | null = null;
+  let providerName = 'unknown';
+  const started = performance.now();
+  /** When the provider call ended (the time taken is the call's, not the recording's). */
+  let ended: number | undefined;
+  // Each call is kept in the provider checks log (the console's order page); see provider-checks.ts.
+  const check = (answer: ReturnType<typeof noAnswer> | ReturnType<typeof collectionAnswer>, outcome: string) => ({
+    reason: 'expiry_check',
+    provider: providerName,
+    reference: row.order_id,
+    ...answer,
+    outcome,
+    durationMs: (ended ?? performance.now()) - started,
+  });
   if (row.upi_uri !== null) {
     try {
       const provider = await ctx.providers.forAccount(row.provider_account_id);
+      providerName = provider.name;
       status = await within(provider.collectionStatus(row.order_id, { timeoutMs: FINAL_CHECK_TIMEOUT_MS }), FINAL_CHECK_TIMEOUT_MS + 100);
+      ended = performance.now();
     } catch (err) {
       ctx.log.warn({ order_id: row.order_id, err: (err as Error).message }, 'final provider check before expiry failed');
+      await recordBestEffort(ctx.log, () => recordOrderCheck(ctx.db, row.id, check(noAnswer(err), 'deferred: asked again later')));
       return 'deferred';
     }
-    if (status === null) return 'deferred';
+    if (status === null) {
+      await recordBestEffort(ctx.log, () => recordOrderCheck(ctx.db, row.id, check(noAnswer(new Error(`no answer within ${FINAL_CHECK_TIMEOUT_MS} ms`)), 'deferred: asked again later')));
+      return 'deferred';
+    }
   }
   const known = status;
   return ctx.db.tx(async (tx) => {
     const locked = await lockOrder(tx, row.id);
-    if (!isOpen(locked.status)) return 'unchanged';
+    // What the check led to is logged with it, in this transaction.
+    let alsoSeen = '';
+    const logged = async <T extends string>(outcome: T): Promise<T> => {
+      if (known) await recordOrderCheck(tx, row.id, check(collectionAnswer(known), `${outcome}${alsoSeen}`));
+      return outcome;
+    };
+    if (!isOpen(locked.status)) return logged('unchanged');
     if (known && (known.status === 'SUCCESS' || known.status === 'FAILED')) {
       const applied = await applyCollectionStatus(tx, locked, known, 'expiry_check');
       // A confirmation that did not match the order went to review and moved nothing: the window
       // still ends (a reviewer can confirm the EXPIRED order from the item).
-      if (applied === 'paid' || applied === 'failed') return applied;
+      if (applied === 'paid' || applied === 'failed') return logged(applied);
+      if (applied !== 'unchanged') alsoSeen = ` (${applied}: sent to operations review)`;
     }
-    if (!windowEnded(locked, now())) return 'unchanged';
+    if (!windowEnded(locked, now())) return logged('unchanged');
     await transitionOrder(tx, locked, 'EXPIRED', 'expired', {
       changes: known && known.status === 'PENDING' ? { provider_status: known.providerStatus } : {},
       detail: { source: 'expiry_worker', provider_status: known?.status ?? null },
@@ -57,7 +84,7 @@ export async function expireAfterFinalCheck(ctx: AppContext, row: PaymentOrderRo
         payerReference: locked.payer_reference,
       });
     }
-    return 'expired';
+    return logged('expired');
   });
 }
 

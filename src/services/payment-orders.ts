@@ -29,6 +29,7 @@ import {
 import { callbackSecretContext } from './payment-order-secrets.js';
 import { expireAfterFinalCheck } from './payment-order-expiry.js';
 import { within } from './within.js';
+import { collectionAnswer, noAnswer, recordBestEffort, recordOrderCheck } from './provider-checks.js';
 import { type ListQuery, listFilterOf, pageOf } from './list-page.js';
 import { Batcher } from '../store/batcher.js';
 import { sandboxDecide, sandboxDecideByRef, type SandboxDecisionOptions } from './sandbox-decisions.js';
@@ -234,21 +235,39 @@ export class PaymentOrdersService {
     if (!isOpen(row.status) || row.upi_uri === null) return row;
     if (!(await repo.claimLiveCheck(this.ctx.db, row.id, LIVE_CHECK_INTERVAL_MS))) return row;
     let status: CollectionStatus | null = null;
+    let providerName = 'unknown';
+    const started = performance.now();
+    /** When the provider call ended (the time taken is the call's, not the recording's). */
+    let ended: number | undefined;
+    // Each call is kept in the provider checks log (the console's order page); see provider-checks.ts.
+    const check = (answer: ReturnType<typeof noAnswer> | ReturnType<typeof collectionAnswer>, outcome: string) => ({
+      reason: 'live_check',
+      provider: providerName,
+      reference: row.order_id,
+      ...answer,
+      outcome,
+      durationMs: (ended ?? performance.now()) - started,
+    });
     try {
       const provider = await this.providerOf(row);
+      providerName = provider.name;
       status = await within(provider.collectionStatus(row.order_id, { timeoutMs: LIVE_CHECK_TIMEOUT_MS }), LIVE_CHECK_TIMEOUT_MS + 100);
+      ended = performance.now();
     } catch (err) {
       this.ctx.log.warn({ order_id: row.order_id, err: (err as Error).message }, 'live provider check failed');
+      await recordBestEffort(this.ctx.log, () => recordOrderCheck(this.ctx.db, row.id, check(noAnswer(err), 'no change: no answer')));
       return row;
     }
     if (status === null) {
       this.ctx.log.warn({ order_id: row.order_id }, 'live provider check timed out');
+      await recordBestEffort(this.ctx.log, () => recordOrderCheck(this.ctx.db, row.id, check(noAnswer(new Error(`no answer within ${LIVE_CHECK_TIMEOUT_MS} ms`)), 'no change: no answer')));
       return row;
     }
     const known = status;
     return this.ctx.db.tx(async (tx) => {
       const locked = await lockOrder(tx, row.id);
-      await applyCollectionStatus(tx, locked, known, 'live_check');
+      const result = await applyCollectionStatus(tx, locked, known, 'live_check');
+      await recordOrderCheck(tx, row.id, check(collectionAnswer(known), result));
       return (await repo.findByIdOrOrderId(tx, { id: row.id })) as PaymentOrderRow;
     });
   }

@@ -13,6 +13,7 @@ import * as repo from '../store/repos/payouts-repo.js';
 import { type AttemptUpdate, type ChangeResult } from './payout-state.js';
 import { applyOutcomes, inquiryDelayMs, reportOutcome } from './payout-outcomes.js';
 import type { Queryable } from '../store/db.js';
+import { noAnswer, payoutAnswer, recordAttemptInquiry, recordBestEffort } from './provider-checks.js';
 
 export interface SubmissionInput {
   attemptId: string;
@@ -142,36 +143,73 @@ function updateFromStatus(st: Exclude<ProviderPayoutStatus, { status: 'NOT_FOUND
  */
 export async function inquire(ctx: AppContext, claimed: repo.ClaimedAttempt): Promise<void> {
   const inquiries = ctx.metrics.counter('tijori_payout_inquiries_total', 'Payout status inquiries by answer', ['answer']);
+  const started = performance.now();
+  /** When the provider call ended (the time taken is the call's, not the recording's). */
+  let ended: number | undefined;
+  let providerName = 'unknown';
+  // Each inquiry is kept in the provider checks log (the console's payout page), after it is acted on.
+  const logInquiry = (answer: ReturnType<typeof noAnswer> | ReturnType<typeof payoutAnswer>, mapped: string | null, outcome: string) =>
+    recordBestEffort(ctx.log, () =>
+      recordAttemptInquiry(ctx.db, claimed.id, {
+        reason: 'inquiry',
+        provider: providerName,
+        reference: claimed.transaction_id,
+        answer: answer.answer,
+        detail: { ...(answer.detail ?? {}), mapped_status: mapped },
+        outcome,
+        durationMs: (ended ?? performance.now()) - started,
+      }),
+    );
   let st: ProviderPayoutStatus;
   try {
-    st = await (await ctx.providers.forRoute(claimed.bank_connection_id)).payoutStatus(claimed.transaction_id);
+    const provider = await ctx.providers.forRoute(claimed.bank_connection_id);
+    providerName = provider.name;
+    st = await provider.payoutStatus(claimed.transaction_id);
+    ended = performance.now();
   } catch (err) {
+    ended = performance.now();
     inquiries.inc({ answer: 'NO_ANSWER' });
     ctx.log.warn({ transaction_id: claimed.transaction_id, status: claimed.status, err: (err as Error).message }, 'payout status inquiry got no answer; retrying later');
     await repo.scheduleChecks(ctx.db, [{ id: claimed.id, delayMs: inquiryDelayMs(ctx, claimed.inquiry_count + 1), inquired: true, lastError: (err as Error).message }]);
+    await logInquiry(noAnswer(err), null, 'no answer: asked again later');
     return;
   }
   inquiries.inc({ answer: st.status });
   if (st.status !== 'NOT_FOUND') {
-    await recordOutcome(ctx, claimed.id, updateFromStatus(st), { inquired: true });
+    const update = updateFromStatus(st);
+    const result = await recordOutcome(ctx, claimed.id, update, { inquired: true });
+    await logInquiry(payoutAnswer(st), ATTEMPT_STATUS_OF[update.kind], result);
     return;
   }
   if (claimed.status === 'PENDING_SUBMIT') {
     ctx.log.info({ transaction_id: claimed.transaction_id }, 'unsent payout attempt unknown to the bank; submitting it now');
+    await logInquiry(payoutAnswer(st), null, 'unknown to the bank, never sent: submitted now');
     await submitStored(ctx, claimed.id);
     return;
   }
   // An UNKNOWN attempt always has submitted_at (stamped when its submit ended); without one, wait.
   const sinceSubmitMs = claimed.submitted_at ? Date.now() - new Date(claimed.submitted_at).getTime() : 0;
   if (claimed.status === 'UNKNOWN' && sinceSubmitMs >= ctx.config.payout.notFoundGraceMs) {
-    await recordOutcome(ctx, claimed.id, { kind: 'not_executed', detail: 'status inquiry: the bank has no transfer under this reference' }, { inquired: true });
+    const result = await recordOutcome(ctx, claimed.id, { kind: 'not_executed', detail: 'status inquiry: the bank has no transfer under this reference' }, { inquired: true });
+    await logInquiry(payoutAnswer(st), 'NOT_EXECUTED', `not executed (${result})`);
     return;
   }
   if (claimed.status === 'PROCESSING') {
     ctx.log.error({ transaction_id: claimed.transaction_id }, 'bank accepted this payout but its status API does not know it; still inquiring');
   }
   await repo.scheduleChecks(ctx.db, [{ id: claimed.id, delayMs: inquiryDelayMs(ctx, claimed.inquiry_count + 1), inquired: true, lastError: null }]);
+  await logInquiry(payoutAnswer(st), null, 'not found yet: asked again later');
 }
+
+/** The attempt status an answer maps to (payout-state.ts decides whether the move is made). */
+const ATTEMPT_STATUS_OF: Record<ReturnType<typeof updateFromStatus>['kind'], string> = {
+  accepted: 'PROCESSING',
+  succeeded: 'SUCCESS',
+  failed: 'FAILED',
+  reversed: 'REVERSED',
+  unknown: 'UNKNOWN',
+  not_executed: 'NOT_EXECUTED',
+};
 
 /**
  * Entry point for the provider callback intake (POST /provider/sandbox/callbacks): verified payout

@@ -225,7 +225,7 @@ test('API client edit: per-line CIDR errors, bad scopes and rate limits are 422 
     { field: 'allowed_ips[2]', issue: '"example.com" is not an IPv4 or IPv6 address or CIDR range' },
     { field: 'allowed_ips[3]', issue: '"2001:db8::/129": the prefix length must be 0 to 128' },
   ]);
-  for (const body of [{ scopes: ['payouts:everything'] }, { scopes: [] }, { rate_limit_per_minute: 0 }, { rate_limit_per_minute: 2.5 }, {}, { name: 'x' }]) {
+  for (const body of [{ scopes: ['payouts:everything'] }, { scopes: [] }, { rate_limit_per_minute: 0 }, { rate_limit_per_minute: 2.5 }, {}, { nickname: 'x' }, { name: 'x'.repeat(201) }, { name: 'tab\there' }]) {
     const x = await devA.call('PATCH', `/api-clients/${a2.clientId}`, body);
     assert.equal(x.status, 422, `${JSON.stringify(body)}: ${x.text}`);
     assert.equal(x.body.success, false);

@@ -156,7 +156,8 @@ async function stateOfA(): Promise<unknown> {
     orders: await q('SELECT id, status, review_required FROM payment_orders WHERE org_id = $1 ORDER BY id', [a.orgId]),
     refunds: await q('SELECT id, status, reviewed_by FROM refunds WHERE org_id = $1 ORDER BY id', [a.orgId]),
     items: await q('SELECT id, status, acted_by FROM review_items WHERE org_id = $1 ORDER BY id', [a.orgId]),
-    clients: await q('SELECT client_id, active, allowed_ips, encode(secret_hash, $2) AS secret, rate_limit_per_minute FROM api_clients WHERE org_id = $1 ORDER BY client_id', [a.orgId, 'hex']),
+    clients: await q('SELECT client_id, name, active, allowed_ips, encode(secret_hash, $2) AS secret, rate_limit_per_minute FROM api_clients WHERE org_id = $1 ORDER BY client_id', [a.orgId, 'hex']),
+    organization: await q('SELECT name, refund_review FROM organizations WHERE id = $1', [a.orgId]),
     destinations: await q('SELECT kind, url, encode(secret_enc, $2) AS secret FROM callback_destinations WHERE org_id = $1 ORDER BY kind', [a.orgId, 'hex']),
     users: await q('SELECT id, email, role, status, password_hash, totp_secret_enc FROM console_users WHERE org_id = $1 ORDER BY id', [a.orgId]),
     // Only a decision moves these (a payout's status also moves by itself as the bank answers).
@@ -180,6 +181,8 @@ before(async () => {
   adminB = await signedInUser(ts, b.orgId, 'matrix-admin-b@example.com', 'admin');
 
   const order = await createOrder(ts, a, intentBody({ merchant_order_reference: 'MATRIX-A-ORDER' }));
+  // A live check, so the order has a provider check for the routes that list them.
+  assert.equal((await ts.api('GET', `/merchant/payment-orders/${order.id}`, { client: a })).status, 200);
   const paid = await paidOrder(ts, a, 20_000);
   const refund = await ts.api('POST', `/merchant/payment-orders/${paid.id}/refunds`, { client: a, idempotencyKey: key(), body: { reason: 'matrix' } });
   assert.equal(refund.status, 201, refund.text);
@@ -242,7 +245,7 @@ test('the matrix covers every console API route, enumerated from Fastify', () =>
   const names = routes.map(label);
   assert.ok(routes.length >= 30, names.join(', '));
   // A few that must be there: if enumeration broke, the matrix would pass on nothing.
-  for (const must of ['GET /payment-orders/:ref', 'POST /api-clients', 'PUT /destinations/:kind', 'POST /review-items/:id/confirm', 'POST /refunds/:refund/approve', 'DELETE /session', 'GET /audit-log', 'GET /provider-accounts', 'POST /provider-accounts', 'PUT /collections-account', 'GET /provider-anomalies']) {
+  for (const must of ['GET /payment-orders/:ref', 'GET /payment-orders/:ref/provider-checks', 'GET /payouts/:ref/inquiries', 'PATCH /organization', 'POST /api-clients', 'PUT /destinations/:kind', 'POST /review-items/:id/confirm', 'POST /refunds/:refund/approve', 'DELETE /session', 'GET /audit-log', 'GET /provider-accounts', 'POST /provider-accounts', 'PUT /collections-account', 'GET /provider-anomalies']) {
     assert.ok(names.includes(must), `${must} in ${names.join(', ')}`);
   }
   // Every change names its permission (the guard refuses one that does not, but say so here).
@@ -283,7 +286,7 @@ test("another organization's admin never sees nor changes this organization's re
   const anomaliesOfA = [`/provider-anomalies?payment_order=${encodeURIComponent(ids.order_id!)}`, `/provider-anomalies?provider_account_id=${ids.provider_account_id}`];
   // Choosing org A's account for B's collections: 404, nothing changes (the state check below).
   expectEnvelope('other org PUT /collections-account', await raw(adminB, 'PUT', '/collections-account', { text: JSON.stringify({ provider_account_id: ids.provider_account_id }) }), [404]);
-  for (const path of ['/payment-orders?search=MATRIX-A-ORDER', `/payment-orders?search=${ids.order}`, '/payouts?search=MATRIX-A-PAYOUT', '/payment-orders/export', '/payouts/export', '/audit-log', '/review-items', '/refunds', '/users', '/api-clients', '/destinations', '/bulk-payouts', '/events', '/payout-approvals', '/beneficiaries', '/overview', '/provider-accounts', '/provider-anomalies', ...anomaliesOfA]) {
+  for (const path of ['/payment-orders?search=MATRIX-A-ORDER', `/payment-orders?search=${ids.order}`, '/payouts?search=MATRIX-A-PAYOUT', '/payment-orders/export', '/payouts/export', '/audit-log', '/review-items', '/refunds', '/users', '/api-clients', '/destinations', '/bulk-payouts', '/events', '/payout-approvals', '/beneficiaries', '/overview', '/organization', '/provider-accounts', '/provider-anomalies', ...anomaliesOfA]) {
     const res = await raw(adminB, 'GET', path);
     if (res.status !== 200) violations.push(`other org GET ${path}: ${res.status}`);
     leaks(`other org GET ${path}`, res.text);
@@ -356,7 +359,9 @@ test('hostile bodies and queries: a 4xx envelope with request_id on every route,
     if (!r.body) continue;
     const good = bodyFor(r)!;
     const fields = Object.keys(r.body.properties ?? {});
-    await send(r, 'duplicate keys in a valid body', JSON.stringify(good).replace(/^\{/, `{"${fields[0]}": ${JSON.stringify(good[fields[0]!] ?? 'a')},`));
+    // A key the valid body already has, sent twice (a field it lacks would make another valid body).
+    const twice = fields.find((f) => f in good) ?? fields[0]!;
+    await send(r, 'duplicate keys in a valid body', JSON.stringify(good).replace(/^\{/, `{"${twice}": ${JSON.stringify(good[twice] ?? 'a')},`));
     await send(r, 'prototype pollution in a valid body', JSON.stringify({ ...good, ['__proto__']: { isAdmin: true } }));
     await send(r, 'unknown field', JSON.stringify({ ...good, is_admin: true }));
     if ((r.body.required ?? []).length > 0) await send(r, 'empty object', '{}');

@@ -75,7 +75,7 @@ export function ApiClientsPage({ canManage }: { canManage: boolean }) {
       {canManage && editing ? (
         <ClientEditForm
           key={editing}
-          client={clients?.find((c) => c.client_id === editing) ?? { client_id: editing, scopes: [], allowed_ips: [], rate_limit_per_minute: 600 }}
+          client={clients?.find((c) => c.client_id === editing) ?? { client_id: editing, name: null, scopes: [], allowed_ips: [], rate_limit_per_minute: 600 }}
           onCancel={() => setEditing(null)}
           onSaved={() => {
             setEditing(null);

@@ -1,5 +1,5 @@
 /**
- * Editing an API client's scopes, IP allow list (one address or CIDR range a line; the API's
+ * Editing an API client's name ("Client name"; blank removes it), scopes, IP allow list (one address or CIDR range a line; the API's
  * per-entry errors are shown against their line) and rate limit. Shown only to roles holding
  * clients.manage; the API refuses everyone else (403) all the same.
  */
@@ -11,6 +11,7 @@ export const SCOPES = ['collections:write', 'collections:read', 'payouts:write',
 
 export interface EditableClient {
   client_id: string;
+  name?: string | null;
   scopes: string[];
   allowed_ips: string[];
   rate_limit_per_minute: number;
@@ -25,6 +26,7 @@ function entries(text: string): Array<{ line: number; value: string }> {
 }
 
 export function ClientEditForm({ client, onSaved, onCancel }: { client: EditableClient; onSaved: () => void; onCancel: () => void }) {
+  const [name, setName] = useState(client.name ?? '');
   const [scopes, setScopes] = useState<string[]>(client.scopes);
   const [ips, setIps] = useState(client.allowed_ips.join('\n'));
   const [rate, setRate] = useState(String(client.rate_limit_per_minute));
@@ -40,7 +42,7 @@ export function ClientEditForm({ client, onSaved, onCancel }: { client: Editable
     const list = entries(ips);
     setBusy(true);
     try {
-      await api('PATCH', `/api-clients/${encodeURIComponent(client.client_id)}`, { scopes, allowed_ips: list.map((x) => x.value), rate_limit_per_minute: Number(rate) });
+      await api('PATCH', `/api-clients/${encodeURIComponent(client.client_id)}`, { name: name.trim(), scopes, allowed_ips: list.map((x) => x.value), rate_limit_per_minute: Number(rate) });
       onSaved();
     } catch (err) {
       if (err instanceof ApiError && err.details.length > 0) {
@@ -68,6 +70,11 @@ export function ClientEditForm({ client, onSaved, onCancel }: { client: Editable
         Edit <code>{client.client_id}</code>
       </h2>
       <ErrorLine error={error} />
+      <label htmlFor={id('name')}>Client name</label>
+      <input id={id('name')} value={name} maxLength={200} onChange={(e) => setName(e.target.value)} aria-describedby={id('name-hint')} />
+      <p id={id('name-hint')} className="hint">
+        A label for people (e.g. the server that uses it); leave it empty for none.
+      </p>
       <fieldset>
         <legend>Scopes</legend>
         {SCOPES.map((s) => (

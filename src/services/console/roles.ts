@@ -10,6 +10,8 @@ export const ROLES: readonly ConsoleRole[] = ['admin', 'developer', 'maker', 'ch
 export type Permission =
   | 'read'
   | 'users.manage'
+  /** The organization's settings page: its name, whether refunds wait for a reviewer. */
+  | 'org.manage'
   | 'clients.manage'
   | 'destinations.manage'
   | 'events.replay'
@@ -26,7 +28,7 @@ export type Permission =
 const DEVELOPER: Permission[] = ['clients.manage', 'destinations.manage', 'events.replay', 'providers.anomalies'];
 
 export const PERMISSIONS: Readonly<Record<ConsoleRole, readonly Permission[]>> = {
-  admin: ['read', 'self.manage', 'users.manage', ...DEVELOPER, 'payouts.make', 'payouts.check', 'reviews.decide', 'providers.manage'],
+  admin: ['read', 'self.manage', 'users.manage', 'org.manage', ...DEVELOPER, 'payouts.make', 'payouts.check', 'reviews.decide', 'providers.manage'],
   developer: ['read', 'self.manage', ...DEVELOPER],
   maker: ['read', 'self.manage', 'payouts.make'],
   checker: ['read', 'self.manage', 'payouts.check'],

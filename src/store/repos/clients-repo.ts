@@ -65,6 +65,10 @@ export async function updateClientSettings(q: Queryable, clientId: string, s: { 
   await q.query('UPDATE api_clients SET scopes = $2, allowed_ips = $3, rate_limit_per_minute = $4 WHERE client_id = $1', [clientId, s.scopes, s.allowed_ips, s.rate_limit_per_minute]);
 }
 
+export async function renameClient(q: Queryable, clientId: string, name: string | null): Promise<void> {
+  await q.query('UPDATE api_clients SET name = $2 WHERE client_id = $1', [clientId, name]);
+}
+
 /** The client's allow list, its row locked for the rest of the transaction; null for an unknown client. */
 export async function lockAllowedIps(q: Queryable, clientId: string): Promise<string[] | null> {
   const r = await q.query<{ allowed_ips: string[] }>('SELECT allowed_ips FROM api_clients WHERE client_id = $1 FOR UPDATE', [clientId]);

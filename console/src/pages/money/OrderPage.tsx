@@ -1,9 +1,10 @@
-/** One payment order: its facts, every state move with time and cause, its refunds, its callbacks. */
+/** One payment order: its facts, every state move with time and cause, its provider checks, its refunds, its callbacks. */
 import { ErrorLine, Time } from '../../components.js';
 import { formatPaise } from '../../format.js';
 import { type Delivery, Callbacks } from './Callbacks.js';
 import { AppLink, dash, TableScroll } from './links.js';
 import { type OrderRefund, OrderRefunds } from './OrderRefunds.js';
+import { OrderProviderChecks } from './ProviderChecks.js';
 import { useDetail } from './useDetail.js';
 import { ProviderAnomalies } from '../ProviderAnomalies.js';
 
@@ -99,6 +100,7 @@ export function OrderPage({ id }: { id: string }) {
               </table>
             </TableScroll>
           </section>
+          <OrderProviderChecks orderRef={data.order.id} />
           <OrderRefunds refunds={data.refunds} />
           <ProviderAnomalies id="order" query={`payment_order=${encodeURIComponent(data.order.order_id)}`} title="Provider anomalies" />
           <Callbacks deliveries={data.callbacks} />

@@ -1,8 +1,9 @@
-/** One payout: its facts, each attempt (bank reference, UTR, inquiries), its state moves and callbacks. */
+/** One payout: its facts, each attempt (bank reference, UTR, inquiries), each inquiry, its state moves and callbacks. */
 import { ErrorLine, Time } from '../../components.js';
 import { formatPaise } from '../../format.js';
 import { type Delivery, Callbacks } from './Callbacks.js';
 import { AppLink, dash, TableScroll } from './links.js';
+import { PayoutInquiries } from './ProviderChecks.js';
 import { useDetail } from './useDetail.js';
 import { ProviderAnomalies } from '../ProviderAnomalies.js';
 
@@ -102,6 +103,7 @@ export function PayoutPage({ id }: { id: string }) {
               </table>
             </TableScroll>
           </section>
+          <PayoutInquiries payoutRef={p.id} />
           <section aria-labelledby="moves-title">
             <h2 id="moves-title">State moves</h2>
             <TableScroll label="State moves">

@@ -19,6 +19,7 @@ import { AuditQuery, ClientBody, ClientParams, DestinationBody, IpBody, KindPara
 import { registerPayoutApprovalsApi } from './payout-approvals-api.js';
 import { registerBulkPayoutsApi } from './bulk-payouts-api.js';
 import { registerProvidersApi } from './providers-api.js';
+import { registerOrganizationApi } from './organization-api.js';
 import { actorOf, clearSessionCookie, consoleGuard, sessionOf, setSessionCookie } from './session.js';
 
 function userAgent(request: FastifyRequest): string | null {
@@ -205,4 +206,5 @@ export async function registerConsoleApi(app: FastifyInstance, ctx: AppContext):
   await registerPayoutApprovalsApi(api, ctx);
   await registerBulkPayoutsApi(api, ctx);
   await registerProvidersApi(api, ctx);
+  await registerOrganizationApi(api, ctx);
 }

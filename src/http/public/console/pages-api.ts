@@ -1,6 +1,6 @@
 /**
  * The console API of the Overview, Beneficiaries and Payout routes pages (reads, every role) and
- * the API clients page's edit of scopes, IP allow list and rate limit (clients.manage: admin and
+ * the API clients page's edit of name, scopes, IP allow list and rate limit (clients.manage: admin and
  * developer). Registered inside the console API's plugin, so its session guard and envelope apply.
  */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -18,7 +18,7 @@ export const PAGES_OPS = {
   overview: op({ operationId: 'consoleOverview', summary: "Today's and this month's collections and payouts", access: 'read', description: '`data`: count, amount and success rate for today and this month, and a daily series, in the viewer\'s zone.' }),
   beneficiaries: op({ operationId: 'consoleListBeneficiaries', summary: "The organization's beneficiaries (masked)", access: 'read', description: '`data`: beneficiaries with the last 4 digits of the account only; keyset pages.' }),
   payoutRoutes: op({ operationId: 'consoleListPayoutRoutes', summary: 'The payout routes (bank connections)', access: 'read', description: '`data`: the routes with modes, provider and status.' }),
-  updateClient: op({ operationId: 'consoleUpdateApiClient', summary: "Change an API client's scopes, IP allow list or rate limit", access: 'change', description: '`data`: the settings after the change.' }),
+  updateClient: op({ operationId: 'consoleUpdateApiClient', summary: "Change an API client's name, scopes, IP allow list or rate limit", access: 'change', description: '`data`: the client after the change.' }),
 };
 const OverviewQuery = Type.Object(
   {
@@ -38,6 +38,7 @@ const BeneficiaryQuery = Type.Object(
 const ClientParams = Type.Object({ client_id: Type.String({ maxLength: 100 }) });
 const ClientChangeBody = Type.Object(
   {
+    name: Type.Optional(Type.String({ maxLength: 200, description: 'the new name; an empty string removes it' })),
     scopes: Type.Optional(Type.Array(Type.String({ maxLength: 40 }), { maxItems: 4 })),
     allowed_ips: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { maxItems: 100 })),
     rate_limit_per_minute: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
@@ -75,7 +76,7 @@ export async function registerPagesApi(app: FastifyInstance, ctx: AppContext): P
     { schema: { ...PAGES_OPS.updateClient, params: ClientParams, body: ClientChangeBody }, config: { console: 'clients.manage' } },
     async (request) => {
       const b = request.body;
-      const changes = { scopes: b.scopes, allowIps: b.allowed_ips, rateLimitPerMinute: b.rate_limit_per_minute };
+      const changes = { name: b.name, scopes: b.scopes, allowIps: b.allowed_ips, rateLimitPerMinute: b.rate_limit_per_minute };
       return okEnvelope(request, await ctx.console.apiClients.update(sessionOf(request).user.org_id, request.params.client_id, changes, actorOf(request)));
     },
   );
