@@ -24,11 +24,28 @@ export function onSessionEnded(fn: () => void): void {
   onSignedOut = fn;
 }
 
-/** `body` is sent as JSON; a File or Blob (a bulk payout CSV) is sent as it is, with its own type (`raw`). */
-export async function api<T>(method: string, path: string, body?: unknown, raw?: { blob: Blob; type: string }): Promise<T> {
+/**
+ * A new Idempotency-Key (UUID v4) for one form's create: made when the form opens and kept until it
+ * succeeds, so a double click or a retry after a lost answer makes one payout. getRandomValues, not
+ * randomUUID: the console may be served over plain http, where randomUUID does not exist.
+ */
+export function newIdempotencyKey(): string {
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6]! & 0x0f) | 0x40;
+  b[8] = (b[8]! & 0x3f) | 0x80;
+  const hex = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/**
+ * `body` is sent as JSON; a File or Blob (a bulk payout CSV) is sent as it is, with its own type
+ * (`raw`); `idempotencyKey`, for a create that takes one, in the Idempotency-Key header.
+ */
+export async function api<T>(method: string, path: string, body?: unknown, raw?: { blob: Blob; type: string }, idempotencyKey?: string): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (raw) headers['content-type'] = raw.type;
+  if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
   if (method !== 'GET' && csrfToken) headers['x-csrf-token'] = csrfToken;
   let res: Response;
   try {

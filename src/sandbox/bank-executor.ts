@@ -4,11 +4,11 @@
  * retries. Several instances may run it: rows are claimed with FOR UPDATE SKIP LOCKED, and a
  * transfer is decided at most once (status guard), so it executes at most once.
  */
-import { randomInt } from 'node:crypto';
 import * as repo from './repos/bank-repo.js';
 import type { SandboxDeps } from './server.js';
 import { exchange } from './http.js';
 import { SANDBOX_SIGNATURE_HEADER, signSandboxBody } from './signing.js';
+import { sandboxUtr } from './utr.js';
 
 const TICK_MS = 25;
 /** Longest wait between ticks while they keep failing (database down): a warning every 10 s, not 40 a second. */
@@ -23,19 +23,6 @@ const CALLBACK_TIMEOUT_MS = 5_000;
 const CALLBACK_LEASE_MS = CALLBACK_TIMEOUT_MS * 2;
 /** Delay before the 2nd, 3rd, ... callback try; after the last the bank gives up (inquiry still works). */
 const CALLBACK_RETRY_MS = [250, 1_000, 3_000, 10_000, 30_000];
-
-function digits(n: number): string {
-  let s = '';
-  for (let i = 0; i < n; i++) s += String(randomInt(10));
-  return s;
-}
-
-/** UTR shapes of contract §3: IMPS 12 digits (RRN), NEFT 16 characters, RTGS 22 characters. */
-export function sandboxUtr(mode: string): string {
-  if (mode === 'IMPS') return digits(12);
-  if (mode === 'NEFT') return `SBXSN${digits(11)}`;
-  return `SBXSR${digits(17)}`;
-}
 
 export function callbackBody(t: repo.TransferRow): Record<string, unknown> {
   return {

@@ -17,7 +17,7 @@
  *   GET  /psp/refunds/:reference              refund status inquiry; 404 {status: "NOT_FOUND"}
  *   GET  /psp/stats                           {payin_status_checks: {reference: count}}
  */
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { AppError } from '../domain/errors.js';
@@ -31,14 +31,10 @@ import { createCallbackSender } from './callback-sender.js';
 import { CreateCollectionBody, CreateRefundBody, DecideBody, ReferenceParams } from './psp-schemas.js';
 import type { SandboxDeps } from './server.js';
 import { payinStatusCheckStats } from './stats.js';
+import { sandboxUtr } from './utr.js';
 
 /** The payee VPA of every sandbox intent. No merchant category code: the sandbox has no MCC. */
 export const SANDBOX_PAYEE_VPA = 'tijori.sandbox@sandbox';
-
-export function sandboxUtr(): string {
-  // 12 digits, first one non-zero, like a UPI RRN.
-  return `${randomInt(1, 10)}${String(randomInt(0, 100_000)).padStart(5, '0')}${String(randomInt(0, 1_000_000)).padStart(6, '0')}`;
-}
 
 export function collectionJson(c: SandboxCollectionRow) {
   return {
@@ -133,7 +129,7 @@ export async function registerPspRoutes(server: FastifyInstance, deps: SandboxDe
   app.post('/psp/collections/:reference/pay', { schema: { params: ReferenceParams, body: DecideBody } }, async (request, reply) => {
     const { reference } = request.params;
     const b = request.body;
-    const decided = await repo.decideCollection(deps.db, reference, { status: 'SUCCESS', utr: b.utr ?? sandboxUtr(), paidAmountPaise: b.amount_paise });
+    const decided = await repo.decideCollection(deps.db, reference, { status: 'SUCCESS', utr: b.utr ?? sandboxUtr('UPI'), paidAmountPaise: b.amount_paise });
     if (decided) {
       if (b.callback !== false) notify(decided);
       return collectionJson(decided);

@@ -4,10 +4,11 @@
  * before the first page (it is newer), so no row that existed when paging began is skipped or
  * shown twice — unlike OFFSET, which shifts under inserts.
  *
- * The cursor is opaque: base64url of `<created_at in µs since the epoch>.<id>`, the exact
- * timestamptz (JavaScript Dates hold only milliseconds). Anything else is 422 VALIDATION_FAILED.
+ * The cursor (keyset-cursor.ts) is opaque: base64url of `<created_at in µs since the epoch>.<id>`,
+ * the exact timestamptz (JavaScript Dates hold only milliseconds). Anything else is 422 VALIDATION_FAILED.
  */
 import { AppError } from '../domain/errors.js';
+import { decodeCursor, encodeCursor as encodeKeysetCursor } from './keyset-cursor.js';
 import type { ListFilter, ListKey } from '../store/repos/list-keyset.js';
 
 export type { ListFilter } from '../store/repos/list-keyset.js';
@@ -24,25 +25,21 @@ export interface ListQuery {
   cursor?: string;
 }
 
-const CURSOR_TEXT = /^([0-9]{1,17})\.([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+/** The position of a merchant list's cursor: the row's created_at in µs since the epoch. */
+const CREATED_US = /^[0-9]{1,17}$/;
 
+/** A merchant list's cursor for the row at `key`. */
 export function encodeCursor(key: ListKey): string {
-  return Buffer.from(`${key.createdUs}.${key.id}`).toString('base64url');
-}
-
-export function decodeCursor(cursor: string): ListKey | null {
-  if (!/^[A-Za-z0-9_-]{1,96}$/.test(cursor)) return null;
-  const m = CURSOR_TEXT.exec(Buffer.from(cursor, 'base64url').toString('latin1'));
-  if (m === null || encodeCursor({ createdUs: m[1] as string, id: m[2] as string }) !== cursor) return null;
-  return { createdUs: m[1] as string, id: m[2] as string };
+  return encodeKeysetCursor({ position: key.createdUs, id: key.id });
 }
 
 /** The filter of a checked query; a cursor we did not issue, or created_from after created_to, is 422. */
 export function listFilterOf(clientPk: string, q: ListQuery): ListFilter {
-  const after = q.cursor === undefined ? undefined : decodeCursor(q.cursor);
-  if (after === null) {
+  const decoded = q.cursor === undefined ? undefined : decodeCursor(q.cursor, CREATED_US);
+  if (decoded === null) {
     throw new AppError('VALIDATION_FAILED', 'The cursor is not one this API issued.', { details: [{ field: 'cursor', issue: 'is not a next_cursor of this list' }] });
   }
+  const after = decoded === undefined ? undefined : { createdUs: decoded.position, id: decoded.id };
   const createdFrom = q.created_from === undefined ? undefined : new Date(q.created_from);
   const createdTo = q.created_to === undefined ? undefined : new Date(q.created_to);
   for (const [field, d] of [['created_from', createdFrom], ['created_to', createdTo]] as const) {

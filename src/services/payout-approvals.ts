@@ -7,7 +7,9 @@
  * submits an API payout (payout-submission.ts), and a crash in between is resumed by the payout
  * worker with a status inquiry first (never sent twice). Or the checker rejects it: REJECTED,
  * `payout.rejected`, the audit entry, no attempt ever. The row lock decides between two checkers
- * deciding at once: the second sees the first's decision (409).
+ * deciding at once: the second sees the first's decision (409). An approval checks the payout's
+ * route again in its transaction (still active, still offering the mode), and reads take no lock.
+ * A create is idempotent by the form's Idempotency-Key, as a merchant create is.
  *
  * Console payouts belong to the organization's console principal (migration 0023), so the
  * merchant API (which reads only the caller's own payouts) never shows them.
@@ -17,11 +19,13 @@ import { AppError, notFound, validationError } from '../domain/errors.js';
 import { assertPayoutTransition } from '../domain/payout.js';
 import { charLength, isStorableText, isUuid } from '../domain/text.js';
 import { newRowId } from '../store/row-id.js';
+import { completeHeldKey } from '../store/repos/idempotency-keys-repo.js';
 import * as approvalsRepo from '../store/repos/payout-approvals-repo.js';
 import * as repo from '../store/repos/payouts-repo.js';
 import type { Principal } from './clients.js';
 import { type Actor, recordAudit } from './console/audit.js';
 import { recordEvent } from './events.js';
+import type { CreateResponse, IdempotencyScope } from './idempotency.js';
 import { type PayoutInstruction, checkPayoutInstruction } from './payout-input.js';
 import { submitAfterCreate } from './payout-submission.js';
 import { beneficiaryView, createdEventData, payoutView } from './payout-view.js';
@@ -40,6 +44,9 @@ export type ConsolePayoutInput = Omit<PayoutInstruction, 'beneficiary'> & {
 };
 
 export const DECISION_NOTE_MAX = 500;
+
+/** The path an idempotency key of a console payout is fingerprinted with (the route's, under /console/api). */
+const CONSOLE_PAYOUTS_PATH = '/console/api/payouts';
 
 /** The merchant-API view of a payout plus who made and decided it. */
 export function consolePayoutView(p: approvalsRepo.ApprovalRow, attempts: Parameters<typeof payoutView>[1]) {
@@ -86,32 +93,50 @@ export class PayoutApprovalsService {
     return { body, ...checkPayoutInstruction(body) };
   }
 
-  /** A maker's payout: stored PENDING_APPROVAL, audited; nothing is sent to the bank. */
-  async create(maker: ConsolePerson, input: ConsolePayoutInput) {
+  /**
+   * A maker's payout: stored PENDING_APPROVAL, audited; nothing is sent to the bank. Idempotent by
+   * `key` (the form's Idempotency-Key) exactly as a merchant create is: a repeat of the same form
+   * (a double click, a retry after a lost answer) gets the first answer and makes no second payout;
+   * the same key with another body is 422 IDEMPOTENCY_KEY_REUSED, one still being created 409.
+   */
+  async create(maker: ConsolePerson, input: ConsolePayoutInput, key: string, requestId: string): Promise<CreateResponse> {
     const { body, issues, inline } = PayoutApprovalsService.check(input);
     if (issues.length > 0) throw validationError(issues);
     const principal = await this.principal(maker.orgId);
-    const { route, ben } = await this.ctx.payouts.resolve(principal, { ...body, amount_paise: body.amount_paise, mode: body.mode }, inline);
-    const id = newRowId();
+    // The key lives with the organization's console principal; its fingerprint covers the maker, so
+    // another person's form never gets this one's answer.
+    const scope: IdempotencyScope = { clientPk: principal.pk, key, method: 'POST', path: CONSOLE_PAYOUTS_PATH, body: { maker_user_id: maker.userId, form: input } };
+    // Route and beneficiary are resolved before the key is taken (as for an API payout), so a form
+    // refused for them can be corrected and sent again with the same key.
+    const resolved = await this.ctx.payouts.resolve(principal, { ...body, amount_paise: body.amount_paise, mode: body.mode }, inline, scope);
+    if ('earlier' in resolved) return resolved.earlier;
+    const { route, ben } = resolved;
     // Live or test is the route's provider account's (as for an API payout), not the built-in sandbox's.
     const routeProvider = await this.ctx.providers.forAccount(route.provider_account_id);
-    await this.ctx.db.tx(async (tx) => {
-      await approvalsRepo.insertPendingPayout(tx, {
-        id, transactionId: newTransactionId(), orgId: maker.orgId, clientPk: principal.pk, routeId: route.id,
-        beneficiary: { id: ben.id, name: ben.name, last4: ben.last4, ifsc: ben.ifsc, bankName: ben.bankName },
-        amountPaise: body.amount_paise, mode: body.mode, clientReference: body.client_reference ?? null, remarks: body.remarks ?? null,
-        livemode: routeProvider.livemode, makerUserId: maker.userId,
+    return this.ctx.idempotency.runLeased(scope, async ({ resourceId: id, completeWith }) => {
+      const bodyText = await this.ctx.db.tx(async (tx) => {
+        await approvalsRepo.insertPendingPayout(tx, {
+          id, transactionId: newTransactionId(), orgId: maker.orgId, clientPk: principal.pk, routeId: route.id,
+          beneficiary: { id: ben.id, name: ben.name, last4: ben.last4, ifsc: ben.ifsc, bankName: ben.bankName },
+          amountPaise: body.amount_paise, mode: body.mode, clientReference: body.client_reference ?? null, remarks: body.remarks ?? null,
+          livemode: routeProvider.livemode, makerUserId: maker.userId,
+        });
+        await recordAudit(tx, maker.actor, {
+          orgId: maker.orgId, action: 'payout.created', targetType: 'payout', targetId: id,
+          after: { status: 'PENDING_APPROVAL', amount_paise: body.amount_paise, mode: body.mode, beneficiary_id: ben.id, beneficiary_last4: ben.last4, ifsc: ben.ifsc },
+        });
+        const created = await approvalsRepo.findOrgPayout(tx, maker.orgId, id);
+        // No attempt exists before approval.
+        const data = consolePayoutView(created!, []);
+        return completeWith({ status: 201, body: { success: true, data, request_id: requestId }, resourceType: 'payout', resourceId: id }, (k) => completeHeldKey(tx, k, id));
       });
-      await recordAudit(tx, maker.actor, {
-        orgId: maker.orgId, action: 'payout.created', targetType: 'payout', targetId: id,
-        after: { status: 'PENDING_APPROVAL', amount_paise: body.amount_paise, mode: body.mode, beneficiary_id: ben.id, beneficiary_last4: ben.last4, ifsc: ben.ifsc },
-      });
+      return { status: 201, bodyText, replayed: false };
     });
-    return this.get(maker.orgId, id);
   }
 
+  /** A console payout with its attempts; a plain read (no lock: it never waits for a decision in progress). */
   async get(orgId: string, id: string) {
-    const found = isUuid(id) ? await this.ctx.db.tx(async (tx) => approvalsRepo.lockOrgPayout(tx, orgId, id)) : null;
+    const found = isUuid(id) ? await approvalsRepo.findOrgPayout(this.ctx.db, orgId, id) : null;
     if (!found) throw notFound('payout');
     const withAttempts = await repo.findPayoutForClient(this.ctx.db, found.client_pk, { id });
     return consolePayoutView(found, withAttempts?.attempts ?? []);
@@ -134,6 +159,14 @@ export class PayoutApprovalsService {
     const decided = await this.ctx.db.tx(async (tx) => {
       const p = await this.lockForDecision(tx, checker, id);
       assertPayoutTransition(p.status, 'PROCESSING');
+      // The route may have been deactivated, or lost the mode, since the maker's create: checked
+      // again here, in the deciding transaction. Refused, the payout stays PENDING_APPROVAL (a
+      // checker may still reject it; nothing moved).
+      const modes = await approvalsRepo.lockActiveRouteModes(tx, p.org_id, p.bank_connection_id);
+      if (!modes) throw new AppError('ROUTE_INVALID', 'The payout route of this payout is no longer active; it stays pending: reject it, or approve it once the route is active again.');
+      if (!modes.includes(p.mode)) {
+        throw new AppError('MODE_NOT_ENABLED', `Mode ${p.mode} is no longer enabled on this payout's route (enabled: ${modes.join(', ')}); it stays pending: reject it, or approve it once the mode is enabled again.`);
+      }
       const now = new Date();
       await approvalsRepo.markApproved(tx, { payoutId: p.id, attemptId, checkerUserId: checker.userId, leaseMs: this.ctx.config.payout.leaseMs });
       await recordEvent(tx, { orgId: p.org_id, kind: 'payout.created', aggregateType: 'payout', aggregateId: p.id, data: createdEventData(p, now) }, now);

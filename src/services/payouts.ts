@@ -68,10 +68,30 @@ export class PayoutsService {
   }
 
   /**
-   * The route and beneficiary a create names; ROUTE_INVALID, MODE_NOT_ENABLED or BENEFICIARY_INVALID otherwise.
-   * Console payouts (payout-approvals.ts) resolve through here too, as their organization's console principal.
+   * The route and beneficiary a create names; ROUTE_INVALID, MODE_NOT_ENABLED or BENEFICIARY_INVALID
+   * otherwise, unless the create repeats one that succeeded: then `earlier`, that create's answer as
+   * it was (even if its route or beneficiary changed since). Resolved before the key is written, so
+   * that the answer stored with the key is complete. Console payouts (payout-approvals.ts) resolve
+   * through here too, as their organization's console principal.
    */
-  async resolve(principal: Principal, body: CreatePayoutBody, inline: InlineBeneficiary | null): Promise<{ route: RouteRow; ben: ResolvedBeneficiary }> {
+  async resolve(
+    principal: Principal,
+    body: CreatePayoutBody,
+    inline: InlineBeneficiary | null,
+    scope: IdempotencyScope,
+  ): Promise<{ route: RouteRow; ben: ResolvedBeneficiary } | { earlier: CreateResponse }> {
+    try {
+      return await this.lookUp(principal, body, inline);
+    } catch (err) {
+      if (err instanceof AppError) {
+        const earlier = await this.ctx.idempotency.answerIfKnown(scope);
+        if (earlier) return { earlier };
+      }
+      throw err;
+    }
+  }
+
+  private async lookUp(principal: Principal, body: CreatePayoutBody, inline: InlineBeneficiary | null): Promise<{ route: RouteRow; ben: ResolvedBeneficiary }> {
     const route = await this.routeReads.add({ orgId: principal.orgId, routeId: body.bank_connection_id ?? null });
     if (!route) {
       throw new AppError('ROUTE_INVALID', body.bank_connection_id ? 'bank_connection_id does not name an active payout route of this organization.' : 'This organization has no default payout route.');
@@ -86,21 +106,11 @@ export class PayoutsService {
   async create(principal: Principal, scope: IdempotencyScope, requestId: string, body: CreatePayoutBody): Promise<CreateResponse> {
     const { inline } = validateCreatePayout(body);
 
-    // Route and beneficiary are resolved before the key is written, so that the answer stored with
-    // the key is complete. An inline beneficiary is stored even if the key then turns out to be a
-    // repeat: it is the same confirmed account the merchant sent (a beneficiary is one row per
-    // organization and account, found again next time).
-    let resolved: { route: RouteRow; ben: ResolvedBeneficiary };
-    try {
-      resolved = await this.resolve(principal, body, inline);
-    } catch (err) {
-      // A repeat of a create that succeeded is answered as it was, even if its route or beneficiary changed since.
-      if (err instanceof AppError) {
-        const earlier = await this.ctx.idempotency.answerIfKnown(scope);
-        if (earlier) return earlier;
-      }
-      throw err;
-    }
+    // An inline beneficiary is stored even if the key then turns out to be a repeat: it is the same
+    // confirmed account the merchant sent (a beneficiary is one row per organization and account,
+    // found again next time).
+    const resolved = await this.resolve(principal, body, inline, scope);
+    if ('earlier' in resolved) return resolved.earlier;
     const { route, ben } = resolved;
     // The route's provider account decides where the payout goes and whether real money moves.
     const routeProvider = await this.ctx.providers.forAccount(route.provider_account_id);

@@ -13,6 +13,7 @@ import { assertRefundTransition, initialRefundStatus, REFUND_REASON_MAX, REFUND_
 import { assertReviewerInput } from '../domain/review.js';
 import { isUuid, unstorableTextPath } from '../domain/text.js';
 import * as orderRepo from '../store/repos/payment-orders-repo.js';
+import { completeHeldKey } from '../store/repos/idempotency-keys-repo.js';
 import * as repo from '../store/repos/refunds-repo.js';
 import type { RefundRow, RefundWithOrder } from '../store/repos/refunds-repo.js';
 import type { Queryable } from '../store/db.js';
@@ -92,7 +93,7 @@ export class RefundsService {
         await recordEvents(tx, [refundEvent('collection.refund.requested', refund, order)]);
         if (status === 'PROCESSING') submitAfter = refund;
         return completeWith({ status: 201, body: { success: true, data: refundView(refund), request_id: req.requestId }, resourceType: 'refund', resourceId }, (key) =>
-          repo.completeHeldKey(tx, key, resourceId),
+          completeHeldKey(tx, key, resourceId),
         );
       });
       return { status: 201, bodyText, replayed: false };

@@ -6,74 +6,15 @@
  * resumes: the bulk worker makes the rows without a payout, the payout worker settles the committed
  * ones (inquiry first). Every row ends with exactly one payout and one execution at the bank.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { type Child, childServices, stopChild } from '../support/child-service.js';
 import { consoleCaller, GOOD_PASSWORD } from '../support/console.js';
 import type { TestService } from '../support/service.js';
-import { FAST_PAYOUT_ENV, waitFor } from '../payout/helpers.js';
+import { waitFor } from '../payout/helpers.js';
 
-let database: TestDatabase;
-let dataDir: string;
-const adminToken = randomBytes(16).toString('hex');
-const running = new Set<ChildProcess>();
-
-before(async () => {
-  database = await createTestDatabase();
-  dataDir = mkdtempSync(join(tmpdir(), 'tijori-bulk-crash-'));
-});
-after(async () => {
-  for (const p of running) p.kill('SIGKILL');
-  await database?.drop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
-
-interface Child {
-  proc: ChildProcess;
-  public: string;
-  internal: string;
-  sandbox: string;
-  exited: Promise<NodeJS.Signals | number | null>;
-}
-
-async function startChild(extraEnv: Record<string, string>): Promise<Child> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    env: {
-      ...process.env, ...FAST_PAYOUT_ENV, ...extraEnv,
-      DATABASE_URL: database.url, DATA_DIR: dataDir, ADMIN_TOKEN: adminToken,
-      PORT: '0', INTERNAL_PORT: '0', SANDBOX_PORT: '0', LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  running.add(proc);
-  const exited = new Promise<NodeJS.Signals | number | null>((resolve) => proc.on('exit', (code, signal) => {
-    running.delete(proc);
-    resolve(signal ?? code);
-  }));
-  const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: proc.stdout! }).once('line', resolve);
-    proc.once('exit', () => reject(new Error('service exited before listening')));
-  });
-  const addr = JSON.parse(line) as { public: string; internal: string; sandbox: string };
-  return { proc, public: addr.public, internal: addr.internal, sandbox: addr.sandbox, exited };
-}
-
-async function admin(c: Child, path: string, body: unknown) {
-  const res = await fetch(`${c.internal}/admin${path}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const json = (await res.json()) as any;
-  assert.equal(res.status, 201, JSON.stringify(json));
-  return json.data;
-}
+const children = childServices('tijori-bulk-crash-');
+const { admin } = children;
 
 /** A signed-in console user of the child service (invited through the admin API, set up by link). */
 async function consoleUser(c: Child, org: string, email: string, role: string) {
@@ -88,7 +29,7 @@ async function consoleUser(c: Child, org: string, email: string, role: string) {
 const ROWS = 12;
 
 test('kill -9 mid-submission of an approved bulk file: the restart finishes it, every row paid exactly once', async () => {
-  const first = await startChild({ TIJORI_TEST_CRASH_POINT: 'bulk_mid' });
+  const first = await children.start({ TIJORI_TEST_CRASH_POINT: 'bulk_mid' });
   const org = await admin(first, '/orgs', { name: 'bulk crash' });
   await admin(first, '/routes', { org: org.id, modes: ['IMPS', 'NEFT'] });
   const maker = await consoleUser(first, org.id, 'crash-maker@example.com', 'maker');
@@ -106,11 +47,11 @@ test('kill -9 mid-submission of an approved bulk file: the restart finishes it, 
   assert.equal(approved.status, 200, approved.text);
   assert.equal(await first.exited, 'SIGKILL', 'the process killed itself mid-file');
 
-  const q = database.db;
+  const q = children.database.db;
   const made = Number((await q.query("SELECT count(*)::int AS n FROM payouts WHERE bulk_file_id = $1", [file.id])).rows[0]!.n);
   assert.ok(made >= 3 && made < ROWS, `killed mid-file (${made} of ${ROWS} rows had a payout)`);
 
-  const second = await startChild({});
+  const second = await children.start({});
   try {
     await waitFor('every row to succeed after restart', async () => {
       const r = await q.query(`SELECT f.status, (SELECT count(*)::int FROM payouts p WHERE p.bulk_file_id = f.id AND p.status = 'SUCCESS') AS ok
@@ -128,7 +69,6 @@ test('kill -9 mid-submission of an approved bulk file: the restart finishes it, 
     const rowsLinked = await q.query('SELECT count(*)::int AS n FROM bulk_payout_rows WHERE file_id = $1 AND payout_id IS NOT NULL', [file.id]);
     assert.equal(rowsLinked.rows[0]!.n, ROWS);
   } finally {
-    second.proc.kill('SIGTERM');
-    await second.exited;
+    await stopChild(second);
   }
 });

@@ -7,6 +7,7 @@
  * merchant API never shows console payouts and the API clients list never shows the console principal.
  */
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { type ConsoleCaller, signedInUser } from '../support/console.js';
 import { eventsOf, type PayoutWorld, startPayoutWorld, waitFor } from '../payout/helpers.js';
@@ -26,8 +27,11 @@ const form = (amount: number, overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
+/** POST /payouts as the console app sends it: with the form's Idempotency-Key. */
+const create = (by: ConsoleCaller, body: unknown, key: string = randomUUID()) => by.call('POST', '/payouts', body, { headers: { 'idempotency-key': key } });
+
 async function make(amount: number, by: ConsoleCaller = maker): Promise<any> {
-  const r = await by.call('POST', '/payouts', form(amount));
+  const r = await create(by, form(amount));
   assert.equal(r.status, 201, r.text);
   return r.body.data;
 }
@@ -75,12 +79,12 @@ test('IFSC look-up shows the bank; a maker\'s payout waits PENDING_APPROVAL with
 });
 
 test('the form\'s rules are those of every payout: bad IFSC, account, mobile and rail limit are each reported', async () => {
-  const r = await maker.call('POST', '/payouts', form(60_000_000, { beneficiary: { name: ' ', account_number: '12ab', ifsc: 'ABCD0XXXXXX', mobile: '12345' } }));
+  const r = await create(maker, form(60_000_000, { beneficiary: { name: ' ', account_number: '12ab', ifsc: 'ABCD0XXXXXX', mobile: '12345' } }));
   assert.equal(r.status, 422, r.text);
   assert.equal(r.body.error.code, 'VALIDATION_FAILED');
   const fields = r.body.error.details.map((d: any) => d.field).sort();
   assert.deepEqual(fields, ['amount_paise', 'beneficiary.account_number', 'beneficiary.ifsc', 'beneficiary.mobile', 'beneficiary.name']);
-  const viewerTry = await viewer.call('POST', '/payouts', form(1000));
+  const viewerTry = await create(viewer, form(1000));
   assert.equal(viewerTry.status, 403, viewerTry.text);
 });
 
@@ -165,7 +169,7 @@ test('a saved beneficiary is offered and usable; console payouts never appear in
   assert.equal(saved.status, 200, saved.text);
   const ben = saved.body.data.find((b: any) => b.account_number_last4 === '5678');
   assert.ok(ben, saved.text);
-  const p = await maker.call('POST', '/payouts', { beneficiary_id: ben.id, amount_paise: 120_000, mode: 'NEFT' });
+  const p = await create(maker, { beneficiary_id: ben.id, amount_paise: 120_000, mode: 'NEFT' });
   assert.equal(p.status, 201, p.text);
   assert.equal(p.body.data.beneficiary.id, ben.id);
 
@@ -181,4 +185,90 @@ test('a saved beneficiary is offered and usable; console payouts never appear in
   const consoleList = await viewer.call('GET', '/payouts?status=PENDING_APPROVAL');
   assert.equal(consoleList.status, 200, consoleList.text);
   assert.ok(consoleList.body.data.some((x: any) => x.id === p.body.data.id));
+});
+
+test('the payout form is idempotent by its Idempotency-Key: a double click makes one payout; a repeat replays it; another body or maker is refused', async () => {
+  const key = randomUUID();
+  const amount = 211_111;
+  const payoutsOfAmount = () => count('SELECT count(*)::int AS n FROM payouts WHERE org_id = $1 AND amount_paise = $2', [w.client.orgId, amount]);
+  // Two identical submissions at once (a double click): one payout. The loser of the race is told
+  // the key is still in progress (409) or, if the first already finished, gets its answer.
+  const both = await Promise.all([create(maker, form(amount), key), create(maker, form(amount), key)]);
+  for (const r of both) assert.ok([201, 409].includes(r.status), r.text);
+  const created = both.filter((r) => r.status === 201);
+  assert.ok(created.length >= 1, both.map((r) => r.text).join('\n'));
+  const id = created[0]!.body.data.id as string;
+  for (const r of created) assert.equal(r.body.data.id, id);
+  for (const r of both.filter((x) => x.status === 409)) assert.equal(r.body.error.code, 'IDEMPOTENCY_KEY_IN_PROGRESS');
+  assert.equal(await payoutsOfAmount(), 1);
+
+  // A later repeat (a retry after a lost answer) is the first answer, marked replayed.
+  const again = await create(maker, form(amount), key);
+  assert.equal(again.status, 201, again.text);
+  assert.equal(again.body.data.id, id);
+  assert.equal(again.body.data.status, 'PENDING_APPROVAL');
+  assert.equal(again.headers.get('idempotent-replayed'), 'true');
+  assert.equal(await payoutsOfAmount(), 1);
+
+  // The same key with another body, or from another person, is a conflict in the envelope: nothing made.
+  for (const [by, body] of [[maker, form(amount + 1)], [admin, form(amount)]] as const) {
+    const r = await create(by, body, key);
+    assert.equal(r.status, 422, r.text);
+    assert.equal(r.body.success, false);
+    assert.equal(r.body.error.code, 'IDEMPOTENCY_KEY_REUSED');
+    assert.equal(typeof r.body.request_id, 'string');
+  }
+  assert.equal(await count('SELECT count(*)::int AS n FROM payouts WHERE org_id = $1 AND amount_paise = $2', [w.client.orgId, amount + 1]), 0);
+  assert.equal(await count(`SELECT count(*)::int AS n FROM console_audit_log WHERE target_id = $1::text AND action = 'payout.created'`, [id]), 1);
+
+  // The header is required, as for a merchant create.
+  for (const [headers, code] of [[{}, 'IDEMPOTENCY_KEY_REQUIRED'], [{ 'idempotency-key': 'not-a-uuid' }, 'IDEMPOTENCY_KEY_INVALID']] as const) {
+    const r = await maker.call('POST', '/payouts', form(amount), { headers });
+    assert.equal(r.status, 400, r.text);
+    assert.equal(r.body.error.code, code);
+  }
+  assert.equal(await payoutsOfAmount(), 1);
+});
+
+test('approval re-checks the route: inactive, or without the payout\'s mode, is refused in the envelope and the payout stays PENDING_APPROVAL', async () => {
+  const p = await make(212_000);
+  const db = w.t.database.db;
+  const stillPending = async () => {
+    assert.equal((await checker.call('GET', `/payouts/${p.id}`)).body.data.payout.status, 'PENDING_APPROVAL');
+    assert.equal(await attempts(p.id), 0);
+    assert.deepEqual(await eventsOf(w, p.id), []);
+    assert.equal(await count(`SELECT count(*)::int AS n FROM console_audit_log WHERE target_id = $1::text AND action = 'payout.approved'`, [p.id]), 0);
+  };
+  try {
+    await db.query('UPDATE bank_connections SET active = false WHERE id = $1', [w.routeId]);
+    const inactive = await checker.call('POST', `/payouts/${p.id}/approve`);
+    assert.equal(inactive.status, 422, inactive.text);
+    assert.equal(inactive.body.error.code, 'ROUTE_INVALID');
+    assert.equal(typeof inactive.body.request_id, 'string');
+    await stillPending();
+
+    await db.query(`UPDATE bank_connections SET active = true, modes = '{NEFT,RTGS}' WHERE id = $1`, [w.routeId]);
+    const noMode = await checker.call('POST', `/payouts/${p.id}/approve`);
+    assert.equal(noMode.status, 422, noMode.text);
+    assert.equal(noMode.body.error.code, 'MODE_NOT_ENABLED');
+    await stillPending();
+  } finally {
+    await db.query(`UPDATE bank_connections SET active = true, modes = '{IMPS,NEFT,RTGS}' WHERE id = $1`, [w.routeId]);
+  }
+  // With the route as it was, the same payout is approved.
+  const ok = await checker.call('POST', `/payouts/${p.id}/approve`);
+  assert.equal(ok.status, 200, ok.text);
+  assert.equal(await attempts(p.id), 1);
+});
+
+test('reading a console payout takes no lock: it answers while a checker\'s transaction holds the row', async () => {
+  const p = await make(213_000);
+  await w.t.database.db.tx(async (tx) => {
+    await tx.query('SELECT 1 FROM payouts WHERE id = $1 FOR UPDATE', [p.id]);
+    const read = w.t.svc.ctx.payoutApprovals.get(w.client.orgId, p.id);
+    const waited = new Promise<'blocked'>((resolve) => setTimeout(() => resolve('blocked'), 3000).unref());
+    const got = await Promise.race([read, waited]);
+    assert.notEqual(got, 'blocked', 'the read waited for the row lock');
+    assert.equal((got as { id: string }).id, p.id);
+  });
 });

@@ -207,3 +207,45 @@ test('an event recorded in a transaction that rolls back is never delivered', as
   assert.equal(requestsFor(id).length, 0);
   assert.deepEqual(await deliveryRows(ts, id), []);
 });
+
+test('replaying an event while its delivery is in flight leaves that delivery to its worker: the webhook goes out once', async () => {
+  // The receiver holds the first request of this event open: the worker has claimed the delivery
+  // and its attempt is on the wire.
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let eventId = '';
+  r.rx.setResponder(async (q) => {
+    if (q.headers['x-service-event-id'] === eventId) await held;
+    return 200;
+  });
+  const ev = await emit(ts, { orgId: org, kind: 'payout.success' });
+  eventId = ev.id;
+  try {
+    await eventually(async () => requestsFor(ev.id).length === 1, 5000, 'the first request, held open');
+    const claimed = (await ts.svc.ctx.db.query<{ claim_token: string | null; leased: boolean; status: string }>(
+      'SELECT claim_token, next_attempt_at > now() AS leased, status FROM callback_deliveries WHERE event_id = $1', [ev.id],
+    )).rows;
+    assert.equal(claimed.length, 1);
+    assert.ok(claimed[0]!.claim_token !== null && claimed[0]!.leased && claimed[0]!.status === 'pending', JSON.stringify(claimed));
+
+    // The operator's replay (what `tijori callbacks replay` calls), quick enough to land while the request is held.
+    const out = await ts.admin<any>('POST', `/events/${ev.id}/replay`);
+    assert.equal(out.status, 200, out.text);
+    // The replay NOTIFYs the workers; a freed delivery would be claimed and sent again within a poll.
+    await new Promise((res) => setTimeout(res, 1500));
+    assert.equal(requestsFor(ev.id).length, 1, 'no second request while the first is in flight');
+    assert.deepEqual(out.body.data, { event_id: ev.id, requeued: 0 }, 'the delivery in flight is not re-queued');
+    const still = (await ts.svc.ctx.db.query<{ claim_token: string | null }>('SELECT claim_token FROM callback_deliveries WHERE event_id = $1', [ev.id])).rows;
+    assert.equal(still[0]!.claim_token, claimed[0]!.claim_token, 'the worker still holds its claim');
+  } finally {
+    release();
+  }
+  await eventually(async () => (await deliveryRows(ts, ev.id))[0]?.status === 'delivered', 5000, 'delivered');
+  await new Promise((res) => setTimeout(res, 500));
+  assert.equal(requestsFor(ev.id).length, 1, 'sent once');
+  assert.equal((await attemptRows(ts, ev.id)).length, 1);
+
+  // Once it is no longer in flight, a replay sends it again as before.
+  assert.deepEqual(parseJsonOutput(await runTijori(ts, ['callbacks', 'replay', ev.id, '--json'])), { event_id: ev.id, requeued: 1 });
+  await eventually(async () => requestsFor(ev.id).length === 2, 5000, 'the replayed delivery');
+});

@@ -121,4 +121,40 @@ describe('payout form and approvals pages in a browser', { skip: SKIP_NO_BROWSER
       }
     }
   });
+
+  test('a payout whose answer was lost is sent again with the form\'s Idempotency-Key: one payout, the first one shown', async () => {
+    const maker = await openPage(browser, 1280, { timezoneId: 'Asia/Kolkata' });
+    try {
+      const { page } = maker;
+      await signIn(page, 'meera@asha.example');
+      // The first submission reaches the service (the payout is made) but its answer never comes back.
+      const keys: string[] = [];
+      await page.route('**/console/api/payouts', async (route) => {
+        keys.push(route.request().headers()['idempotency-key'] ?? '');
+        if (keys.length > 1) return route.continue();
+        await route.fetch();
+        return route.abort('connectionreset');
+      });
+      await page.getByRole('navigation').getByRole('link', { name: 'New payout', exact: true }).click();
+      await page.getByLabel('Beneficiary name').fill('Lakshmi Traders');
+      await page.getByLabel('Account number').fill('000123456789');
+      await page.getByLabel('IFSC').fill('hdfc0000001');
+      await page.getByLabel('Mobile').fill('9898989898');
+      await page.getByLabel('Amount (₹)').fill('3,210');
+      await page.getByRole('button', { name: 'Create payout' }).click();
+      await page.getByRole('alert').filter({ hasText: 'cannot be reached' }).waitFor();
+      // The maker tries again: the same form, the same key; the service answers the payout it made.
+      await page.getByRole('button', { name: 'Create payout' }).click();
+      const status = page.getByRole('status').filter({ hasText: /₹3,210\.00/ });
+      await status.waitFor();
+      const shown = /Payout (TJP[0-9A-F]+)/.exec(await status.innerText())?.[1];
+      assert.equal(keys.length, 2);
+      assert.match(keys[0]!, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      assert.equal(keys[1], keys[0], 'the retry carries the same key');
+      const made = (await ts.database.db.query('SELECT transaction_id FROM payouts WHERE org_id = $1 AND amount_paise = 321000', [client.orgId])).rows;
+      assert.deepEqual(made.map((r) => r.transaction_id), [shown], 'one payout, and it is the one shown');
+    } finally {
+      await maker.close();
+    }
+  });
 });

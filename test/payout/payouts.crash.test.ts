@@ -5,75 +5,17 @@
  * after the bank accepted (answer not recorded). A second process on the same database must finish
  * the payout with exactly one execution at the bank.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { after, before, test } from 'node:test';
+import { randomUUID } from 'node:crypto';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestDatabase, type TestDatabase } from '../support/db.js';
-import { FAST_PAYOUT_ENV, payoutBody, waitFor } from './helpers.js';
+import { childServices, stopChild } from '../support/child-service.js';
+import { payoutBody, waitFor } from './helpers.js';
 
-interface Child {
-  proc: ChildProcess;
-  public: string;
-  internal: string;
-  sandbox: string;
-  exited: Promise<NodeJS.Signals | number | null>;
-}
-
-let database: TestDatabase;
-let dataDir: string;
-const adminToken = randomBytes(16).toString('hex');
-const running = new Set<ChildProcess>();
-
-before(async () => {
-  database = await createTestDatabase();
-  dataDir = mkdtempSync(join(tmpdir(), 'tijori-crash-'));
-});
-after(async () => {
-  for (const p of running) p.kill('SIGKILL');
-  await database?.drop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
-
-async function startChild(extraEnv: Record<string, string>): Promise<Child> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    env: {
-      ...process.env, ...FAST_PAYOUT_ENV, ...extraEnv,
-      DATABASE_URL: database.url, DATA_DIR: dataDir, ADMIN_TOKEN: adminToken,
-      PORT: '0', INTERNAL_PORT: '0', SANDBOX_PORT: '0', LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  running.add(proc);
-  const exited = new Promise<NodeJS.Signals | number | null>((resolve) => proc.on('exit', (code, signal) => {
-    running.delete(proc);
-    resolve(signal ?? code);
-  }));
-  const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: proc.stdout! }).once('line', resolve);
-    proc.once('exit', () => reject(new Error('service exited before listening')));
-  });
-  const addr = JSON.parse(line) as { public: string; internal: string; sandbox: string };
-  return { proc, public: addr.public, internal: addr.internal, sandbox: addr.sandbox, exited };
-}
-
-async function admin(c: Child, path: string, body: unknown) {
-  const res = await fetch(`${c.internal}/admin${path}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const json = (await res.json()) as any;
-  assert.equal(res.status, 201, JSON.stringify(json));
-  return json.data;
-}
+const children = childServices('tijori-crash-');
+const { admin } = children;
 
 async function scenario(crashPoint: 'after_persist' | 'after_submit', amountPaise: number) {
-  const first = await startChild({ TIJORI_TEST_CRASH_POINT: crashPoint });
+  const first = await children.start({ TIJORI_TEST_CRASH_POINT: crashPoint });
   const org = await admin(first, '/orgs', { name: `crash ${crashPoint}` });
   const client = await admin(first, '/clients', { org: org.id, scopes: ['payouts:write', 'payouts:read'] });
   await admin(first, '/routes', { org: org.id, modes: ['IMPS'] });
@@ -89,7 +31,7 @@ async function scenario(crashPoint: 'after_persist' | 'after_submit', amountPais
   await assert.rejects(create, 'the connection dies with the process');
   assert.equal(await first.exited, 'SIGKILL');
 
-  const q = database.db;
+  const q = children.database.db;
   const before = await q.query<{ transaction_id: string; status: string; attempt: string }>(
     `SELECT p.transaction_id, p.status, a.status AS attempt FROM payouts p JOIN payout_attempts a ON a.payout_id = p.id WHERE p.client_reference = $1`,
     [reference],
@@ -100,7 +42,7 @@ async function scenario(crashPoint: 'after_persist' | 'after_submit', amountPais
   const submitsBefore = await q.query('SELECT 1 FROM sandbox_bank_submissions WHERE reference = $1', [txn]);
   assert.equal(submitsBefore.rowCount, crashPoint === 'after_persist' ? 0 : 1);
 
-  const second = await startChild({});
+  const second = await children.start({});
   try {
     await waitFor('the payout to succeed after restart', async () => {
       const r = await q.query<{ status: string }>('SELECT status FROM payouts WHERE transaction_id = $1', [txn]);
@@ -113,8 +55,7 @@ async function scenario(crashPoint: 'after_persist' | 'after_submit', amountPais
     const attempts = await q.query('SELECT a.status FROM payout_attempts a JOIN payouts p ON p.id = a.payout_id WHERE p.transaction_id = $1', [txn]);
     assert.deepEqual(attempts.rows.map((r) => r.status), ['SUCCESS']);
   } finally {
-    second.proc.kill('SIGTERM');
-    await second.exited;
+    await stopChild(second);
   }
 }
 

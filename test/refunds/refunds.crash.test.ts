@@ -5,78 +5,19 @@
  * PSP executed it (answer not recorded). A second process on the same database must finish the
  * refund with exactly one execution at the PSP.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { after, before, test } from 'node:test';
+import { randomUUID } from 'node:crypto';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { childServices, stopChild } from '../support/child-service.js';
 import { poll } from '../support/poll.js';
-import { FAST_PAYOUT_ENV } from '../payout/helpers.js';
 
-interface Child {
-  proc: ChildProcess;
-  public: string;
-  internal: string;
-  sandbox: string;
-  exited: Promise<NodeJS.Signals | number | null>;
-}
-
-let database: TestDatabase;
-let dataDir: string;
-const adminToken = randomBytes(16).toString('hex');
-const running = new Set<ChildProcess>();
-
-before(async () => {
-  database = await createTestDatabase();
-  dataDir = mkdtempSync(join(tmpdir(), 'tijori-refund-crash-'));
-});
-after(async () => {
-  for (const p of running) p.kill('SIGKILL');
-  await database?.drop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
-
-async function startChild(extraEnv: Record<string, string>): Promise<Child> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    env: {
-      ...process.env, ...FAST_PAYOUT_ENV, ...extraEnv,
-      DATABASE_URL: database.url, DATA_DIR: dataDir, ADMIN_TOKEN: adminToken,
-      PORT: '0', INTERNAL_PORT: '0', SANDBOX_PORT: '0', LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  running.add(proc);
-  const exited = new Promise<NodeJS.Signals | number | null>((resolve) => proc.on('exit', (code, signal) => {
-    running.delete(proc);
-    resolve(signal ?? code);
-  }));
-  const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: proc.stdout! }).once('line', resolve);
-    proc.once('exit', () => reject(new Error('service exited before listening')));
-  });
-  const addr = JSON.parse(line) as { public: string; internal: string; sandbox: string };
-  return { proc, public: addr.public, internal: addr.internal, sandbox: addr.sandbox, exited };
-}
-
-async function admin(c: Child, path: string, body: unknown, expect = 201) {
-  const res = await fetch(`${c.internal}/admin${path}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const json = (await res.json()) as any;
-  assert.equal(res.status, expect, JSON.stringify(json));
-  return json.data;
-}
+const children = childServices('tijori-refund-crash-');
+const { admin } = children;
 
 const until = (what: string, fn: () => Promise<boolean>, timeoutMs = 20_000) => poll(async () => ((await fn()) ? true : undefined), { what, timeoutMs, stepMs: 50 });
 
 async function scenario(crashPoint: 'refund_after_persist' | 'refund_after_submit', amountPaise: number) {
-  const first = await startChild({ TIJORI_TEST_CRASH_POINT: crashPoint });
+  const first = await children.start({ TIJORI_TEST_CRASH_POINT: crashPoint });
   const org = await admin(first, '/orgs', { name: `refund crash ${crashPoint}` });
   const client = await admin(first, '/clients', { org: org.id, scopes: ['collections:write', 'collections:read'] });
   await admin(first, `/orgs/${org.id}/settings`, { refund_review: 'none' }, 200);
@@ -89,7 +30,7 @@ async function scenario(crashPoint: 'refund_after_persist' | 'refund_after_submi
   assert.equal(created.status, 201);
   const order = ((await created.json()) as any).data;
   await admin(first, `/sandbox/payment-orders/${order.order_id}/pay`, { callback: true }, 200);
-  const q = database.db;
+  const q = children.database.db;
   await until('the order to be PAID', async () => (await q.query('SELECT status FROM payment_orders WHERE id = $1', [order.id])).rows[0]?.status === 'PAID');
 
   // The answer may or may not leave before the process kills itself; what counts is what was stored.
@@ -103,7 +44,7 @@ async function scenario(crashPoint: 'refund_after_persist' | 'refund_after_submi
   const executedBefore = await q.query('SELECT 1 FROM sandbox_refund_ledger WHERE reference = $1', [refundId]);
   assert.equal(executedBefore.rowCount, crashPoint === 'refund_after_persist' ? 0 : 1);
 
-  const second = await startChild({});
+  const second = await children.start({});
   try {
     await until('the refund to complete after restart', async () => (await q.query('SELECT status FROM refunds WHERE refund_id = $1', [refundId])).rows[0]?.status === 'COMPLETED');
     await until('the order to be REFUNDED', async () => (await q.query('SELECT status FROM payment_orders WHERE id = $1', [order.id])).rows[0]?.status === 'REFUNDED');
@@ -112,8 +53,7 @@ async function scenario(crashPoint: 'refund_after_persist' | 'refund_after_submi
     const events = await q.query(`SELECT 1 FROM events WHERE aggregate_id = $1 AND kind = 'collection.refund.completed'`, [order.id]);
     assert.equal(events.rowCount, 1);
   } finally {
-    second.proc.kill('SIGTERM');
-    await second.exited;
+    await stopChild(second);
   }
 }
 

@@ -4,7 +4,7 @@ import type { ApiResponse, TestService } from './service.js';
 export const GOOD_PASSWORD = 'violet-harbour-tractor-91';
 
 export interface ConsoleCaller {
-  call<T = any>(method: string, path: string, body?: unknown, opts?: { csrf?: string | null; ip?: string }): Promise<ApiResponse<T>>;
+  call<T = any>(method: string, path: string, body?: unknown, opts?: { csrf?: string | null; ip?: string; headers?: Record<string, string> }): Promise<ApiResponse<T>>;
   csrf: string | null;
   cookie: string | null;
 }
@@ -14,7 +14,7 @@ export function consoleCaller(ts: TestService): ConsoleCaller {
     csrf: null,
     cookie: null,
     async call(method, path, body, opts = {}) {
-      const headers: Record<string, string> = {};
+      const headers: Record<string, string> = { ...opts.headers };
       if (body !== undefined) headers['content-type'] = 'application/json';
       if (c.cookie) headers.cookie = c.cookie;
       const csrf = opts.csrf === undefined ? c.csrf : opts.csrf;

@@ -1,7 +1,7 @@
 /** The audit log: every change made in the console, newest first, filtered by action and person. */
-import { type FormEvent, useCallback, useEffect, useState } from 'react';
-import { apiPage, describe } from '../api.js';
+import { useCallback, useState } from 'react';
 import { ErrorLine, Time } from '../components.js';
+import { FilterForm, type FilterField, usePagedList } from './FilteredList.js';
 
 interface Entry {
   id: string;
@@ -22,13 +22,13 @@ function change(e: Entry): string {
   return before && after ? `${before} → ${after}` : before || after || '—';
 }
 
+const FILTERS: FilterField[] = [
+  { kind: 'text', name: 'action', id: 'audit-action', label: 'Action', placeholder: 'api_client.' },
+  { kind: 'text', name: 'actor', id: 'audit-actor', label: 'Person (email)', search: true },
+];
+
 export function AuditLogPage() {
-  const [rows, setRows] = useState<Entry[] | null>(null);
-  const [next, setNext] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [action, setAction] = useState('');
-  const [actor, setActor] = useState('');
-  const [filter, setFilter] = useState({ action: '', actor: '' });
+  const [filter, setFilter] = useState<Record<string, string>>({});
 
   const query = useCallback(
     (cursor: string | null) => {
@@ -40,47 +40,12 @@ export function AuditLogPage() {
     },
     [filter],
   );
-
-  useEffect(() => {
-    setRows(null);
-    apiPage<Entry>(query(null)).then(
-      (p) => {
-        setRows(p.rows);
-        setNext(p.next);
-      },
-      (e) => setError(describe(e)),
-    );
-  }, [query]);
-
-  function apply(e: FormEvent) {
-    e.preventDefault();
-    setFilter({ action: action.trim(), actor: actor.trim() });
-  }
-
-  async function more() {
-    try {
-      const p = await apiPage<Entry>(query(next));
-      setRows((r) => [...(r ?? []), ...p.rows]);
-      setNext(p.next);
-    } catch (e) {
-      setError(describe(e));
-    }
-  }
+  const { rows, next, error, more } = usePagedList<Entry>(query);
 
   return (
     <>
       <h1>Audit log</h1>
-      <form className="filters" onSubmit={apply} role="search" aria-label="Filter the audit log">
-        <div>
-          <label htmlFor="audit-action">Action</label>
-          <input id="audit-action" value={action} placeholder="api_client." onChange={(e) => setAction(e.target.value)} />
-        </div>
-        <div>
-          <label htmlFor="audit-actor">Person (email)</label>
-          <input id="audit-actor" type="search" value={actor} onChange={(e) => setActor(e.target.value)} />
-        </div>
-        <button type="submit">Filter</button>
-      </form>
+      <FilterForm label="Filter the audit log" fields={FILTERS} onApply={setFilter} />
       <ErrorLine error={error} />
       {rows === null ? (
         <p>Loading…</p>

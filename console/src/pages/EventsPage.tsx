@@ -4,10 +4,11 @@
  * replay of every failed delivery in a time range. Replay needs `events.replay` (admin, developer).
  */
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
-import { api, apiPage, describe } from '../api.js';
+import { api, describe } from '../api.js';
 import { ErrorLine, Time } from '../components.js';
 import { useCan } from '../permissions.js';
 import { Callbacks, type Delivery } from './money/Callbacks.js';
+import { FilterForm, type FilterField, usePagedList } from './FilteredList.js';
 import { ReplayButton } from './ReplayButton.js';
 
 interface EventRow {
@@ -101,13 +102,27 @@ function ReplayFailedForm({ onDone }: { onDone: () => void }) {
   );
 }
 
+const FILTERS: FilterField[] = [
+  { kind: 'select', name: 'type', id: 'events-type', label: 'Event type', options: [{ value: '', label: 'Any' }, ...TYPES.map((t) => ({ value: t, label: t }))] },
+  {
+    kind: 'select',
+    name: 'delivery',
+    id: 'events-delivery',
+    label: 'Delivery',
+    options: [
+      { value: '', label: 'Any' },
+      { value: 'failed', label: 'Failed' },
+      { value: 'pending', label: 'Pending' },
+      { value: 'delivered', label: 'Delivered' },
+    ],
+  },
+  { kind: 'datetime', name: 'from', id: 'events-from', label: 'From' },
+  { kind: 'datetime', name: 'to', id: 'events-to', label: 'To' },
+];
+
 export function EventsPage() {
   const canReplay = useCan('events.replay');
-  const [rows, setRows] = useState<EventRow[] | null>(null);
-  const [next, setNext] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [form, setForm] = useState({ type: '', delivery: '', from: '', to: '' });
-  const [filter, setFilter] = useState(form);
+  const [filter, setFilter] = useState<Record<string, string>>({});
   const [open, setOpen] = useState<string | null>(null);
   const [reload, setReload] = useState(0);
 
@@ -116,8 +131,8 @@ export function EventsPage() {
       const q = new URLSearchParams({ limit: '50' });
       if (filter.type) q.set('type', filter.type);
       if (filter.delivery) q.set('delivery', filter.delivery);
-      const from = isoOf(filter.from);
-      const to = isoOf(filter.to);
+      const from = isoOf(filter.from ?? '');
+      const to = isoOf(filter.to ?? '');
       if (from) q.set('from', from);
       if (to) q.set('to', to);
       if (cursor) q.set('cursor', cursor);
@@ -125,72 +140,13 @@ export function EventsPage() {
     },
     [filter],
   );
-
-  useEffect(() => {
-    setRows(null);
-    setError(null);
-    apiPage<EventRow>(query(null)).then(
-      (p) => {
-        setRows(p.rows);
-        setNext(p.next);
-      },
-      (e) => setError(describe(e)),
-    );
-  }, [query, reload]);
-
-  async function more() {
-    try {
-      const p = await apiPage<EventRow>(query(next));
-      setRows((r) => [...(r ?? []), ...p.rows]);
-      setNext(p.next);
-    } catch (e) {
-      setError(describe(e));
-    }
-  }
+  const { rows, next, error, more } = usePagedList<EventRow>(query, reload);
 
   return (
     <>
       <h1>Events</h1>
       <p>Every event sent to your callback destinations, newest first. A replay sends the same body again with a new retry schedule.</p>
-      <form
-        className="filters"
-        role="search"
-        aria-label="Filter events"
-        onSubmit={(e) => {
-          e.preventDefault();
-          setFilter(form);
-        }}
-      >
-        <div>
-          <label htmlFor="events-type">Event type</label>
-          <select id="events-type" value={form.type} onChange={(e) => setForm({ ...form, type: e.target.value })}>
-            <option value="">Any</option>
-            {TYPES.map((t) => (
-              <option key={t} value={t}>
-                {t}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor="events-delivery">Delivery</label>
-          <select id="events-delivery" value={form.delivery} onChange={(e) => setForm({ ...form, delivery: e.target.value })}>
-            <option value="">Any</option>
-            <option value="failed">Failed</option>
-            <option value="pending">Pending</option>
-            <option value="delivered">Delivered</option>
-          </select>
-        </div>
-        <div>
-          <label htmlFor="events-from">From</label>
-          <input id="events-from" type="datetime-local" value={form.from} onChange={(e) => setForm({ ...form, from: e.target.value })} />
-        </div>
-        <div>
-          <label htmlFor="events-to">To</label>
-          <input id="events-to" type="datetime-local" value={form.to} onChange={(e) => setForm({ ...form, to: e.target.value })} />
-        </div>
-        <button type="submit">Filter</button>
-      </form>
+      <FilterForm label="Filter events" fields={FILTERS} onApply={setFilter} />
       <ErrorLine error={error} />
       {rows === null ? (
         <p>Loading…</p>

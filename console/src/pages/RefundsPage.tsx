@@ -5,9 +5,9 @@
  */
 import { useCallback, useEffect, useState } from 'react';
 import { api, ApiError, describe } from '../api.js';
-import { ErrorLine, Time } from '../components.js';
+import { Time } from '../components.js';
 import { formatPaise } from '../format.js';
-import { DecisionForm } from './DecisionForm.js';
+import { DecisionForm, DecisionOutcome, useDecision } from './DecisionForm.js';
 
 interface Refund {
   id: string;
@@ -30,10 +30,7 @@ export function RefundsPage({ canDecide }: { canDecide: boolean }) {
   const [refunds, setRefunds] = useState<Refund[] | null>(null);
   const [status, setStatus] = useState('');
   const [selected, setSelected] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [done, setDone] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
+  const { busy, error, setError, done, decide: run } = useDecision();
   const load = useCallback(() => api<Refund[]>('GET', `/refunds${status ? `?status=${status}` : ''}`).then(
     (rows) => {
       setRefunds(rows);
@@ -43,27 +40,25 @@ export function RefundsPage({ canDecide }: { canDecide: boolean }) {
       setError(describe(e));
       return null;
     },
-  ), [status]);
+  ), [status, setError]);
   useEffect(() => void load(), [load]);
 
   const refund = refunds?.find((r) => r.id === selected) ?? null;
 
   async function decide(action: 'approve' | 'reject', r: Refund, note: string) {
-    setBusy(true);
-    setError(null);
-    setDone(null);
-    try {
-      const after = await api<Refund>('POST', `/refunds/${r.id}/${action}`, { note });
-      setDone(after.status === 'REJECTED' ? `Refund ${after.refund_id} rejected.` : `Refund ${after.refund_id} approved: it is sent to the provider (${after.status}).`);
-      await load();
-    } catch (e) {
-      const rows = await load();
-      const now = rows?.find((x) => x.id === r.id);
-      // Someone else decided first: say who.
-      setError(e instanceof ApiError && e.status === 409 && now?.reviewed_by ? `This refund was already decided by ${now.reviewed_by} (${now.status}). Nothing was changed.` : describe(e));
-    } finally {
-      setBusy(false);
-    }
+    await run(
+      async () => {
+        const after = await api<Refund>('POST', `/refunds/${r.id}/${action}`, { note });
+        return after.status === 'REJECTED' ? `Refund ${after.refund_id} rejected.` : `Refund ${after.refund_id} approved: it is sent to the provider (${after.status}).`;
+      },
+      async (e) => {
+        const rows = await load();
+        const now = rows?.find((x) => x.id === r.id);
+        // Someone else decided first: say who.
+        return e instanceof ApiError && e.status === 409 && now?.reviewed_by ? `This refund was already decided by ${now.reviewed_by} (${now.status}). Nothing was changed.` : describe(e);
+      },
+    );
+    await load();
   }
 
   return (
@@ -82,12 +77,7 @@ export function RefundsPage({ canDecide }: { canDecide: boolean }) {
           </select>
         </div>
       </div>
-      <ErrorLine error={error} />
-      {done ? (
-        <p className="notice" role="status">
-          {done}
-        </p>
-      ) : null}
+      <DecisionOutcome error={error} done={done} />
       {refund ? (
         <section className="panel" aria-labelledby="refund-detail-title">
           <h2 id="refund-detail-title">Refund {refund.refund_id}</h2>

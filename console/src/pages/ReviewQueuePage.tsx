@@ -5,9 +5,9 @@
  */
 import { useCallback, useEffect, useState } from 'react';
 import { api, ApiError, describe } from '../api.js';
-import { ErrorLine, Time } from '../components.js';
+import { Time } from '../components.js';
 import { formatPaise } from '../format.js';
-import { DecisionForm } from './DecisionForm.js';
+import { DecisionForm, DecisionOutcome, useDecision } from './DecisionForm.js';
 
 interface ReviewItem {
   id: string;
@@ -44,34 +44,29 @@ export function ReviewQueuePage({ canDecide }: { canDecide: boolean }) {
   const [items, setItems] = useState<ReviewItem[] | null>(null);
   const [status, setStatus] = useState('');
   const [selected, setSelected] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [done, setDone] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, done, decide: run } = useDecision();
 
   const load = useCallback(() => {
     api<ReviewItem[]>('GET', `/review-items${status ? `?status=${status}` : ''}`).then(setItems, (e) => setError(describe(e)));
-  }, [status]);
+  }, [status, setError]);
   useEffect(load, [load]);
 
   const item = items?.find((i) => i.id === selected) ?? null;
 
   async function decide(action: 'confirm' | 'reject', id: string, note: string) {
-    setBusy(true);
-    setError(null);
-    setDone(null);
-    try {
-      const r = await api<ReviewItem>('POST', `/review-items/${id}/${action}`, { note });
-      setDone(r.status === 'confirmed' ? `Payment confirmed for order ${r.order?.order_id ?? ''}: it is now MANUALLY_CONFIRMED.` : `Item rejected; the order keeps its state.`);
-    } catch (e) {
-      if (e instanceof ApiError && e.status === 409) {
+    await run(
+      async () => {
+        const r = await api<ReviewItem>('POST', `/review-items/${id}/${action}`, { note });
+        return r.status === 'confirmed' ? `Payment confirmed for order ${r.order?.order_id ?? ''}: it is now MANUALLY_CONFIRMED.` : `Item rejected; the order keeps its state.`;
+      },
+      async (e) => {
+        if (!(e instanceof ApiError && e.status === 409)) return describe(e);
         // Someone else decided first: say who, from the item as it is now.
         const now = await api<ReviewItem>('GET', `/review-items/${id}`).catch(() => null);
-        setError(now?.acted_by ? `This item was already decided by ${now.acted_by} (${now.status}). Nothing was changed.` : describe(e));
-      } else setError(describe(e));
-    } finally {
-      setBusy(false);
-      load();
-    }
+        return now?.acted_by ? `This item was already decided by ${now.acted_by} (${now.status}). Nothing was changed.` : describe(e);
+      },
+    );
+    load();
   }
 
   return (
@@ -89,12 +84,7 @@ export function ReviewQueuePage({ canDecide }: { canDecide: boolean }) {
           </select>
         </div>
       </div>
-      <ErrorLine error={error} />
-      {done ? (
-        <p className="notice" role="status">
-          {done}
-        </p>
-      ) : null}
+      <DecisionOutcome error={error} done={done} />
       {item ? (
         <section className="panel" aria-labelledby="review-detail-title">
           <h2 id="review-detail-title">Order {item.order?.order_id ?? '—'}</h2>

@@ -12,6 +12,7 @@ import type { Db } from '../../store/db.js';
 import * as repo from '../../store/repos/console-money-repo.js';
 import * as ordersRepo from '../../store/repos/payment-orders-repo.js';
 import { refundsOfOrder } from '../../store/repos/refunds-repo.js';
+import { decodeCursor as decodeKeysetCursor, encodeCursor as encodeKeysetCursor } from '../keyset-cursor.js';
 import { refundView } from '../refund-view.js';
 import { checkoutTokenFor, checkoutUrl, orderRefFor, paymentOrderView } from '../payment-order-view.js';
 import { payoutView } from '../payout-view.js';
@@ -32,24 +33,19 @@ export interface Page<T> {
   next_cursor: string | null;
 }
 
-/** A cursor is opaque to clients: base64url of [created_at with microseconds, id]. */
+/** The position of a console list's cursor (keyset-cursor.ts): created_at in UTC with microseconds. */
+const KEY_TS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+
+/** A console list's cursor, opaque to clients. */
 export function encodeCursor(k: repo.Keyset): string {
-  return Buffer.from(JSON.stringify([k.createdAt, k.id])).toString('base64url');
+  return encodeKeysetCursor({ position: k.createdAt, id: k.id });
 }
 
+/** The keyset of a cursor a console list gave out; 422 VALIDATION_FAILED for anything else. */
 export function decodeCursor(cursor: string): repo.Keyset {
-  try {
-    const v: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(v) && v.length === 2) {
-      const [createdAt, id] = v as unknown[];
-      if (typeof createdAt === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/.test(createdAt) && typeof id === 'string' && isUuid(id)) {
-        return { createdAt, id: id.toLowerCase() };
-      }
-    }
-  } catch {
-    // falls through to the validation error
-  }
-  throw validationError([{ field: 'cursor', issue: 'is not a cursor this list gave out' }]);
+  const key = decodeKeysetCursor(cursor, KEY_TS);
+  if (key === null) throw validationError([{ field: 'cursor', issue: 'is not a cursor this list gave out' }]);
+  return { createdAt: key.position, id: key.id };
 }
 
 function checkStatus(status: string | undefined, allowed: readonly string[]): void {

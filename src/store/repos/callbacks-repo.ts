@@ -240,7 +240,8 @@ export async function findEvent(q: Queryable, eventId: string): Promise<{ id: st
  * Makes the event's deliveries (all, or the one to `only`) due now with a fresh schedule, and adds
  * a delivery for the organization's destination of `target` if the event has none yet (a
  * destination configured or subscribed after the event). A delivery to a disabled destination is
- * parked instead. The body is the event's, untouched. Returns how many deliveries are now queued.
+ * parked instead. A delivery in flight (claimed by a worker) is not touched. The body is the event's,
+ * untouched. Returns how many deliveries are now queued (the one in flight is not counted).
  */
 export async function requeueEvent(q: Queryable, e: { eventId: string; orgId: string; kind: string; target: DestinationKind | null; only?: DeliveryTarget | undefined }): Promise<number> {
   const r = await q.query<{ requeued: number }>(
@@ -258,6 +259,10 @@ export async function requeueEvent(q: Queryable, e: { eventId: string; orgId: st
                        ) THEN 'parked' ELSE 'pending' END,
               schedule_step = 0, next_attempt_at = now(), claim_token = NULL, updated_at = now()
         WHERE d.event_id = $1 AND ($5::text IS NULL OR d.target = $5)
+          -- A delivery a worker holds (claimed, its lease running: the request may be on the wire) is
+          -- left alone: resetting it would free it for a second claim and send the webhook twice.
+          -- Its attempt is recorded by that worker; a claim whose worker died is due again and reset.
+          AND NOT (d.status = 'pending' AND d.claim_token IS NOT NULL AND d.next_attempt_at > now())
        RETURNING 1
      )
      SELECT ((SELECT count(*) FROM added) + (SELECT count(*) FROM reset))::int AS requeued,

@@ -81,3 +81,14 @@ export async function insertLeases(q: Queryable, leases: NewLease[]): Promise<bo
   const taken = new Set(r.rows.map((row) => row.resource_id));
   return leases.map((l) => taken.has(l.resource_id));
 }
+
+/** Completes the idempotency key this request holds (leased), in the transaction that writes its resource (a refund, a console payout). */
+export async function completeHeldKey(q: Queryable, key: CompletedKeyValues, resourceId: string): Promise<boolean> {
+  const r = await q.query(
+    `UPDATE idempotency_keys SET state = 'completed', locked_until = NULL, response_status = $4, response_body = $5, resource_type = $6,
+            resource_id = $7, completed_at = now()
+      WHERE client_pk = $1 AND key = $2 AND fingerprint = $3 AND state = 'in_progress' RETURNING 1`,
+    [key.client_pk, key.key, key.fingerprint, key.response_status, key.response_body, key.resource_type, resourceId],
+  );
+  return r.rowCount === 1;
+}

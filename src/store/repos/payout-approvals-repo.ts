@@ -58,9 +58,22 @@ export async function insertPendingPayout(q: Queryable, p: NewPendingPayout): Pr
   );
 }
 
-export type ApprovalRow = PayoutRow & { maker_user_id: string | null; checker_user_id: string | null; approval_required: boolean; decision_note: string | null };
+export type ApprovalRow = PayoutRow & {
+  maker_user_id: string | null;
+  checker_user_id: string | null;
+  approval_required: boolean;
+  decision_note: string | null;
+  /** The payout route it was made for (re-checked at approval). */
+  bank_connection_id: string;
+};
 
-const APPROVAL_COLUMNS = `${PAYOUT_COLUMNS}, p.maker_user_id, p.checker_user_id, p.approval_required, p.decision_note`;
+const APPROVAL_COLUMNS = `${PAYOUT_COLUMNS}, p.maker_user_id, p.checker_user_id, p.approval_required, p.decision_note, p.bank_connection_id`;
+
+/** One payout of the organization, read without a lock (a view never waits for a checker deciding it). */
+export async function findOrgPayout(q: Queryable, orgId: string, id: string): Promise<ApprovalRow | null> {
+  const r = await q.query<ApprovalRow>(`SELECT ${APPROVAL_COLUMNS} FROM payouts p WHERE p.id = $1 AND p.org_id = $2`, [id, orgId]);
+  return r.rows[0] ?? null;
+}
 
 /** Locks one payout of the organization for a decision (two checkers at once: the second waits, then sees the first's decision). */
 export async function lockOrgPayout(q: Queryable, orgId: string, id: string): Promise<ApprovalRow | null> {
@@ -84,6 +97,16 @@ export async function markApproved(q: Queryable, a: { payoutId: string; attemptI
      UNION ALL SELECT payout_id, id, 'attempt', NULL, 'PENDING_SUBMIT', 'created' FROM a`,
     [a.payoutId, a.attemptId, a.checkerUserId, a.leaseMs],
   );
+}
+
+/**
+ * The payout's route as an approval finds it: its modes if it is still active, null if it is gone
+ * or inactive. FOR SHARE: a change of the route waits for the approving transaction to commit, so
+ * the approval never sends through a route deactivated (or stripped of the mode) meanwhile.
+ */
+export async function lockActiveRouteModes(q: Queryable, orgId: string, routeId: string): Promise<PayoutMode[] | null> {
+  const r = await q.query<{ modes: PayoutMode[] }>('SELECT modes FROM bank_connections WHERE id = $1 AND org_id = $2 AND active FOR SHARE', [routeId, orgId]);
+  return r.rows[0]?.modes ?? null;
 }
 
 export async function markRejected(q: Queryable, r: { payoutId: string; checkerUserId: string; note: string }): Promise<void> {

@@ -1,6 +1,5 @@
 /** SQL of refunds (table refunds, migration 0014). Status changes are written by src/services/refunds.ts only. */
 import { RELEASED_REFUND_STATUSES, type RefundReview, type RefundStatus } from '../../domain/refund.js';
-import type { CompletedKeyValues } from './idempotency-keys-repo.js';
 import type { Queryable } from '../db.js';
 
 export interface RefundRow {
@@ -71,17 +70,6 @@ export async function insertRefund(q: Queryable, r: NewRefund): Promise<RefundRo
     [r.id, r.refund_id, r.order_pk, r.org_id, r.client_pk, r.amount_paise, r.reason, r.status, r.provider, r.livemode, r.leaseMs],
   );
   return res.rows[0]!;
-}
-
-/** Completes the idempotency key this request holds (leased), in the refund's transaction. */
-export async function completeHeldKey(q: Queryable, key: CompletedKeyValues, resourceId: string): Promise<boolean> {
-  const r = await q.query(
-    `UPDATE idempotency_keys SET state = 'completed', locked_until = NULL, response_status = $4, response_body = $5, resource_type = $6,
-            resource_id = $7, completed_at = now()
-      WHERE client_pk = $1 AND key = $2 AND fingerprint = $3 AND state = 'in_progress' RETURNING 1`,
-    [key.client_pk, key.key, key.fingerprint, key.response_status, key.response_body, key.resource_type, resourceId],
-  );
-  return r.rowCount === 1;
 }
 
 export async function lockRefund(q: Queryable, id: string): Promise<RefundRow | null> {

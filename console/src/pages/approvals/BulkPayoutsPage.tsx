@@ -7,7 +7,8 @@
  */
 import { type FormEvent, Fragment, useCallback, useEffect, useState } from 'react';
 import { api, ApiError, describe } from '../../api.js';
-import { ErrorLine, Time } from '../../components.js';
+import { Time } from '../../components.js';
+import { ApproveOrReject, DecisionOutcome, useDecision } from '../DecisionForm.js';
 import { formatPaise } from '../../format.js';
 
 interface BulkFile {
@@ -61,15 +62,12 @@ export function BulkPayoutsPage({ canMake, canCheck, self }: { canMake: boolean;
   const [files, setFiles] = useState<BulkFile[] | null>(null);
   const [file, setFile] = useState<File | null>(null);
   const [issues, setIssues] = useState<{ field: string; issue: string }[]>([]);
-  const [error, setError] = useState<string | null>(null);
-  const [done, setDone] = useState<string | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
-  const [note, setNote] = useState('');
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, done, setDone, decide: run } = useDecision();
 
   const load = useCallback(() => {
     api<BulkFile[]>('GET', '/bulk-payouts').then(setFiles, (e) => setError(describe(e)));
-  }, []);
+  }, [setError]);
   useEffect(load, [load]);
   // Live progress: poll while a file is being paid.
   const active = files?.some((f) => f.status === 'APPROVED' || (f.status === 'COMPLETED' && f.progress.succeeded + f.progress.failed + f.progress.not_created < f.row_count));
@@ -81,48 +79,39 @@ export function BulkPayoutsPage({ canMake, canCheck, self }: { canMake: boolean;
 
   async function upload(e: FormEvent) {
     e.preventDefault();
-    setError(null);
     setIssues([]);
-    setDone(null);
-    if (!file) return setError('Choose a CSV file first.');
-    setBusy(true);
-    try {
-      const f = await api<BulkFile>('POST', `/bulk-payouts?file_name=${encodeURIComponent(file.name)}`, undefined, { blob: file, type: 'text/csv' });
-      setDone(`${f.file_name} uploaded: ${f.row_count} rows, ${formatPaise(f.total_paise)}. It waits for a checker.`);
-      setSelected(f.id);
-    } catch (err) {
-      if (err instanceof ApiError && err.code === 'VALIDATION_FAILED') {
-        setError(err.message);
-        setIssues(err.details);
-      } else setError(describe(err));
-    } finally {
-      setBusy(false);
-      load();
+    if (!file) {
+      setDone(null);
+      return setError('Choose a CSV file first.');
     }
+    await run(
+      async () => {
+        const f = await api<BulkFile>('POST', `/bulk-payouts?file_name=${encodeURIComponent(file.name)}`, undefined, { blob: file, type: 'text/csv' });
+        setSelected(f.id);
+        return `${f.file_name} uploaded: ${f.row_count} rows, ${formatPaise(f.total_paise)}. It waits for a checker.`;
+      },
+      (err) => {
+        if (!(err instanceof ApiError && err.code === 'VALIDATION_FAILED')) return describe(err);
+        setIssues(err.details);
+        return err.message;
+      },
+    );
+    load();
   }
 
-  async function decide(action: 'approve' | 'reject', f: BulkFile) {
-    if (action === 'reject' && note.trim() === '') return setError('Write a note saying why the file is rejected.');
-    setBusy(true);
-    setError(null);
-    setDone(null);
-    try {
-      await api('POST', `/bulk-payouts/${f.id}/${action}`, action === 'reject' ? { note: note.trim() } : {});
-      setDone(action === 'approve' ? `${f.file_name} approved: its rows are being paid.` : `${f.file_name} rejected; nothing is paid.`);
-      setNote('');
-    } catch (err) {
-      setError(describe(err));
-    } finally {
-      setBusy(false);
-      load();
-    }
+  async function decide(action: 'approve' | 'reject', f: BulkFile, note: string) {
+    await run(async () => {
+      await api('POST', `/bulk-payouts/${f.id}/${action}`, action === 'reject' ? { note } : {});
+      return action === 'approve' ? `${f.file_name} approved: its rows are being paid.` : `${f.file_name} rejected; nothing is paid.`;
+    });
+    load();
   }
 
   const current = files?.find((f) => f.id === selected) ?? null;
   return (
     <>
       <h1>Bulk payouts</h1>
-      <ErrorLine error={error} />
+      <DecisionOutcome error={error} done={done} />
       {issues.length > 0 ? (
         <section className="panel" aria-labelledby="issues-title">
           <h2 id="issues-title">Problems in the file</h2>
@@ -134,11 +123,6 @@ export function BulkPayoutsPage({ canMake, canCheck, self }: { canMake: boolean;
             ))}
           </ul>
         </section>
-      ) : null}
-      {done ? (
-        <p className="notice" role="status">
-          {done}
-        </p>
       ) : null}
       {canMake ? (
         <form className="panel" onSubmit={(e) => void upload(e)} aria-labelledby="upload-title">
@@ -158,18 +142,7 @@ export function BulkPayoutsPage({ canMake, canCheck, self }: { canMake: boolean;
           <h2 id="file-title">{current.file_name}</h2>
           <Preview f={current} />
           {current.status === 'PENDING_APPROVAL' && canCheck && current.uploaded_by !== self ? (
-            <form className="decision" onSubmit={(e) => e.preventDefault()}>
-              <label htmlFor="bulk-note">Note (required to reject)</label>
-              <textarea id="bulk-note" rows={2} maxLength={500} value={note} onChange={(e) => setNote(e.target.value)} />
-              <div className="row">
-                <button type="button" disabled={busy} onClick={() => void decide('approve', current)}>
-                  Approve
-                </button>
-                <button type="button" className="danger" disabled={busy} onClick={() => void decide('reject', current)}>
-                  Reject
-                </button>
-              </div>
-            </form>
+            <ApproveOrReject key={current.id} busy={busy} hint="Approving pays every row of the file; rejecting pays none." decide={(action, note) => void decide(action, current, note)} />
           ) : current.status === 'PENDING_APPROVAL' && current.uploaded_by === self ? (
             <p>You uploaded this file, so another checker must approve or reject it.</p>
           ) : null}

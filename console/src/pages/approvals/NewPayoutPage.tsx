@@ -4,7 +4,7 @@
  * confirms the account by its bank. The payout then waits for a checker ("Payout approvals").
  */
 import { type FormEvent, useEffect, useState } from 'react';
-import { api, describe } from '../../api.js';
+import { api, describe, newIdempotencyKey } from '../../api.js';
 import { ErrorLine } from '../../components.js';
 import { formatPaise } from '../../format.js';
 
@@ -48,6 +48,9 @@ export function NewPayoutPage({ canMake }: { canMake: boolean }) {
   const [error, setError] = useState<string | null>(null);
   const [created, setCreated] = useState<Created | null>(null);
   const [busy, setBusy] = useState(false);
+  // One key per payout this form makes: kept through errors and retries (the server answers a
+  // repeat with the first payout), replaced once a payout is created.
+  const [formKey, setFormKey] = useState(newIdempotencyKey);
 
   useEffect(() => {
     api<SavedBeneficiary[]>('GET', '/payout-beneficiaries').then(setSaved, (e) => setError(describe(e)));
@@ -84,7 +87,8 @@ export function NewPayoutPage({ canMake }: { canMake: boolean }) {
     };
     setBusy(true);
     try {
-      setCreated(await api<Created>('POST', '/payouts', body));
+      setCreated(await api<Created>('POST', '/payouts', body, undefined, formKey));
+      setFormKey(newIdempotencyKey());
       setAmount('');
       setRemarks('');
     } catch (err) {

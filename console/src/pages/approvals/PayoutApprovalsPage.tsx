@@ -5,7 +5,8 @@
  */
 import { useCallback, useEffect, useState } from 'react';
 import { api, ApiError, describe } from '../../api.js';
-import { ErrorLine, Time } from '../../components.js';
+import { Time } from '../../components.js';
+import { ApproveOrReject, DecisionOutcome, useDecision } from '../DecisionForm.js';
 import { formatPaise } from '../../format.js';
 
 interface Pending {
@@ -23,46 +24,32 @@ interface Pending {
 export function PayoutApprovalsPage({ canCheck, self }: { canCheck: boolean; self: string }) {
   const [rows, setRows] = useState<Pending[] | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
-  const [note, setNote] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [done, setDone] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, done, decide: run } = useDecision();
 
   const load = useCallback(() => {
     api<Pending[]>('GET', '/payout-approvals').then(setRows, (e) => setError(describe(e)));
-  }, []);
+  }, [setError]);
   useEffect(load, [load]);
 
   const row = rows?.find((r) => r.id === selected) ?? null;
 
-  async function decide(action: 'approve' | 'reject', p: Pending) {
-    if (action === 'reject' && note.trim() === '') return setError('Write a note saying why the payout is rejected.');
-    setBusy(true);
-    setError(null);
-    setDone(null);
-    try {
-      const r = await api<{ status: string }>('POST', `/payouts/${p.id}/${action}`, action === 'reject' ? { note: note.trim() } : undefined);
-      setDone(action === 'approve' ? `Payout ${p.transaction_id} approved: it was sent to the bank (${r.status}).` : `Payout ${p.transaction_id} rejected; no money moves.`);
-      setSelected(null);
-      setNote('');
-    } catch (e) {
-      setError(e instanceof ApiError && e.status === 409 ? `${e.message} Nothing was changed.` : describe(e));
-    } finally {
-      setBusy(false);
-      load();
-    }
+  async function decide(action: 'approve' | 'reject', p: Pending, note: string) {
+    await run(
+      async () => {
+        const r = await api<{ status: string }>('POST', `/payouts/${p.id}/${action}`, action === 'reject' ? { note } : undefined);
+        setSelected(null);
+        return action === 'approve' ? `Payout ${p.transaction_id} approved: it was sent to the bank (${r.status}).` : `Payout ${p.transaction_id} rejected; no money moves.`;
+      },
+      (e) => (e instanceof ApiError && e.status === 409 ? `${e.message} Nothing was changed.` : describe(e)),
+    );
+    load();
   }
 
   return (
     <>
       <h1>Payout approvals</h1>
       <p className="hint">Payouts made in the console wait for a checker who is not their maker.</p>
-      <ErrorLine error={error} />
-      {done ? (
-        <p className="notice" role="status">
-          {done}
-        </p>
-      ) : null}
+      <DecisionOutcome error={error} done={done} />
       {row ? (
         <section className="panel" aria-labelledby="approval-title">
           <h2 id="approval-title">Payout {row.transaction_id}</h2>
@@ -85,18 +72,7 @@ export function PayoutApprovalsPage({ canCheck, self }: { canCheck: boolean; sel
           ) : !canCheck ? (
             <p>Your role cannot approve payouts; a checker or an admin can.</p>
           ) : (
-            <form className="decision" onSubmit={(e) => e.preventDefault()}>
-              <label htmlFor="approval-note">Note (required to reject)</label>
-              <textarea id="approval-note" rows={3} maxLength={500} value={note} onChange={(e) => setNote(e.target.value)} />
-              <div className="row">
-                <button type="button" disabled={busy} onClick={() => void decide('approve', row)}>
-                  Approve
-                </button>
-                <button type="button" className="danger" disabled={busy} onClick={() => void decide('reject', row)}>
-                  Reject
-                </button>
-              </div>
-            </form>
+            <ApproveOrReject key={row.id} busy={busy} hint="Approving sends the payout to the bank; rejecting moves no money." decide={(action, note) => void decide(action, row, note)} />
           )}
           <button type="button" className="secondary" onClick={() => setSelected(null)}>
             Close

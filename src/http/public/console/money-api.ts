@@ -7,7 +7,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../context.js';
-import { ConsoleMoney, type MoneyListQuery } from '../../../services/console/money.js';
+import { ConsoleMoney, type MoneyListQuery, type Page } from '../../../services/console/money.js';
 import { okEnvelope } from '../../plugins/envelope.js';
 import { csvStream, rupeesOf } from './csv.js';
 import { ListQuery, MONEY_OPS, RefParams } from './schemas/money.js';
@@ -25,19 +25,37 @@ function listQuery(orgId: string, q: Static<typeof ListQuery>): MoneyListQuery {
   };
 }
 
-export async function registerMoneyApi(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const api = app.withTypeProvider<TypeBoxTypeProvider>();
-  const money = new ConsoleMoney({ db: ctx.db, vault: ctx.vault, publicBaseUrl: () => ctx.publicBaseUrl() });
+type ExportQuery = Omit<MoneyListQuery, 'cursor' | 'limit'>;
+type CsvColumns<R> = Parameters<typeof csvStream<R>>[1];
 
-  api.get('/payment-orders', { schema: { ...MONEY_OPS.listOrders, querystring: ListQuery }, config: { console: 'read' } }, async (request) => {
-    const page = await money.listOrders(listQuery(sessionOf(request).user.org_id, request.query));
+/**
+ * One kind of money (payment orders, payouts): what its three routes differ by. `R` is a list row,
+ * `D` the detail of one.
+ */
+interface MoneyKind<R, D> {
+  /** The list's path; the export is at `${path}/export`, one resource at `${path}/:ref`. */
+  path: string;
+  ops: { list: typeof MONEY_OPS.listOrders; export: typeof MONEY_OPS.exportOrders; get: typeof MONEY_OPS.getOrder };
+  list: (q: MoneyListQuery) => Promise<Page<R>>;
+  export: (q: ExportQuery) => AsyncGenerator<R>;
+  detail: (orgId: string, ref: string) => Promise<D>;
+  fileName: string;
+  columns: CsvColumns<R>;
+}
+
+/** The list, its CSV export and one resource of a kind of money. */
+function registerMoneyRoutes<R, D>(app: FastifyInstance, kind: MoneyKind<R, D>): void {
+  const api = app.withTypeProvider<TypeBoxTypeProvider>();
+
+  api.get(kind.path, { schema: { ...kind.ops.list, querystring: ListQuery }, config: { console: 'read' } }, async (request) => {
+    const page = await kind.list(listQuery(sessionOf(request).user.org_id, request.query));
     return okEnvelope(request, page.rows, { next_cursor: page.next_cursor });
   });
 
-  // A static path: find-my-way matches it before '/payment-orders/:ref'.
-  api.get('/payment-orders/export', { schema: { ...MONEY_OPS.exportOrders, querystring: ListQuery }, config: { console: 'read' } }, async (request, reply) => {
+  // A static path: find-my-way matches it before `${path}/:ref`.
+  api.get(`${kind.path}/export`, { schema: { ...kind.ops.export, querystring: ListQuery }, config: { console: 'read' } }, async (request, reply) => {
     const { cursor: _c, limit: _l, ...q } = listQuery(sessionOf(request).user.org_id, request.query);
-    const rows = money.exportOrders(q);
+    const rows = kind.export(q);
     // The first page is read before the answer starts, so a bad filter is still a 422 in the envelope.
     const first = await rows.next();
     const all = (async function* () {
@@ -46,62 +64,58 @@ export async function registerMoneyApi(app: FastifyInstance, ctx: AppContext): P
     })();
     return reply
       .header('content-type', 'text/csv; charset=utf-8')
-      .header('content-disposition', 'attachment; filename="payment-orders.csv"')
-      .send(
-        csvStream(all, [
-          { header: 'created_at', value: (o) => o.created_at },
-          { header: 'order_id', value: (o) => o.order_id },
-          { header: 'id', value: (o) => o.id },
-          { header: 'merchant_order_reference', value: (o) => o.merchant_order_reference },
-          { header: 'amount_rupees', value: (o) => rupeesOf(o.amount_paise) },
-          { header: 'status', value: (o) => o.status },
-          { header: 'response_mode', value: (o) => o.response_mode },
-          { header: 'utr', value: (o) => o.utr },
-          { header: 'livemode', value: (o) => o.livemode },
-        ]),
-      );
+      .header('content-disposition', `attachment; filename="${kind.fileName}"`)
+      .send(csvStream(all, kind.columns));
   });
 
-  api.get('/payment-orders/:ref', { schema: { ...MONEY_OPS.getOrder, params: RefParams }, config: { console: 'read' } }, async (request) => {
+  api.get(`${kind.path}/:ref`, { schema: { ...kind.ops.get, params: RefParams }, config: { console: 'read' } }, async (request) => {
     const { ref } = request.params;
-    return okEnvelope(request, await money.order(sessionOf(request).user.org_id, ref));
+    return okEnvelope(request, await kind.detail(sessionOf(request).user.org_id, ref));
+  });
+}
+
+export async function registerMoneyApi(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const money = new ConsoleMoney({ db: ctx.db, vault: ctx.vault, publicBaseUrl: () => ctx.publicBaseUrl() });
+
+  registerMoneyRoutes(app, {
+    path: '/payment-orders',
+    ops: { list: MONEY_OPS.listOrders, export: MONEY_OPS.exportOrders, get: MONEY_OPS.getOrder },
+    list: (q: MoneyListQuery) => money.listOrders(q),
+    export: (q: ExportQuery) => money.exportOrders(q),
+    detail: (orgId: string, ref: string) => money.order(orgId, ref),
+    fileName: 'payment-orders.csv',
+    columns: [
+      { header: 'created_at', value: (o) => o.created_at },
+      { header: 'order_id', value: (o) => o.order_id },
+      { header: 'id', value: (o) => o.id },
+      { header: 'merchant_order_reference', value: (o) => o.merchant_order_reference },
+      { header: 'amount_rupees', value: (o) => rupeesOf(o.amount_paise) },
+      { header: 'status', value: (o) => o.status },
+      { header: 'response_mode', value: (o) => o.response_mode },
+      { header: 'utr', value: (o) => o.utr },
+      { header: 'livemode', value: (o) => o.livemode },
+    ],
   });
 
-  api.get('/payouts', { schema: { ...MONEY_OPS.listPayouts, querystring: ListQuery }, config: { console: 'read' } }, async (request) => {
-    const page = await money.listPayouts(listQuery(sessionOf(request).user.org_id, request.query));
-    return okEnvelope(request, page.rows, { next_cursor: page.next_cursor });
-  });
-
-  api.get('/payouts/export', { schema: { ...MONEY_OPS.exportPayouts, querystring: ListQuery }, config: { console: 'read' } }, async (request, reply) => {
-    const { cursor: _c, limit: _l, ...q } = listQuery(sessionOf(request).user.org_id, request.query);
-    const rows = money.exportPayouts(q);
-    const first = await rows.next();
-    const all = (async function* () {
-      if (!first.done) yield first.value;
-      yield* rows;
-    })();
-    return reply
-      .header('content-type', 'text/csv; charset=utf-8')
-      .header('content-disposition', 'attachment; filename="payouts.csv"')
-      .send(
-        csvStream(all, [
-          { header: 'created_at', value: (p) => p.created_at },
-          { header: 'transaction_id', value: (p) => p.transaction_id },
-          { header: 'id', value: (p) => p.id },
-          { header: 'client_reference', value: (p) => p.client_reference },
-          { header: 'amount_rupees', value: (p) => rupeesOf(p.amount_paise) },
-          { header: 'mode', value: (p) => p.mode },
-          { header: 'status', value: (p) => p.status },
-          { header: 'beneficiary_name', value: (p) => p.beneficiary_name },
-          { header: 'account_number_last4', value: (p) => p.account_number_last4 },
-          { header: 'utr', value: (p) => p.utr },
-          { header: 'livemode', value: (p) => p.livemode },
-        ]),
-      );
-  });
-
-  api.get('/payouts/:ref', { schema: { ...MONEY_OPS.getPayout, params: RefParams }, config: { console: 'read' } }, async (request) => {
-    const { ref } = request.params;
-    return okEnvelope(request, await money.payout(sessionOf(request).user.org_id, ref));
+  registerMoneyRoutes(app, {
+    path: '/payouts',
+    ops: { list: MONEY_OPS.listPayouts, export: MONEY_OPS.exportPayouts, get: MONEY_OPS.getPayout },
+    list: (q: MoneyListQuery) => money.listPayouts(q),
+    export: (q: ExportQuery) => money.exportPayouts(q),
+    detail: (orgId: string, ref: string) => money.payout(orgId, ref),
+    fileName: 'payouts.csv',
+    columns: [
+      { header: 'created_at', value: (p) => p.created_at },
+      { header: 'transaction_id', value: (p) => p.transaction_id },
+      { header: 'id', value: (p) => p.id },
+      { header: 'client_reference', value: (p) => p.client_reference },
+      { header: 'amount_rupees', value: (p) => rupeesOf(p.amount_paise) },
+      { header: 'mode', value: (p) => p.mode },
+      { header: 'status', value: (p) => p.status },
+      { header: 'beneficiary_name', value: (p) => p.beneficiary_name },
+      { header: 'account_number_last4', value: (p) => p.account_number_last4 },
+      { header: 'utr', value: (p) => p.utr },
+      { header: 'livemode', value: (p) => p.livemode },
+    ],
   });
 }

@@ -14,6 +14,8 @@ import { notFound } from '../../../domain/errors.js';
 import { PAYOUT_MODES } from '../../../domain/payout.js';
 import { type ConsolePerson, DECISION_NOTE_MAX } from '../../../services/payout-approvals.js';
 import { okEnvelope } from '../../plugins/envelope.js';
+import { idempotencyKeyOf, sendCreateResponse } from '../../plugins/idempotency.js';
+import { IdempotencyKeyHeaders } from '../schemas/common.js';
 import { consoleOperation as op } from './schemas/common.js';
 import { actorOf, sessionOf } from './session.js';
 
@@ -48,7 +50,15 @@ export function personOf(request: FastifyRequest): ConsolePerson {
 export const APPROVALS_OPS = {
   ifsc: op({ operationId: 'consoleLookUpIfsc', summary: 'The bank of an IFSC', access: 'read', description: '`data`: `{ifsc, bank_name}`; 404 for an unknown IFSC.' }),
   beneficiaries: op({ operationId: 'consoleListPayoutBeneficiaries', summary: 'Saved beneficiaries for the payout form', access: 'read', description: '`data`: the console\'s saved beneficiaries (masked).' }),
-  createPayout: op({ operationId: 'consoleCreatePayout', summary: "A maker's payout (waits for a checker)", access: 'change', status: 201, description: '`data`: the payout, PENDING_APPROVAL.' }),
+  createPayout: op({
+    operationId: 'consoleCreatePayout',
+    summary: "A maker's payout (waits for a checker)",
+    access: 'change',
+    status: 201,
+    description:
+      '`data`: the payout, PENDING_APPROVAL. Idempotent by the `Idempotency-Key` header (a UUID v4 the app makes per form): a repeat answers the first ' +
+      'payout (`Idempotent-Replayed: true`); the same key with another body is 422 IDEMPOTENCY_KEY_REUSED; 400 without the header.',
+  }),
   pending: op({ operationId: 'consoleListPayoutApprovals', summary: 'Console payouts waiting for approval', access: 'read', description: '`data`: pending payouts, oldest first, with the maker.' }),
   approve: op({ operationId: 'consoleApprovePayout', summary: 'Approve a payout (a checker who is not its maker)', access: 'change', description: '`data`: the payout, PROCESSING; 403 SELF_APPROVAL_DENIED for its maker, 409 once decided.' }),
   reject: op({ operationId: 'consoleRejectPayout', summary: 'Reject a payout (no money moves)', access: 'change', description: '`data`: the payout, REJECTED.' }),
@@ -68,10 +78,16 @@ export async function registerPayoutApprovalsApi(app: FastifyInstance, ctx: AppC
     return okEnvelope(request, await ctx.payoutApprovals.beneficiaries(sessionOf(request).user.org_id));
   });
 
-  api.post('/payouts', { schema: { ...APPROVALS_OPS.createPayout, body: ConsolePayoutBody }, config: { console: 'payouts.make' } }, async (request, reply) => {
-    const b = request.body;
-    return reply.code(201).send(okEnvelope(request, await ctx.payoutApprovals.create(personOf(request), b)));
-  });
+  // The key header is checked after the console guard (an instance hook, so it runs first: no
+  // session, CSRF or permission is refused as such) and before the body's schema, as a merchant create's.
+  const keyFirst = async (request: FastifyRequest) => {
+    idempotencyKeyOf(request);
+  };
+  api.post(
+    '/payouts',
+    { preValidation: keyFirst, schema: { ...APPROVALS_OPS.createPayout, headers: IdempotencyKeyHeaders, body: ConsolePayoutBody }, config: { console: 'payouts.make' } },
+    async (request, reply) => sendCreateResponse(reply, await ctx.payoutApprovals.create(personOf(request), request.body, idempotencyKeyOf(request), request.id)),
+  );
 
   api.get('/payout-approvals', { schema: APPROVALS_OPS.pending, config: { console: 'read' } }, async (request) => {
     return okEnvelope(request, await ctx.payoutApprovals.pending(sessionOf(request).user.org_id));
