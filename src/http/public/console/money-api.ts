@@ -7,7 +7,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../context.js';
-import { ConsoleMoney, type MoneyListQuery } from '../../../services/console/money.js';
+import type { MoneyListQuery } from '../../../services/console/money.js';
 import { okEnvelope } from '../../plugins/envelope.js';
 import { csvStream, rupeesOf } from './csv.js';
 import { ListQuery, MONEY_OPS, RefParams } from './schemas/money.js';
@@ -27,7 +27,7 @@ function listQuery(orgId: string, q: Static<typeof ListQuery>): MoneyListQuery {
 
 export async function registerMoneyApi(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
-  const money = new ConsoleMoney({ db: ctx.db, vault: ctx.vault, publicBaseUrl: () => ctx.publicBaseUrl() });
+  const money = ctx.console.money;
 
   api.get('/payment-orders', { schema: { ...MONEY_OPS.listOrders, querystring: ListQuery }, config: { console: 'read' } }, async (request) => {
     const page = await money.listOrders(listQuery(sessionOf(request).user.org_id, request.query));
