@@ -1,6 +1,9 @@
 /**
- * The services of one running instance, built once and handed to the HTTP apps, the workers and
- * the tests. Each feature adds its service here, so every entry point calls the same code.
+ * The composition root: builds every service of one running instance once, in dependency order,
+ * each given exactly what it uses (the database, other services, config values, the logger,
+ * metrics). What comes out, AppContext, is the bag of built services handed to the HTTP apps, the
+ * workers, the CLI's admin API and the tests; no service receives it or imports this module, so a
+ * service's constructor says all it depends on (docs/architecture.md "Wiring").
  */
 import type { Config } from './config.js';
 import type { RateLimiter } from './security/rate-limiter.js';
@@ -16,6 +19,7 @@ import { EventLogService } from './services/event-log.js';
 import { IdempotencyService } from './services/idempotency.js';
 import { BeneficiariesService } from './services/beneficiaries.js';
 import { PayoutOutcomeRecorder } from './services/payout-outcomes.js';
+import { PayoutSubmitter } from './services/payout-submission.js';
 import { BulkPayoutsService } from './services/bulk-payouts.js';
 import { PayoutApprovalsService } from './services/payout-approvals.js';
 import { PayoutsService } from './services/payouts.js';
@@ -23,14 +27,41 @@ import { RoutesService } from './services/routes.js';
 import { loadIfscData } from './domain/ifsc.js';
 import type { Provider } from './providers/provider.js';
 import type { SandboxControls } from './providers/sandbox/adapter.js';
+import { OrderExpiry } from './services/payment-order-expiry.js';
 import { PaymentOrdersService } from './services/payment-orders.js';
 import { ProviderIntake } from './services/provider-intake.js';
 import { ProviderAccountsService } from './services/provider-accounts.js';
 import { ProviderRegistry } from './providers/registry.js';
 import { ProviderAnomalies } from './services/provider-anomalies.js';
 import { OperationsReviewService } from './services/operations-review.js';
+import { RefundSubmitter } from './services/refund-submission.js';
 import { RefundsService } from './services/refunds.js';
 import type { Db } from './store/db.js';
+
+/**
+ * Where this instance's listeners are reachable, for links and callback addresses. The addresses
+ * are known only once the listeners listen (port 0: any free port), after the services were
+ * built, so services get `publicBaseUrl()` / `providerCallbackBaseUrl()` functions that read them
+ * here; a configured PUBLIC_BASE_URL or PROVIDER_CALLBACK_BASE_URL wins.
+ */
+export class ListenerUrls {
+  private listening: { publicUrl: string; internalUrl: string } | undefined;
+
+  constructor(private readonly config: Pick<Config, 'publicBaseUrl' | 'providerCallbackBaseUrl' | 'host' | 'port' | 'internalHost' | 'internalPort'>) {}
+
+  /** Called by startService once both listeners listen. */
+  listen(addresses: { publicUrl: string; internalUrl: string }): void {
+    this.listening = addresses;
+  }
+
+  publicBaseUrl(): string {
+    return this.config.publicBaseUrl ?? this.listening?.publicUrl ?? `http://${this.config.host}:${this.config.port}`;
+  }
+
+  providerCallbackBaseUrl(): string {
+    return this.config.providerCallbackBaseUrl ?? this.listening?.internalUrl ?? `http://${this.config.internalHost}:${this.config.internalPort}`;
+  }
+}
 
 export interface AppContext {
   config: Config;
@@ -39,6 +70,8 @@ export interface AppContext {
   metrics: Metrics;
   vault: Vault;
   rateLimiter: RateLimiter;
+  /** Where the listeners are reachable (see ListenerUrls). */
+  urls: ListenerUrls;
   /** Failed-authentication and checkout limits per source address. */
   sourceLimits: SourceLimits;
   clients: ClientsService;
@@ -67,6 +100,8 @@ export interface AppContext {
   routes: RoutesService;
   beneficiaries: BeneficiariesService;
   payouts: PayoutsService;
+  /** Submission of payout attempts to the bank, their inquiries and the bank's callbacks. */
+  payoutSubmission: PayoutSubmitter;
   /** Console payouts under maker-checker (contract §6). */
   payoutApprovals: PayoutApprovalsService;
   /** Bulk payout files: upload, decision, row-by-row submission (contract §6). */
@@ -76,12 +111,16 @@ export interface AppContext {
   /** Base URL of the public listener (PUBLIC_BASE_URL, else the real listening address). */
   publicBaseUrl(): string;
   paymentOrders: PaymentOrdersService;
+  /** The expiry of payment orders whose window ended, after a final provider check. */
+  orderExpiry: OrderExpiry;
   /** Verified provider callbacks: stored, then processed by a worker. */
   providerIntake: ProviderIntake;
   /** The merchant console: users, sessions, audit log, its view of API clients. */
   console: ConsoleServices;
   /** Refunds of confirmed payments and their review (contract §6). */
   refunds: RefundsService;
+  /** Submission of refunds to the provider and their inquiries. */
+  refundSubmission: RefundSubmitter;
   /** The operations review queue (contract §6). */
   reviews: OperationsReviewService;
 }
@@ -96,72 +135,72 @@ export interface ContextDeps {
 }
 
 export function buildContext(deps: ContextDeps): AppContext {
-  let listeningBase: string | undefined;
-  let internalBase: string | undefined;
+  const { config, db, log, rateLimiter, provider } = deps;
+  const sandbox = deps.sandbox;
   // Keep the IFSC dataset load (~15 ms) off the first payout request.
   loadIfscData();
+
+  // Foundations: nothing of ours below them.
   const metrics = new Metrics();
-  const vault = new Vault(deps.config.masterKey);
-  const providerAnomalies = new ProviderAnomalies({ db: deps.db, log: deps.log });
+  const vault = new Vault(config.masterKey);
+  const urls = new ListenerUrls(config);
+  const publicBaseUrl = () => urls.publicBaseUrl();
+  const providerCallbackBaseUrl = () => urls.providerCallbackBaseUrl();
   const clientLookups = metrics.counter('tijori_client_lookups_total', 'Authentications by where the client row came from: cache, unknown_cache (a known-unknown id) or database', ['source']);
-  const ctx = {
-    ...deps,
-    sandbox: deps.sandbox,
-    metrics,
+  const clients = new ClientsService(db, { onLookup: (source) => clientLookups.inc({ source }) });
+  const sourceLimits = new SourceLimits(rateLimiter, { authFailuresPerMinute: config.authFailureLimitPerMinute, checkoutPerMinute: config.checkoutRateLimitPerMinute }, log);
+  const idempotency = new IdempotencyService(db);
+
+  // Callbacks to merchants: destinations, the event log, deliveries.
+  const destinations = new DestinationsService({
+    db,
     vault,
-    routes: new RoutesService(deps.db),
-    beneficiaries: new BeneficiariesService(vault),
-    clients: new ClientsService(deps.db, { onLookup: (source) => clientLookups.inc({ source }) }),
-    sourceLimits: new SourceLimits(
-      deps.rateLimiter,
-      { authFailuresPerMinute: deps.config.authFailureLimitPerMinute, checkoutPerMinute: deps.config.checkoutRateLimitPerMinute },
-      deps.log,
-    ),
-    idempotency: new IdempotencyService(deps.db),
-    destinations: new DestinationsService({
-      db: deps.db,
-      vault,
-      urlPolicy: { allowPrivateNetworks: deps.config.callbackAllowPrivateNetworks, allowLocalHttp: deps.config.callbackAllowLocalHttp },
-    }),
-    deliveries: new DeliveriesService({ db: deps.db, vault, log: deps.log, metrics, retryScale: deps.config.callbackRetryScale }),
-    events: new EventLogService({ db: deps.db }),
-    publicBaseUrl: () => deps.config.publicBaseUrl ?? listeningBase ?? `http://${deps.config.host}:${deps.config.port}`,
-    providerAnomalies,
-    providers: new ProviderRegistry({
-      db: deps.db,
-      vault,
-      log: deps.log,
-      metrics,
-      timeoutMs: deps.config.providerTimeoutMs,
-      sandbox: deps.provider,
-      anomalySink: (accountId, provider) => providerAnomalies.sinkFor(accountId, provider),
-    }),
-    providerCallbackBaseUrl: () => deps.config.providerCallbackBaseUrl ?? internalBase ?? `http://${deps.config.internalHost}:${deps.config.internalPort}`,
-    setListeningBase: (url: string) => {
-      listeningBase = url;
-    },
-    setInternalBase: (url: string) => {
-      internalBase = url;
-    },
-  } as AppContext & { setListeningBase(url: string): void; setInternalBase(url: string): void };
-  ctx.providerAccounts = new ProviderAccountsService(ctx);
-  // These services need the finished context (provider, vault, config, each other).
-  ctx.paymentOrders = new PaymentOrdersService(ctx);
-  ctx.payouts = new PayoutsService(ctx);
-  ctx.payoutApprovals = new PayoutApprovalsService(ctx);
-  ctx.bulkPayouts = new BulkPayoutsService(ctx);
-  ctx.payoutOutcomes = new PayoutOutcomeRecorder(ctx);
-  ctx.providerIntake = new ProviderIntake(ctx);
-  ctx.console = buildConsoleServices({
-    db: deps.db,
-    vault,
-    rateLimiter: deps.rateLimiter,
-    clients: ctx.clients,
-    destinations: ctx.destinations,
-    settings: deps.config.console,
-    publicBaseUrl: () => ctx.publicBaseUrl(),
+    urlPolicy: { allowPrivateNetworks: config.callbackAllowPrivateNetworks, allowLocalHttp: config.callbackAllowLocalHttp },
   });
-  ctx.refunds = new RefundsService(ctx);
-  ctx.reviews = new OperationsReviewService(ctx);
-  return ctx;
+  const deliveries = new DeliveriesService({ db, vault, log, metrics, retryScale: config.callbackRetryScale });
+  const events = new EventLogService({ db });
+
+  // Providers: which one talks for an order, an organization, a payout route; their accounts.
+  // What providers sent that could not be used: recorded for the console (issue #22).
+  const providerAnomalies = new ProviderAnomalies({ db, log });
+  const providers = new ProviderRegistry({
+    db,
+    vault,
+    log,
+    metrics,
+    timeoutMs: config.providerTimeoutMs,
+    sandbox: provider,
+    anomalySink: (accountId, providerName) => providerAnomalies.sinkFor(accountId, providerName),
+  });
+  const providerAccounts = new ProviderAccountsService({ db, vault, config, providerCallbackBaseUrl, providers });
+
+  // PayIn.
+  const paymentOrders = new PaymentOrdersService({ db, vault, log, config, publicBaseUrl, providers, clients, idempotency, sandbox });
+  const orderExpiry = new OrderExpiry({ db, log, providers });
+  const reviews = new OperationsReviewService({ db });
+
+  // PayOut: beneficiaries and routes, the recording of bank answers, submission, then the three ways a payout is made.
+  const routes = new RoutesService(db);
+  const beneficiaries = new BeneficiariesService({ db, vault });
+  const payoutOutcomes = new PayoutOutcomeRecorder({ db, log, metrics, config });
+  const payoutSubmission = new PayoutSubmitter({ db, log, metrics, config, providers, beneficiaries, payoutOutcomes });
+  const payouts = new PayoutsService({ db, config, idempotency, providers, beneficiaries, submission: payoutSubmission });
+  const payoutApprovals = new PayoutApprovalsService({ db, config, payouts, providers, beneficiaries, submission: payoutSubmission });
+  const bulkPayouts = new BulkPayoutsService({ db, vault, log, config, payoutApprovals, providers, beneficiaries, submission: payoutSubmission });
+
+  // Provider callbacks, dispatched to the aggregates above.
+  const providerIntake = new ProviderIntake({ db, log, providers, paymentOrders, payoutSubmission });
+
+  // Refunds.
+  const refundSubmission = new RefundSubmitter({ db, log, metrics, config, providers });
+  const refunds = new RefundsService({ db, log, config, idempotency, submission: refundSubmission });
+
+  const consoleServices = buildConsoleServices({ db, vault, rateLimiter, clients, destinations, settings: config.console, publicBaseUrl });
+
+  return {
+    config, db, log, metrics, vault, rateLimiter, urls, sourceLimits, clients, idempotency, destinations, deliveries, events,
+    provider, providers, providerAnomalies, providerAccounts, providerCallbackBaseUrl, sandbox, routes, beneficiaries, payouts, payoutSubmission,
+    payoutApprovals, bulkPayouts, payoutOutcomes, publicBaseUrl, paymentOrders, orderExpiry, providerIntake,
+    console: consoleServices, refunds, refundSubmission, reviews,
+  };
 }

@@ -139,8 +139,7 @@ async function startInOrder(config: Config, log: Logger, started: Array<() => Pr
   await internalApp.listen({ host: config.internalHost, port: config.internalPort });
   const publicUrl = urlOf(publicApp);
   internalUrl = urlOf(internalApp);
-  (ctx as AppContext & { setListeningBase(u: string): void }).setListeningBase(publicUrl);
-  (ctx as AppContext & { setInternalBase(u: string): void }).setInternalBase(internalUrl);
+  ctx.urls.listen({ publicUrl, internalUrl });
 
   // The sandbox runs in this process unless SANDBOX_URL names one started with `tijori sandbox serve`.
   // It brings its own tables (src/sandbox/migrate.ts), as it does when it runs apart.

@@ -8,7 +8,8 @@
 import { newRowId } from '../store/row-id.js';
 import { AppError } from '../domain/errors.js';
 import type { Vault } from '../security/vault.js';
-import type { Queryable } from '../store/db.js';
+import { Batcher } from '../store/batcher.js';
+import { type Db, isDataOrDeadlockError } from '../store/db.js';
 import * as repo from '../store/repos/beneficiaries-repo.js';
 import type { InlineBeneficiary } from './payout-input.js';
 
@@ -25,10 +26,21 @@ export interface ResolvedBeneficiary {
 const encryptionContext = (id: string) => `beneficiary:${id}:account_number`;
 
 export class BeneficiariesService {
-  constructor(private readonly vault: Vault) {}
+  private readonly vault: Vault;
+  /** Inline beneficiaries of creates that arrive together are stored with one statement (src/store/batcher.ts). */
+  private readonly writes: Batcher<repo.NewBeneficiary, repo.BeneficiaryRow>;
 
-  /** Encrypts up front so the insert inside the create transaction costs no extra time. */
-  prepare(orgId: string, clientPk: string, b: InlineBeneficiary): repo.NewBeneficiary {
+  constructor(private readonly deps: { db: Db; vault: Vault }) {
+    this.vault = deps.vault;
+    this.writes = new Batcher((list) => repo.upsertBeneficiaries(deps.db, list), {
+      maxBatch: 128,
+      concurrency: 2,
+      isolateFailures: isDataOrDeadlockError,
+    });
+  }
+
+  /** Encrypts up front so the insert costs no extra time. */
+  private prepare(orgId: string, clientPk: string, b: InlineBeneficiary): repo.NewBeneficiary {
     const id = newRowId();
     return {
       id,
@@ -45,18 +57,18 @@ export class BeneficiariesService {
   }
 
   /**
-   * Stores inline details as a confirmed beneficiary, or finds the one with the same account;
-   * `upsert` writes it: PayoutsService passes a batch of concurrent creates' beneficiaries.
+   * Stores checked inline details (payout-input.ts) as a confirmed beneficiary of the API client,
+   * or finds the one with the same account.
    */
-  async saveInline(upsert: (b: repo.NewBeneficiary) => Promise<repo.BeneficiaryRow>, prepared: repo.NewBeneficiary, inline: InlineBeneficiary): Promise<ResolvedBeneficiary> {
-    const row = await upsert(prepared);
+  async saveInline(orgId: string, clientPk: string, inline: InlineBeneficiary): Promise<ResolvedBeneficiary> {
+    const row = await this.writes.add(this.prepare(orgId, clientPk, inline));
     // The payout carries the name the merchant confirmed for it; the stored beneficiary keeps its first one.
     return { id: row.id, name: inline.name, last4: row.account_number_last4, ifsc: row.ifsc, bankName: row.bank_name, accountNumber: inline.accountNumber };
   }
 
   /** An active, confirmed beneficiary this API client created; BENEFICIARY_INVALID otherwise. */
-  async findUsable(q: Queryable, orgId: string, clientPk: string, id: string): Promise<ResolvedBeneficiary> {
-    const row = await repo.findUsableBeneficiary(q, orgId, clientPk, id);
+  async findUsable(orgId: string, clientPk: string, id: string): Promise<ResolvedBeneficiary> {
+    const row = await repo.findUsableBeneficiary(this.deps.db, orgId, clientPk, id);
     if (!row) throw new AppError('BENEFICIARY_INVALID', 'beneficiary_id does not name an active, confirmed beneficiary of this API client.');
     return { ...this.fromRow(row), accountNumber: this.accountNumberOf(row) };
   }

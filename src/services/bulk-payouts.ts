@@ -9,19 +9,23 @@
  * simply done again. No row is ever paid twice.
  */
 import { createHash } from 'node:crypto';
-import type { AppContext } from '../context.js';
+import type { Config } from '../config.js';
 import { AppError, notFound, validationError } from '../domain/errors.js';
 import { charLength, isStorableText, isUuid } from '../domain/text.js';
+import type { Logger } from '../observability/logger.js';
+import type { ProviderRegistry } from '../providers/registry.js';
+import type { Vault } from '../security/vault.js';
+import type { Db } from '../store/db.js';
 import { newRowId } from '../store/row-id.js';
-import * as beneficiariesRepo from '../store/repos/beneficiaries-repo.js';
 import * as repo from '../store/repos/bulk-payouts-repo.js';
 import * as routesRepo from '../store/repos/routes-repo.js';
 import { lookupIfsc } from '../domain/ifsc.js';
 import { recordAudit } from './console/audit.js';
 import { recordEvent } from './events.js';
 import { type BulkRowIssue, readBulkCsv } from './bulk-csv.js';
-import { type ConsolePerson, DECISION_NOTE_MAX } from './payout-approvals.js';
-import { submitAfterCreate } from './payout-submission.js';
+import type { BeneficiariesService } from './beneficiaries.js';
+import { type ConsolePerson, DECISION_NOTE_MAX, type PayoutApprovalsService } from './payout-approvals.js';
+import type { PayoutSubmitter } from './payout-submission.js';
 import { createdEventData } from './payout-view.js';
 import { newTransactionId } from './payouts.js';
 
@@ -49,8 +53,21 @@ export function bulkFileView(f: repo.BulkFileRow) {
   };
 }
 
+/** What BulkPayoutsService uses; built by the composition root (context.ts). */
+export interface BulkPayoutsDeps {
+  db: Db;
+  vault: Vault;
+  log: Logger;
+  config: Pick<Config, 'payout' | 'testCrashPoint'>;
+  /** The organization's console principal, the maker of its console and bulk payouts. */
+  payoutApprovals: Pick<PayoutApprovalsService, 'principal'>;
+  providers: Pick<ProviderRegistry, 'forAccount'>;
+  beneficiaries: Pick<BeneficiariesService, 'saveInline'>;
+  submission: Pick<PayoutSubmitter, 'submitAfterCreate'>;
+}
+
 export class BulkPayoutsService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: BulkPayoutsDeps) {}
 
   async upload(person: ConsolePerson, fileName: string, content: Buffer) {
     const name = fileName.trim();
@@ -165,7 +182,7 @@ export class BulkPayoutsService {
     }
     const accountNumber = this.ctx.vault.decrypt(r.account_number_enc, rowContext(file.id, r.line));
     const inline = { name: r.name, accountNumber, ifsc: r.ifsc, bankName: r.bank_name, mobile: r.mobile };
-    const ben = await this.ctx.beneficiaries.saveInline((b) => beneficiariesRepo.upsertBeneficiary(this.ctx.db, b), this.ctx.beneficiaries.prepare(file.org_id, clientPk, inline), inline);
+    const ben = await this.ctx.beneficiaries.saveInline(file.org_id, clientPk, inline);
     // Live or test is the route's provider account's (as for an API payout), not the built-in sandbox's.
     const routeProvider = await this.ctx.providers.forAccount(route.provider_account_id);
     const p: repo.BulkPayoutCreate = {
@@ -189,7 +206,7 @@ export class BulkPayoutsService {
       this.ctx.log.warn({ file: file.id, line: r.line }, 'TIJORI_TEST_CRASH_POINT bulk_mid reached: killing the process');
       process.kill(process.pid, 'SIGKILL');
     }
-    await submitAfterCreate(this.ctx, {
+    await this.ctx.submission.submitAfterCreate({
       attemptId: p.attemptId, transactionId: p.transactionId, amountPaise: p.amountPaise, mode: p.mode, remarks: p.remarks, routeId: p.routeId,
       beneficiary: { name: ben.name, accountNumber, ifsc: ben.ifsc },
     });

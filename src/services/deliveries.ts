@@ -17,8 +17,10 @@ import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { Vault } from '../security/vault.js';
 import type { Db } from '../store/db.js';
+import { listen, type Subscription } from '../store/notify.js';
 import * as repo from '../store/repos/callbacks-repo.js';
 import { Batcher } from '../store/batcher.js';
+import { onDeliveriesCommitted } from './delivery-signal.js';
 import { destinationSecretContext } from './destinations.js';
 
 /** A claim outlives the longest attempt (10 s) with room to record it; then another worker may retry. */
@@ -49,6 +51,21 @@ export class DeliveriesService {
     this.lagSeconds = deps.metrics.histogram('tijori_callback_first_attempt_lag_seconds', 'Event creation to the start of its first attempt', [], [
       0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5, 30,
     ]);
+  }
+
+  /**
+   * Calls `wake` whenever new deliveries were committed: by this instance (in-process, see
+   * delivery-signal.ts) or by another one (PostgreSQL NOTIFY). `close()` stops both.
+   */
+  onNewDeliveries(wake: () => void): Subscription {
+    const unsubscribeLocal = onDeliveriesCommitted(wake);
+    const remote = listen(this.deps.db, repo.DELIVERIES_CHANNEL, wake, this.deps.log);
+    return {
+      close: async () => {
+        unsubscribeLocal();
+        await remote.close();
+      },
+    };
   }
 
   /** Claims up to `limit` due deliveries for one worker. */

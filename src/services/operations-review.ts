@@ -8,14 +8,13 @@
  * keeps its state. An item is acted on once: the item row is locked first, so of two reviewers
  * acting at once one wins and the other gets 409 INVALID_STATE.
  */
-import type { AppContext } from '../context.js';
 import { AppError, notFound } from '../domain/errors.js';
 import { isUuid } from '../domain/text.js';
 import { decideReview, REVIEW_STATUSES, type ReviewDecision, type ReviewStatus } from '../domain/review.js';
 import * as orderRepo from '../store/repos/payment-orders-repo.js';
 import * as repo from '../store/repos/review-items-repo.js';
 import type { ReviewItemRow } from '../store/repos/review-items-repo.js';
-import type { Queryable } from '../store/db.js';
+import type { Db, Queryable } from '../store/db.js';
 import { lockOrder, transitionOrder } from './payment-order-transitions.js';
 
 export interface ReviewAction {
@@ -47,7 +46,7 @@ export interface ReviewItemView {
 }
 
 export class OperationsReviewService {
-  constructor(private readonly ctx: Pick<AppContext, 'db'>) {}
+  constructor(private readonly ctx: { db: Db }) {}
 
   /** Newest first; `openFirst` puts open items before decided ones (the console's queue). */
   async list(f: { orgId?: string | undefined; status?: string | undefined; orderPk?: string | undefined; limit?: number | undefined; openFirst?: boolean | undefined } = {}): Promise<ReviewItemView[]> {

@@ -1,10 +1,15 @@
 /**
- * The expiry worker's step for one leased payment order: a final provider check, then EXPIRED only
- * if the provider has no payment. Kept apart from the request paths of payment-orders.ts.
+ * The expiry of payment orders whose window ended (the order-expiry worker's work): orders are
+ * leased with SKIP LOCKED, so several instances share the work, and each gets a final provider
+ * check, then EXPIRED only if the provider has no payment. Kept apart from the request paths of
+ * payment-orders.ts.
  */
-import type { AppContext } from '../context.js';
 import { CHECKOUT_LINK_MINUTES, isOpen } from '../domain/payment-order.js';
+import type { Logger } from '../observability/logger.js';
 import type { CollectionStatus } from '../providers/provider.js';
+import type { ProviderRegistry } from '../providers/registry.js';
+import type { Db } from '../store/db.js';
+import * as repo from '../store/repos/payment-orders-repo.js';
 import type { PaymentOrderRow } from '../store/repos/payment-orders-repo.js';
 import * as reviewRepo from '../store/repos/review-items-repo.js';
 import { applyCollectionStatus, lockOrder, type ProviderOutcomeResult, transitionOrder } from './payment-order-transitions.js';
@@ -14,12 +19,44 @@ import { collectionAnswer, noAnswer, recordBestEffort, recordOrderCheck } from '
 /** Bound of the final provider check before an order expires (a worker, not a request). */
 export const FINAL_CHECK_TIMEOUT_MS = 5_000;
 
+/** How long an instance holds a leased order while it checks with the provider. */
+const LEASE_MS = 30_000;
+
+/** What the expiry uses; built by the composition root (context.ts). */
+export interface OrderExpiryDeps {
+  db: Db;
+  log: Logger;
+  providers: Pick<ProviderRegistry, 'forAccount'>;
+}
+
+export class OrderExpiry {
+  constructor(private readonly ctx: OrderExpiryDeps) {}
+
+  /** Leases up to `limit` orders whose window ended and expires each after its final check; returns how many were leased. */
+  async expireDue(limit = 20): Promise<number> {
+    const due = await repo.claimExpiredOrders(this.ctx.db, { limit, leaseMs: LEASE_MS, checkoutLinkMinutes: CHECKOUT_LINK_MINUTES });
+    for (const row of due) {
+      try {
+        await this.expireAfterFinalCheck(row);
+      } catch (err) {
+        this.ctx.log.warn({ order_id: row.order_id, err: (err as Error).message }, 'order expiry failed; retried after the lease');
+      }
+    }
+    return due.length;
+  }
+
+  /** One leased order (see expireAfterFinalCheck below). */
+  expireAfterFinalCheck(row: PaymentOrderRow, now?: () => Date): Promise<ProviderOutcomeResult | 'expired' | 'deferred'> {
+    return expireAfterFinalCheck(this.ctx, row, now);
+  }
+}
+
 /**
  * The expiry worker's step for one leased order: a final provider check, then EXPIRED only if the
  * provider has no payment (a SUCCESS makes it PAID, a failure FAILED). A provider that cannot be
  * asked leaves the order for the next round. Returns what happened.
  */
-export async function expireAfterFinalCheck(ctx: AppContext, row: PaymentOrderRow, now: () => Date = () => new Date()): Promise<ProviderOutcomeResult | 'expired' | 'deferred'> {
+async function expireAfterFinalCheck(ctx: OrderExpiryDeps, row: PaymentOrderRow, now: () => Date = () => new Date()): Promise<ProviderOutcomeResult | 'expired' | 'deferred'> {
   let status: CollectionStatus | null = null;
   let providerName = 'unknown';
   const started = performance.now();

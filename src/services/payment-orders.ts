@@ -3,16 +3,20 @@
  * checkout's steps. Every status change goes through transitionOrder(); every provider outcome
  * through applyCollectionStatus().
  */
-import type { AppContext } from '../context.js';
+import type { Config } from '../config.js';
 import { AppError, validationError } from '../domain/errors.js';
 import { normaliseIndianMobile } from '../domain/phone.js';
 import { initialOrderStatus, isOpen } from '../domain/payment-order.js';
 import { type CollectionIssued, type CollectionStatus, type Provider, ProviderError, type ProviderCallback } from '../providers/provider.js';
-import type { Principal } from './clients.js';
-import type { CreateResponse, IdempotencyScope } from './idempotency.js';
+import type { ProviderRegistry } from '../providers/registry.js';
+import type { SandboxControls } from '../providers/sandbox/adapter.js';
+import type { Logger } from '../observability/logger.js';
+import type { Vault } from '../security/vault.js';
+import type { ClientsService, Principal } from './clients.js';
+import type { CreateResponse, IdempotencyScope, IdempotencyService } from './idempotency.js';
 import * as repo from '../store/repos/payment-orders-repo.js';
 import type { PaymentOrderRow, PaymentOrderViewRow } from '../store/repos/payment-orders-repo.js';
-import { isDataOrDeadlockError, type Queryable } from '../store/db.js';
+import { type Db, isDataOrDeadlockError, type Queryable } from '../store/db.js';
 import { type CreatePaymentOrderBody, type CreatePaymentOrderInput, type PayerDetails, payerDetailsIssues, validateCreatePaymentOrder } from './payment-order-input.js';
 import { applyCollectionStatus, applyCollectionStatusesByReference, lockOrder, type ProviderOutcomeResult, transitionOrder } from './payment-order-transitions.js';
 import {
@@ -27,7 +31,6 @@ import {
   type PaymentOrderView,
 } from './payment-order-view.js';
 import { callbackSecretContext } from './payment-order-secrets.js';
-import { expireAfterFinalCheck } from './payment-order-expiry.js';
 import { within } from './within.js';
 import { collectionAnswer, noAnswer, recordBestEffort, recordOrderCheck } from './provider-checks.js';
 import { type ListQuery, listFilterOf, pageOf } from './list-page.js';
@@ -61,6 +64,21 @@ export interface CreateRequest {
   requestId: string;
 }
 
+/** What PaymentOrdersService uses; built by the composition root (context.ts). */
+export interface PaymentOrdersDeps {
+  db: Db;
+  vault: Vault;
+  log: Logger;
+  config: Pick<Config, 'callbackAllowPrivateNetworks'>;
+  /** Origin of the checkout links. */
+  publicBaseUrl(): string;
+  providers: Pick<ProviderRegistry, 'forAccount' | 'forCollections'>;
+  clients: Pick<ClientsService, 'orgName'>;
+  idempotency: IdempotencyService;
+  /** The sandbox's pay/fail controls, when the sandbox runs (sandbox-decisions.ts). */
+  sandbox: SandboxControls | undefined;
+}
+
 export class PaymentOrdersService {
   /** CHECKOUT creates that arrive together share one statement and one commit. */
   private readonly checkoutCreates: Batcher<repo.OrderCreate, boolean>;
@@ -69,7 +87,7 @@ export class PaymentOrdersService {
   /** Merchant GETs that arrive together share one statement. */
   private readonly reads: Batcher<repo.ClientOrderLookup, PaymentOrderViewRow | null>;
 
-  constructor(private readonly ctx: AppContext) {
+  constructor(private readonly ctx: PaymentOrdersDeps) {
     this.checkoutCreates = new Batcher((creates) => repo.insertCheckoutCreates(ctx.db, creates), {
       maxBatch: CREATE_BATCH_MAX,
       concurrency: CREATE_BATCH_CONCURRENCY,
@@ -378,11 +396,6 @@ export class PaymentOrdersService {
   /** Admin (`tijori sandbox pay|fail ORDER`): see sandbox-decisions.ts. */
   sandboxDecideByRef(ref: string, outcome: 'pay' | 'fail', opts: SandboxDecisionOptions) {
     return sandboxDecideByRef(this.ctx, ref, outcome, opts);
-  }
-
-  /** The expiry worker's step (see payment-order-expiry.ts). */
-  expireAfterFinalCheck(row: PaymentOrderRow, now?: () => Date): Promise<ProviderOutcomeResult | 'expired' | 'deferred'> {
-    return expireAfterFinalCheck(this.ctx, row, now);
   }
 }
 

@@ -14,22 +14,25 @@
  * Console payouts belong to the organization's console principal (migration 0023), so the
  * merchant API (which reads only the caller's own payouts) never shows them.
  */
-import type { AppContext } from '../context.js';
+import type { Config } from '../config.js';
 import { AppError, notFound, validationError } from '../domain/errors.js';
 import { assertPayoutTransition } from '../domain/payout.js';
 import { charLength, isStorableText, isUuid } from '../domain/text.js';
+import type { ProviderRegistry } from '../providers/registry.js';
+import type { Db } from '../store/db.js';
 import { newRowId } from '../store/row-id.js';
 import { completeHeldKey } from '../store/repos/idempotency-keys-repo.js';
 import * as approvalsRepo from '../store/repos/payout-approvals-repo.js';
 import * as repo from '../store/repos/payouts-repo.js';
+import type { BeneficiariesService } from './beneficiaries.js';
 import type { Principal } from './clients.js';
 import { type Actor, recordAudit } from './console/audit.js';
 import { recordEvent } from './events.js';
 import type { CreateResponse, IdempotencyScope } from './idempotency.js';
 import { type PayoutInstruction, checkPayoutInstruction } from './payout-input.js';
-import { submitAfterCreate } from './payout-submission.js';
+import type { PayoutSubmitter } from './payout-submission.js';
 import { beneficiaryView, createdEventData, payoutView } from './payout-view.js';
-import { newTransactionId } from './payouts.js';
+import { newTransactionId, type PayoutsService } from './payouts.js';
 
 /** The person acting, as the console knows them. */
 export interface ConsolePerson {
@@ -75,8 +78,19 @@ export function rejectedEventData(p: approvalsRepo.ApprovalRow, note: string, at
   };
 }
 
+/** What PayoutApprovalsService uses; built by the composition root (context.ts). */
+export interface PayoutApprovalsDeps {
+  db: Db;
+  config: Pick<Config, 'payout'>;
+  /** The route and beneficiary a payout names, by the rules of every payout. */
+  payouts: Pick<PayoutsService, 'resolve'>;
+  providers: Pick<ProviderRegistry, 'forAccount'>;
+  beneficiaries: Pick<BeneficiariesService, 'accountNumberOf'>;
+  submission: Pick<PayoutSubmitter, 'submitAfterCreate'>;
+}
+
 export class PayoutApprovalsService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: PayoutApprovalsDeps) {}
 
   /** The organization's console principal as a Principal (route and beneficiary look-ups use it). */
   async principal(orgId: string): Promise<Principal> {
@@ -143,7 +157,7 @@ export class PayoutApprovalsService {
   }
 
   /** Locks the payout and checks that this checker may decide it now. */
-  private async lockForDecision(tx: Parameters<Parameters<AppContext['db']['tx']>[0]>[0], checker: ConsolePerson, id: string) {
+  private async lockForDecision(tx: Parameters<Parameters<Db['tx']>[0]>[0], checker: ConsolePerson, id: string) {
     const p = isUuid(id) ? await approvalsRepo.lockOrgPayout(tx, checker.orgId, id) : null;
     if (!p) throw notFound('payout');
     if (!p.approval_required) throw new AppError('INVALID_STATE', 'This payout was created through the merchant API; it needs no approval.');
@@ -178,7 +192,7 @@ export class PayoutApprovalsService {
       return { p, s: s! };
     });
     const { p, s } = decided;
-    await submitAfterCreate(this.ctx, {
+    await this.ctx.submission.submitAfterCreate({
       attemptId, transactionId: p.transaction_id, amountPaise: p.amount_paise, mode: p.mode, remarks: p.remarks, routeId: s.bank_connection_id,
       beneficiary: { name: p.beneficiary_name, accountNumber: this.ctx.beneficiaries.accountNumberOf({ id: s.beneficiary_id, account_number_enc: s.account_number_enc }), ifsc: p.beneficiary_ifsc },
     });

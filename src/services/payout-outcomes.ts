@@ -5,12 +5,21 @@
  * moves, history, events and next inquiries. N concurrent submissions or a lane's callbacks cost
  * one transaction of ~4 round trips instead of N of ~7 each.
  */
-import type { AppContext } from '../context.js';
-import { isDataOrDeadlockError, type Queryable } from '../store/db.js';
+import type { Config } from '../config.js';
+import type { Logger } from '../observability/logger.js';
+import type { Metrics } from '../observability/metrics.js';
+import { type Db, isDataOrDeadlockError, type Queryable } from '../store/db.js';
 import * as repo from '../store/repos/payouts-repo.js';
 import { newRowId } from '../store/row-id.js';
 import { Batcher } from '../store/batcher.js';
 import { type AttemptUpdate, type ChangeResult, type Locked, PayoutChanges, planStateChange } from './payout-state.js';
+
+/** What the rules of recording bank answers use: the payout settings (attempts, lease, inquiry back-off), the logger and metrics. */
+export interface OutcomeRules {
+  log: Logger;
+  metrics: Metrics;
+  config: Pick<Config, 'payout'>;
+}
 
 /** One piece of news about an attempt. `holder`: the caller holds the attempt's lease (submit or inquiry). */
 export interface OutcomeNews {
@@ -30,7 +39,7 @@ export interface OutcomeResult {
 }
 
 /** Delay before the next status inquiry: base, doubling per inquiry, capped. */
-export function inquiryDelayMs(ctx: AppContext, inquiries: number): number {
+export function inquiryDelayMs(ctx: OutcomeRules, inquiries: number): number {
   const { inquiryBaseMs, inquiryMaxMs } = ctx.config.payout;
   return Math.min(inquiryBaseMs * 2 ** Math.min(inquiries, 20), inquiryMaxMs);
 }
@@ -39,7 +48,7 @@ export function inquiryDelayMs(ctx: AppContext, inquiries: number): number {
  * Applies news to locked attempts, in order, in the caller's transaction. A proven non-execution
  * opens the next attempt or, after the last one, fails the payout.
  */
-export async function applyOutcomes(ctx: AppContext, tx: Queryable, items: Array<OutcomeNews & { locked: Locked | undefined }>): Promise<OutcomeResult[]> {
+export async function applyOutcomes(ctx: OutcomeRules, tx: Queryable, items: Array<OutcomeNews & { locked: Locked | undefined }>): Promise<OutcomeResult[]> {
   const { maxAttempts, leaseMs } = ctx.config.payout;
   const changes = new PayoutChanges();
   const newAttempts: Array<{ id: string; payoutId: string; attemptNo: number; leaseMs: number }> = [];
@@ -68,12 +77,12 @@ export async function applyOutcomes(ctx: AppContext, tx: Queryable, items: Array
 }
 
 /** News about attempts by id, in the caller's transaction. */
-export async function recordOutcomesIn(ctx: AppContext, tx: Queryable, items: Array<OutcomeNews & { attemptId: string }>): Promise<OutcomeResult[]> {
+export async function recordOutcomesIn(ctx: OutcomeRules, tx: Queryable, items: Array<OutcomeNews & { attemptId: string }>): Promise<OutcomeResult[]> {
   const locked = await repo.lockAttempts(tx, items.map((i) => i.attemptId));
   return applyOutcomes(ctx, tx, items.map((i) => ({ ...i, locked: locked.get(i.attemptId) })));
 }
 
-export function reportOutcome(ctx: AppContext, attemptId: string, update: AttemptUpdate, result: ChangeResult | 'missing'): void {
+export function reportOutcome(ctx: OutcomeRules, attemptId: string, update: AttemptUpdate, result: ChangeResult | 'missing'): void {
   if (result === 'stale' || result === 'invalid_utr') {
     ctx.log.warn({ attempt_id: attemptId, update: update.kind, result }, 'payout update not applied');
   }
@@ -87,7 +96,7 @@ export function reportOutcome(ctx: AppContext, attemptId: string, update: Attemp
 export class PayoutOutcomeRecorder {
   private readonly batcher: Batcher<OutcomeNews & { attemptId: string }, OutcomeResult>;
 
-  constructor(private readonly ctx: AppContext) {
+  constructor(private readonly ctx: OutcomeRules & { db: Db }) {
     this.batcher = new Batcher((items) => ctx.db.tx((tx) => recordOutcomesIn(ctx, tx, items)), {
       maxBatch: 64,
       concurrency: 4,

@@ -6,14 +6,67 @@
  * the same reference (the bank deduplicates by it) or, after PAYOUT_MAX_ATTEMPTS, FAILED; no
  * answer -> inquire again with backoff. Nothing here guesses.
  */
-import type { AppContext } from '../context.js';
+import type { Config } from '../config.js';
 import type { PayoutMode } from '../domain/payout.js';
 import type { PayoutStatus as ProviderPayoutStatus, PayoutSubmitResult } from '../providers/provider.js';
+import type { ProviderRegistry } from '../providers/registry.js';
 import * as repo from '../store/repos/payouts-repo.js';
 import { type AttemptUpdate, type ChangeResult } from './payout-state.js';
-import { applyOutcomes, inquiryDelayMs, reportOutcome } from './payout-outcomes.js';
-import type { Queryable } from '../store/db.js';
+import { applyOutcomes, inquiryDelayMs, type OutcomeRules, type PayoutOutcomeRecorder, reportOutcome } from './payout-outcomes.js';
+import type { BeneficiariesService } from './beneficiaries.js';
+import type { Db, Queryable } from '../store/db.js';
 import { noAnswer, payoutAnswer, recordAttemptInquiry, recordBestEffort } from './provider-checks.js';
+
+/** What submission uses; built by the composition root (context.ts). */
+export interface PayoutSubmissionDeps extends OutcomeRules {
+  db: Db;
+  config: Pick<Config, 'payout' | 'testCrashPoint'>;
+  providers: Pick<ProviderRegistry, 'forRoute'>;
+  /** The account number of a stored payout's beneficiary, for the bank only. */
+  beneficiaries: Pick<BeneficiariesService, 'accountNumberOf'>;
+  payoutOutcomes: PayoutOutcomeRecorder;
+}
+
+/**
+ * The payout aggregate's talk with the bank, as one service: the create paths (API, console
+ * approval, bulk row) hand it a committed attempt, the payout worker its due inquiries, the
+ * provider intake the bank's callbacks.
+ */
+export class PayoutSubmitter {
+  constructor(private readonly ctx: PayoutSubmissionDeps) {}
+
+  /** See submitAfterCreate below. */
+  submitAfterCreate(input: SubmissionInput): Promise<void> {
+    return submitAfterCreate(this.ctx, input);
+  }
+
+  /**
+   * The payout worker's round: claims up to `limit` unresolved attempts that are due (FOR UPDATE
+   * SKIP LOCKED + a lease) and inquires about each; returns how many were claimed.
+   */
+  async inquireDue(limit: number): Promise<number> {
+    const claimed = await repo.claimDueAttempts(this.ctx.db, limit, this.ctx.config.payout.leaseMs);
+    await Promise.all(
+      claimed.map((a) =>
+        inquire(this.ctx, a).catch((err: unknown) => {
+          // The lease expires and the next round retries; nothing was guessed.
+          this.ctx.log.warn({ transaction_id: a.transaction_id, err: (err as Error).message }, 'payout inquiry failed');
+        }),
+      ),
+    );
+    return claimed.length;
+  }
+
+  /** Undecided attempts by status, with the oldest's age (the payout worker's gauges). */
+  unresolvedSummary() {
+    return repo.unresolvedSummary(this.ctx.db);
+  }
+
+  /** See applyProviderPayoutUpdates below. */
+  applyProviderPayoutUpdates(tx: Queryable, callbacks: Array<{ reference: string; status: ProviderPayoutStatus; eventId?: string }>) {
+    return applyProviderPayoutUpdates(this.ctx, tx, callbacks);
+  }
+}
 
 export interface SubmissionInput {
   attemptId: string;
@@ -26,7 +79,7 @@ export interface SubmissionInput {
   remarks: string | null;
 }
 
-function crashHere(ctx: AppContext, point: 'after_persist' | 'after_submit'): void {
+function crashHere(ctx: PayoutSubmissionDeps, point: 'after_persist' | 'after_submit'): void {
   if (ctx.config.testCrashPoint === point) {
     ctx.log.warn({ point }, 'TIJORI_TEST_CRASH_POINT reached: killing the process');
     process.kill(process.pid, 'SIGKILL');
@@ -45,7 +98,7 @@ function updateFromSubmit(result: PayoutSubmitResult): AttemptUpdate {
 }
 
 /** Sends one attempt to the bank; every failure to get an answer is UNKNOWN (inquired later, never resent). */
-async function submit(ctx: AppContext, input: SubmissionInput): Promise<PayoutSubmitResult> {
+async function submit(ctx: PayoutSubmissionDeps, input: SubmissionInput): Promise<PayoutSubmitResult> {
   let result: PayoutSubmitResult;
   try {
     const provider = await ctx.providers.forRoute(input.routeId);
@@ -68,7 +121,7 @@ async function submit(ctx: AppContext, input: SubmissionInput): Promise<PayoutSu
 }
 
 /** Sends one attempt to the bank and records the answer. The attempt must be held (lease). */
-export async function submitAndRecord(ctx: AppContext, input: SubmissionInput): Promise<void> {
+async function submitAndRecord(ctx: PayoutSubmissionDeps, input: SubmissionInput): Promise<void> {
   const result = await submit(ctx, input);
   await recordOutcome(ctx, input.attemptId, updateFromSubmit(result), { inquired: false, submitted: true });
 }
@@ -79,7 +132,7 @@ export async function submitAndRecord(ctx: AppContext, input: SubmissionInput): 
  * (the create's answer is fixed already). If recording fails or the process stops first, the
  * attempt stays held until its lease ends and the payout worker asks the bank, as after a crash.
  */
-export async function submitAfterCreate(ctx: AppContext, input: SubmissionInput): Promise<void> {
+async function submitAfterCreate(ctx: PayoutSubmissionDeps, input: SubmissionInput): Promise<void> {
   crashHere(ctx, 'after_persist');
   const result = await submit(ctx, input);
   ctx.payoutOutcomes.inBackground(
@@ -93,7 +146,7 @@ export async function submitAfterCreate(ctx: AppContext, input: SubmissionInput)
 }
 
 /** Loads a held attempt from the store and submits it (worker and retry paths). */
-async function submitStored(ctx: AppContext, attemptId: string): Promise<void> {
+async function submitStored(ctx: PayoutSubmissionDeps, attemptId: string): Promise<void> {
   const s = await repo.loadSubmission(ctx.db, attemptId);
   if (!s) return;
   await submitAndRecord(ctx, {
@@ -111,8 +164,8 @@ async function submitStored(ctx: AppContext, attemptId: string): Promise<void> {
  * Records what a holder (submit or inquiry) learnt about its attempt, batched with concurrent
  * holders (payout-outcomes.ts); a proven non-execution's next attempt is submitted after commit.
  */
-export async function recordOutcome(
-  ctx: AppContext,
+async function recordOutcome(
+  ctx: PayoutSubmissionDeps,
   attemptId: string,
   update: AttemptUpdate,
   opts: { inquired: boolean; submitted?: boolean },
@@ -141,7 +194,7 @@ function updateFromStatus(st: Exclude<ProviderPayoutStatus, { status: 'NOT_FOUND
  * never heard of our reference. For UNKNOWN, NOT_FOUND proves non-execution only once the
  * not-found grace period since the last submit has passed.
  */
-export async function inquire(ctx: AppContext, claimed: repo.ClaimedAttempt): Promise<void> {
+async function inquire(ctx: PayoutSubmissionDeps, claimed: repo.ClaimedAttempt): Promise<void> {
   const inquiries = ctx.metrics.counter('tijori_payout_inquiries_total', 'Payout status inquiries by answer', ['answer']);
   const started = performance.now();
   /** When the provider call ended (the time taken is the call's, not the recording's). */
@@ -218,8 +271,8 @@ const ATTEMPT_STATUS_OF: Record<ReturnType<typeof updateFromStatus>['kind'], str
  * NOT_FOUND is not news and is ignored. Safe to call repeatedly with the same callback. Inquiry
  * alone also settles every payout, so a lost callback costs only latency.
  */
-export async function applyProviderPayoutUpdates(
-  ctx: AppContext,
+async function applyProviderPayoutUpdates(
+  ctx: PayoutSubmissionDeps,
   tx: Queryable,
   callbacks: Array<{ reference: string; status: ProviderPayoutStatus; eventId?: string }>,
 ): Promise<Array<ChangeResult | 'missing' | 'ignored' | 'unknown_reference'>> {

@@ -7,20 +7,19 @@
  */
 import { randomBytes } from 'node:crypto';
 import { newRowId } from '../store/row-id.js';
-import type { AppContext } from '../context.js';
+import type { Config } from '../config.js';
 import { AppError } from '../domain/errors.js';
 import { isUuid } from '../domain/text.js';
 import type { Principal } from './clients.js';
-import type { CreateResponse, IdempotencyScope } from './idempotency.js';
-import type { ResolvedBeneficiary } from './beneficiaries.js';
+import type { CreateResponse, IdempotencyScope, IdempotencyService } from './idempotency.js';
+import type { BeneficiariesService, ResolvedBeneficiary } from './beneficiaries.js';
 import { type CreatePayoutBody, type InlineBeneficiary, validateCreatePayout } from './payout-input.js';
 import { type EventInput, recordEvent, recordEvents } from './events.js';
 import { Batcher } from '../store/batcher.js';
-import { isDataOrDeadlockError } from '../store/db.js';
-import * as beneficiariesRepo from '../store/repos/beneficiaries-repo.js';
-import type { BeneficiaryRow, NewBeneficiary } from '../store/repos/beneficiaries-repo.js';
+import type { ProviderRegistry } from '../providers/registry.js';
+import { type Db, isDataOrDeadlockError } from '../store/db.js';
 import type { RouteRow } from '../store/repos/routes-repo.js';
-import { type SubmissionInput, submitAfterCreate } from './payout-submission.js';
+import type { PayoutSubmitter, SubmissionInput } from './payout-submission.js';
 import { createdEventData, merchantPayoutView, payoutView } from './payout-view.js';
 import { type ListQuery, listFilterOf, pageOf } from './list-page.js';
 import * as routesRepo from '../store/repos/routes-repo.js';
@@ -39,23 +38,29 @@ export function newTransactionId(): string {
 type BatchedCreate = repo.PayoutCreate & { event: EventInput };
 type PendingCreate = Omit<BatchedCreate, 'key'>;
 
+/** What PayoutsService uses; built by the composition root (context.ts). */
+export interface PayoutsDeps {
+  db: Db;
+  config: Pick<Config, 'payout'>;
+  idempotency: IdempotencyService;
+  providers: Pick<ProviderRegistry, 'forAccount'>;
+  beneficiaries: Pick<BeneficiariesService, 'saveInline' | 'findUsable'>;
+  /** Sends a committed payout's first attempt to the bank. */
+  submission: Pick<PayoutSubmitter, 'submitAfterCreate'>;
+}
+
 export class PayoutsService {
   /**
    * Creates that arrive together share their round trips: route look-ups in one statement,
-   * inline beneficiaries in one, and payouts + keys + history in one transaction of two statements
-   * with their events (src/store/batcher.ts; batches grow with load, a lone create waits for nothing).
+   * inline beneficiaries in one (BeneficiariesService), and payouts + keys + history in one
+   * transaction of two statements with their events (src/store/batcher.ts; batches grow with
+   * load, a lone create waits for nothing).
    */
   private readonly routeReads: Batcher<routesRepo.RouteLookup, RouteRow | null>;
-  private readonly beneficiaryWrites: Batcher<NewBeneficiary, BeneficiaryRow>;
   private readonly creates: Batcher<BatchedCreate, boolean>;
 
-  constructor(private readonly ctx: AppContext) {
+  constructor(private readonly ctx: PayoutsDeps) {
     this.routeReads = new Batcher((lookups) => routesRepo.findUsableRoutes(ctx.db, lookups), { maxBatch: 256, concurrency: 2 });
-    this.beneficiaryWrites = new Batcher((list) => beneficiariesRepo.upsertBeneficiaries(ctx.db, list), {
-      maxBatch: 128,
-      concurrency: 2,
-      isolateFailures: isDataOrDeadlockError,
-    });
     this.creates = new Batcher(
       (batch) =>
         ctx.db.tx(async (tx) => {
@@ -98,8 +103,8 @@ export class PayoutsService {
     }
     if (!route.modes.includes(body.mode)) throw new AppError('MODE_NOT_ENABLED', `Mode ${body.mode} is not enabled on this payout route (enabled: ${route.modes.join(', ')}).`);
     const ben = inline
-      ? await this.ctx.beneficiaries.saveInline((b) => this.beneficiaryWrites.add(b), this.ctx.beneficiaries.prepare(principal.orgId, principal.pk, inline), inline)
-      : await this.ctx.beneficiaries.findUsable(this.ctx.db, principal.orgId, principal.pk, body.beneficiary_id as string);
+      ? await this.ctx.beneficiaries.saveInline(principal.orgId, principal.pk, inline)
+      : await this.ctx.beneficiaries.findUsable(principal.orgId, principal.pk, body.beneficiary_id as string);
     return { route, ben };
   }
 
@@ -160,7 +165,7 @@ export class PayoutsService {
         },
       },
     );
-    if (!res.replayed && submission) await submitAfterCreate(this.ctx, submission);
+    if (!res.replayed && submission) await this.ctx.submission.submitAfterCreate(submission);
     return res;
   }
 

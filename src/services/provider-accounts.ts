@@ -6,13 +6,25 @@
  * written to the audit log in its own transaction, without any part of the config.
  */
 import { randomUUID } from 'node:crypto';
-import type { AppContext } from '../context.js';
+import type { Config } from '../config.js';
 import { AppError, validationError } from '../domain/errors.js';
 import { isUuid } from '../domain/text.js';
 import { COLLECTION_PROVIDERS, isProviderKind, livemodeOfConfig, PAYOUT_PROVIDERS, type ProviderKind, validateProviderConfig } from '../providers/accounts/config.js';
-import { providerConfigContext } from '../providers/registry.js';
+import { providerConfigContext, type ProviderRegistry } from '../providers/registry.js';
+import type { Vault } from '../security/vault.js';
+import type { Db } from '../store/db.js';
 import * as repo from '../store/repos/provider-accounts-repo.js';
 import { type Actor, OPERATOR, recordAudit } from './console/audit.js';
+
+/** What ProviderAccountsService uses; built by the composition root (context.ts). */
+export interface ProviderAccountsDeps {
+  db: Db;
+  vault: Vault;
+  config: Pick<Config, 'production'>;
+  /** Origin of the internal listener's provider callback intake. */
+  providerCallbackBaseUrl(): string;
+  providers: Pick<ProviderRegistry, 'forgetCollectionsChoice'>;
+}
 
 export interface ProviderAccountView {
   provider_account_id: string;
@@ -33,7 +45,7 @@ export interface ProviderAccountConsoleView extends ProviderAccountView {
 }
 
 export class ProviderAccountsService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: ProviderAccountsDeps) {}
 
   /** Where the provider posts its callbacks for this account (register it at the provider). */
   callbackUrl(accountId: string): string {

@@ -6,16 +6,18 @@
  * pending (with an error and a back-off), so nothing a provider told us is ever dropped.
  */
 import { newRowId } from '../store/row-id.js';
-import type { AppContext } from '../context.js';
 import { AppError, validationError } from '../domain/errors.js';
 import { isUuid, unstorableTextPath } from '../domain/text.js';
+import type { Logger } from '../observability/logger.js';
 import type { ProviderCallback } from '../providers/provider.js';
-import { DatabaseUnavailableError, isDataOrDeadlockError, type Queryable } from '../store/db.js';
+import type { ProviderRegistry } from '../providers/registry.js';
+import { type Db, DatabaseUnavailableError, isDataOrDeadlockError, type Queryable } from '../store/db.js';
 import * as repo from '../store/repos/provider-events-repo.js';
 import * as accountsRepo from '../store/repos/provider-accounts-repo.js';
 import { idForOrderId } from './payment-order-view.js';
 import { Batcher } from '../store/batcher.js';
-import { applyProviderPayoutUpdates } from './payout-submission.js';
+import type { PaymentOrdersService } from './payment-orders.js';
+import type { PayoutSubmitter } from './payout-submission.js';
 
 /** Applies callbacks of one kind, in their order, in the caller's transaction; one result each. */
 export type ProviderEventHandler = (tx: Queryable, callbacks: ProviderCallback[]) => Promise<unknown[]>;
@@ -37,20 +39,29 @@ export const PROCESSING_LANES = 8;
 /** Events one lane applies in one transaction (see processSome). */
 export const EVENTS_PER_TRANSACTION = 16;
 
+/** What ProviderIntake uses; built by the composition root (context.ts). */
+export interface ProviderIntakeDeps {
+  db: Db;
+  log: Logger;
+  providers: Pick<ProviderRegistry, 'sandbox' | 'findAccount'>;
+  /** The handlers of the two kinds of news (see the dispatch map in the constructor). */
+  paymentOrders: Pick<PaymentOrdersService, 'applyProviderCallbacks'>;
+  payoutSubmission: Pick<PayoutSubmitter, 'applyProviderPayoutUpdates'>;
+}
+
 export class ProviderIntake {
   private readonly handlers = new Map<ProviderCallback['kind'], ProviderEventHandler>();
   private readonly listeners = new Set<() => void>();
   /** Callbacks that arrive together are stored with one statement and one commit. */
   private readonly intake: Batcher<repo.NewProviderEvent, boolean>;
 
-  constructor(private readonly ctx: AppContext) {
+  constructor(private readonly ctx: ProviderIntakeDeps) {
     this.intake = new Batcher((events) => repo.insertEvents(ctx.db, events), { maxBatch: 256, concurrency: 4, isolateFailures: isDataOrDeadlockError });
     // Collection callbacks of a transaction are applied together (a few statements for all of them).
     this.handlers.set('collection', (tx, cbs) => ctx.paymentOrders.applyProviderCallbacks(tx, cbs));
     // So are payout callbacks (one statement locks all their attempts).
     this.handlers.set('payout', (tx, cbs) =>
-      applyProviderPayoutUpdates(
-        ctx,
+      ctx.payoutSubmission.applyProviderPayoutUpdates(
         tx,
         cbs.map((cb) => {
           if (cb.kind !== 'payout') throw new Error('not a payout callback');

@@ -7,10 +7,13 @@
  * FOR UPDATE SKIP LOCKED and inquires first; it sends again only when the provider has never
  * seen the refund, and even then with the same key, so the provider deduplicates.
  */
-import type { AppContext } from '../context.js';
+import type { Config } from '../config.js';
 import { assertRefundTransition, fullyRefunded } from '../domain/refund.js';
+import type { Logger } from '../observability/logger.js';
+import type { Metrics } from '../observability/metrics.js';
 import type { RefundStatus as ProviderRefundStatus, RefundSubmitResult } from '../providers/provider.js';
-import type { Queryable } from '../store/db.js';
+import type { ProviderRegistry } from '../providers/registry.js';
+import type { Db, Queryable } from '../store/db.js';
 import * as orderRepo from '../store/repos/payment-orders-repo.js';
 import * as repo from '../store/repos/refunds-repo.js';
 import type { RefundWithOrder } from '../store/repos/refunds-repo.js';
@@ -18,7 +21,49 @@ import { recordEvents } from './events.js';
 import { lockOrder, transitionOrder } from './payment-order-transitions.js';
 import { refundEvent } from './refund-events.js';
 
-function crashHere(ctx: AppContext, point: 'refund_after_persist' | 'refund_after_submit'): void {
+/** What refund submission uses; built by the composition root (context.ts). */
+export interface RefundSubmissionDeps {
+  db: Db;
+  log: Logger;
+  metrics: Metrics;
+  /** The payout settings' inquiry back-off and lease (the same provider rules), the test crash points. */
+  config: Pick<Config, 'payout' | 'testCrashPoint'>;
+  providers: Pick<ProviderRegistry, 'forAccount'>;
+}
+
+/** The refund aggregate's talk with the provider: the create and approval paths hand it a held refund, the refund worker its due inquiries. */
+export class RefundSubmitter {
+  constructor(private readonly ctx: RefundSubmissionDeps) {}
+
+  /** See submitRefund below. */
+  submit(r: RefundWithOrder): Promise<void> {
+    return submitRefund(this.ctx, r);
+  }
+
+  /**
+   * The refund worker's round: claims up to `limit` PROCESSING refunds whose lease ended (FOR
+   * UPDATE SKIP LOCKED) and inquires about each; returns how many were claimed.
+   */
+  async inquireDue(limit: number): Promise<number> {
+    const claimed = await repo.claimDue(this.ctx.db, limit, this.ctx.config.payout.leaseMs);
+    await Promise.all(
+      claimed.map((r) =>
+        inquireRefund(this.ctx, r).catch((err: unknown) => {
+          // The lease ends and the next round retries; nothing was guessed.
+          this.ctx.log.warn({ refund_id: r.refund_id, err: (err as Error).message }, 'refund inquiry failed');
+        }),
+      ),
+    );
+    return claimed.length;
+  }
+
+  /** PROCESSING refunds by submission state, with the oldest's age (the refund worker's gauges). */
+  unresolvedSummary() {
+    return repo.unresolvedSummary(this.ctx.db);
+  }
+}
+
+function crashHere(ctx: RefundSubmissionDeps, point: 'refund_after_persist' | 'refund_after_submit'): void {
   if (ctx.config.testCrashPoint === point) {
     ctx.log.warn({ point }, 'TIJORI_TEST_CRASH_POINT reached: killing the process');
     process.kill(process.pid, 'SIGKILL');
@@ -51,7 +96,7 @@ function fromInquiry(s: ProviderRefundStatus): Answer {
 }
 
 /** Sends a held PROCESSING refund to the provider and records the answer. */
-export async function submitRefund(ctx: AppContext, r: RefundWithOrder): Promise<void> {
+async function submitRefund(ctx: RefundSubmissionDeps, r: RefundWithOrder): Promise<void> {
   crashHere(ctx, 'refund_after_persist');
   let result: RefundSubmitResult;
   try {
@@ -67,7 +112,7 @@ export async function submitRefund(ctx: AppContext, r: RefundWithOrder): Promise
 }
 
 /** The worker's step for a claimed refund: inquire; send only if the provider has never seen it. */
-export async function inquireRefund(ctx: AppContext, r: RefundWithOrder): Promise<void> {
+async function inquireRefund(ctx: RefundSubmissionDeps, r: RefundWithOrder): Promise<void> {
   const answer: Answer = await ctx.providers
     .forAccount(r.provider_account_id)
     .then((provider) => provider.refundStatus(r.refund_id, { collectionReference: r.order_id }))
@@ -77,12 +122,12 @@ export async function inquireRefund(ctx: AppContext, r: RefundWithOrder): Promis
 }
 
 /** How long an UNKNOWN refund waits before the worker inquires (its lease). */
-function inquiryDelayMs(ctx: AppContext, calls: number): number {
+function inquiryDelayMs(ctx: RefundSubmissionDeps, calls: number): number {
   return Math.min(ctx.config.payout.inquiryBaseMs * 2 ** Math.min(calls, 10), ctx.config.payout.inquiryMaxMs);
 }
 
 /** Records the provider's answer in one transaction (refund, order, event). Stale answers change nothing. */
-async function recordAnswer(ctx: AppContext, id: string, answer: Exclude<Answer, { kind: 'not_found' }>, o: { submitted: boolean }): Promise<void> {
+async function recordAnswer(ctx: RefundSubmissionDeps, id: string, answer: Exclude<Answer, { kind: 'not_found' }>, o: { submitted: boolean }): Promise<void> {
   await ctx.db.tx(async (tx) => {
     const r = await repo.lockRefund(tx, id);
     if (!r || r.status !== 'PROCESSING') return;

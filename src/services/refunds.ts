@@ -6,7 +6,7 @@
  * `collection.refund.requested` event in that one transaction, so concurrent requests on any
  * number of instances queue on the lock. Submission to the provider: refund-submission.ts.
  */
-import type { AppContext } from '../context.js';
+import type { Config } from '../config.js';
 import { AppError, notFound, validationError } from '../domain/errors.js';
 import { isRefundable } from '../domain/payment-order.js';
 import { assertRefundTransition, initialRefundStatus, REFUND_REASON_MAX, REFUND_STATUSES, refundAmount, type RefundReview, type RefundStatus } from '../domain/refund.js';
@@ -16,13 +16,14 @@ import * as orderRepo from '../store/repos/payment-orders-repo.js';
 import { completeHeldKey } from '../store/repos/idempotency-keys-repo.js';
 import * as repo from '../store/repos/refunds-repo.js';
 import type { RefundRow, RefundWithOrder } from '../store/repos/refunds-repo.js';
-import type { Queryable } from '../store/db.js';
+import type { Logger } from '../observability/logger.js';
+import type { Db, Queryable } from '../store/db.js';
 import type { Principal } from './clients.js';
 import { recordEvents } from './events.js';
-import type { CreateResponse, IdempotencyScope } from './idempotency.js';
+import type { CreateResponse, IdempotencyScope, IdempotencyService } from './idempotency.js';
 import { orderRefFor } from './payment-order-view.js';
 import { refundEvent } from './refund-events.js';
-import { refundWithOrder, submitRefund } from './refund-submission.js';
+import { refundWithOrder, type RefundSubmitter } from './refund-submission.js';
 import { refundIdFor, type RefundView, refundView } from './refund-view.js';
 
 export interface CreateRefundBody {
@@ -53,8 +54,18 @@ function validateBody(b: CreateRefundBody): { amountPaise: number | undefined; r
   return { amountPaise: b.amount_paise, reason: reason === '' ? null : reason };
 }
 
+/** What RefundsService uses; built by the composition root (context.ts). */
+export interface RefundsDeps {
+  db: Db;
+  log: Logger;
+  /** The payout settings' lease: a refund is held as long as a payout attempt. */
+  config: Pick<Config, 'payout'>;
+  idempotency: IdempotencyService;
+  submission: Pick<RefundSubmitter, 'submit'>;
+}
+
 export class RefundsService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: RefundsDeps) {}
 
   /** POST /merchant/payment-orders/{order}/refunds (Idempotency-Key required). */
   async create(req: { principal: Principal; scope: IdempotencyScope; orderRef: string; body: CreateRefundBody; requestId: string }): Promise<CreateResponse> {
@@ -104,7 +115,7 @@ export class RefundsService {
 
   /** After the commit, off the request's path: the answer says PROCESSING, not done. */
   private submitInBackground(r: RefundWithOrder): void {
-    void submitRefund(this.ctx, r).catch((err: unknown) => {
+    void this.ctx.submission.submit(r).catch((err: unknown) => {
       // The lease ends and the refund worker inquires; nothing was guessed.
       this.ctx.log.warn({ refund_id: r.refund_id, err: (err as Error).message }, 'refund submission not recorded; the worker will inquire');
     });

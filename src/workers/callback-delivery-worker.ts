@@ -5,7 +5,7 @@
  *
  * Woken in-process right after the commit of deliveries recorded by this instance, and by
  * PostgreSQL NOTIFY for those recorded by instances without a worker and for replays (see
- * delivery-signal.ts); a short poll is the fallback and picks up retries that have become due. One undici dispatcher for the process keeps connections to
+ * DeliveriesService.onNewDeliveries, delivery-signal.ts); a short poll is the fallback and picks up retries that have become due. One undici dispatcher for the process keeps connections to
  * merchant endpoints alive; it checks every resolved address at connect time.
  */
 import { readFileSync } from 'node:fs';
@@ -13,9 +13,6 @@ import type { Agent } from 'undici';
 import type { AppContext } from '../context.js';
 import { createCallbackDispatcher } from '../net/safe-dispatcher.js';
 import type { DeliveriesService } from '../services/deliveries.js';
-import { onDeliveriesCommitted } from '../services/delivery-signal.js';
-import { DELIVERIES_CHANNEL } from '../store/repos/callbacks-repo.js';
-import { listen, type Subscription } from '../store/notify.js';
 import { PollingWorker, type Worker } from './polling-worker.js';
 
 export const CLAIM_BATCH = 50;
@@ -27,8 +24,7 @@ export class CallbackDeliveryWorker implements Worker {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly dispatcher: Agent;
   private readonly deliveries: DeliveriesService;
-  private subscription: Subscription | undefined;
-  private unsubscribeLocal: (() => void) | undefined;
+  private subscription: ReturnType<DeliveriesService['onNewDeliveries']> | undefined;
   /** The last tick found every slot busy: finishing attempts must wake the loop. */
   private saturated = false;
   /** Free slots that make a claim worth a round trip once saturated (not one claim per finished attempt). */
@@ -48,8 +44,7 @@ export class CallbackDeliveryWorker implements Worker {
 
   start(): void {
     this.loop.start();
-    this.unsubscribeLocal = onDeliveriesCommitted(() => this.loop.poke());
-    this.subscription = listen(this.ctx.db, DELIVERIES_CHANNEL, () => this.loop.poke(), this.ctx.log);
+    this.subscription = this.deliveries.onNewDeliveries(() => this.loop.poke());
   }
 
   private async tick(): Promise<number> {
@@ -72,7 +67,6 @@ export class CallbackDeliveryWorker implements Worker {
 
   /** Stops claiming, lets attempts in flight finish and be recorded (at most ~10 s), then closes. */
   async stop(): Promise<void> {
-    this.unsubscribeLocal?.();
     await this.subscription?.close();
     await this.loop.stop();
     await Promise.allSettled([...this.inFlight]);

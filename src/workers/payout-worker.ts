@@ -6,8 +6,6 @@
  * never seen it. Unresolved attempts are exported as metrics so a stuck UNKNOWN is visible.
  */
 import type { AppContext } from '../context.js';
-import { inquire } from '../services/payout-submission.js';
-import * as repo from '../store/repos/payouts-repo.js';
 import { PollingWorker } from './polling-worker.js';
 
 const BATCH = 20;
@@ -20,7 +18,7 @@ export function createPayoutWorker(ctx: AppContext): PollingWorker {
   const refreshMetrics = async () => {
     if (Date.now() - refreshedAt < ctx.config.payout.workerIntervalMs) return;
     refreshedAt = Date.now();
-    const summary = await repo.unresolvedSummary(ctx.db);
+    const summary = await ctx.payoutSubmission.unresolvedSummary();
     for (const status of ['PENDING_SUBMIT', 'PROCESSING', 'UNKNOWN']) {
       const s = summary.find((x) => x.status === status);
       unresolved.set({ status }, s?.n ?? 0);
@@ -32,17 +30,9 @@ export function createPayoutWorker(ctx: AppContext): PollingWorker {
     intervalMs: ctx.config.payout.workerIntervalMs,
     log: ctx.log,
     tick: async () => {
-      const claimed = await repo.claimDueAttempts(ctx.db, BATCH, ctx.config.payout.leaseMs);
-      await Promise.all(
-        claimed.map((a) =>
-          inquire(ctx, a).catch((err: unknown) => {
-            // The lease expires and the next tick retries; nothing was guessed.
-            ctx.log.warn({ transaction_id: a.transaction_id, err: (err as Error).message }, 'payout inquiry failed');
-          }),
-        ),
-      );
+      const claimed = await ctx.payoutSubmission.inquireDue(BATCH);
       await refreshMetrics();
-      return claimed.length;
+      return claimed;
     },
   });
 }

@@ -5,8 +5,6 @@
  * before anything else (refund-submission.ts).
  */
 import type { AppContext } from '../context.js';
-import { inquireRefund } from '../services/refund-submission.js';
-import * as repo from '../store/repos/refunds-repo.js';
 import { PollingWorker } from './polling-worker.js';
 
 const BATCH = 20;
@@ -19,7 +17,7 @@ export function createRefundWorker(ctx: AppContext): PollingWorker {
   const refreshMetrics = async () => {
     if (Date.now() - refreshedAt < ctx.config.payout.workerIntervalMs) return;
     refreshedAt = Date.now();
-    const summary = await repo.unresolvedSummary(ctx.db);
+    const summary = await ctx.refundSubmission.unresolvedSummary();
     for (const submission of ['NOT_SENT', 'ACCEPTED', 'UNKNOWN']) {
       const s = summary.find((x) => x.submission === submission);
       unresolved.set({ submission }, s?.n ?? 0);
@@ -32,17 +30,9 @@ export function createRefundWorker(ctx: AppContext): PollingWorker {
     intervalMs: ctx.config.payout.workerIntervalMs,
     log: ctx.log,
     tick: async () => {
-      const claimed = await repo.claimDue(ctx.db, BATCH, ctx.config.payout.leaseMs);
-      await Promise.all(
-        claimed.map((r) =>
-          inquireRefund(ctx, r).catch((err: unknown) => {
-            // The lease ends and the next tick retries; nothing was guessed.
-            ctx.log.warn({ refund_id: r.refund_id, err: (err as Error).message }, 'refund inquiry failed');
-          }),
-        ),
-      );
+      const claimed = await ctx.refundSubmission.inquireDue(BATCH);
       await refreshMetrics();
-      return claimed.length;
+      return claimed;
     },
   });
 }

@@ -185,7 +185,7 @@ class Expire implements fc.AsyncCommand<Model, Real> {
   async run(m: Model, r: Real) {
     r.steps.push(this.toString());
     const row = (await db().query(`UPDATE payment_orders SET expires_at = now() - interval '1 second', expiry_claimed_until = NULL WHERE id = $1 RETURNING *`, [r.id])).rows[0];
-    await ts.svc.ctx.paymentOrders.expireAfterFinalCheck(row as Parameters<typeof ts.svc.ctx.paymentOrders.expireAfterFinalCheck>[0]);
+    await ts.svc.ctx.orderExpiry.expireAfterFinalCheck(row as Parameters<typeof ts.svc.ctx.orderExpiry.expireAfterFinalCheck>[0]);
     if (isOpen(m.status)) {
       learn(m); // the final provider check first
       if (isOpen(m.status)) {

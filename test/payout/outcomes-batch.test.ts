@@ -6,7 +6,6 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PayoutOutcomeRecorder } from '../../src/services/payout-outcomes.js';
-import { applyProviderPayoutUpdates } from '../../src/services/payout-submission.js';
 import { createPayout, eventsOf, payoutBody, type PayoutWorld, startPayoutWorld, waitFor } from './helpers.js';
 
 let w: PayoutWorld;
@@ -49,7 +48,7 @@ test('one batch of callbacks: news about the same payout is decided in order, du
   await w.t.database.db.query('UPDATE payouts SET bank_reference = NULL WHERE id = $1', [a.id]);
   const ctx = w.t.svc.ctx;
   const results = await ctx.db.tx((tx) =>
-    applyProviderPayoutUpdates(ctx, tx, [
+    ctx.payoutSubmission.applyProviderPayoutUpdates(tx, [
       { reference: a.transactionId, status: { status: 'PENDING', providerReference: a.bankReference } },
       { reference: b.transactionId, status: { ...success('not-a-utr'), providerReference: b.bankReference } },
       { reference: a.transactionId, status: { ...success('111122223333'), providerReference: a.bankReference } },
@@ -91,7 +90,7 @@ test('batches over the same payouts in opposite orders do not deadlock; each pay
   const ctx = w.t.svc.ctx;
   const news = payouts.map((p, i) => ({ reference: p.transactionId, status: { ...success(`55556666777${i}`), providerReference: p.bankReference } }));
   const batches = [news, [...news].reverse(), news, [...news].reverse()];
-  const results = await Promise.all(batches.map((batch) => ctx.db.tx((tx) => applyProviderPayoutUpdates(ctx, tx, batch))));
+  const results = await Promise.all(batches.map((batch) => ctx.db.tx((tx) => ctx.payoutSubmission.applyProviderPayoutUpdates(tx, batch))));
   for (const p of payouts) {
     const outcomes = results.map((r, i) => r[(i % 2 === 0 ? payouts : [...payouts].reverse()).indexOf(p)]);
     assert.deepEqual(outcomes.filter((o) => o === 'applied').length, 1, `payout ${p.id}: ${outcomes.join(',')}`);

@@ -5,7 +5,6 @@ import { promisify } from 'node:util';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sandboxSigningSecret, signSandboxBody, SANDBOX_SIGNATURE_HEADER } from '../../src/sandbox/signing.js';
-import { applyProviderPayoutUpdates } from '../../src/services/payout-submission.js';
 import { fetchPayoutExecutionStats } from '../../src/providers/sandbox/bank-client.js';
 import { createPayout, payoutBody, type PayoutWorld, startPayoutWorld, waitFor } from './helpers.js';
 
@@ -32,7 +31,7 @@ test('tijori route create --json prints exactly {bank_connection_id, modes}; the
 
 /** One callback applied in its own transaction, as the intake would. */
 async function applyOne(cb: any) {
-  const [result] = await w.t.svc.ctx.db.tx((tx) => applyProviderPayoutUpdates(w.t.svc.ctx, tx, [cb]));
+  const [result] = await w.t.svc.ctx.db.tx((tx) => w.t.svc.ctx.payoutSubmission.applyProviderPayoutUpdates(tx, [cb]));
   return result;
 }
 

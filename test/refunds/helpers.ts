@@ -54,7 +54,7 @@ export async function paidOrder(t: TestService, client: TestClient, amountPaise:
 /** Moves the order's window into the past and runs the expiry worker's step for it. */
 export async function forceExpiry(t: TestService, id: string): Promise<string> {
   const row = (await db(t).query(`UPDATE payment_orders SET expires_at = now() - interval '1 second', expiry_claimed_until = NULL WHERE id = $1 RETURNING *`, [id])).rows[0];
-  return t.svc.ctx.paymentOrders.expireAfterFinalCheck(row as Parameters<typeof t.svc.ctx.paymentOrders.expireAfterFinalCheck>[0]);
+  return t.svc.ctx.orderExpiry.expireAfterFinalCheck(row as Parameters<typeof t.svc.ctx.orderExpiry.expireAfterFinalCheck>[0]);
 }
 
 /** Waits until the order has `n` review items (news from the sandbox arrives asynchronously). */

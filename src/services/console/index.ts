@@ -8,6 +8,9 @@ import { ConsoleApiClients } from './api-clients.js';
 import { AuditService } from './audit.js';
 import { ConsoleAuthService, type SessionSettings } from './auth.js';
 import { ConsoleDestinations } from './destinations.js';
+import { ConsoleMoney } from './money.js';
+import { ConsoleOverview } from './overview.js';
+import { ConsolePayoutSetup } from './payout-setup.js';
 import { UsersService } from './users.js';
 
 export interface ConsoleServices {
@@ -16,6 +19,11 @@ export interface ConsoleServices {
   audit: AuditService;
   apiClients: ConsoleApiClients;
   destinations: ConsoleDestinations;
+  /** The money pages: orders and payouts, lists, exports, details. */
+  money: ConsoleMoney;
+  overview: ConsoleOverview;
+  /** The payout setup page: routes and saved beneficiaries. */
+  payoutSetup: ConsolePayoutSetup;
 }
 
 export function buildConsoleServices(deps: {
@@ -33,5 +41,8 @@ export function buildConsoleServices(deps: {
     audit: new AuditService(deps.db),
     apiClients: new ConsoleApiClients({ db: deps.db, clients: deps.clients }),
     destinations: new ConsoleDestinations({ db: deps.db, destinations: deps.destinations }),
+    money: new ConsoleMoney({ db: deps.db, vault: deps.vault, publicBaseUrl: deps.publicBaseUrl }),
+    overview: new ConsoleOverview(deps.db),
+    payoutSetup: new ConsolePayoutSetup(deps.db),
   };
 }

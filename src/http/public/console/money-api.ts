@@ -7,7 +7,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../context.js';
-import { ConsoleMoney, type MoneyListQuery, type Page } from '../../../services/console/money.js';
+import type { MoneyListQuery, Page } from '../../../services/console/money.js';
 import { okEnvelope } from '../../plugins/envelope.js';
 import { csvStream, rupeesOf } from './csv.js';
 import { ListQuery, MONEY_OPS, RefParams } from './schemas/money.js';
@@ -75,7 +75,7 @@ function registerMoneyRoutes<R, D>(app: FastifyInstance, kind: MoneyKind<R, D>):
 }
 
 export async function registerMoneyApi(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const money = new ConsoleMoney({ db: ctx.db, vault: ctx.vault, publicBaseUrl: () => ctx.publicBaseUrl() });
+  const money = ctx.console.money;
 
   registerMoneyRoutes(app, {
     path: '/payment-orders',

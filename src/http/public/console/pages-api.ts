@@ -7,8 +7,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../context.js';
-import { ConsoleOverview } from '../../../services/console/overview.js';
-import { ConsolePayoutSetup } from '../../../services/console/payout-setup.js';
 import { okEnvelope } from '../../plugins/envelope.js';
 import { consoleOperation as op } from './schemas/common.js';
 import { actorOf, sessionOf } from './session.js';
@@ -48,8 +46,7 @@ const ClientChangeBody = Type.Object(
 
 export async function registerPagesApi(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
-  const overview = new ConsoleOverview(ctx.db);
-  const setup = new ConsolePayoutSetup(ctx.db);
+  const { overview, payoutSetup: setup } = ctx.console;
 
   api.get('/overview', { schema: { ...PAGES_OPS.overview, querystring: OverviewQuery }, config: { console: 'read' } }, async (request) => {
     const q = request.query;
