@@ -185,11 +185,11 @@ export function buildContext(deps: ContextDeps): AppContext {
   const payoutOutcomes = new PayoutOutcomeRecorder({ db, log, metrics, config });
   const payoutSubmission = new PayoutSubmitter({ db, log, metrics, config, providers, beneficiaries, payoutOutcomes });
   const payouts = new PayoutsService({ db, config, idempotency, providers, beneficiaries, submission: payoutSubmission });
-  const payoutApprovals = new PayoutApprovalsService({ db, config, payouts, providers, beneficiaries, submission: payoutSubmission });
+  const payoutApprovals = new PayoutApprovalsService({ db, config, idempotency, payouts, providers, beneficiaries, submission: payoutSubmission });
   const bulkPayouts = new BulkPayoutsService({ db, vault, log, config, payoutApprovals, providers, beneficiaries, submission: payoutSubmission });
 
   // Provider callbacks, dispatched to the aggregates above.
-  const providerIntake = new ProviderIntake({ db, log, providers, paymentOrders, payoutSubmission });
+  const providerIntake = new ProviderIntake({ db, log, metrics, providers, providerAnomalies, paymentOrders, payoutSubmission });
 
   // Refunds.
   const refundSubmission = new RefundSubmitter({ db, log, metrics, config, providers });

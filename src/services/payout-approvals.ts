@@ -28,7 +28,7 @@ import type { BeneficiariesService } from './beneficiaries.js';
 import type { Principal } from './clients.js';
 import { type Actor, recordAudit } from './console/audit.js';
 import { recordEvent } from './events.js';
-import type { CreateResponse, IdempotencyScope } from './idempotency.js';
+import type { CreateResponse, IdempotencyScope, IdempotencyService } from './idempotency.js';
 import { type PayoutInstruction, checkPayoutInstruction } from './payout-input.js';
 import type { PayoutSubmitter } from './payout-submission.js';
 import { beneficiaryView, createdEventData, payoutView } from './payout-view.js';
@@ -82,6 +82,8 @@ export function rejectedEventData(p: approvalsRepo.ApprovalRow, note: string, at
 export interface PayoutApprovalsDeps {
   db: Db;
   config: Pick<Config, 'payout'>;
+  /** A console create runs under the form's Idempotency-Key, as an API create does. */
+  idempotency: IdempotencyService;
   /** The route and beneficiary a payout names, by the rules of every payout. */
   payouts: Pick<PayoutsService, 'resolve'>;
   providers: Pick<ProviderRegistry, 'forAccount'>;

@@ -9,6 +9,8 @@ import { newRowId } from '../store/row-id.js';
 import { AppError, validationError } from '../domain/errors.js';
 import { isUuid, unstorableTextPath } from '../domain/text.js';
 import type { Logger } from '../observability/logger.js';
+import type { Metrics } from '../observability/metrics.js';
+import type { ProviderAnomalies } from './provider-anomalies.js';
 import type { ProviderCallback } from '../providers/provider.js';
 import type { ProviderRegistry } from '../providers/registry.js';
 import { type Db, DatabaseUnavailableError, isDataOrDeadlockError, type Queryable } from '../store/db.js';
@@ -43,7 +45,10 @@ export const EVENTS_PER_TRANSACTION = 16;
 export interface ProviderIntakeDeps {
   db: Db;
   log: Logger;
+  metrics: Metrics;
   providers: Pick<ProviderRegistry, 'sandbox' | 'findAccount'>;
+  /** Where what a provider sent that cannot be used is recorded (issue #22). */
+  providerAnomalies: Pick<ProviderAnomalies, 'record' | 'settled'>;
   /** The handlers of the two kinds of news (see the dispatch map in the constructor). */
   paymentOrders: Pick<PaymentOrdersService, 'applyProviderCallbacks'>;
   payoutSubmission: Pick<PayoutSubmitter, 'applyProviderPayoutUpdates'>;
