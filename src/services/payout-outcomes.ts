@@ -6,10 +6,10 @@
  * one transaction of ~4 round trips instead of N of ~7 each.
  */
 import type { AppContext } from '../context.js';
-import { isDataOrDeadlockError, type Queryable } from '../store/db.js';
+import type { Queryable } from '../store/db.js';
 import * as repo from '../store/repos/payouts-repo.js';
 import { newRowId } from '../store/row-id.js';
-import { Batcher } from '../store/batcher.js';
+import { batchedOn } from '../store/batched.js';
 import { type AttemptUpdate, type ChangeResult, type Locked, PayoutChanges, planStateChange } from './payout-state.js';
 
 /** One piece of news about an attempt. `holder`: the caller holds the attempt's lease (submit or inquiry). */
@@ -85,14 +85,11 @@ export function reportOutcome(ctx: AppContext, attemptId: string, update: Attemp
  * transaction. Every item holds its attempt's lease, so no attempt appears twice in a batch.
  */
 export class PayoutOutcomeRecorder {
-  private readonly batcher: Batcher<OutcomeNews & { attemptId: string }, OutcomeResult>;
+  /** One piece of news, recorded in a transaction shared with the news that arrives together. */
+  private readonly recordInBatch: (item: OutcomeNews & { attemptId: string }) => Promise<OutcomeResult>;
 
   constructor(private readonly ctx: AppContext) {
-    this.batcher = new Batcher((items) => ctx.db.tx((tx) => recordOutcomesIn(ctx, tx, items)), {
-      maxBatch: 64,
-      concurrency: 4,
-      isolateFailures: isDataOrDeadlockError,
-    });
+    this.recordInBatch = batchedOn('payoutOutcomes', ctx.db, (items: Array<OutcomeNews & { attemptId: string }>) => ctx.db.tx((tx) => recordOutcomesIn(ctx, tx, items)));
   }
 
   private readonly background = new Set<Promise<void>>();
@@ -109,7 +106,7 @@ export class PayoutOutcomeRecorder {
   }
 
   async record(attemptId: string, news: OutcomeNews): Promise<OutcomeResult> {
-    const out = await this.batcher.add({ ...news, attemptId });
+    const out = await this.recordInBatch({ ...news, attemptId });
     reportOutcome(this.ctx, attemptId, news.update, out.result);
     return out;
   }

@@ -10,11 +10,10 @@ import type { AppContext } from '../context.js';
 import { AppError, validationError } from '../domain/errors.js';
 import { isUuid, unstorableTextPath } from '../domain/text.js';
 import type { ProviderCallback } from '../providers/provider.js';
-import { DatabaseUnavailableError, isDataOrDeadlockError, type Queryable } from '../store/db.js';
+import { DatabaseUnavailableError, type Queryable } from '../store/db.js';
 import * as repo from '../store/repos/provider-events-repo.js';
 import * as accountsRepo from '../store/repos/provider-accounts-repo.js';
 import { idForOrderId } from './payment-order-view.js';
-import { Batcher } from '../store/batcher.js';
 import { applyProviderPayoutUpdates } from './payout-submission.js';
 
 /** Applies callbacks of one kind, in their order, in the caller's transaction; one result each. */
@@ -40,11 +39,8 @@ export const EVENTS_PER_TRANSACTION = 16;
 export class ProviderIntake {
   private readonly handlers = new Map<ProviderCallback['kind'], ProviderEventHandler>();
   private readonly listeners = new Set<() => void>();
-  /** Callbacks that arrive together are stored with one statement and one commit. */
-  private readonly intake: Batcher<repo.NewProviderEvent, boolean>;
 
   constructor(private readonly ctx: AppContext) {
-    this.intake = new Batcher((events) => repo.insertEvents(ctx.db, events), { maxBatch: 256, concurrency: 4, isolateFailures: isDataOrDeadlockError });
     // Collection callbacks of a transaction are applied together (a few statements for all of them).
     this.handlers.set('collection', (tx, cbs) => ctx.paymentOrders.applyProviderCallbacks(tx, cbs));
     // So are payout callbacks (one statement locks all their attempts).
@@ -87,7 +83,8 @@ export class ProviderIntake {
       throw validationError([{ field: 'body', issue: 'the callback carries values that cannot be stored' }]);
     }
     await this.assertResourceOfAccount(target, cb);
-    const stored = await this.intake.add({
+    // Callbacks that arrive together are stored with one statement and one commit.
+    const stored = await repo.insertEvent(this.ctx.db, {
       id: newRowId(),
       provider: providerName,
       eventId: cb.eventId,

@@ -84,5 +84,5 @@ test('the checker sees what it checks: a known arrow is found', () => {
   const edges = graph.get(join('src', 'services', 'payouts.ts')) ?? [];
   assert.ok(edges.some((e) => e.to === join('src', 'services', 'payout-input.ts')));
   assert.ok(edges.some((e) => e.to === join('src', 'context.ts') && e.typeOnly));
-  assert.ok(edges.some((e) => e.to === join('src', 'store', 'batcher.ts') && !e.typeOnly));
+  assert.ok(edges.some((e) => e.to === join('src', 'store', 'batched.ts') && !e.typeOnly));
 });
