@@ -22,8 +22,6 @@
  */
 import { randomBytes, randomInt } from 'node:crypto';
 import { newRowId } from '../store/row-id.js';
-import { Batcher } from '../store/batcher.js';
-import { isDataOrDeadlockError } from '../store/db.js';
 import type { ServerResponse } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -87,11 +85,6 @@ export async function registerBankRoutes(server: FastifyInstance, deps: SandboxD
     return reply.code(503).send({ status: 'ERROR', reason: 'core banking system unavailable (injected fault)' });
   };
 
-  const accepts = new Batcher((submits: repo.TransferSubmit[]) => repo.acceptTransfers(deps.db, submits), {
-    maxBatch: 128,
-    concurrency: 2,
-    isolateFailures: isDataOrDeadlockError,
-  });
   const newTransfer = (b: SubmitBody, magic: number): repo.NewTransfer => ({
     id: newRowId(),
     reference: b.reference,
@@ -113,7 +106,7 @@ export async function registerBankRoutes(server: FastifyInstance, deps: SandboxD
     if (!fault && magic !== 58 && magic !== 59) {
       // The usual submit: transfer and submission log in one statement shared with concurrent
       // submits; a known reference is a duplicate.
-      const { row, created } = await accepts.add({ transfer: newTransfer(b, magic), answer: magic === 57 ? 'ACCEPTED_NO_ANSWER' : 'ACCEPTED' });
+      const { row, created } = await repo.acceptTransfer(deps.db, { transfer: newTransfer(b, magic), answer: magic === 57 ? 'ACCEPTED_NO_ANSWER' : 'ACCEPTED' });
       if (!created) return answerExisting(reply, row);
       return magic === 57 ? hold(reply) : accepted(reply, row);
     }

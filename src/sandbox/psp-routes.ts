@@ -22,8 +22,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { AppError } from '../domain/errors.js';
 import { buildUpiIntent } from '../domain/upi-intent.js';
-import { Batcher } from '../store/batcher.js';
-import { isDataOrDeadlockError } from '../store/db.js';
 import * as repo from './repos/psp-repo.js';
 import type { SandboxCollectionRow, SandboxRefundRow } from './repos/psp-repo.js';
 import { newRowId } from '../store/row-id.js';
@@ -59,13 +57,6 @@ export async function registerPspRoutes(server: FastifyInstance, deps: SandboxDe
   const app = server.withTypeProvider<TypeBoxTypeProvider>();
   const sender = createCallbackSender({ url: deps.callbackUrl, secret: deps.signingSecret, log: deps.log.child({ component: 'sandbox-psp' }) });
   app.addHook('onClose', async () => sender.close());
-  // Collections requested together are stored with one statement (one round trip, one commit).
-  const inserts = new Batcher((cs: repo.NewSandboxCollection[]) => repo.insertCollections(deps.db, cs), {
-    maxBatch: 64,
-    concurrency: 4,
-    isolateFailures: isDataOrDeadlockError,
-  });
-
   const notify = (c: SandboxCollectionRow) =>
     sender.send({
       id: newRowId(),
@@ -97,7 +88,7 @@ export async function registerPspRoutes(server: FastifyInstance, deps: SandboxDe
       if (err instanceof AppError) return problem(reply, 422, 'invalid_request', err.message);
       throw err;
     }
-    const created = await inserts.add({
+    const created = await repo.insertCollection(deps.db, {
       reference: b.reference,
       provider_reference: `SBX${randomBytes(9).toString('hex').toUpperCase()}`,
       amount_paise: b.amount_paise,

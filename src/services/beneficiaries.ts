@@ -8,8 +8,7 @@
 import { newRowId } from '../store/row-id.js';
 import { AppError } from '../domain/errors.js';
 import type { Vault } from '../security/vault.js';
-import { Batcher } from '../store/batcher.js';
-import { type Db, isDataOrDeadlockError } from '../store/db.js';
+import type { Db } from '../store/db.js';
 import * as repo from '../store/repos/beneficiaries-repo.js';
 import type { InlineBeneficiary } from './payout-input.js';
 
@@ -27,16 +26,9 @@ const encryptionContext = (id: string) => `beneficiary:${id}:account_number`;
 
 export class BeneficiariesService {
   private readonly vault: Vault;
-  /** Inline beneficiaries of creates that arrive together are stored with one statement (src/store/batcher.ts). */
-  private readonly writes: Batcher<repo.NewBeneficiary, repo.BeneficiaryRow>;
 
   constructor(private readonly deps: { db: Db; vault: Vault }) {
     this.vault = deps.vault;
-    this.writes = new Batcher((list) => repo.upsertBeneficiaries(deps.db, list), {
-      maxBatch: 128,
-      concurrency: 2,
-      isolateFailures: isDataOrDeadlockError,
-    });
   }
 
   /** Encrypts up front so the insert costs no extra time. */
@@ -61,7 +53,8 @@ export class BeneficiariesService {
    * or finds the one with the same account.
    */
   async saveInline(orgId: string, clientPk: string, inline: InlineBeneficiary): Promise<ResolvedBeneficiary> {
-    const row = await this.writes.add(this.prepare(orgId, clientPk, inline));
+    // Inline beneficiaries of creates that arrive together are stored with one statement (src/store/batched.ts).
+    const row = await repo.upsertBeneficiaryInBatch(this.deps.db, this.prepare(orgId, clientPk, inline));
     // The payout carries the name the merchant confirmed for it; the stored beneficiary keeps its first one.
     return { id: row.id, name: inline.name, last4: row.account_number_last4, ifsc: row.ifsc, bankName: row.bank_name, accountNumber: inline.accountNumber };
   }

@@ -78,7 +78,7 @@ export class BulkPayoutsService {
 
     const { rows, issues } = await readBulkCsv(content);
     // The organization's default route must carry every row's mode, as for a single payout.
-    const [route] = await routesRepo.findUsableRoutes(this.ctx.db, [{ orgId: person.orgId, routeId: null }]);
+    const route = await routesRepo.findUsableRoute(this.ctx.db, { orgId: person.orgId, routeId: null });
     for (const r of rows) {
       if (!route) issues.push({ line: r.line, field: 'mode', issue: 'this organization has no default payout route' });
       else if (!route.modes.includes(r.mode)) issues.push({ line: r.line, field: 'mode', issue: `${r.mode} is not enabled on the default payout route (enabled: ${route.modes.join(', ')})` });
@@ -160,7 +160,7 @@ export class BulkPayoutsService {
     const file = await repo.claimApprovedFile(this.ctx.db, leaseMs);
     if (!file) return 0;
     const principal = await this.ctx.payoutApprovals.principal(file.org_id);
-    const [route] = await routesRepo.findUsableRoutes(this.ctx.db, [{ orgId: file.org_id, routeId: null }]);
+    const route = await routesRepo.findUsableRoute(this.ctx.db, { orgId: file.org_id, routeId: null });
     let handled = 0;
     for (;;) {
       const rows = await repo.nextRows(this.ctx.db, file.id, 16);

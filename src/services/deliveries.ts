@@ -19,7 +19,6 @@ import type { Vault } from '../security/vault.js';
 import type { Db } from '../store/db.js';
 import { listen, type Subscription } from '../store/notify.js';
 import * as repo from '../store/repos/callbacks-repo.js';
-import { Batcher } from '../store/batcher.js';
 import { onDeliveriesCommitted } from './delivery-signal.js';
 import { destinationSecretContext } from './destinations.js';
 
@@ -39,11 +38,8 @@ export class DeliveriesService {
   private readonly attemptsTotal;
   private readonly attemptSeconds;
   private readonly lagSeconds;
-  /** Results of attempts that finish together are recorded in one statement. */
-  private readonly recorder: Batcher<repo.AttemptRecord>;
 
   constructor(private readonly deps: DeliveriesDeps) {
-    this.recorder = new Batcher((batch) => repo.recordAttempts(deps.db, batch));
     this.attemptsTotal = deps.metrics.counter('tijori_callback_attempts_total', 'Callback delivery attempts, by result', ['result']);
     this.attemptSeconds = deps.metrics.histogram('tijori_callback_attempt_seconds', 'Callback attempt latency (request to response)', [], [
       0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
@@ -88,7 +84,8 @@ export class DeliveriesService {
       });
       this.attemptsTotal.inc({ result: result.ok ? 'delivered' : (result.error ?? 'failed').split(':')[0]! });
       this.attemptSeconds.observe(result.latencyMs / 1000);
-      await this.recorder.add({
+      // Results of attempts that finish together are recorded in one statement.
+      await repo.recordAttempt(this.deps.db, {
         deliveryId: d.id,
         claimToken: d.claim_token,
         attemptNo: d.attempts + 1,

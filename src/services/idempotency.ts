@@ -3,20 +3,22 @@
  * of the request. The primary key makes concurrent first requests race-free across instances:
  * exactly one INSERT wins; the others wait for it and replay, or see it in flight (409).
  *
- * Two ways to run a create:
- * - in one statement (runOneStatement): the completed key row and the resource are written
- *   together, so no one ever sees the key "in progress" (concurrent duplicates block on the key
+ * One way to run a create (`run`): the service's `attempt` builds the resource for a given id and
+ * writes it with the completed key row (`keyFor`) in one atomic write (one statement shared with
+ * concurrent creates, or one transaction). How the key gets there is this module's business:
+ * - a create that knows its answer without calling out writes a NEW key with the resource (one
+ *   round trip; no one ever sees the key "in progress"; concurrent duplicates block on the key
  *   and then replay);
- * - leased: for creates that must call a provider before they can answer. The key is taken with a
- *   lease first; duplicates get 409 until it completes. A lease that expires (crashed instance) is
- *   taken over by the next retry, which resumes with the same resource id.
+ * - a `leased` create (it calls a provider before it can answer) takes the key with a lease first;
+ *   duplicates get 409 until it completes, and its write completes the key it HOLDS.
+ * A key left in progress whose lease expired (crashed instance) is taken over by the next retry,
+ * which holds it and resumes with the same resource id.
  */
 import { createHash } from 'node:crypto';
 import { AppError } from '../domain/errors.js';
-import { type Db, isDataOrDeadlockError, type Queryable } from '../store/db.js';
-import { type CompletedKeyValues, insertLeases, type NewLease } from '../store/repos/idempotency-keys-repo.js';
+import type { Db, Queryable } from '../store/db.js';
+import { type CreateKey, insertLease, insertLeases, type NewLease } from '../store/repos/idempotency-keys-repo.js';
 import { newRowId } from '../store/row-id.js';
-import { Batcher } from '../store/batcher.js';
 
 export interface IdempotencyScope {
   clientPk: string;
@@ -63,44 +65,56 @@ interface KeyRow {
   resource_id: string | null;
 }
 
-type Claim = { kind: 'new'; resourceId: string; fingerprint: string } | { kind: 'replay'; status: number; bodyText: string };
+type Claim = { kind: 'new'; resourceId: string } | { kind: 'replay'; status: number; bodyText: string };
 
 export const DEFAULT_LEASE_MS = 30_000;
 
-/** What a leased create's `work` gets: the resource id and the way to record its answer. */
-export interface LeasedWork {
+/** What one try of a create gets from `run`. */
+export interface CreateTry {
+  /** The id to create the resource with (on a takeover: the one the key was first taken for). */
   resourceId: string;
-  /**
-   * Records the answer in the statement that creates the resource (one round trip, no explicit
-   * transaction; e.g. insertLeasedCreates): `write` completes the key row with these values only
-   * while it is still in progress with the same fingerprint, writes the resource only if it did,
-   * and says whether it did. Returns the body.
-   */
-  completeWith: (outcome: CreateOutcome, write: (key: CompletedKeyValues) => Promise<boolean>) => Promise<string>;
+  /** The completed key row answering with `outcome`, to be written with the resource (`held` says how). */
+  keyFor: (outcome: CreateOutcome) => CreateKey;
+}
+
+/**
+ * What a try did: the key row it wrote with its resource, whether the write went in (false: a new
+ * key already existed, or a held one was no longer held; nothing was written), and what it made.
+ * A write that is not one statement must throw (keyNotHeld) rather than commit a resource whose key
+ * it did not write.
+ */
+export interface CreateTried<R> {
+  key: CreateKey;
+  written: boolean;
+  made: R;
+}
+
+/** `run`'s answer, and what this request made (undefined when it replayed an earlier answer). */
+export interface CreateRun<R> {
+  response: CreateResponse;
+  made: R | undefined;
+}
+
+/** The error of a create whose held key was completed by another request meanwhile. */
+export function keyNotHeld(): Error {
+  return new Error('idempotency key was not held at completion');
 }
 
 /** The completed key row that answers `outcome`, as written with the resource. */
-function completedKeyValues(scope: IdempotencyScope, fp: string, outcome: CreateOutcome, bodyText: string): CompletedKeyValues {
+function completedKey(scope: IdempotencyScope, fp: string, outcome: CreateOutcome, held: boolean): CreateKey {
   return {
     client_pk: scope.clientPk,
     key: scope.key,
     fingerprint: fp,
     response_status: outcome.status,
-    response_body: bodyText,
+    response_body: JSON.stringify(outcome.body),
     resource_type: outcome.resourceType,
+    held,
   };
 }
 
 export class IdempotencyService {
-  /**
-   * Leased creates that arrive together take their keys in one statement (the first round trip of
-   * every INTENT create); what cannot be taken that way is looked at one by one in `claim`.
-   */
-  private readonly leases: Batcher<NewLease, boolean>;
-
-  constructor(private readonly db: Db) {
-    this.leases = new Batcher((batch) => insertLeases(db, batch), { maxBatch: 64, concurrency: 4, isolateFailures: isDataOrDeadlockError });
-  }
+  constructor(private readonly db: Db) {}
 
   /**
    * What an existing key row says to a request with `fp`: a replay, 422 (another request) or 409
@@ -124,21 +138,21 @@ export class IdempotencyService {
 
   /**
    * Takes the key, or explains why not (replay, 409, 422). `take` inserts the new key row (by
-   * default in `q`; leased creates share a batched statement) and says whether it went in.
+   * default in `q` on its own; leased creates share a batched statement) and says whether it went in.
    */
   private async claim(
     q: Queryable,
     scope: IdempotencyScope,
+    fp: string,
     leaseMs: number,
     take: (lease: NewLease) => Promise<boolean> = async (lease) => (await insertLeases(q, [lease]))[0] === true,
   ): Promise<Claim> {
-    const fp = fingerprint(scope);
     const resourceId = newRowId();
     if (await take({ client_pk: scope.clientPk, key: scope.key, fingerprint: fp, lease_ms: leaseMs, resource_id: resourceId })) {
-      return { kind: 'new', resourceId, fingerprint: fp };
+      return { kind: 'new', resourceId };
     }
     const found = await this.lookUp(q, scope, fp);
-    if (found.kind === 'absent') return this.claim(q, scope, leaseMs, take); // the holder rolled back: try again
+    if (found.kind === 'absent') return this.claim(q, scope, fp, leaseMs, take); // the holder rolled back: try again
     if (found.kind === 'replay') return found;
     const taken = await q.query(
       `UPDATE idempotency_keys SET locked_until = now() + make_interval(secs => $3::double precision / 1000)
@@ -146,7 +160,7 @@ export class IdempotencyService {
       [scope.clientPk, scope.key, leaseMs],
     );
     if (taken.rowCount !== 1) throw new AppError('IDEMPOTENCY_KEY_IN_PROGRESS', 'A request with this Idempotency-Key is still being processed. Retry shortly.');
-    return { kind: 'new', resourceId: found.resourceId ?? newRowId(), fingerprint: fp };
+    return { kind: 'new', resourceId: found.resourceId ?? newRowId() };
   }
 
   /**
@@ -161,71 +175,49 @@ export class IdempotencyService {
   }
 
   /**
-   * The fastest form of an atomic create, for resources whose answer is fully known before they are
-   * written: the completed key and the resource go in ONE statement (one round trip, an implicit
-   * transaction), which `write.first` may share with other creates (see src/store/batcher.ts).
-   * `prepare` builds the answer; `write.first` writes the resource with the given completed key
-   * row, only if that row could be inserted, and says whether it was. A key that already exists is
-   * answered as in `claim` (replay, 422 or 409); a key left in progress by a create that died is
-   * taken over with `write.takeover`, which completes that key with the given values only while it
-   * is still in progress with the same fingerprint, writes the resource only if it did, and says
-   * whether it did (the leased form of the resource's batched write).
+   * Runs a create under its key: `attempt` builds the resource for the id it is given and writes it
+   * with `keyFor(outcome)` in one atomic write, saying whether it went in. Without `leased`, the
+   * first try writes a new key with the resource (one round trip); if the key exists, the request
+   * is answered as a repeat (replay, 422 or 409), or, when the key was left in progress by a
+   * create that died, takes it over and tries again holding it. With `leased` (a create that calls
+   * out before it can answer), the key is taken with a lease first (in a statement shared with
+   * concurrent creates) and the one try completes it. If a try fails while the key is held, the
+   * lease is ended (not the key deleted), so that a retry with the same key takes it over with the
+   * SAME resource id: a provider, which deduplicates by our reference, answers the retry with what
+   * it may already have made for the first try (a deleted key gave the retry a new id, and the
+   * provider a second, orphaned collection).
    */
-  async runOneStatement(
+  async run<R>(
     scope: IdempotencyScope,
-    prepare: (resourceId: string) => CreateOutcome,
-    write: {
-      first: (key: CompletedKeyValues) => Promise<boolean>;
-      takeover: (tx: Queryable, key: CompletedKeyValues) => Promise<boolean>;
-    },
-  ): Promise<CreateResponse> {
-    const resourceId = newRowId();
-    const outcome = prepare(resourceId);
-    const bodyText = JSON.stringify(outcome.body);
-    const key = completedKeyValues(scope, fingerprint(scope), outcome, bodyText);
-    if (await write.first(key)) return { status: outcome.status, bodyText, replayed: false };
-    // The key exists (or a concurrent first request just committed it): answer as a repeat.
-    const claim = await this.claim(this.db, scope, DEFAULT_LEASE_MS);
-    if (claim.kind === 'replay') return { status: claim.status, bodyText: claim.bodyText, replayed: true };
-    // The holder of the key rolled back or its lease expired: this request now holds it; finish atomically.
-    return this.db.tx(async (tx) => {
-      const again = prepare(claim.resourceId);
-      const againText = JSON.stringify(again.body);
-      if (!(await write.takeover(tx, completedKeyValues(scope, key.fingerprint, again, againText)))) throw new Error('idempotency key was not held at completion');
-      return { status: again.status, bodyText: againText, replayed: false };
-    });
-  }
-
-  /**
-   * For creates that call out before answering. `work` does its outside calls and then records its
-   * answer with `completeWith`, in the one statement that writes the resource. If it throws before
-   * that, the key's lease is ended (not the key deleted), so that a retry with the same key takes it
-   * over with the SAME resource id: the provider, which deduplicates by our reference, answers the
-   * retry with what it may already have made for the first try (a deleted key gave the retry a new
-   * id, and the provider a second, orphaned collection).
-   */
-  async runLeased(scope: IdempotencyScope, work: (ctx: LeasedWork) => Promise<CreateResponse>, leaseMs = DEFAULT_LEASE_MS): Promise<CreateResponse> {
-    const claim = await this.claim(this.db, scope, leaseMs, (lease) => this.leases.add(lease));
-    if (claim.kind === 'replay') return { status: claim.status, bodyText: claim.bodyText, replayed: true };
-    let completed = false;
+    how: { leased: boolean; leaseMs?: number },
+    attempt: (t: CreateTry) => Promise<CreateTried<R>>,
+  ): Promise<CreateRun<R>> {
+    const fp = fingerprint(scope);
+    const leaseMs = how.leaseMs ?? DEFAULT_LEASE_MS;
+    if (!how.leased) {
+      const first = await attempt({ resourceId: newRowId(), keyFor: (outcome) => completedKey(scope, fp, outcome, false) });
+      if (first.written) return answered(first);
+      // The key exists (or a concurrent first request just committed it): answer as a repeat.
+    }
+    const claim = await this.claim(this.db, scope, fp, leaseMs, how.leased ? (lease) => insertLease(this.db, lease) : undefined);
+    if (claim.kind === 'replay') return { response: { status: claim.status, bodyText: claim.bodyText, replayed: true }, made: undefined };
+    // This request holds the key (leased, or taken over from a holder that rolled back or died).
+    let held: CreateTried<R>;
     try {
-      return await work({
-        resourceId: claim.resourceId,
-        completeWith: async (outcome, write) => {
-          const bodyText = JSON.stringify(outcome.body);
-          // The fingerprint the key was claimed with, not hashed again.
-          if (!(await write(completedKeyValues(scope, claim.fingerprint, outcome, bodyText)))) throw new Error('idempotency key was not held at completion');
-          completed = true;
-          return bodyText;
-        },
-      });
+      held = await attempt({ resourceId: claim.resourceId, keyFor: (outcome) => completedKey(scope, fp, outcome, true) });
+      if (!held.written) throw keyNotHeld();
     } catch (err) {
-      if (!completed) {
-        await this.db
-          .query(`UPDATE idempotency_keys SET locked_until = now() WHERE client_pk = $1 AND key = $2 AND state = 'in_progress'`, [scope.clientPk, scope.key])
-          .catch(() => undefined); // unreachable database: the lease expires by itself
-      }
+      // Nothing was completed: end the lease (a key completed by another request is left as it is).
+      await this.db
+        .query(`UPDATE idempotency_keys SET locked_until = now() WHERE client_pk = $1 AND key = $2 AND state = 'in_progress'`, [scope.clientPk, scope.key])
+        .catch(() => undefined); // unreachable database: the lease expires by itself
       throw err;
     }
+    return answered(held);
   }
+}
+
+/** The answer of a try that wrote its resource: the body stored with the key, byte for byte. */
+function answered<R>(t: CreateTried<R>): CreateRun<R> {
+  return { response: { status: t.key.response_status, bodyText: t.key.response_body, replayed: false }, made: t.made };
 }

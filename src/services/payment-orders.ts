@@ -16,7 +16,7 @@ import type { ClientsService, Principal } from './clients.js';
 import type { CreateResponse, IdempotencyScope, IdempotencyService } from './idempotency.js';
 import * as repo from '../store/repos/payment-orders-repo.js';
 import type { PaymentOrderRow, PaymentOrderViewRow } from '../store/repos/payment-orders-repo.js';
-import { type Db, isDataOrDeadlockError, type Queryable } from '../store/db.js';
+import type { Db, Queryable } from '../store/db.js';
 import { type CreatePaymentOrderBody, type CreatePaymentOrderInput, type PayerDetails, payerDetailsIssues, validateCreatePaymentOrder } from './payment-order-input.js';
 import { applyCollectionStatus, applyCollectionStatusesByReference, lockOrder, type ProviderOutcomeResult, transitionOrder } from './payment-order-transitions.js';
 import {
@@ -34,7 +34,6 @@ import { callbackSecretContext } from './payment-order-secrets.js';
 import { within } from './within.js';
 import { collectionAnswer, noAnswer, recordBestEffort, recordOrderCheck } from './provider-checks.js';
 import { type ListQuery, listFilterOf, pageOf } from './list-page.js';
-import { Batcher } from '../store/batcher.js';
 import { sandboxDecide, sandboxDecideByRef, type SandboxDecisionOptions } from './sandbox-decisions.js';
 
 /** API §8: a live check only when the previous one is older than this. */
@@ -43,15 +42,6 @@ export const LIVE_CHECK_INTERVAL_MS = 2_000;
 export const LIVE_CHECK_TIMEOUT_MS = 1_500;
 
 const UTR = /^[0-9]{12}$/;
-
-/**
- * Batched CHECKOUT creates (docs/performance.md): up to this many per statement, and this many
- * statements in flight (connections used) at once.
- */
-const CREATE_BATCH_MAX = 64;
-const CREATE_BATCH_CONCURRENCY = 4;
-const READ_BATCH_MAX = 128;
-const READ_BATCH_CONCURRENCY = 4;
 
 function providerUnavailable(err: unknown): AppError {
   return new AppError('SERVICE_UNAVAILABLE', 'The payment provider is temporarily unavailable. Retry with the same Idempotency-Key.', { cause: err });
@@ -80,26 +70,7 @@ export interface PaymentOrdersDeps {
 }
 
 export class PaymentOrdersService {
-  /** CHECKOUT creates that arrive together share one statement and one commit. */
-  private readonly checkoutCreates: Batcher<repo.OrderCreate, boolean>;
-  /** INTENT creates that finish together share one statement and one commit. */
-  private readonly intentCreates: Batcher<repo.OrderCreate, boolean>;
-  /** Merchant GETs that arrive together share one statement. */
-  private readonly reads: Batcher<repo.ClientOrderLookup, PaymentOrderViewRow | null>;
-
-  constructor(private readonly ctx: PaymentOrdersDeps) {
-    this.checkoutCreates = new Batcher((creates) => repo.insertCheckoutCreates(ctx.db, creates), {
-      maxBatch: CREATE_BATCH_MAX,
-      concurrency: CREATE_BATCH_CONCURRENCY,
-      isolateFailures: isDataOrDeadlockError,
-    });
-    this.intentCreates = new Batcher((creates) => repo.insertLeasedCreates(ctx.db, creates), {
-      maxBatch: CREATE_BATCH_MAX,
-      concurrency: CREATE_BATCH_CONCURRENCY,
-      isolateFailures: isDataOrDeadlockError,
-    });
-    this.reads = new Batcher((lookups) => repo.findManyForClient(ctx.db, lookups), { maxBatch: READ_BATCH_MAX, concurrency: READ_BATCH_CONCURRENCY });
-  }
+  constructor(private readonly ctx: PaymentOrdersDeps) {}
 
   private urlFor(o: { id: string }): string {
     return checkoutUrl(this.ctx.publicBaseUrl(), checkoutTokenFor(this.ctx.vault, o.id));
@@ -175,56 +146,45 @@ export class PaymentOrdersService {
   }
 
   /**
-   * POST /merchant/payment-orders. CHECKOUT: key, order, history in one transaction. INTENT: the
+   * POST /merchant/payment-orders. CHECKOUT: key, order, history in one statement. INTENT: the
    * provider must issue the intent before we can answer, so the key is leased while it does; the
    * order id (and so the provider reference) is stable across a resumed attempt.
    */
   async create(req: CreateRequest): Promise<CreateResponse> {
     const input = validateCreatePaymentOrder(req.body, { allowPrivateNetworks: this.ctx.config.callbackAllowPrivateNetworks });
-    const outcome = (row: PaymentOrderRow) => ({
-      status: 201,
-      body: { success: true, data: this.view(row), request_id: req.requestId },
-      resourceType: 'payment_order',
-      resourceId: row.id,
-    });
     // The organization's collections account (the sandbox unless `tijori collections use` chose one).
     const chosen = await this.ctx.providers.forCollections(req.principal.orgId);
-    if (input.responseMode === 'CHECKOUT') {
-      // Nothing to ask a provider: key, order and history in one statement.
-      let pending: repo.NewPaymentOrder & { created_at: Date };
-      return this.ctx.idempotency.runOneStatement(
-        req.scope,
-        (id) => {
-          const createdAt = new Date();
-          pending = { ...this.newRow(id, req.principal, input, null, chosen), created_at: createdAt };
-          return outcome(repo.rowAsInserted(pending, createdAt));
-        },
-        {
-          first: (key) => this.checkoutCreates.add({ order: pending, key }),
-          takeover: async (tx, key) => (await repo.insertLeasedCreates(tx, [{ order: pending, key }]))[0] === true,
-        },
-      );
-    }
-    return this.ctx.idempotency.runLeased(req.scope, async ({ resourceId, completeWith }) => {
-      const issued = await this.issueCollection(chosen.provider, {
-        orderId: orderIdFor(resourceId),
-        orgId: req.principal.orgId,
-        amountPaise: input.amountPaise,
-        purpose: input.purpose,
-        expiresInMinutes: input.expiresInMinutes,
-        customer: input.customer,
-      });
-      // Order, history and the completed key in one statement (shared with concurrent INTENT creates), written only if the key is still held.
+    // CHECKOUT: nothing to ask a provider, so no lease: key, order and history in one statement.
+    const leased = input.responseMode === 'INTENT';
+    const { response } = await this.ctx.idempotency.run(req.scope, { leased }, async ({ resourceId, keyFor }) => {
+      const issued = leased
+        ? await this.issueCollection(chosen.provider, {
+            orderId: orderIdFor(resourceId),
+            orgId: req.principal.orgId,
+            amountPaise: input.amountPaise,
+            purpose: input.purpose,
+            expiresInMinutes: input.expiresInMinutes,
+            customer: input.customer,
+          })
+        : null;
       const createdAt = new Date();
-      const row = { ...this.newRow(resourceId, req.principal, input, issued, chosen), created_at: createdAt };
-      const bodyText = await completeWith(outcome(repo.rowAsInserted(row, createdAt)), (key) => this.intentCreates.add({ order: row, key }));
-      return { status: 201, bodyText, replayed: false };
+      const order = { ...this.newRow(resourceId, req.principal, input, issued, chosen), created_at: createdAt };
+      const key = keyFor({
+        status: 201,
+        body: { success: true, data: this.view(repo.rowAsInserted(order, createdAt)), request_id: req.requestId },
+        resourceType: 'payment_order',
+        resourceId,
+      });
+      // Order, history and the completed key in one statement, shared with concurrent creates.
+      return { key, written: await repo.insertCreate(this.ctx.db, { order, key }), made: order };
     });
+    return response;
   }
 
   private async findForClient(principal: Principal, ref: string): Promise<PaymentOrderViewRow> {
     const orderRef = orderRefFor(ref);
-    const row = orderRef === null ? null : await this.reads.add({ clientPk: principal.pk, ref: orderRef });
+    // GETs that arrive together share one statement.
+    const row = orderRef === null ? null : await repo.findForClient(this.ctx.db, { clientPk: principal.pk, ref: orderRef });
     if (!row) throw new AppError('NOT_FOUND', 'No such payment order.');
     return row;
   }

@@ -28,7 +28,7 @@ import type { BeneficiariesService } from './beneficiaries.js';
 import type { Principal } from './clients.js';
 import { type Actor, recordAudit } from './console/audit.js';
 import { recordEvent } from './events.js';
-import type { CreateResponse, IdempotencyScope, IdempotencyService } from './idempotency.js';
+import { type CreateResponse, type IdempotencyScope, type IdempotencyService, keyNotHeld } from './idempotency.js';
 import { type PayoutInstruction, checkPayoutInstruction } from './payout-input.js';
 import type { PayoutSubmitter } from './payout-submission.js';
 import { beneficiaryView, createdEventData, payoutView } from './payout-view.js';
@@ -129,8 +129,9 @@ export class PayoutApprovalsService {
     const { route, ben } = resolved;
     // Live or test is the route's provider account's (as for an API payout), not the built-in sandbox's.
     const routeProvider = await this.ctx.providers.forAccount(route.provider_account_id);
-    return this.ctx.idempotency.runLeased(scope, async ({ resourceId: id, completeWith }) => {
-      const bodyText = await this.ctx.db.tx(async (tx) => {
+    // Leased: several statements write the payout, its audit entry and the key.
+    const { response } = await this.ctx.idempotency.run(scope, { leased: true }, async ({ resourceId: id, keyFor }) =>
+      this.ctx.db.tx(async (tx) => {
         await approvalsRepo.insertPendingPayout(tx, {
           id, transactionId: newTransactionId(), orgId: maker.orgId, clientPk: principal.pk, routeId: route.id,
           beneficiary: { id: ben.id, name: ben.name, last4: ben.last4, ifsc: ben.ifsc, bankName: ben.bankName },
@@ -144,10 +145,13 @@ export class PayoutApprovalsService {
         const created = await approvalsRepo.findOrgPayout(tx, maker.orgId, id);
         // No attempt exists before approval.
         const data = consolePayoutView(created!, []);
-        return completeWith({ status: 201, body: { success: true, data, request_id: requestId }, resourceType: 'payout', resourceId: id }, (k) => completeHeldKey(tx, k, id));
-      });
-      return { status: 201, bodyText, replayed: false };
-    });
+        const key = keyFor({ status: 201, body: { success: true, data, request_id: requestId }, resourceType: 'payout', resourceId: id });
+        // A key no longer held must roll the payout back, not leave it without its key.
+        if (!(await completeHeldKey(tx, key, id))) throw keyNotHeld();
+        return { key, written: true, made: null };
+      }),
+    );
+    return response;
   }
 
   /** A console payout with its attempts; a plain read (no lock: it never waits for a decision in progress). */

@@ -8,10 +8,10 @@
 import type { Config } from '../config.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
-import { type Db, isDataOrDeadlockError, type Queryable } from '../store/db.js';
+import type { Db, Queryable } from '../store/db.js';
 import * as repo from '../store/repos/payouts-repo.js';
 import { newRowId } from '../store/row-id.js';
-import { Batcher } from '../store/batcher.js';
+import { batchedOn } from '../store/batched.js';
 import { type AttemptUpdate, type ChangeResult, type Locked, PayoutChanges, planStateChange } from './payout-state.js';
 
 /** What the rules of recording bank answers use: the payout settings (attempts, lease, inquiry back-off), the logger and metrics. */
@@ -94,14 +94,11 @@ export function reportOutcome(ctx: OutcomeRules, attemptId: string, update: Atte
  * transaction. Every item holds its attempt's lease, so no attempt appears twice in a batch.
  */
 export class PayoutOutcomeRecorder {
-  private readonly batcher: Batcher<OutcomeNews & { attemptId: string }, OutcomeResult>;
+  /** One piece of news, recorded in a transaction shared with the news that arrives together. */
+  private readonly recordInBatch: (item: OutcomeNews & { attemptId: string }) => Promise<OutcomeResult>;
 
   constructor(private readonly ctx: OutcomeRules & { db: Db }) {
-    this.batcher = new Batcher((items) => ctx.db.tx((tx) => recordOutcomesIn(ctx, tx, items)), {
-      maxBatch: 64,
-      concurrency: 4,
-      isolateFailures: isDataOrDeadlockError,
-    });
+    this.recordInBatch = batchedOn('payoutOutcomes', ctx.db, (items: Array<OutcomeNews & { attemptId: string }>) => ctx.db.tx((tx) => recordOutcomesIn(ctx, tx, items)));
   }
 
   private readonly background = new Set<Promise<void>>();
@@ -118,7 +115,7 @@ export class PayoutOutcomeRecorder {
   }
 
   async record(attemptId: string, news: OutcomeNews): Promise<OutcomeResult> {
-    const out = await this.batcher.add({ ...news, attemptId });
+    const out = await this.recordInBatch({ ...news, attemptId });
     reportOutcome(this.ctx, attemptId, news.update, out.result);
     return out;
   }

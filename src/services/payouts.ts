@@ -12,12 +12,13 @@ import { AppError } from '../domain/errors.js';
 import { isUuid } from '../domain/text.js';
 import type { Principal } from './clients.js';
 import type { CreateResponse, IdempotencyScope, IdempotencyService } from './idempotency.js';
+import type { CreateKey } from '../store/repos/idempotency-keys-repo.js';
 import type { BeneficiariesService, ResolvedBeneficiary } from './beneficiaries.js';
 import { type CreatePayoutBody, type InlineBeneficiary, validateCreatePayout } from './payout-input.js';
-import { type EventInput, recordEvent, recordEvents } from './events.js';
-import { Batcher } from '../store/batcher.js';
+import { type EventInput, recordEvents } from './events.js';
+import { batched } from '../store/batched.js';
 import type { ProviderRegistry } from '../providers/registry.js';
-import { type Db, isDataOrDeadlockError } from '../store/db.js';
+import type { Db } from '../store/db.js';
 import type { RouteRow } from '../store/repos/routes-repo.js';
 import type { PayoutSubmitter, SubmissionInput } from './payout-submission.js';
 import { createdEventData, merchantPayoutView, payoutView } from './payout-view.js';
@@ -35,8 +36,27 @@ export function newTransactionId(): string {
 }
 
 /** A payout create ready to write: the payout, its key row, and its `payout.created` event. */
-type BatchedCreate = repo.PayoutCreate & { event: EventInput };
-type PendingCreate = Omit<BatchedCreate, 'key'>;
+type PayoutCreate = { payout: repo.NewPayout; key: CreateKey; event: EventInput };
+
+/** Payouts + keys + history (one statement) and their `payout.created` events, in one transaction. */
+function writeCreates(held: boolean) {
+  return (db: Db, batch: PayoutCreate[]): Promise<boolean[]> =>
+    db.tx(async (tx) => {
+      const written = await (held ? repo.insertHeldCreates(tx, batch) : repo.insertCreates(tx, batch));
+      await recordEvents(tx, batch.filter((_, i) => written[i]).map((c) => c.event));
+      return written;
+    });
+}
+
+/** Creates that arrive together share this transaction (src/store/batched.ts; batches grow with load, a lone create waits for nothing). */
+const insertNewKeyCreate = batched('payoutCreates', writeCreates(false));
+/** A takeover of a key left in progress (rare): on its own. */
+const insertHeldKeyCreate = writeCreates(true);
+
+/** One create, written with its key as `key.held` says; whether it was written (see IdempotencyService.run). */
+async function insertCreate(db: Db, c: PayoutCreate): Promise<boolean> {
+  return c.key.held ? (await insertHeldKeyCreate(db, [c]))[0] === true : insertNewKeyCreate(db, c);
+}
 
 /** What PayoutsService uses; built by the composition root (context.ts). */
 export interface PayoutsDeps {
@@ -50,27 +70,7 @@ export interface PayoutsDeps {
 }
 
 export class PayoutsService {
-  /**
-   * Creates that arrive together share their round trips: route look-ups in one statement,
-   * inline beneficiaries in one (BeneficiariesService), and payouts + keys + history in one
-   * transaction of two statements with their events (src/store/batcher.ts; batches grow with
-   * load, a lone create waits for nothing).
-   */
-  private readonly routeReads: Batcher<routesRepo.RouteLookup, RouteRow | null>;
-  private readonly creates: Batcher<BatchedCreate, boolean>;
-
-  constructor(private readonly ctx: PayoutsDeps) {
-    this.routeReads = new Batcher((lookups) => routesRepo.findUsableRoutes(ctx.db, lookups), { maxBatch: 256, concurrency: 2 });
-    this.creates = new Batcher(
-      (batch) =>
-        ctx.db.tx(async (tx) => {
-          const written = await repo.insertCreates(tx, batch);
-          await recordEvents(tx, batch.filter((_, i) => written[i]).map((c) => c.event));
-          return written;
-        }),
-      { maxBatch: 64, concurrency: 4, isolateFailures: isDataOrDeadlockError },
-    );
-  }
+  constructor(private readonly ctx: PayoutsDeps) {}
 
   /**
    * The route and beneficiary a create names; ROUTE_INVALID, MODE_NOT_ENABLED or BENEFICIARY_INVALID
@@ -97,7 +97,8 @@ export class PayoutsService {
   }
 
   private async lookUp(principal: Principal, body: CreatePayoutBody, inline: InlineBeneficiary | null): Promise<{ route: RouteRow; ben: ResolvedBeneficiary }> {
-    const route = await this.routeReads.add({ orgId: principal.orgId, routeId: body.bank_connection_id ?? null });
+    // Look-ups and inline beneficiaries of creates that arrive together share their statements (src/store/batched.ts).
+    const route = await routesRepo.findUsableRoute(this.ctx.db, { orgId: principal.orgId, routeId: body.bank_connection_id ?? null });
     if (!route) {
       throw new AppError('ROUTE_INVALID', body.bank_connection_id ? 'bank_connection_id does not name an active payout route of this organization.' : 'This organization has no default payout route.');
     }
@@ -120,53 +121,47 @@ export class PayoutsService {
     // The route's provider account decides where the payout goes and whether real money moves.
     const routeProvider = await this.ctx.providers.forAccount(route.provider_account_id);
     const createdAt = new Date();
-    let pending: PendingCreate | undefined;
-    let submission: SubmissionInput | undefined;
-    const res = await this.ctx.idempotency.runOneStatement(
-      scope,
-      (payoutId) => {
-        const attemptId = newRowId();
-        const row: repo.PayoutRow = {
-          id: payoutId, transaction_id: newTransactionId(), org_id: principal.orgId, client_pk: principal.pk,
-          beneficiary_id: ben.id, beneficiary_name: ben.name, beneficiary_last4: ben.last4, beneficiary_ifsc: ben.ifsc,
-          beneficiary_bank_name: ben.bankName, amount_paise: body.amount_paise, currency: 'INR', mode: body.mode,
-          client_reference: body.client_reference ?? null, remarks: body.remarks ?? null, status: 'PROCESSING',
-          failure_reason: null, bank_reference: null, utr: null, processed_at: null, livemode: routeProvider.livemode, created_at: createdAt,
-        };
-        pending = {
-          payout: {
-            id: row.id, attemptId, transactionId: row.transaction_id, orgId: row.org_id, clientPk: row.client_pk, routeId: route.id,
-            beneficiary: { id: ben.id, name: ben.name, last4: ben.last4, ifsc: ben.ifsc, bankName: ben.bankName },
-            amountPaise: row.amount_paise, mode: row.mode, clientReference: row.client_reference, remarks: row.remarks,
-            livemode: row.livemode, createdAt, leaseMs: this.ctx.config.payout.leaseMs,
-          },
-          event: { orgId: row.org_id, kind: 'payout.created', aggregateType: 'payout', aggregateId: row.id, data: createdEventData(row, createdAt) },
-        };
-        submission = {
-          attemptId, routeId: route.id, transactionId: row.transaction_id, amountPaise: row.amount_paise, mode: row.mode,
-          beneficiary: { name: ben.name, accountNumber: ben.accountNumber, ifsc: ben.ifsc }, remarks: row.remarks,
-        };
-        const data = payoutView(row, [{ status: 'PENDING_SUBMIT', bank_reference: null, utr: null }]);
-        return {
-          status: 201,
-          body: { success: true, data, approval_required: false, message: CREATE_MESSAGE, request_id: requestId },
-          resourceType: 'payout',
-          resourceId: row.id,
-        };
-      },
-      {
-        // Payout, attempt, history and the completed key in one statement shared with concurrent creates.
-        first: (key) => this.creates.add({ ...(pending as PendingCreate), key }),
-        takeover: async (tx, key) => {
-          const p = pending as PendingCreate;
-          if (!(await repo.insertHeldCreates(tx, [{ payout: p.payout, key }]))[0]) return false;
-          await recordEvent(tx, p.event, createdAt);
-          return true;
+    const { response, made } = await this.ctx.idempotency.run(scope, { leased: false }, async ({ resourceId, keyFor }) => {
+      const attemptId = newRowId();
+      const row: repo.PayoutRow = {
+        id: resourceId, transaction_id: newTransactionId(), org_id: principal.orgId, client_pk: principal.pk,
+        beneficiary_id: ben.id, beneficiary_name: ben.name, beneficiary_last4: ben.last4, beneficiary_ifsc: ben.ifsc,
+        beneficiary_bank_name: ben.bankName, amount_paise: body.amount_paise, currency: 'INR', mode: body.mode,
+        client_reference: body.client_reference ?? null, remarks: body.remarks ?? null, status: 'PROCESSING',
+        failure_reason: null, bank_reference: null, utr: null, processed_at: null, livemode: routeProvider.livemode, created_at: createdAt,
+      };
+      const key = keyFor({
+        status: 201,
+        body: {
+          success: true,
+          data: payoutView(row, [{ status: 'PENDING_SUBMIT', bank_reference: null, utr: null }]),
+          approval_required: false,
+          message: CREATE_MESSAGE,
+          request_id: requestId,
         },
-      },
-    );
-    if (!res.replayed && submission) await this.ctx.submission.submitAfterCreate(submission);
-    return res;
+        resourceType: 'payout',
+        resourceId: row.id,
+      });
+      // Payout, attempt, history and the completed key in one statement, with the payout.created event.
+      const written = await insertCreate(this.ctx.db, {
+        payout: {
+          id: row.id, attemptId, transactionId: row.transaction_id, orgId: row.org_id, clientPk: row.client_pk, routeId: route.id,
+          beneficiary: { id: ben.id, name: ben.name, last4: ben.last4, ifsc: ben.ifsc, bankName: ben.bankName },
+          amountPaise: row.amount_paise, mode: row.mode, clientReference: row.client_reference, remarks: row.remarks,
+          livemode: row.livemode, createdAt, leaseMs: this.ctx.config.payout.leaseMs,
+        },
+        key,
+        event: { orgId: row.org_id, kind: 'payout.created', aggregateType: 'payout', aggregateId: row.id, data: createdEventData(row, createdAt) },
+      });
+      const submission: SubmissionInput = {
+        attemptId, routeId: route.id, transactionId: row.transaction_id, amountPaise: row.amount_paise, mode: row.mode,
+        beneficiary: { name: ben.name, accountNumber: ben.accountNumber, ifsc: ben.ifsc }, remarks: row.remarks,
+      };
+      return { key, written, made: submission };
+    });
+    // The bank hears of the payout only after its create committed (this request holds the attempt's lease).
+    if (made) await this.ctx.submission.submitAfterCreate(made);
+    return response;
   }
 
   /** By service UUID or transaction_id; only the creating API client sees it (404 otherwise). */

@@ -13,11 +13,10 @@ import type { Metrics } from '../observability/metrics.js';
 import type { ProviderAnomalies } from './provider-anomalies.js';
 import type { ProviderCallback } from '../providers/provider.js';
 import type { ProviderRegistry } from '../providers/registry.js';
-import { type Db, DatabaseUnavailableError, isDataOrDeadlockError, type Queryable } from '../store/db.js';
+import { type Db, DatabaseUnavailableError, type Queryable } from '../store/db.js';
 import * as repo from '../store/repos/provider-events-repo.js';
 import * as accountsRepo from '../store/repos/provider-accounts-repo.js';
 import { idForOrderId } from './payment-order-view.js';
-import { Batcher } from '../store/batcher.js';
 import type { PaymentOrdersService } from './payment-orders.js';
 import type { PayoutSubmitter } from './payout-submission.js';
 
@@ -57,11 +56,8 @@ export interface ProviderIntakeDeps {
 export class ProviderIntake {
   private readonly handlers = new Map<ProviderCallback['kind'], ProviderEventHandler>();
   private readonly listeners = new Set<() => void>();
-  /** Callbacks that arrive together are stored with one statement and one commit. */
-  private readonly intake: Batcher<repo.NewProviderEvent, boolean>;
 
   constructor(private readonly ctx: ProviderIntakeDeps) {
-    this.intake = new Batcher((events) => repo.insertEvents(ctx.db, events), { maxBatch: 256, concurrency: 4, isolateFailures: isDataOrDeadlockError });
     // Collection callbacks of a transaction are applied together (a few statements for all of them).
     this.handlers.set('collection', (tx, cbs) => ctx.paymentOrders.applyProviderCallbacks(tx, cbs));
     // So are payout callbacks (one statement locks all their attempts).
@@ -110,7 +106,8 @@ export class ProviderIntake {
       throw validationError([{ field: 'body', issue: 'the callback carries values that cannot be stored' }]);
     }
     await this.assertResourceOfAccount(target, cb);
-    const stored = await this.intake.add({
+    // Callbacks that arrive together are stored with one statement and one commit.
+    const stored = await repo.insertEvent(this.ctx.db, {
       id: newRowId(),
       provider: providerName,
       eventId: cb.eventId,

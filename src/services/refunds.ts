@@ -20,7 +20,7 @@ import type { Logger } from '../observability/logger.js';
 import type { Db, Queryable } from '../store/db.js';
 import type { Principal } from './clients.js';
 import { recordEvents } from './events.js';
-import type { CreateResponse, IdempotencyScope, IdempotencyService } from './idempotency.js';
+import { type CreateResponse, type IdempotencyScope, type IdempotencyService, keyNotHeld } from './idempotency.js';
 import { orderRefFor } from './payment-order-view.js';
 import { refundEvent } from './refund-events.js';
 import { refundWithOrder, type RefundSubmitter } from './refund-submission.js';
@@ -74,12 +74,12 @@ export class RefundsService {
     // A replay is answered as it was, even if the order changed since.
     const known = await this.ctx.idempotency.answerIfKnown(req.scope);
     if (known) return known;
-    let submitAfter: RefundWithOrder | null = null;
-    const res = await this.ctx.idempotency.runLeased(req.scope, async ({ resourceId, completeWith }) => {
+    // Leased: the answer depends on the order's locked state, so the key is held while it is read.
+    const { response, made } = await this.ctx.idempotency.run(req.scope, { leased: true }, async ({ resourceId, keyFor }) => {
       // Read before the order's lock (it is the order's organization's setting, not the order's state):
       // the locked section stays as short as it can, since concurrent refunds of one order queue on it.
       const review = await repo.orgRefundReview(this.ctx.db, req.principal.orgId);
-      const bodyText = await this.ctx.db.tx(async (tx) => {
+      return this.ctx.db.tx(async (tx) => {
         const order = ref === null ? null : await orderRepo.lockById(tx, ref.id);
         if (!order || order.client_pk !== req.principal.pk || (ref!.orderId !== undefined && order.order_id !== ref!.orderId)) throw notFound('payment order');
         if (!isRefundable(order.status)) throw new AppError('INVALID_STATE', `A payment order in status ${order.status} cannot be refunded; only PAID or MANUALLY_CONFIRMED orders can.`);
@@ -102,15 +102,14 @@ export class RefundsService {
         });
         const refund = { ...row, order_id: order.order_id, provider_account_id: order.provider_account_id };
         await recordEvents(tx, [refundEvent('collection.refund.requested', refund, order)]);
-        if (status === 'PROCESSING') submitAfter = refund;
-        return completeWith({ status: 201, body: { success: true, data: refundView(refund), request_id: req.requestId }, resourceType: 'refund', resourceId }, (key) =>
-          completeHeldKey(tx, key, resourceId),
-        );
+        const key = keyFor({ status: 201, body: { success: true, data: refundView(refund), request_id: req.requestId }, resourceType: 'refund', resourceId });
+        // Several statements: a key no longer held must roll the refund back, not leave it without its key.
+        if (!(await completeHeldKey(tx, key, resourceId))) throw keyNotHeld();
+        return { key, written: true, made: status === 'PROCESSING' ? refund : null };
       });
-      return { status: 201, bodyText, replayed: false };
     });
-    if (submitAfter) this.submitInBackground(submitAfter);
-    return res;
+    if (made) this.submitInBackground(made);
+    return response;
   }
 
   /** After the commit, off the request's path: the answer says PROCESSING, not done. */

@@ -110,3 +110,35 @@ test('errors the batcher may not isolate fail the whole batch at once', async ()
   assert.deepEqual(results.map((r) => r.status), ['rejected', 'rejected', 'rejected']);
   assert.equal(calls, 1);
 });
+
+test('by default every failure but an unreachable database is isolated, and the retries run one at a time', async () => {
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const b = new Batcher<string, string>(
+    async (items) => {
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      await new Promise((r) => setTimeout(r, 2));
+      inFlight--;
+      if (items.includes('bad')) throw Object.assign(new Error('value too long'), { code: '22001' });
+      if (items.includes('bug')) throw new TypeError('a bug in one item');
+      return items.map((s) => s.toUpperCase());
+    },
+    { concurrency: 1 },
+  );
+  const results = await Promise.allSettled(['a', 'bad', 'c', 'bug', 'e'].map((s) => b.add(s)));
+  assert.deepEqual(
+    results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message)),
+    ['A', 'value too long', 'C', 'a bug in one item', 'E'],
+  );
+  assert.equal(maxInFlight, 1, 'the retries took no more connections than the batch');
+
+  let calls = 0;
+  const down = new Batcher<string>(async () => {
+    calls++;
+    throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+  });
+  const failed = await Promise.allSettled(['a', 'b', 'c'].map((s) => down.add(s)));
+  assert.deepEqual(failed.map((r) => r.status), ['rejected', 'rejected', 'rejected']);
+  assert.equal(calls, 1, 'an unreachable database fails the batch at once, without a retry per item');
+});

@@ -5,7 +5,22 @@
  * they run goes into the next one, so batches grow with load by themselves. Under light load a
  * batch is a single item with no added delay (it waits only for the current turn of the event
  * loop, so that requests parsed in the same turn share it).
+ *
+ * The service's batchers are made by src/store/batched.ts from the table of
+ * src/store/batch-limits.ts; callers see single-item calls.
  */
+import { DatabaseUnavailableError, isUnavailableError } from './db.js';
+
+/**
+ * The default of `isolateFailures`: every failure but an unreachable database or a statement that
+ * ran out of time (pg's `query_timeout` says "Query read timeout"), which would fail each item's
+ * retry too, only slower.
+ */
+export function isItemFailure(err: unknown): boolean {
+  if (err instanceof DatabaseUnavailableError || isUnavailableError(err)) return false;
+  return !(err instanceof Error && /Query read timeout/.test(err.message));
+}
+
 export interface BatcherOptions {
   /** Largest batch handed to one call. */
   maxBatch?: number;
@@ -14,7 +29,8 @@ export interface BatcherOptions {
   /**
    * When a call for several items fails with an error this accepts, call again once per item, so
    * that one bad item (say, a constraint violation) fails only its own request and not those it
-   * was batched with. Errors it refuses (an unreachable database) fail the whole batch at once.
+   * was batched with. Errors it refuses fail the whole batch at once. Default: isItemFailure
+   * (everything but an unreachable database).
    */
   isolateFailures?: (err: unknown) => boolean;
 }
@@ -40,7 +56,7 @@ export class Batcher<T, R = void> {
   ) {
     this.maxBatch = opts.maxBatch ?? 500;
     this.concurrency = opts.concurrency ?? 1;
-    this.isolateFailures = opts.isolateFailures ?? (() => false);
+    this.isolateFailures = opts.isolateFailures ?? isItemFailure;
   }
 
   /** Resolves with the item's result once its batch is done; rejects if its batch (or, isolated, the item) failed. */
@@ -86,7 +102,8 @@ export class Batcher<T, R = void> {
         for (const b of batch) b.reject(err);
         return;
       }
-      await Promise.all(batch.map((b) => this.settle([b])));
+      // One by one, inside this call's slot: the retries take no more connections than the batch did.
+      for (const b of batch) await this.settle([b]);
     }
   }
 }

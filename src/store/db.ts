@@ -125,11 +125,14 @@ function mapError(err: unknown): unknown {
 
 export class Db implements Queryable {
   readonly pool: pg.Pool;
+  /** Connections of the pool (the batched statements are sized against it: src/store/batch-limits.ts). */
+  readonly poolSize: number;
 
   constructor(opts: DbOptions) {
+    this.poolSize = opts.poolSize ?? 20;
     this.pool = new pg.Pool({
       connectionString: opts.url,
-      max: opts.poolSize ?? 20,
+      max: this.poolSize,
       connectionTimeoutMillis: opts.connectTimeoutMs ?? 5_000,
       idleTimeoutMillis: 30_000,
       statement_timeout: opts.statementTimeoutMs ?? 10_000,

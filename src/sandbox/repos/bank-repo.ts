@@ -2,6 +2,7 @@
  * SQL of the sandbox bank (contract §3). Only the sandbox calls this: it is "another company"
  * that happens to keep its tables in the same database, and it never touches the service's tables.
  */
+import { batched } from '../../store/batched.js';
 import { inLockOrder, prepared, type Queryable } from '../../store/db.js';
 
 export interface TransferRow {
@@ -180,3 +181,6 @@ export async function executionCounts(q: Queryable): Promise<Record<string, numb
   const r = await q.query<{ reference: string; n: number }>('SELECT reference, count(*)::int AS n FROM sandbox_bank_ledger GROUP BY reference');
   return Object.fromEntries(r.rows.map((row) => [row.reference, row.n]));
 }
+
+/** One submit (acceptTransfers), in a statement shared with the submits that arrive together. */
+export const acceptTransfer = batched('sandboxTransfers', acceptTransfers);

@@ -1,6 +1,7 @@
 /**
  * SQL of the sandbox PSP (its own sandbox_* tables; the sandbox never touches the service's).
  */
+import { batched } from '../../store/batched.js';
 import { inLockOrder, prepared, type Queryable } from '../../store/db.js';
 
 export interface SandboxCollectionRow {
@@ -140,3 +141,6 @@ export async function refundExecutionCounts(q: Queryable): Promise<Record<string
   const r = await q.query<{ reference: string; n: number }>('SELECT reference, count(*)::int AS n FROM sandbox_refund_ledger GROUP BY reference ORDER BY reference');
   return Object.fromEntries(r.rows.map((row) => [row.reference, row.n]));
 }
+
+/** One new collection (insertCollections), in a statement shared with those requested together. */
+export const insertCollection = batched('sandboxCollections', insertCollections);

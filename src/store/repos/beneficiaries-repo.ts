@@ -1,4 +1,5 @@
 /** SQL for beneficiaries. The account number only ever appears here encrypted. */
+import { batched } from '../batched.js';
 import { inLockOrder, prepared, type Queryable } from '../db.js';
 
 export interface BeneficiaryRow {
@@ -86,3 +87,6 @@ export async function findBeneficiary(q: Queryable, id: string): Promise<Benefic
   const r = await q.query<BeneficiaryRow>(`SELECT ${COLUMNS} FROM beneficiaries WHERE id = $1`, [id]);
   return r.rows[0] ?? null;
 }
+
+/** One payout create's inline beneficiary (upsertBeneficiaries), in a statement shared with those that arrive together. */
+export const upsertBeneficiaryInBatch = batched('beneficiaryUpserts', upsertBeneficiaries);

@@ -1,4 +1,5 @@
 /** SQL for the event outbox, callback destinations, deliveries and delivery attempts. */
+import { batched } from '../batched.js';
 import { prepared, type Queryable } from '../db.js';
 
 /** The channel on which committed deliveries wake the delivery workers of every instance. */
@@ -317,3 +318,6 @@ export async function replaceDestinationSecret(q: Queryable, d: { orgId: string;
   );
   return r.rows[0] ?? null;
 }
+
+/** Records one delivery attempt (recordAttempts), in a statement shared with the attempts that finish together. */
+export const recordAttempt = batched('deliveryAttempts', recordAttempts);

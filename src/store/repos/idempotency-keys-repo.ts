@@ -1,9 +1,11 @@
 /**
  * Idempotency key rows written in batches: many concurrent creates' keys in one statement (one
- * round trip, one commit). The single-row statements of the idempotency service (replay look-up,
- * takeover of an expired lease, completion in a transaction) stay in src/services/idempotency.ts.
+ * round trip, one commit), and the keyed-create statements that write a resource with its key.
+ * The single-row statements of the idempotency service (replay look-up, takeover of an expired
+ * lease) stay in src/services/idempotency.ts.
  */
-import { inLockOrder, prepared, type Queryable } from '../db.js';
+import { batched } from '../batched.js';
+import { inLockOrder, prepared, type PreparedStatement, type Queryable } from '../db.js';
 
 /** A completed idempotency key row, written with the resource it answers for. */
 export interface CompletedKeyValues {
@@ -16,15 +18,18 @@ export interface CompletedKeyValues {
 }
 
 /**
- * The completed key rows of batched creates (orders, payouts): each resource's statement reads a
- * JSON batch `v` whose records carry `id` (the resource), `client_pk` and the fields below, and
- * starts with one of the two `k` CTEs, which returns the ids of the resources whose key it wrote.
- * The resource rows are then written only FROM `v JOIN k`, so nothing goes in without its key.
+ * The completed key row a create writes with its resource, and how: `held` false inserts it (a new
+ * key; the create's first try), true completes the row this request holds (a leased create, or a
+ * takeover of a key left in progress). Made by the idempotency service (src/services/idempotency.ts).
  */
-export const KEY_RECORD_COLUMNS = 'idempotency_key uuid, fingerprint text, response_status integer, response_body text, resource_type text';
+export interface CreateKey extends CompletedKeyValues {
+  held: boolean;
+}
 
-/** The key fields of one create's JSON record (the columns of KEY_RECORD_COLUMNS). */
-export function keyRecordFields(key: CompletedKeyValues) {
+/** The key columns every record of a keyed create carries (besides the resource's `id` and `client_pk`). */
+const KEY_RECORD_COLUMNS = 'idempotency_key uuid, fingerprint text, response_status integer, response_body text, resource_type text';
+
+function keyRecordFields(key: CompletedKeyValues) {
   return {
     idempotency_key: key.key,
     fingerprint: key.fingerprint,
@@ -35,7 +40,7 @@ export function keyRecordFields(key: CompletedKeyValues) {
 }
 
 /** New keys, written completed (ON CONFLICT DO NOTHING: a key that exists, or appears twice in the batch, writes nothing). */
-export const NEW_KEYS_CTE = `k AS (INSERT INTO idempotency_keys (client_pk, key, fingerprint, state, response_status, response_body, resource_type, resource_id, completed_at)
+const NEW_KEYS_CTE = `k AS (INSERT INTO idempotency_keys (client_pk, key, fingerprint, state, response_status, response_body, resource_type, resource_id, completed_at)
          SELECT client_pk, idempotency_key, fingerprint, 'completed', response_status, response_body, resource_type, id, now() FROM v
          ON CONFLICT DO NOTHING RETURNING resource_id)`;
 
@@ -44,10 +49,54 @@ export const NEW_KEYS_CTE = `k AS (INSERT INTO idempotency_keys (client_pk, key,
  * still in progress with the same fingerprint. A key another request completed meanwhile writes
  * nothing; one that two creates of the batch complete is written once.
  */
-export const HELD_KEYS_CTE = `k AS (UPDATE idempotency_keys i SET state = 'completed', locked_until = NULL, response_status = v.response_status,
+const HELD_KEYS_CTE = `k AS (UPDATE idempotency_keys i SET state = 'completed', locked_until = NULL, response_status = v.response_status,
            response_body = v.response_body, resource_type = v.resource_type, resource_id = v.id, completed_at = now()
          FROM v WHERE i.client_pk = v.client_pk AND i.key = v.idempotency_key AND i.fingerprint = v.fingerprint AND i.state = 'in_progress'
          RETURNING v.id AS resource_id)`;
+
+/** The two statements of a keyed create (see keyedCreateStatements). */
+export interface KeyedCreateStatements {
+  newKey: PreparedStatement;
+  heldKey: PreparedStatement;
+}
+
+/**
+ * Statements that write many creates (orders, payouts) in ONE statement each with their completed
+ * key rows: the statement reads a JSON batch `v` whose records carry `id` (the resource),
+ * `client_pk`, the resource's `columns` and the key's fields; `k` writes the keys (newKey: inserts
+ * them, heldKey: completes the rows the creates hold) and returns the ids of the resources whose key
+ * it wrote; `resource` (the resource's CTEs and a final `SELECT ... AS id` of what it wrote) writes
+ * only FROM `v JOIN k ON k.resource_id = v.id`, so nothing goes in without its key.
+ */
+export function keyedCreateStatements(columns: string, resource: string): KeyedCreateStatements {
+  const statement = (k: string) =>
+    prepared(`WITH v AS MATERIALIZED (SELECT * FROM json_to_recordset($1::json) AS v(${columns}, ${KEY_RECORD_COLUMNS})),
+     ${k},
+     ${resource}`);
+  return { newKey: statement(NEW_KEYS_CTE), heldKey: statement(HELD_KEYS_CTE) };
+}
+
+/**
+ * Writes a batch of keyed creates with one of their statements; for each, whether it was written
+ * (false: newKey, its key already existed or came twice; heldKey, its key was no longer held).
+ * Records go in sorted by key, so two batches that share keys wait for each other in the same
+ * order instead of deadlocking.
+ */
+export async function writeKeyedCreates<C extends { key: CompletedKeyValues }>(
+  q: Queryable,
+  statement: PreparedStatement,
+  creates: C[],
+  recordOf: (c: C) => { id: string } & Record<string, unknown>,
+): Promise<boolean[]> {
+  const records = creates.map((c) => ({ ...recordOf(c), ...keyRecordFields(c.key) }));
+  const inKeyOrder = byKeyOrder(
+    records.map((record, i) => ({ record, key: creates[i]!.key })),
+    (r) => r.key,
+  ).map((r) => r.record);
+  const r = await q.query<{ id: string }>(statement, [JSON.stringify(inKeyOrder)]);
+  const written = new Set(r.rows.map((row) => row.id));
+  return records.map((rec) => written.has(rec.id));
+}
 
 /** A key taken "in progress" for `lease_ms` by a leased create that will make `resource_id`. */
 export interface NewLease {
@@ -59,7 +108,7 @@ export interface NewLease {
 }
 
 /** Key rows of a batch in one order (client, key), so two batches never deadlock on them. */
-export function byKeyOrder<T>(items: T[], keyOf: (item: T) => { client_pk: string; key: string }): T[] {
+function byKeyOrder<T>(items: T[], keyOf: (item: T) => { client_pk: string; key: string }): T[] {
   return inLockOrder(items, (item) => {
     const k = keyOf(item);
     return `${k.client_pk}/${k.key.toLowerCase()}`;
@@ -92,3 +141,6 @@ export async function completeHeldKey(q: Queryable, key: CompletedKeyValues, res
   );
   return r.rowCount === 1;
 }
+
+/** Takes one leased create's key, in a statement shared with the leases taken together (see insertLeases). */
+export const insertLease = batched('idempotencyLeases', insertLeases);

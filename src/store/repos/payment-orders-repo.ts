@@ -4,9 +4,10 @@
  * src/services/payment-order-transitions.ts calls.
  */
 import { OPEN_ORDER_STATUSES, type OrderTrigger, type PaymentOrderStatus } from '../../domain/payment-order.js';
-import { prepared, type PreparedStatement, type Queryable } from '../db.js';
+import { batched } from '../batched.js';
+import { type Db, prepared, type PreparedStatement, type Queryable } from '../db.js';
 import { LIST_KEY_COLUMN, type ListFilter, listTail, listWhere } from './list-keyset.js';
-import { byKeyOrder, type CompletedKeyValues, HELD_KEYS_CTE, KEY_RECORD_COLUMNS, keyRecordFields, NEW_KEYS_CTE } from './idempotency-keys-repo.js';
+import { type CompletedKeyValues, type CreateKey, keyedCreateStatements, writeKeyedCreates } from './idempotency-keys-repo.js';
 
 export interface PaymentOrderRow {
   id: string;
@@ -91,48 +92,47 @@ const CREATE_COLUMN_TYPES: Record<(typeof CREATE_COLUMNS)[number], string> = {
 
 /**
  * Many creates in ONE statement (one round trip, one commit): each order, its creation history
- * row and its completed idempotency key, all passed as one JSON array. An order is written only if
- * its key row was (`k` returns its id). Rows go in sorted by key, so two batches that share keys
- * wait for each other in the same order instead of deadlocking.
+ * row and its completed idempotency key, all passed as one JSON array (idempotency-keys-repo
+ * keyedCreateStatements). An order is written only if its key row was.
  */
-function createsStatement(k: string): PreparedStatement {
-  return prepared(`WITH v AS MATERIALIZED (
-       SELECT * FROM json_to_recordset($1::json) AS v(${CREATE_COLUMNS.map((c) => `${c} ${CREATE_COLUMN_TYPES[c]}`).join(', ')},
-         ${KEY_RECORD_COLUMNS})),
-     ${k},
-     o AS (INSERT INTO payment_orders (${CREATE_COLUMNS.join(', ')})
+const CREATES = keyedCreateStatements(
+  CREATE_COLUMNS.map((c) => `${c} ${CREATE_COLUMN_TYPES[c]}`).join(', '),
+  `o AS (INSERT INTO payment_orders (${CREATE_COLUMNS.join(', ')})
            SELECT ${CREATE_COLUMNS.map((c) => (c === 'callback_secret_enc' ? `decode(v.${c}, 'base64')` : `v.${c}`)).join(', ')}
              FROM v JOIN k ON k.resource_id = v.id RETURNING id, status, created_at),
      h AS (INSERT INTO payment_order_transitions (order_pk, from_status, to_status, trigger, created_at)
            SELECT id, NULL, status, 'created', created_at FROM o)
-  SELECT id FROM o`);
-}
+  SELECT id FROM o`,
+);
 
-/** CHECKOUT: the key row is new. */
-const INSERT_CHECKOUT_CREATES = createsStatement(NEW_KEYS_CTE);
-/** INTENT (leased), and a CHECKOUT that takes over a key left in progress: the key row exists, held by this request. */
-const INSERT_LEASED_CREATES = createsStatement(HELD_KEYS_CTE);
-
-async function writeCreates(q: Queryable, statement: PreparedStatement, creates: OrderCreate[]): Promise<boolean[]> {
-  const records = byKeyOrder(creates, (c) => c.key).map(({ order, key }) => ({
+function writeCreates(q: Queryable, statement: PreparedStatement, creates: OrderCreate[]): Promise<boolean[]> {
+  return writeKeyedCreates(q, statement, creates, ({ order }) => ({
     ...order,
     callback_secret_enc: order.callback_secret_enc?.toString('base64') ?? null,
     updated_at: order.created_at,
-    ...keyRecordFields(key),
   }));
-  const r = await q.query<{ id: string }>(statement, [JSON.stringify(records)]);
-  const written = new Set(r.rows.map((row) => row.id));
-  return creates.map((c) => written.has(c.order.id));
 }
 
 /** Writes the CHECKOUT creates of a batch; for each, whether it was written (false: its key already existed). */
 export function insertCheckoutCreates(q: Queryable, creates: OrderCreate[]): Promise<boolean[]> {
-  return writeCreates(q, INSERT_CHECKOUT_CREATES, creates);
+  return writeCreates(q, CREATES.newKey, creates);
 }
 
 /** Writes the leased (INTENT) creates of a batch; for each, whether it was written (false: its key was no longer held). */
 export function insertLeasedCreates(q: Queryable, creates: OrderCreate[]): Promise<boolean[]> {
-  return writeCreates(q, INSERT_LEASED_CREATES, creates);
+  return writeCreates(q, CREATES.heldKey, creates);
+}
+
+const insertNewKeyCreate = batched('orderCreates', insertCheckoutCreates);
+const insertHeldKeyCreate = batched('heldOrderCreates', insertLeasedCreates);
+
+/**
+ * One create, with its key as `key.held` says (a new key, or one this request holds), in a
+ * statement shared with the creates that arrive together: whether it was written (false: a new
+ * key already existed; a held one was no longer held).
+ */
+export function insertCreate(db: Db, c: { order: OrderCreate['order']; key: CreateKey }): Promise<boolean> {
+  return c.key.held ? insertHeldKeyCreate(db, c) : insertNewKeyCreate(db, c);
 }
 
 /** The row as the batched creates write it, for answering before the write. */
@@ -198,6 +198,9 @@ export async function findManyForClient(q: Queryable, lookups: ClientOrderLookup
     return row;
   });
 }
+
+/** One merchant GET's look-up (findManyForClient), in a statement shared with the GETs that arrive together. */
+export const findForClient = batched('orderReads', findManyForClient);
 
 /** Unscoped look-up (admin API, provider events, checkout tokens). */
 export async function findByIdOrOrderId(q: Queryable, ref: OrderRef): Promise<PaymentOrderRow | null> {

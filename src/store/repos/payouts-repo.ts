@@ -2,7 +2,7 @@
 import { type PayoutAttemptStatus, type PayoutMode, type PayoutStatus, UNRESOLVED_ATTEMPT_STATUSES } from '../../domain/payout.js';
 import { type PreparedStatement, prepared, type Queryable } from '../db.js';
 import { LIST_KEY_COLUMN, type ListFilter, listTail, listWhere } from './list-keyset.js';
-import { byKeyOrder, type CompletedKeyValues, HELD_KEYS_CTE, KEY_RECORD_COLUMNS, keyRecordFields, NEW_KEYS_CTE } from './idempotency-keys-repo.js';
+import { type CompletedKeyValues, keyedCreateStatements, writeKeyedCreates } from './idempotency-keys-repo.js';
 
 export interface PayoutRow {
   id: string;
@@ -71,18 +71,16 @@ export interface PayoutCreate {
 
 /**
  * Many payout creates in ONE statement: for each, its completed idempotency key (the CTE `k`
- * returns the ids of the payouts whose key row was written), and only then the payout, its first
- * attempt (PENDING_SUBMIT, held by the creating request for `lease_ms`) and both history rows.
- * Rows go in sorted by key, so two batches that share keys never deadlock.
+ * returns the ids of the payouts whose key row was written, see idempotency-keys-repo
+ * keyedCreateStatements), and only then the payout, its first attempt (PENDING_SUBMIT, held by the
+ * creating request for `lease_ms`) and both history rows.
  */
-function createsStatement(k: string): PreparedStatement {
-  return prepared(`WITH v AS MATERIALIZED (
-     SELECT * FROM json_to_recordset($1::json) AS v(id uuid, attempt_id uuid, transaction_id text, org_id uuid, client_pk uuid,
+const CREATES = keyedCreateStatements(
+  `id uuid, attempt_id uuid, transaction_id text, org_id uuid, client_pk uuid,
        bank_connection_id uuid, beneficiary_id uuid, beneficiary_name text, beneficiary_last4 text, beneficiary_ifsc text,
        beneficiary_bank_name text, amount_paise bigint, mode text, client_reference text, remarks text, livemode boolean,
-       created_at timestamptz, lease_ms double precision, ${KEY_RECORD_COLUMNS})),
-   ${k},
-   p AS (INSERT INTO payouts (id, transaction_id, org_id, client_pk, bank_connection_id, beneficiary_id, beneficiary_name,
+       created_at timestamptz, lease_ms double precision`,
+  `p AS (INSERT INTO payouts (id, transaction_id, org_id, client_pk, bank_connection_id, beneficiary_id, beneficiary_name,
            beneficiary_last4, beneficiary_ifsc, beneficiary_bank_name, amount_paise, mode, client_reference, remarks, livemode, status,
            created_at)
          SELECT v.id, v.transaction_id, v.org_id, v.client_pk, v.bank_connection_id, v.beneficiary_id, v.beneficiary_name,
@@ -96,34 +94,27 @@ function createsStatement(k: string): PreparedStatement {
    h AS (INSERT INTO payout_transitions (payout_id, attempt_id, entity, from_status, to_status, trigger)
          SELECT payout_id, NULL, 'payout', NULL, 'PROCESSING', 'created' FROM a
          UNION ALL SELECT payout_id, id, 'attempt', NULL, 'PENDING_SUBMIT', 'created' FROM a)
-  SELECT payout_id AS id FROM a`);
-}
+  SELECT payout_id AS id FROM a`,
+);
 
-const INSERT_CREATES = createsStatement(NEW_KEYS_CTE);
-/** Keys this request took over (left in progress by a create that died). */
-const INSERT_HELD_CREATES = createsStatement(HELD_KEYS_CTE);
-
-async function writeCreates(q: Queryable, statement: PreparedStatement, creates: PayoutCreate[]): Promise<boolean[]> {
-  const records = byKeyOrder(creates, (c) => c.key).map(({ payout: p, key }) => ({
+function writeCreates(q: Queryable, statement: PreparedStatement, creates: PayoutCreate[]): Promise<boolean[]> {
+  return writeKeyedCreates(q, statement, creates, ({ payout: p }) => ({
     id: p.id, attempt_id: p.attemptId, transaction_id: p.transactionId, org_id: p.orgId, client_pk: p.clientPk,
     bank_connection_id: p.routeId, beneficiary_id: p.beneficiary.id, beneficiary_name: p.beneficiary.name,
     beneficiary_last4: p.beneficiary.last4, beneficiary_ifsc: p.beneficiary.ifsc, beneficiary_bank_name: p.beneficiary.bankName,
     amount_paise: p.amountPaise, mode: p.mode, client_reference: p.clientReference, remarks: p.remarks, livemode: p.livemode,
-    created_at: p.createdAt, lease_ms: p.leaseMs, ...keyRecordFields(key),
+    created_at: p.createdAt, lease_ms: p.leaseMs,
   }));
-  const r = await q.query<{ id: string }>(statement, [JSON.stringify(records)]);
-  const written = new Set(r.rows.map((row) => row.id));
-  return creates.map((c) => written.has(c.payout.id));
 }
 
 /** Writes the creates of a batch; for each, whether it was written (false: its key already existed). */
 export function insertCreates(q: Queryable, creates: PayoutCreate[]): Promise<boolean[]> {
-  return writeCreates(q, INSERT_CREATES, creates);
+  return writeCreates(q, CREATES.newKey, creates);
 }
 
-/** Writes creates whose keys they took over; for each, whether it was written (false: the key was no longer held). */
+/** Writes creates whose keys they hold (taken over when left in progress); for each, whether it was written (false: the key was no longer held). */
 export function insertHeldCreates(q: Queryable, creates: PayoutCreate[]): Promise<boolean[]> {
-  return writeCreates(q, INSERT_HELD_CREATES, creates);
+  return writeCreates(q, CREATES.heldKey, creates);
 }
 
 /** A new attempt after a proven non-execution, held by the caller who will submit it. */

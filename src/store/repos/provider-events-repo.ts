@@ -1,4 +1,5 @@
 /** SQL of the provider callback intake (provider_events). */
+import { batched } from '../batched.js';
 import { prepared, type Queryable } from '../db.js';
 
 export interface ProviderEventRow {
@@ -94,3 +95,6 @@ export async function findByEventId(q: Queryable, provider: string, eventId: str
   );
   return r.rows[0] ?? null;
 }
+
+/** Stores one verified callback (insertEvents), in a statement shared with those that arrive together: false for a duplicate. */
+export const insertEvent = batched('providerEvents', insertEvents);

@@ -1,5 +1,6 @@
 /** SQL for payout routes (bank_connections). */
 import type { PayoutMode } from '../../domain/payout.js';
+import { batched } from '../batched.js';
 import { prepared, type Queryable } from '../db.js';
 
 export interface RouteRow {
@@ -53,3 +54,6 @@ export async function findUsableRoutes(q: Queryable, lookups: RouteLookup[]): Pr
   for (const { n, ...row } of res.rows) found[Number(n) - 1] = row;
   return found;
 }
+
+/** One payout create's route look-up (findUsableRoutes), in a statement shared with the look-ups that arrive together. */
+export const findUsableRoute = batched('payoutRouteReads', findUsableRoutes);
