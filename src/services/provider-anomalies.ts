@@ -1,8 +1,9 @@
 /**
  * Provider anomalies recorded durably (issue #22, migration 0028) and read by the console. The
  * connectors report through a sink bound to their account (src/providers/anomalies.ts); the sink
- * writes the row in the background, batched, so a connector's synchronous paths (webhook parsing)
- * stay synchronous. The callback intake waits for the writes of the anomalies its request caused
+ * writes the row in the background, so a connector's synchronous paths (webhook parsing) stay
+ * synchronous. Anomalies are rare (a provider that answers outside its documents), so each is one
+ * plain insert: not batched, not in the store's batch table (src/store/batch-limits.ts). The callback intake waits for the writes of the anomalies its request caused
  * (`settled`) before it answers, so a provider that gets its answer finds its anomaly recorded.
  * A failed write is logged and dropped: the anomaly is also in the log and the metric, and never
  * moved money.
@@ -11,8 +12,7 @@ import { validationError } from '../domain/errors.js';
 import { isUuid } from '../domain/text.js';
 import type { Logger } from '../observability/logger.js';
 import { type AnomalyReport, type AnomalySink, cut, safeExcerpt, storableText } from '../providers/anomalies.js';
-import { Batcher } from '../store/batcher.js';
-import { type Db, isDataOrDeadlockError } from '../store/db.js';
+import type { Db } from '../store/db.js';
 import * as repo from '../store/repos/provider-anomalies-repo.js';
 import { newRowId } from '../store/row-id.js';
 import type { Page } from './console/money.js';
@@ -52,12 +52,9 @@ function cursorId(cursor: string): string {
 const short = (s: string, n: number) => cut(storableText(s), n);
 
 export class ProviderAnomalies {
-  private readonly writer: Batcher<repo.NewAnomaly, void>;
   private readonly pending = new Set<Promise<void>>();
 
-  constructor(private readonly deps: { db: Db; log: Logger }) {
-    this.writer = new Batcher<repo.NewAnomaly, void>((rows) => repo.insertAnomalies(deps.db, rows), { maxBatch: 128, concurrency: 2, isolateFailures: isDataOrDeadlockError });
-  }
+  constructor(private readonly deps: { db: Db; log: Logger }) {}
 
   /** The sink of one provider account's connector. */
   sinkFor(accountId: string, provider: string): AnomalySink {
@@ -75,7 +72,7 @@ export class ProviderAnomalies {
       resource_ref: report.resource && report.resource.ref ? short(report.resource.ref, 200) : null,
       excerpt: safeExcerpt(report.detail),
     };
-    const write = this.writer.add(row).catch((err: unknown) => {
+    const write = repo.insertAnomalies(this.deps.db, [row]).then(() => undefined).catch((err: unknown) => {
       this.deps.log.error({ provider_account_id: accountId, anomaly: report.kind, err: (err as Error).message }, 'provider anomaly not recorded (it is logged and counted)');
     });
     this.pending.add(write);
