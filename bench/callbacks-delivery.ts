@@ -6,7 +6,7 @@
  *   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test node --import tsx bench/callbacks-delivery.ts [N]
  */
 import { randomUUID } from 'node:crypto';
-import { recordEvent } from '../src/services/events.js';
+import { recordEvent } from '../src/services/callbacks/events.js';
 import { payoutSuccessData, setDestination, startTrustedReceiver } from '../test/callbacks/helpers.js';
 import { startTestService } from '../test/support/service.js';
 import { percentile } from './support.js';

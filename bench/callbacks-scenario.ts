@@ -168,7 +168,7 @@ export async function outboxRun(
   mode: 'steady' | 'burst',
 ): Promise<CallbackRun & { total: number }> {
   const { Db } = await import('../src/store/db.js');
-  const { recordEvent } = await import('../src/services/events.js');
+  const { recordEvent } = await import('../src/services/callbacks/events.js');
   const db = new Db({ url: d.dbUrl, poolSize: OUTBOX_WRITERS, applicationName: 'bench-recorder' });
   const committedAt = new Map<string, number>();
   const record = (tx: Parameters<typeof recordEvent>[0], orderId: string) =>

@@ -87,7 +87,7 @@ function bounds(weights: number[]): number[] {
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
 /**
- * SQL of orderIdFor(id) (src/services/payment-order-view.ts): `PO` + the id's 128 bits, padded to
+ * SQL of orderIdFor(id) (src/services/payin/payment-order-view.ts): `PO` + the id's 128 bits, padded to
  * 130, in 26 Crockford base32 digits. `bits` is the column holding the id as bit(130).
  */
 function orderIdSql(bits: string): string {

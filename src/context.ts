@@ -11,31 +11,31 @@ import { SourceLimits } from './http/plugins/source-limits.js';
 import type { Logger } from './observability/logger.js';
 import { Metrics } from './observability/metrics.js';
 import { Vault } from './security/vault.js';
-import { ClientsService } from './services/clients.js';
+import { ClientsService } from './services/shared/clients.js';
 import { buildConsoleServices, type ConsoleServices } from './services/console/index.js';
-import { DeliveriesService } from './services/deliveries.js';
-import { DestinationsService } from './services/destinations.js';
-import { EventLogService } from './services/event-log.js';
-import { IdempotencyService } from './services/idempotency.js';
-import { BeneficiariesService } from './services/beneficiaries.js';
-import { PayoutOutcomeRecorder } from './services/payout-outcomes.js';
-import { PayoutSubmitter } from './services/payout-submission.js';
-import { BulkPayoutsService } from './services/bulk-payouts.js';
-import { PayoutApprovalsService } from './services/payout-approvals.js';
-import { PayoutsService } from './services/payouts.js';
-import { RoutesService } from './services/routes.js';
+import { DeliveriesService } from './services/callbacks/deliveries.js';
+import { DestinationsService } from './services/callbacks/destinations.js';
+import { EventLogService } from './services/callbacks/event-log.js';
+import { IdempotencyService } from './services/shared/idempotency.js';
+import { BeneficiariesService } from './services/payouts/beneficiaries.js';
+import { PayoutOutcomeRecorder } from './services/payouts/payout-outcomes.js';
+import { PayoutSubmitter } from './services/payouts/payout-submission.js';
+import { BulkPayoutsService } from './services/payouts/bulk-payouts.js';
+import { PayoutApprovalsService } from './services/payouts/payout-approvals.js';
+import { PayoutsService } from './services/payouts/payouts.js';
+import { BankConnectionsService } from './services/payouts/bank-connections.js';
 import { loadIfscData } from './domain/ifsc.js';
 import type { Provider } from './providers/provider.js';
 import type { SandboxControls } from './providers/sandbox/adapter.js';
-import { OrderExpiry } from './services/payment-order-expiry.js';
-import { PaymentOrdersService } from './services/payment-orders.js';
-import { ProviderIntake } from './services/provider-intake.js';
-import { ProviderAccountsService } from './services/provider-accounts.js';
+import { OrderExpiry } from './services/payin/payment-order-expiry.js';
+import { PaymentOrdersService } from './services/payin/payment-orders.js';
+import { ProviderIntake } from './services/providers/provider-intake.js';
+import { ProviderAccountsService } from './services/providers/provider-accounts.js';
 import { ProviderRegistry } from './providers/registry.js';
-import { ProviderAnomalies } from './services/provider-anomalies.js';
-import { OperationsReviewService } from './services/operations-review.js';
-import { RefundSubmitter } from './services/refund-submission.js';
-import { RefundsService } from './services/refunds.js';
+import { ProviderAnomalies } from './services/providers/provider-anomalies.js';
+import { OperationsReviewService } from './services/payin/operations-review.js';
+import { RefundSubmitter } from './services/refunds/refund-submission.js';
+import { RefundsService } from './services/refunds/refunds.js';
 import type { Db } from './store/db.js';
 
 /**
@@ -84,10 +84,10 @@ export interface AppContext {
   events: EventLogService;
   /**
    * The built-in sandbox provider: the default where no provider account was chosen. Services
-   * never call it directly: they ask `providers` for the order's, organization's or route's one.
+   * never call it directly: they ask `providers` for the order's, organization's or bank connection's one.
    */
   provider: Provider;
-  /** Which Provider serves an organization's collections, a payout route, a stored order (contract §8). */
+  /** Which Provider serves an organization's collections, a bank connection, a stored order (contract §8). */
   providers: ProviderRegistry;
   /** What providers sent that could not be used, recorded for the console (issue #22). */
   providerAnomalies: ProviderAnomalies;
@@ -97,7 +97,7 @@ export interface AppContext {
   providerCallbackBaseUrl(): string;
   /** Present when the provider is the sandbox: its pay/fail controls and counters. */
   sandbox: SandboxControls | undefined;
-  routes: RoutesService;
+  bankConnections: BankConnectionsService;
   beneficiaries: BeneficiariesService;
   payouts: PayoutsService;
   /** Submission of payout attempts to the bank, their inquiries and the bank's callbacks. */
@@ -160,7 +160,7 @@ export function buildContext(deps: ContextDeps): AppContext {
   const deliveries = new DeliveriesService({ db, vault, log, metrics, retryScale: config.callbackRetryScale });
   const events = new EventLogService({ db });
 
-  // Providers: which one talks for an order, an organization, a payout route; their accounts.
+  // Providers: which one talks for an order, an organization, a bank connection; their accounts.
   // What providers sent that could not be used: recorded for the console (issue #22).
   const providerAnomalies = new ProviderAnomalies({ db, log });
   const providers = new ProviderRegistry({
@@ -179,8 +179,8 @@ export function buildContext(deps: ContextDeps): AppContext {
   const orderExpiry = new OrderExpiry({ db, log, providers });
   const reviews = new OperationsReviewService({ db });
 
-  // PayOut: beneficiaries and routes, the recording of bank answers, submission, then the three ways a payout is made.
-  const routes = new RoutesService(db);
+  // PayOut: beneficiaries and bank connections, the recording of bank answers, submission, then the three ways a payout is made.
+  const bankConnections = new BankConnectionsService(db);
   const beneficiaries = new BeneficiariesService({ db, vault });
   const payoutOutcomes = new PayoutOutcomeRecorder({ db, log, metrics, config });
   const payoutSubmission = new PayoutSubmitter({ db, log, metrics, config, providers, beneficiaries, payoutOutcomes });
@@ -199,7 +199,7 @@ export function buildContext(deps: ContextDeps): AppContext {
 
   return {
     config, db, log, metrics, vault, rateLimiter, urls, sourceLimits, clients, idempotency, destinations, deliveries, events,
-    provider, providers, providerAnomalies, providerAccounts, providerCallbackBaseUrl, sandbox, routes, beneficiaries, payouts, payoutSubmission,
+    provider, providers, providerAnomalies, providerAccounts, providerCallbackBaseUrl, sandbox, bankConnections, beneficiaries, payouts, payoutSubmission,
     payoutApprovals, bulkPayouts, payoutOutcomes, publicBaseUrl, paymentOrders, orderExpiry, providerIntake,
     console: consoleServices, refunds, refundSubmission, reviews,
   };

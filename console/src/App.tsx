@@ -8,7 +8,7 @@ import { AuditLogPage } from './pages/AuditLogPage.js';
 import { BeneficiariesPage } from './pages/BeneficiariesPage.js';
 import { DestinationsPage } from './pages/DestinationsPage.js';
 import { OverviewPage } from './pages/overview/OverviewPage.js';
-import { PayoutRoutesPage } from './pages/PayoutRoutesPage.js';
+import { BankConnectionsPage } from './pages/BankConnectionsPage.js';
 import { ProviderAccountsPage } from './pages/ProviderAccountsPage.js';
 import { RefundsPage } from './pages/RefundsPage.js';
 import { ReviewQueuePage } from './pages/ReviewQueuePage.js';
@@ -96,7 +96,7 @@ export function App() {
   else if (money) page = money;
   else if (path === '/') page = <OverviewPage />;
   else if (path === '/beneficiaries') page = <BeneficiariesPage />;
-  else if (path === '/payout-routes') page = <PayoutRoutesPage />;
+  else if (path === '/payout-routes') page = <BankConnectionsPage />;
   else if (path === '/provider-accounts') page = can('providers.manage') ? <ProviderAccountsPage /> : <p className="error">Provider accounts are managed by admins.</p>;
   else if (path === '/account') page = <AccountPage session={session} onChanged={signedIn} canManage={can('self.manage')} />;
   else page = <ComingPage name={PAGES.find((p) => p.path === path)?.name ?? 'Overview'} />;

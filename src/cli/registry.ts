@@ -15,7 +15,7 @@ import { orgCreate } from './commands/org-create.js';
 import { providerAdd } from './commands/provider-add.js';
 import { providerList } from './commands/provider-list.js';
 import { orgSet } from './commands/org-set.js';
-import { routeCreate } from './commands/route-create.js';
+import { bankConnectionCreate } from './commands/bank-connection-create.js';
 import { sandboxFail } from './commands/sandbox-fail.js';
 import { sandboxPay } from './commands/sandbox-pay.js';
 import { sandboxServe } from './commands/sandbox-serve.js';
@@ -32,7 +32,7 @@ export const cliCommands: CliCommand[] = [
   clientSet,
   destinationSet,
   destinationEnable,
-  routeCreate,
+  bankConnectionCreate,
   providerAdd,
   providerList,
   collectionsUse,

@@ -2,7 +2,7 @@
  * Provider anomalies (issue #22): what a provider sent that Tijori could not use (an unknown
  * status, a success without its UTR, an amount in another format, a body that does not parse).
  * A connector reports each one here where it counts `tijori_provider_anomalies_total`; the report
- * is logged, counted and recorded durably (src/services/provider-anomalies.ts) so the console can
+ * is logged, counted and recorded durably (src/services/providers/provider-anomalies.ts) so the console can
  * show it. It never moves money: the connector refuses the answer as it did before.
  *
  * The recorded excerpt is built from named detail fields only, each value cut short and masked

@@ -1,5 +1,5 @@
 /**
- * Which Provider talks for a given organization's collections, payout route or stored order
+ * Which Provider talks for a given organization's collections, bank connection or stored order
  * (contract §8). Provider accounts are built into connector instances from their decrypted
  * config once and cached (an account's config never changes after `provider add`). The built-in
  * sandbox is the default wherever no account was chosen, and is what a null account id means.
@@ -55,7 +55,7 @@ export interface ProviderRegistryDeps {
   timeoutMs: number;
   /** The built-in sandbox: the default provider. */
   sandbox: Provider;
-  /** The anomaly sink of an account's connector (src/services/provider-anomalies.ts). */
+  /** The anomaly sink of an account's connector (src/services/providers/provider-anomalies.ts). */
   anomalySink?: (accountId: string, provider: string) => AnomalySink;
 }
 
@@ -65,8 +65,8 @@ export const COLLECTIONS_CHOICE_TTL_MS = 5_000;
 export class ProviderRegistry {
   private readonly built = new Map<string, Promise<Provider>>();
   private readonly orgChoice = new Map<string, { accountId: string | null; until: number }>();
-  /** A route's account never changes after the route is created: cached for good. */
-  private readonly routeAccounts = new Map<string, string | null>();
+  /** A bank connection's account never changes after the bank connection is created: cached for good. */
+  private readonly bankConnectionAccounts = new Map<string, string | null>();
 
   constructor(private readonly deps: ProviderRegistryDeps) {}
 
@@ -135,13 +135,13 @@ export class ProviderRegistry {
     this.orgChoice.delete(orgId);
   }
 
-  /** The Provider of a payout route (its account never changes after the route is created). */
-  async forRoute(routeId: string): Promise<Provider> {
-    let accountId = this.routeAccounts.get(routeId);
+  /** The Provider of a bank connection (its account never changes after the bank connection is created). */
+  async forBankConnection(bankConnectionId: string): Promise<Provider> {
+    let accountId = this.bankConnectionAccounts.get(bankConnectionId);
     if (accountId === undefined) {
-      accountId = await repo.routeAccountOf(this.deps.db, routeId);
-      if (this.routeAccounts.size > 10_000) this.routeAccounts.clear();
-      this.routeAccounts.set(routeId, accountId);
+      accountId = await repo.bankConnectionAccountOf(this.deps.db, bankConnectionId);
+      if (this.bankConnectionAccounts.size > 10_000) this.bankConnectionAccounts.clear();
+      this.bankConnectionAccounts.set(bankConnectionId, accountId);
     }
     return this.forAccount(accountId);
   }

@@ -1,5 +1,5 @@
 /**
- * Submits approved bulk payout files row by row (services/bulk-payouts.ts). A file is held with a
+ * Submits approved bulk payout files row by row (services/payouts/bulk-payouts.ts). A file is held with a
  * lease (FOR UPDATE SKIP LOCKED), so several instances share the work and a file whose holder
  * crashed is picked up again once its lease ends: rows without a payout are done then, rows whose
  * payout was committed are never made again (unique by file and line), and their attempts are

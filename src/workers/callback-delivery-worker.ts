@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import type { Agent } from 'undici';
 import type { AppContext } from '../context.js';
 import { createCallbackDispatcher } from '../net/safe-dispatcher.js';
-import type { DeliveriesService } from '../services/deliveries.js';
+import type { DeliveriesService } from '../services/callbacks/deliveries.js';
 import { PollingWorker, type Worker } from './polling-worker.js';
 
 export const CLAIM_BATCH = 50;

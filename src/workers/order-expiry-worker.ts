@@ -1,6 +1,6 @@
 /**
  * Expires payment orders whose window ended, each only after a final provider check (a payment the
- * provider knows about makes the order PAID instead): OrderExpiry (services/payment-order-expiry.ts)
+ * provider knows about makes the order PAID instead): OrderExpiry (services/payin/payment-order-expiry.ts)
  * leases them with SKIP LOCKED, so several instances share the work.
  */
 import type { AppContext } from '../context.js';

@@ -1,6 +1,6 @@
 /** Processes stored provider callbacks (see ProviderIntake); woken at once when one arrives here. */
 import type { AppContext } from '../context.js';
-import { EVENTS_PER_TRANSACTION, PROCESSING_LANES } from '../services/provider-intake.js';
+import { EVENTS_PER_TRANSACTION, PROCESSING_LANES } from '../services/providers/provider-intake.js';
 import { PollingWorker } from './polling-worker.js';
 
 export function createProviderEventsWorker(ctx: AppContext, intervalMs = 1_000): PollingWorker {

@@ -240,20 +240,20 @@ test('approval re-checks the route: inactive, or without the payout\'s mode, is 
     assert.equal(await count(`SELECT count(*)::int AS n FROM console_audit_log WHERE target_id = $1::text AND action = 'payout.approved'`, [p.id]), 0);
   };
   try {
-    await db.query('UPDATE bank_connections SET active = false WHERE id = $1', [w.routeId]);
+    await db.query('UPDATE bank_connections SET active = false WHERE id = $1', [w.bankConnectionId]);
     const inactive = await checker.call('POST', `/payouts/${p.id}/approve`);
     assert.equal(inactive.status, 422, inactive.text);
     assert.equal(inactive.body.error.code, 'ROUTE_INVALID');
     assert.equal(typeof inactive.body.request_id, 'string');
     await stillPending();
 
-    await db.query(`UPDATE bank_connections SET active = true, modes = '{NEFT,RTGS}' WHERE id = $1`, [w.routeId]);
+    await db.query(`UPDATE bank_connections SET active = true, modes = '{NEFT,RTGS}' WHERE id = $1`, [w.bankConnectionId]);
     const noMode = await checker.call('POST', `/payouts/${p.id}/approve`);
     assert.equal(noMode.status, 422, noMode.text);
     assert.equal(noMode.body.error.code, 'MODE_NOT_ENABLED');
     await stillPending();
   } finally {
-    await db.query(`UPDATE bank_connections SET active = true, modes = '{IMPS,NEFT,RTGS}' WHERE id = $1`, [w.routeId]);
+    await db.query(`UPDATE bank_connections SET active = true, modes = '{IMPS,NEFT,RTGS}' WHERE id = $1`, [w.bankConnectionId]);
   }
   // With the route as it was, the same payout is approved.
   const ok = await checker.call('POST', `/payouts/${p.id}/approve`);

@@ -198,7 +198,7 @@ test('an event recorded in a transaction that rolls back is never delivered', as
   let id = '';
   await assert.rejects(
     ts.svc.ctx.db.tx(async (tx) => {
-      const { recordEvent } = await import('../../src/services/events.js');
+      const { recordEvent } = await import('../../src/services/callbacks/events.js');
       id = (await recordEvent(tx, { orgId: org, kind: 'payout.success', aggregateType: 'payout', aggregateId: randomUUID(), data: {} })).id;
       throw new Error('state change failed');
     }),

@@ -1,7 +1,7 @@
 /** `tijori destination set` and the admin API behind it: the secret once, HTTPS only, stored encrypted. */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { destinationSecretContext } from '../../src/services/destinations.js';
+import { destinationSecretContext } from '../../src/services/callbacks/destinations.js';
 import { parseJsonOutput, runTijori } from '../support/cli.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { setDestination } from './helpers.js';

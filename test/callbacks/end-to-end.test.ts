@@ -22,8 +22,8 @@ before(async () => {
   r.secrets['/payin'] = (await setDestination(ts, client.orgId, 'payin', r.rx.url('/payin'))).body.data.signing_secret;
   r.secrets['/payout'] = (await setDestination(ts, client.orgId, 'payout', r.rx.url('/payout'))).body.data.signing_secret;
   r.secrets['/order'] = ORDER_SECRET;
-  const route = await ts.admin('POST', '/routes', { org: client.orgId, modes: ['IMPS', 'NEFT', 'RTGS'] });
-  assert.equal(route.status, 201);
+  const bankConnection = await ts.admin('POST', '/routes', { org: client.orgId, modes: ['IMPS', 'NEFT', 'RTGS'] });
+  assert.equal(bankConnection.status, 201);
 });
 after(async () => {
   await ts.stop();

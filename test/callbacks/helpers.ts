@@ -7,7 +7,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type EventInput, type EventKind, recordEvent } from '../../src/services/events.js';
+import { type EventInput, type EventKind, recordEvent } from '../../src/services/callbacks/events.js';
 import { startHttpsReceiver, type HttpsReceiver } from '../support/https-receiver.js';
 import type { TestService } from '../support/service.js';
 import { poll } from '../support/poll.js';

@@ -68,7 +68,7 @@ test('a delivery claimed by a worker that died is delivered by another once the 
   // Claim the delivery inside the event's own transaction, so no live worker can get it first,
   // and never record an attempt: this is the crashed worker.
   const ev = await database.db.tx(async (tx) => {
-    const { recordEvent } = await import('../../src/services/events.js');
+    const { recordEvent } = await import('../../src/services/callbacks/events.js');
     const e = await recordEvent(tx, { orgId: org, kind: 'collection.received', aggregateType: 'payment_order', aggregateId: randomUUID(), data: { status: 'PAID' } });
     const claimed = await claimDueDeliveries(tx, { limit: 10, leaseSeconds: 2, claimToken: randomUUID() });
     assert.deepEqual(claimed.map((c) => c.event_id), [e.id]);

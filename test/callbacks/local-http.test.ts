@@ -10,7 +10,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { verifyCallback } from '../../examples/verifier.js';
-import { destinationSecretContext } from '../../src/services/destinations.js';
+import { destinationSecretContext } from '../../src/services/callbacks/destinations.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { attemptRows, emit, eventually, setDestination } from './helpers.js';
 

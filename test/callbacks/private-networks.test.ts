@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
-import { destinationSecretContext } from '../../src/services/destinations.js';
+import { destinationSecretContext } from '../../src/services/callbacks/destinations.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { attemptRows, deliveryRows, emit, eventually, startTrustedReceiver, type TrustedReceiver } from './helpers.js';
 

@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { DISABLE_FAILING_AFTER_MS } from '../../src/services/destinations.js';
+import { DISABLE_FAILING_AFTER_MS } from '../../src/services/callbacks/destinations.js';
 import { GOOD_PASSWORD, signedInUser } from '../support/console.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { startTrustedReceiver, type TrustedReceiver } from '../callbacks/helpers.js';

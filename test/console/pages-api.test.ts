@@ -28,7 +28,7 @@ let adminB: ConsoleCaller;
 const ordersA: any[] = [];
 let paidA: any;
 const payoutsA: any[] = [];
-let routeA: string;
+let bankConnectionA: string;
 
 const sql = (text: string, params: unknown[] = []) => ts.database.db.query(text, params);
 
@@ -45,7 +45,7 @@ before(async () => {
   b = await ts.createClient({});
   const ra = await ts.admin('POST', '/routes', { org: a.orgId, modes: ['IMPS', 'NEFT'], name: 'HDFC current account' });
   assert.equal(ra.status, 201, ra.text);
-  routeA = ra.body.data.bank_connection_id;
+  bankConnectionA = ra.body.data.bank_connection_id;
   assert.equal((await ts.admin('POST', '/routes', { org: b.orgId, modes: ['IMPS', 'RTGS'], name: 'Other org route' })).status, 201);
   for (let i = 0; i < 4; i++) ordersA.push(await createOrder(ts, a, intentBody({ merchant_order_reference: `OV-${i}`, amount_paise: 10_000 * (i + 1) })));
   paidA = ordersA[3];
@@ -184,7 +184,7 @@ test('payout routes: the organization\'s routes with id, name, modes, provider, 
   const r = await viewerA.call('GET', '/payout-routes');
   assert.equal(r.status, 200, r.text);
   assert.equal(r.body.data.length, 1);
-  assert.deepEqual({ ...r.body.data[0], created_at: undefined }, { id: routeA, name: 'HDFC current account', modes: ['IMPS', 'NEFT'], provider: 'sandbox', status: 'active', is_default: true, created_at: undefined });
+  assert.deepEqual({ ...r.body.data[0], created_at: undefined }, { id: bankConnectionA, name: 'HDFC current account', modes: ['IMPS', 'NEFT'], provider: 'sandbox', status: 'active', is_default: true, created_at: undefined });
   const other = await adminB.call('GET', '/payout-routes');
   assert.deepEqual(other.body.data.map((x: any) => x.name), ['Other org route']);
 });

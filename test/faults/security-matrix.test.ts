@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
-import { destinationSecretContext } from '../../src/services/destinations.js';
+import { destinationSecretContext } from '../../src/services/callbacks/destinations.js';
 import { startTestService, type ApiResponse, type TestClient, type TestService } from '../support/service.js';
 import { attemptRows, emit, eventually, setDestination, startTrustedReceiver, type TrustedReceiver } from '../callbacks/helpers.js';
 import { FAST_PAYOUT_ENV, inlineBeneficiary } from '../payout/helpers.js';

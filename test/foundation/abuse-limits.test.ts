@@ -9,7 +9,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { loadConfig } from '../../src/config.js';
 import { sourceKey } from '../../src/http/plugins/source-limits.js';
-import { type ClientLookupSource, ClientsService } from '../../src/services/clients.js';
+import { type ClientLookupSource, ClientsService } from '../../src/services/shared/clients.js';
 import { startTestService, type TestClient, type TestService } from '../support/service.js';
 
 /** A fresh address per call, so runs sharing one Redis never meet each other's counters. */

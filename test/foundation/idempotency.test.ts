@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import type { AppError } from '../../src/domain/errors.js';
-import { type CreateTry, fingerprint, IdempotencyService, type IdempotencyScope } from '../../src/services/idempotency.js';
+import { type CreateTry, fingerprint, IdempotencyService, type IdempotencyScope } from '../../src/services/shared/idempotency.js';
 import type { Queryable } from '../../src/store/db.js';
 import type { CompletedKeyValues } from '../../src/store/repos/idempotency-keys-repo.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';

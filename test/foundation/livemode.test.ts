@@ -79,7 +79,7 @@ describe('livemode on the sandbox: false everywhere', () => {
       return {
         payout: {
           id, attemptId: newRowId(), transactionId: `TJPLM${randomBytes(8).toString('hex').toUpperCase()}`, orgId: w.client.orgId, clientPk,
-          routeId: w.routeId, beneficiary: { id: ben.id, name: ben.name, last4: ben.account_number_last4, ifsc: ben.ifsc, bankName: ben.bank_name },
+          bankConnectionId: w.bankConnectionId, beneficiary: { id: ben.id, name: ben.name, last4: ben.account_number_last4, ifsc: ben.ifsc, bankName: ben.bank_name },
           amountPaise: 10_000, mode: 'IMPS' as const, clientReference: null, remarks: null, livemode, createdAt: new Date(), leaseMs: 60_000,
         },
         key: { client_pk: clientPk, key: randomUUID(), fingerprint: 'fp', response_status: 201, response_body: '{}', resource_type: 'payout' },

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { ERROR_CODES } from '../../src/domain/errors.js';
-import { EVENT_KINDS } from '../../src/services/events.js';
+import { EVENT_KINDS } from '../../src/services/callbacks/events.js';
 import { intentBody, key } from '../payin/helpers.js';
 import { inlineBeneficiary, payoutBody } from '../payout/helpers.js';
 import { merchantDocument } from '../../src/http/public/openapi.js';

@@ -1,5 +1,5 @@
 /**
- * Organizations, API clients and bank routes are referenced by every order, payout, key and event
+ * Organizations, API clients and bank connections are referenced by every order, payout, key and event
  * without a foreign key (migration 0008: the key checks locked these few rows on every write).
  * What replaces the keys: such a row can never be deleted, truncated or given another id, so a
  * reference stays valid. Checked here against real PostgreSQL, as the database owner.
@@ -12,7 +12,7 @@ import { createTestDatabase, type TestDatabase } from '../support/db.js';
 let t: TestDatabase;
 const org = randomUUID();
 const client = randomUUID();
-const route = randomUUID();
+const bankConnection = randomUUID();
 
 before(async () => {
   t = await createTestDatabase();
@@ -22,7 +22,7 @@ before(async () => {
     `tj_client_${client}`,
     org,
   ]);
-  await t.db.query(`INSERT INTO bank_connections (id, org_id, name, provider, modes) VALUES ($1, $2, 'Kept route', 'sandbox', '{IMPS}')`, [route, org]);
+  await t.db.query(`INSERT INTO bank_connections (id, org_id, name, provider, modes) VALUES ($1, $2, 'Kept route', 'sandbox', '{IMPS}')`, [bankConnection, org]);
 });
 after(() => t.drop());
 
@@ -31,7 +31,7 @@ const refused = /never deleted, truncated or re-keyed/;
 for (const [table, id] of [
   ['organizations', () => org],
   ['api_clients', () => client],
-  ['bank_connections', () => route],
+  ['bank_connections', () => bankConnection],
 ] as const) {
   test(`${table}: DELETE, TRUNCATE and a new id are refused; other updates are not`, async () => {
     await assert.rejects(t.db.query(`DELETE FROM ${table} WHERE id = $1`, [id()]), refused);
@@ -39,7 +39,7 @@ for (const [table, id] of [
     await assert.rejects(t.db.query(`TRUNCATE ${table} CASCADE`), refused);
     const still = await t.db.query(`SELECT count(*)::int AS n FROM ${table} WHERE id = $1`, [id()]);
     assert.equal(still.rows[0]?.n, 1);
-    // Renaming (and rotating a client's secret, deactivating a route, ...) stays possible.
+    // Renaming (and rotating a client's secret, deactivating a bank connection, ...) stays possible.
     const renamed = await t.db.query(`UPDATE ${table} SET name = 'Renamed' WHERE id = $1`, [id()]);
     assert.equal(renamed.rowCount, 1);
   });

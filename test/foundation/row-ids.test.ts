@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { recordEvents } from '../../src/services/events.js';
+import { recordEvents } from '../../src/services/callbacks/events.js';
 import { newRowId } from '../../src/store/row-id.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { startTestService, type TestService } from '../support/service.js';

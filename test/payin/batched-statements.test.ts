@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { Batcher } from '../../src/store/batcher.js';
-import { orderIdFor } from '../../src/services/payment-order-view.js';
+import { orderIdFor } from '../../src/services/payin/payment-order-view.js';
 import { isDataOrDeadlockError } from '../../src/store/db.js';
 import { insertLeases, type NewLease } from '../../src/store/repos/idempotency-keys-repo.js';
 import { insertCollections, type NewSandboxCollection } from '../../src/sandbox/repos/psp-repo.js';

@@ -2,9 +2,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { fingerprint } from '../../src/services/idempotency.js';
+import { fingerprint } from '../../src/services/shared/idempotency.js';
 import { parseUpiIntent } from '../../src/domain/upi-intent.js';
-import { callbackSecretContext } from '../../src/services/payment-orders.js';
+import { callbackSecretContext } from '../../src/services/payin/payment-orders.js';
 import { startTestService, type TestClient, type TestService } from '../support/service.js';
 import { checkoutBody, intentBody, key, tokenOf } from './helpers.js';
 

@@ -1,5 +1,5 @@
 /**
- * Provider callbacks in batches (src/services/provider-intake.ts): callbacks posted together are
+ * Provider callbacks in batches (src/services/providers/provider-intake.ts): callbacks posted together are
  * stored once each (duplicates of one batch too), events are applied several per transaction, and
  * an event whose handler fails rolls back only its batch, whose other events then go through one
  * per transaction while the failing one is set aside with its error and a back-off. News applied
@@ -10,8 +10,8 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
 import { sandboxSigningSecret, signSandboxBody } from '../../src/sandbox/signing.js';
-import { applyCollectionStatusesByReference } from '../../src/services/payment-order-transitions.js';
-import { orderIdFor } from '../../src/services/payment-order-view.js';
+import { applyCollectionStatusesByReference } from '../../src/services/payin/payment-order-transitions.js';
+import { orderIdFor } from '../../src/services/payin/payment-order-view.js';
 import { serviceWithClient } from '../support/service.js';
 import { createOrder, intentBody, reportedFor, waitFor } from './helpers.js';
 

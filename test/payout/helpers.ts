@@ -1,4 +1,4 @@
-/** Shared set-up of the payout tests: a service with short provider timings, an org with a route. */
+/** Shared set-up of the payout tests: a service with short provider timings, an org with a bank connection. */
 import { randomUUID } from 'node:crypto';
 import { startTestService, type TestClient, type TestService } from '../support/service.js';
 import { poll } from '../support/poll.js';
@@ -26,7 +26,7 @@ export function payoutBody(amountPaise: number, overrides: Record<string, unknow
 export interface PayoutWorld {
   t: TestService;
   client: TestClient;
-  routeId: string;
+  bankConnectionId: string;
 }
 
 export async function startPayoutWorld(env: Record<string, string> = {}, modes = ['IMPS', 'NEFT', 'RTGS']): Promise<PayoutWorld> {
@@ -34,7 +34,7 @@ export async function startPayoutWorld(env: Record<string, string> = {}, modes =
   const client = await t.createClient({});
   const r = await t.admin('POST', '/routes', { org: client.orgId, modes });
   if (r.status !== 201) throw new Error(`route create failed: ${r.text}`);
-  return { t, client, routeId: r.body.data.bank_connection_id };
+  return { t, client, bankConnectionId: r.body.data.bank_connection_id };
 }
 
 export function createPayout(w: PayoutWorld, body: unknown, key = randomUUID()) {

@@ -1,11 +1,11 @@
 /**
- * Payout news applied in batches (src/services/payout-outcomes.ts): a lane's bank callbacks in one
+ * Payout news applied in batches (src/services/payouts/payout-outcomes.ts): a lane's bank callbacks in one
  * call, concurrent submit/inquiry answers in one transaction. Each batch must leave exactly what
  * applying its news one by one would, and batches over the same payouts must not deadlock.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PayoutOutcomeRecorder } from '../../src/services/payout-outcomes.js';
+import { PayoutOutcomeRecorder } from '../../src/services/payouts/payout-outcomes.js';
 import { createPayout, eventsOf, payoutBody, type PayoutWorld, startPayoutWorld, waitFor } from './helpers.js';
 
 let w: PayoutWorld;

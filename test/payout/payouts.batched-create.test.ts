@@ -1,12 +1,12 @@
 /**
- * Payout creates that arrive together share their statements (src/services/payouts.ts): route
+ * Payout creates that arrive together share their statements (src/services/payouts/payouts.ts): bank connection
  * look-ups, inline beneficiaries and the payout + key + history + event writes. Each create must
  * still answer exactly as if it were alone.
  */
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fingerprint } from '../../src/services/idempotency.js';
+import { fingerprint } from '../../src/services/shared/idempotency.js';
 import { createPayout, inlineBeneficiary, payoutBody, type PayoutWorld, startPayoutWorld } from './helpers.js';
 
 let w: PayoutWorld;
@@ -50,7 +50,7 @@ test('a repeat of a create is answered as before after its route is deactivated;
     const body = payoutBody(61_000);
     const first = await createPayout(world, body, key);
     assert.equal(first.status, 201);
-    await world.t.database.db.query('UPDATE bank_connections SET active = false WHERE id = $1', [world.routeId]);
+    await world.t.database.db.query('UPDATE bank_connections SET active = false WHERE id = $1', [world.bankConnectionId]);
     const again = await createPayout(world, body, key);
     assert.equal(again.status, 201);
     assert.equal(again.headers.get('idempotent-replayed'), 'true');

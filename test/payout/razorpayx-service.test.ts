@@ -2,7 +2,7 @@
  * End to end through the real service with the RazorpayX connector pointed at the RazorpayX
  * simulator: merchant API → payout service → connector → simulator, and the simulator's signed
  * webhooks → internal intake → payout state. The organization holds a razorpayx provider account
- * (contract §8, `tijori provider add`) whose base_url is the simulator, and a payout route on it;
+ * (contract §8, `tijori provider add`) whose base_url is the simulator, and a bank connection on it;
  * webhooks arrive at that account's intake address.
  */
 import { after, before, test } from 'node:test';
@@ -13,7 +13,7 @@ import { createPayout, eventsOf, payoutBody, type PayoutWorld, startPayoutWorld,
 let w: PayoutWorld;
 let sim: RazorpayXSimulator;
 let accountId = '';
-let routeId = '';
+let bankConnectionId = '';
 
 before(async () => {
   sim = await new RazorpayXSimulator({
@@ -23,9 +23,9 @@ before(async () => {
   const account = await w.t.admin('POST', '/provider-accounts', { org: w.client.orgId, provider: 'razorpayx', config: sim.config(), name: 'RazorpayX (simulator)' });
   assert.equal(account.status, 201, account.text);
   accountId = account.body.data.provider_account_id;
-  const route = await w.t.admin('POST', '/routes', { org: w.client.orgId, modes: ['IMPS', 'NEFT', 'RTGS'], provider_account: accountId });
-  assert.equal(route.status, 201, route.text);
-  routeId = route.body.data.bank_connection_id;
+  const bankConnection = await w.t.admin('POST', '/routes', { org: w.client.orgId, modes: ['IMPS', 'NEFT', 'RTGS'], provider_account: accountId });
+  assert.equal(bankConnection.status, 201, bankConnection.text);
+  bankConnectionId = bankConnection.body.data.bank_connection_id;
   // A PayOut destination, to show that the opt-in payout.reversed is not delivered to it.
   const r = await w.t.admin('PUT', `/orgs/${w.client.orgId}/destinations/payout`, { url: 'https://merchant.example.com/hooks/payout' });
   assert.equal(r.status, 201, r.text);
@@ -41,7 +41,7 @@ async function deliver(hook: SimWebhook): Promise<{ status: number; body: any }>
 }
 
 async function created(amount: number) {
-  const r = await createPayout(w, payoutBody(amount, { bank_connection_id: routeId }));
+  const r = await createPayout(w, payoutBody(amount, { bank_connection_id: bankConnectionId }));
   assert.equal(r.status, 201, r.text);
   const txn = r.body.data.transaction_id as string;
   const p = await waitFor(`payout ${txn} at the simulator`, async () => sim.payoutsFor(txn)[0]);
@@ -104,7 +104,7 @@ test('webhooks settle a payout: processed → SUCCESS with the UTR; a late initi
 
 test('a lost create answer: the payout stays PROCESSING, is found by reference_id, and settles by inquiry; one create, one payout', async () => {
   sim.faults.push({ kind: 'lost_answer' });
-  const r = await createPayout(w, payoutBody(160_000, { bank_connection_id: routeId }));
+  const r = await createPayout(w, payoutBody(160_000, { bank_connection_id: bankConnectionId }));
   assert.equal(r.status, 201, r.text);
   const { id, transaction_id: txn } = r.body.data;
   const p = await waitFor('the payout at the simulator', async () => sim.payoutsFor(txn)[0]);
@@ -124,7 +124,7 @@ test('a lost create answer: the payout stays PROCESSING, is found by reference_i
 });
 
 test('a refusal at create fails the payout; a reversal before any success is a failure, not REVERSED', async () => {
-  const r = await createPayout(w, payoutBody(170_013, { bank_connection_id: routeId }));
+  const r = await createPayout(w, payoutBody(170_013, { bank_connection_id: bankConnectionId }));
   const failed = await waitForStatus(w, r.body.data.id, 'FAILED');
   assert.match(failed.failure_reason, /bank_account_closed/);
 

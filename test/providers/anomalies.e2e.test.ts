@@ -24,7 +24,7 @@ let cf: CashfreeSimulator;
 let rzp: RazorpayXSimulator;
 let cfAccount = '';
 let rzpAccount = '';
-let routeId = '';
+let bankConnectionId = '';
 let admin: ConsoleCaller;
 let developer: ConsoleCaller;
 let viewer: ConsoleCaller;
@@ -52,7 +52,7 @@ before(async () => {
   rzpAccount = rzpAdded.body.data.provider_account_id;
   const route = await t.admin('POST', '/routes', { org: client.orgId, modes: ['IMPS', 'NEFT'], provider_account: rzpAccount });
   assert.equal(route.status, 201, route.text);
-  routeId = route.body.data.bank_connection_id;
+  bankConnectionId = route.body.data.bank_connection_id;
   admin = await signedInUser(t, client.orgId, 'anomaly-admin@example.com', 'admin');
   developer = await signedInUser(t, client.orgId, 'anomaly-dev@example.com', 'developer');
   viewer = await signedInUser(t, client.orgId, 'anomaly-viewer@example.com', 'viewer');
@@ -163,7 +163,7 @@ test('Cashfree: a signed body that does not parse is 422, counted and recorded w
 });
 
 test('RazorpayX: an unknown status and a processed payout without a UTR are acknowledged and change nothing; a body that does not parse is 422; each is counted, recorded and on the console', async () => {
-  const r = await createPayout({ t, client, routeId }, payoutBody(150_000, { bank_connection_id: routeId }));
+  const r = await createPayout({ t, client, bankConnectionId }, payoutBody(150_000, { bank_connection_id: bankConnectionId }));
   assert.equal(r.status, 201, r.text);
   const { id, transaction_id: txn } = r.body.data as { id: string; transaction_id: string };
   const p = await waitFor('the payout at the simulator', async () => rzp.payoutsFor(txn)[0]);
@@ -234,7 +234,7 @@ test('the provider accounts page API: admins only; an account added in the conso
   assert.equal(list.body.data.collections_provider_account_id, cfAccount);
   assert.equal(byId.get(cfAccount).serves_collections, true);
   assert.equal(byId.get(cfAccount).callback_url, `${t.svc.internalUrl}/provider/${cfAccount}/callbacks`);
-  assert.deepEqual(byId.get(rzpAccount).payout_routes.map((r: any) => r.bank_connection_id), [routeId]);
+  assert.deepEqual(byId.get(rzpAccount).payout_routes.map((r: any) => r.bank_connection_id), [bankConnectionId]);
   assert.equal(byId.get(rzpAccount).serves_collections, false);
   const c = rzp.config();
   for (const credential of [CLIENT_SECRET, CLIENT_ID, c.key_secret, c.key_id, c.webhook_secret, c.account_number]) {

@@ -52,9 +52,9 @@ test('provider add prints the account id, provider and callback_url only; list n
   const bad = await runTijori(t, ['route', 'create', '--org', org, '--modes', 'IMPS', '--provider-account', added.provider_account_id, '--json']);
   assert.notEqual(bad.code, 0);
   assert.match(bad.stderr, /cannot carry payouts/);
-  const route = await runTijori(t, ['route', 'create', '--org', org, '--modes', 'IMPS', '--provider-account', sb.provider_account_id, '--json']);
-  assert.equal(route.code, 0, route.stderr);
-  const r = (await t.database.db.query('SELECT provider, provider_account_id FROM bank_connections WHERE id = $1', [parseJsonOutput(route).bank_connection_id])).rows[0]!;
+  const bankConnection = await runTijori(t, ['route', 'create', '--org', org, '--modes', 'IMPS', '--provider-account', sb.provider_account_id, '--json']);
+  assert.equal(bankConnection.code, 0, bankConnection.stderr);
+  const r = (await t.database.db.query('SELECT provider, provider_account_id FROM bank_connections WHERE id = $1', [parseJsonOutput(bankConnection).bank_connection_id])).rows[0]!;
   assert.deepEqual({ ...r }, { provider: 'sandbox', provider_account_id: sb.provider_account_id });
 });
 

@@ -41,8 +41,8 @@ export interface PayoutHarness {
   name: string;
   t: TestService;
   client: TestClient;
-  /** A payout route of the client's organization on this provider. */
-  routeId: string;
+  /** A bank connection of the client's organization on this provider. */
+  bankConnectionId: string;
   /** The provider reports the submitted payout processed (the sandbox bank does so on its own). */
   settle(transactionId: string): Promise<void>;
   /** How many payouts the provider made for this reference (executions at the bank). */
@@ -165,7 +165,7 @@ async function createPayoutOn(h: PayoutHarness, amountPaise: number, idempotency
     beneficiary: { name: 'Asha Traders', account_number: '000123456789', ifsc: 'HDFC0000001', mobile: '9876543210', details_confirmation: true },
     amount_paise: amountPaise,
     mode: 'IMPS',
-    bank_connection_id: h.routeId,
+    bank_connection_id: h.bankConnectionId,
   };
   const r = await h.t.api('POST', '/merchant/payouts', { client: h.client, body, idempotencyKey });
   return { status: r.status, id: r.body?.data?.id, txn: r.body?.data?.transaction_id, text: r.text };

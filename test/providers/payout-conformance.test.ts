@@ -1,7 +1,7 @@
 /**
  * Runs the payout conformance scenarios (conformance.ts) against the built-in sandbox bank and
  * against a razorpayx account on the RazorpayX simulator, in one service: one organization per
- * provider, each with a payout route on its provider.
+ * provider, each with a bank connection on its provider.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -23,13 +23,13 @@ before(async () => {
   t = await startTestService({ ...FAST_PAYOUT_ENV, PROVIDER_TIMEOUT_MS: '2000' });
 
   const sandboxClient = await t.createClient({ rateLimit: 100_000 });
-  const sandboxRoute = await t.admin('POST', '/routes', { org: sandboxClient.orgId, modes: ['IMPS', 'NEFT', 'RTGS'] });
-  assert.equal(sandboxRoute.status, 201, sandboxRoute.text);
+  const sandboxBankConnection = await t.admin('POST', '/routes', { org: sandboxClient.orgId, modes: ['IMPS', 'NEFT', 'RTGS'] });
+  assert.equal(sandboxBankConnection.status, 201, sandboxBankConnection.text);
   sandboxHarness = {
     name: 'sandbox',
     t,
     client: sandboxClient,
-    routeId: sandboxRoute.body.data.bank_connection_id,
+    bankConnectionId: sandboxBankConnection.body.data.bank_connection_id,
     settle: async () => {}, // the sandbox bank executes and reports on its own
     executions: async (txn) => {
       const stats = (await (await fetch(`${t.svc.sandboxUrl}/bank/stats/payouts`)).json()) as Record<string, number>;
@@ -41,8 +41,8 @@ before(async () => {
   const account = await t.admin('POST', '/provider-accounts', { org: rzpClient.orgId, provider: 'razorpayx', config: sim.config(), name: 'RazorpayX (simulator)' });
   assert.equal(account.status, 201, account.text);
   const callbackUrl = account.body.data.callback_url as string;
-  const rzpRoute = await t.admin('POST', '/routes', { org: rzpClient.orgId, modes: ['IMPS', 'NEFT', 'RTGS'], provider_account: account.body.data.provider_account_id });
-  assert.equal(rzpRoute.status, 201, rzpRoute.text);
+  const rzpBankConnection = await t.admin('POST', '/routes', { org: rzpClient.orgId, modes: ['IMPS', 'NEFT', 'RTGS'], provider_account: account.body.data.provider_account_id });
+  assert.equal(rzpBankConnection.status, 201, rzpBankConnection.text);
   const deliver = async (hook: { rawBody: string; headers: Record<string, string> }) => {
     const res = await fetch(callbackUrl, { method: 'POST', headers: hook.headers, body: hook.rawBody });
     assert.equal(res.status, 200, await res.text());
@@ -53,7 +53,7 @@ before(async () => {
     name: 'razorpayx',
     t,
     client: rzpClient,
-    routeId: rzpRoute.body.data.bank_connection_id,
+    bankConnectionId: rzpBankConnection.body.data.bank_connection_id,
     settle: async (txn) => deliver(sim.move((await simPayout(txn)).id, 'processed', { utr: String(++utr) })),
     executions: async (txn) => sim.payoutsFor(txn).length,
     loseNextAnswer: () => sim.faults.push({ kind: 'lost_answer' }),
@@ -70,7 +70,7 @@ describe('payout conformance: razorpayx + simulator', () => payoutScenarios(() =
 
 test('payout conformance set-up: each organization pays through its own provider', async () => {
   for (const [h, provider] of [[sandboxHarness, 'sandbox'], [razorpayxHarness, 'razorpayx']] as const) {
-    const r = await t.database.db.query<{ provider: string }>('SELECT provider FROM bank_connections WHERE id = $1', [h.routeId]);
+    const r = await t.database.db.query<{ provider: string }>('SELECT provider FROM bank_connections WHERE id = $1', [h.bankConnectionId]);
     assert.equal(r.rows[0]?.provider, provider);
   }
 });

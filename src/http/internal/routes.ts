@@ -8,7 +8,7 @@ import { adminAuth } from './admin-auth.js';
 import { registerAdminCallbackRoutes } from './admin-callbacks.js';
 import { registerAdminProviderAccountRoutes } from './admin-provider-accounts.js';
 import { registerAdminReviewRoutes } from './admin-reviews.js';
-import { registerAdminRouteRoutes } from './admin-routes.js';
+import { registerAdminBankConnectionRoutes } from './admin-bank-connections.js';
 import { registerAdminSandboxRoutes } from './admin-sandbox.js';
 import { registerAdminUserRoutes } from './admin-users.js';
 import { registerProviderCallbackRoutes } from './provider-callbacks.js';
@@ -19,7 +19,7 @@ export async function registerInternalRoutes(app: FastifyInstance, ctx: AppConte
     async (admin) => {
       admin.addHook('onRequest', adminAuth(ctx));
       await registerAdminSandboxRoutes(admin, ctx);
-      await registerAdminRouteRoutes(admin, ctx);
+      await registerAdminBankConnectionRoutes(admin, ctx);
       await registerAdminCallbackRoutes(admin, ctx);
       await registerAdminUserRoutes(admin, ctx);
       await registerAdminReviewRoutes(admin, ctx);

@@ -1,7 +1,7 @@
 /** HTTP side of idempotent creates: the Idempotency-Key header and sending (replayed) answers. */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../domain/errors.js';
-import type { CreateResponse, IdempotencyScope } from '../../services/idempotency.js';
+import type { CreateResponse, IdempotencyScope } from '../../services/shared/idempotency.js';
 import { principalOf } from './merchant-auth.js';
 import { rejectSensitiveData } from './sensitive-data.js';
 

@@ -9,7 +9,7 @@ import type { FastifyRequest, RouteShorthandOptions } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../domain/errors.js';
 import type { Scope } from '../../domain/scopes.js';
-import { type Principal, requireScope } from '../../services/clients.js';
+import { type Principal, requireScope } from '../../services/shared/clients.js';
 import { rateLimitedError } from './source-limits.js';
 
 declare module 'fastify' {

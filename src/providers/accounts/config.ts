@@ -177,6 +177,6 @@ export function livemodeOfConfig(cfg: ProviderAccountConfig): boolean {
   }
 }
 
-/** Which providers may carry an organization's collections, and which may carry payout routes. */
+/** Which providers may carry an organization's collections, and which may carry bank connections. */
 export const COLLECTION_PROVIDERS: readonly ProviderKind[] = ['sandbox', 'cashfree'];
 export const PAYOUT_PROVIDERS: readonly ProviderKind[] = ['sandbox', 'razorpayx'];

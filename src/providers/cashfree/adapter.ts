@@ -10,7 +10,7 @@
  *   amount and UTR `bank_reference`).
  * - refunds: `POST /orders/{id}/refunds` keyed by our refund_id, `GET /orders/{id}/refunds/{refund_id}`.
  * - parseCallback: Cashfree's webhook signature, our 300 s window, explicit status mapping.
- * Payouts are not a Cashfree PG service: a route never uses this connector (routes refuse it).
+ * Payouts are not a Cashfree PG service: a bank connection never uses this connector (bank connections refuse it).
  */
 import { AppError, validationError } from '../../domain/errors.js';
 import { hasDuplicateKeys } from '../../security/strict-json.js';

@@ -45,7 +45,7 @@ export interface RazorpayXOptions {
   /** Where anomalies (unknown statuses, unusable answers) are logged and counted (/metrics). */
   log?: Pick<Logger, 'warn' | 'error' | 'info'>;
   metrics?: Metrics;
-  /** Where anomalies are recorded durably for the console (the account's sink, src/services/provider-anomalies.ts). */
+  /** Where anomalies are recorded durably for the console (the account's sink, src/services/providers/provider-anomalies.ts). */
   anomalies?: AnomalySink;
   /** NODE_ENV=production: plain http:// is refused even to loopback. */
   production?: boolean;

@@ -8,7 +8,7 @@
 import { AppError } from '../../domain/errors.js';
 import type { Db } from '../../store/db.js';
 import * as repo from '../../store/repos/clients-repo.js';
-import type { ClientChanges, ClientsService } from '../clients.js';
+import type { ClientChanges, ClientsService } from '../shared/clients.js';
 import { type Actor, recordAudit } from './audit.js';
 
 export interface ApiClientView {

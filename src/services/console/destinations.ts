@@ -5,7 +5,7 @@
  * configuration, rotation) and never audited.
  */
 import type { Db } from '../../store/db.js';
-import type { DestinationResult, DestinationsService } from '../destinations.js';
+import type { DestinationResult, DestinationsService } from '../callbacks/destinations.js';
 import { type Actor, recordAudit } from './audit.js';
 
 export class ConsoleDestinations {

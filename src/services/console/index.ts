@@ -2,8 +2,8 @@
 import type { RateLimiter } from '../../security/rate-limiter.js';
 import type { Vault } from '../../security/vault.js';
 import type { Db } from '../../store/db.js';
-import type { ClientsService } from '../clients.js';
-import type { DestinationsService } from '../destinations.js';
+import type { ClientsService } from '../shared/clients.js';
+import type { DestinationsService } from '../callbacks/destinations.js';
 import { ConsoleApiClients } from './api-clients.js';
 import { AuditService } from './audit.js';
 import { ConsoleAuthService, type SessionSettings } from './auth.js';

@@ -12,10 +12,10 @@ import type { Db } from '../../store/db.js';
 import * as repo from '../../store/repos/console-money-repo.js';
 import * as ordersRepo from '../../store/repos/payment-orders-repo.js';
 import { refundsOfOrder } from '../../store/repos/refunds-repo.js';
-import { decodeCursor as decodeKeysetCursor, encodeCursor as encodeKeysetCursor } from '../keyset-cursor.js';
-import { refundView } from '../refund-view.js';
-import { checkoutTokenFor, checkoutUrl, orderRefFor, paymentOrderView } from '../payment-order-view.js';
-import { payoutView } from '../payout-view.js';
+import { decodeCursor as decodeKeysetCursor, encodeCursor as encodeKeysetCursor } from '../shared/keyset-cursor.js';
+import { refundView } from '../refunds/refund-view.js';
+import { checkoutTokenFor, checkoutUrl, orderRefFor, paymentOrderView } from '../payin/payment-order-view.js';
+import { payoutView } from '../payouts/payout-view.js';
 import { notFound } from '../../domain/errors.js';
 
 export interface MoneyListQuery {

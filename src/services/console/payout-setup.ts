@@ -1,7 +1,7 @@
 /**
  * The console's Beneficiaries and Payout routes pages (issue #19): an organization's saved
  * beneficiaries (masked: the last four digits only; the bank's name as the IFSC data gave it when
- * the beneficiary was saved) with the API client that saved each, and its payout routes (the
+ * the beneficiary was saved) with the API client that saved each, and its bank connections (the
  * merchant API's bank connections). Reads only, scoped to the organization.
  */
 import { validationError } from '../../domain/errors.js';
@@ -24,7 +24,7 @@ export interface BeneficiaryView {
   created_at: string;
 }
 
-export interface PayoutRouteView {
+export interface BankConnectionView {
   id: string;
   name: string;
   modes: string[];
@@ -77,8 +77,8 @@ export class ConsolePayoutSetup {
     return { rows: shown.map(beneficiaryView), next_cursor: rows.length > q.limit && last ? encodeCursor({ createdAt: last.key_ts, id: last.id }) : null };
   }
 
-  async payoutRoutes(orgId: string): Promise<PayoutRouteView[]> {
-    return (await repo.listPayoutRoutes(this.db, orgId)).map((r) => ({
+  async bankConnections(orgId: string): Promise<BankConnectionView[]> {
+    return (await repo.listBankConnections(this.db, orgId)).map((r) => ({
       id: r.id,
       name: r.name,
       modes: r.modes,

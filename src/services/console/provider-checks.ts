@@ -9,7 +9,7 @@ import type { Db } from '../../store/db.js';
 import * as money from '../../store/repos/console-money-repo.js';
 import * as ordersRepo from '../../store/repos/payment-orders-repo.js';
 import { checksOf, type CheckRow } from '../../store/repos/provider-checks-repo.js';
-import { orderRefFor } from '../payment-order-view.js';
+import { orderRefFor } from '../payin/payment-order-view.js';
 
 /** The newest checks shown per order or payout (an order polled for its whole window has hundreds). */
 export const CHECKS_SHOWN = 200;

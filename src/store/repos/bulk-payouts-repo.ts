@@ -155,7 +155,7 @@ export interface BulkPayoutCreate {
   transactionId: string;
   orgId: string;
   clientPk: string;
-  routeId: string;
+  bankConnectionId: string;
   beneficiary: { id: string; name: string; last4: string; ifsc: string; bankName: string };
   amountPaise: number;
   mode: PayoutMode;
@@ -191,7 +191,7 @@ export async function insertRowPayout(q: Queryable, p: BulkPayoutCreate): Promis
      row_upd AS (UPDATE bulk_payout_rows SET payout_id = ins.id FROM ins WHERE file_id = $18 AND line = $19 RETURNING 1)
      SELECT (SELECT count(*)::int FROM row_upd) AS n`,
     [
-      p.id, p.transactionId, p.orgId, p.clientPk, p.routeId, p.beneficiary.id, p.beneficiary.name, p.beneficiary.last4, p.beneficiary.ifsc,
+      p.id, p.transactionId, p.orgId, p.clientPk, p.bankConnectionId, p.beneficiary.id, p.beneficiary.name, p.beneficiary.last4, p.beneficiary.ifsc,
       p.beneficiary.bankName, p.amountPaise, p.mode, p.clientReference, p.remarks, p.livemode, p.makerUserId, p.checkerUserId, p.fileId, p.line,
       p.attemptId, p.leaseMs,
     ],

@@ -1,6 +1,6 @@
 /**
  * The console's reads of an organization's payout set-up: saved beneficiaries (newest first, keyset
- * pages served by migration 0021's index) with the API client that saved each, and payout routes.
+ * pages served by migration 0021's index) with the API client that saved each, and bank connections.
  * Every statement is scoped by org_id. The account number is never read: only its last four digits.
  */
 import type { Queryable } from '../db.js';
@@ -59,7 +59,7 @@ export async function listBeneficiaries(q: Queryable, f: BeneficiaryFilter): Pro
   return r.rows;
 }
 
-export interface PayoutRouteRow {
+export interface ConsoleBankConnectionRow {
   id: string;
   name: string;
   provider: string;
@@ -69,9 +69,9 @@ export interface PayoutRouteRow {
   created_at: Date;
 }
 
-/** An organization has a handful of routes: all of them, the default first, then oldest first. */
-export async function listPayoutRoutes(q: Queryable, orgId: string): Promise<PayoutRouteRow[]> {
-  const r = await q.query<PayoutRouteRow>(
+/** An organization has a handful of bank connections: all of them, the default first, then oldest first. */
+export async function listBankConnections(q: Queryable, orgId: string): Promise<ConsoleBankConnectionRow[]> {
+  const r = await q.query<ConsoleBankConnectionRow>(
     `SELECT id, name, provider, modes, active, is_default, created_at
        FROM bank_connections WHERE org_id = $1 ORDER BY is_default DESC, created_at, id`,
     [orgId],

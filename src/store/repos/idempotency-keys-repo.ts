@@ -2,7 +2,7 @@
  * Idempotency key rows written in batches: many concurrent creates' keys in one statement (one
  * round trip, one commit), and the keyed-create statements that write a resource with its key.
  * The single-row statements of the idempotency service (replay look-up, takeover of an expired
- * lease) stay in src/services/idempotency.ts.
+ * lease) stay in src/services/shared/idempotency.ts.
  */
 import { batched } from '../batched.js';
 import { inLockOrder, prepared, type PreparedStatement, type Queryable } from '../db.js';
@@ -20,7 +20,7 @@ export interface CompletedKeyValues {
 /**
  * The completed key row a create writes with its resource, and how: `held` false inserts it (a new
  * key; the create's first try), true completes the row this request holds (a leased create, or a
- * takeover of a key left in progress). Made by the idempotency service (src/services/idempotency.ts).
+ * takeover of a key left in progress). Made by the idempotency service (src/services/shared/idempotency.ts).
  */
 export interface CreateKey extends CompletedKeyValues {
   held: boolean;

@@ -1,5 +1,5 @@
 /**
- * The SQL of the merchant API lists' keyset pages (services/list-page.ts): newest first by
+ * The SQL of the merchant API lists' keyset pages (services/shared/list-page.ts): newest first by
  * (created_at, id), served by the (client_pk[, status], created_at DESC, id DESC) indexes of
  * migration 0016. The key is the exact timestamptz in µs since the epoch (text: a bigint).
  */

@@ -1,7 +1,7 @@
 /**
  * SQL for payment orders, their append-only history and late confirmations. Status changes are
  * written only by updateStatusesWithHistory(), which the one transition step of
- * src/services/payment-order-transitions.ts calls.
+ * src/services/payin/payment-order-transitions.ts calls.
  */
 import { OPEN_ORDER_STATUSES, type OrderTrigger, type PaymentOrderStatus } from '../../domain/payment-order.js';
 import { batched } from '../batched.js';
@@ -152,7 +152,7 @@ export function rowAsInserted(o: NewPaymentOrder, createdAt: Date): PaymentOrder
 
 /**
  * Look-ups by order_id go through the primary key: order_id is orderIdFor(id), a reversible
- * function of the id (the caller decodes it, src/services/payment-order-view.ts idForOrderId), so
+ * function of the id (the caller decodes it, src/services/payin/payment-order-view.ts idForOrderId), so
  * the column has no index of its own; `order_id = ...` is still checked in the same statement.
  */
 export interface OrderRef {

@@ -31,7 +31,7 @@ export interface NewPendingPayout {
   transactionId: string;
   orgId: string;
   clientPk: string;
-  routeId: string;
+  bankConnectionId: string;
   beneficiary: { id: string; name: string; last4: string; ifsc: string; bankName: string };
   amountPaise: number;
   mode: PayoutMode;
@@ -52,7 +52,7 @@ export async function insertPendingPayout(q: Queryable, p: NewPendingPayout): Pr
      INSERT INTO payout_transitions (payout_id, attempt_id, entity, from_status, to_status, trigger)
      SELECT id, NULL, 'payout', NULL, 'PENDING_APPROVAL', 'created' FROM ins`,
     [
-      p.id, p.transactionId, p.orgId, p.clientPk, p.routeId, p.beneficiary.id, p.beneficiary.name, p.beneficiary.last4, p.beneficiary.ifsc,
+      p.id, p.transactionId, p.orgId, p.clientPk, p.bankConnectionId, p.beneficiary.id, p.beneficiary.name, p.beneficiary.last4, p.beneficiary.ifsc,
       p.beneficiary.bankName, p.amountPaise, p.mode, p.clientReference, p.remarks, p.livemode, p.makerUserId,
     ],
   );
@@ -63,7 +63,7 @@ export type ApprovalRow = PayoutRow & {
   checker_user_id: string | null;
   approval_required: boolean;
   decision_note: string | null;
-  /** The payout route it was made for (re-checked at approval). */
+  /** The bank connection it was made for (re-checked at approval). */
   bank_connection_id: string;
 };
 
@@ -100,12 +100,12 @@ export async function markApproved(q: Queryable, a: { payoutId: string; attemptI
 }
 
 /**
- * The payout's route as an approval finds it: its modes if it is still active, null if it is gone
- * or inactive. FOR SHARE: a change of the route waits for the approving transaction to commit, so
- * the approval never sends through a route deactivated (or stripped of the mode) meanwhile.
+ * The payout's bank connection as an approval finds it: its modes if it is still active, null if it is gone
+ * or inactive. FOR SHARE: a change of the bank connection waits for the approving transaction to commit, so
+ * the approval never sends through a bank connection deactivated (or stripped of the mode) meanwhile.
  */
-export async function lockActiveRouteModes(q: Queryable, orgId: string, routeId: string): Promise<PayoutMode[] | null> {
-  const r = await q.query<{ modes: PayoutMode[] }>('SELECT modes FROM bank_connections WHERE id = $1 AND org_id = $2 AND active FOR SHARE', [routeId, orgId]);
+export async function lockActiveBankConnectionModes(q: Queryable, orgId: string, bankConnectionId: string): Promise<PayoutMode[] | null> {
+  const r = await q.query<{ modes: PayoutMode[] }>('SELECT modes FROM bank_connections WHERE id = $1 AND org_id = $2 AND active FOR SHARE', [bankConnectionId, orgId]);
   return r.rows[0]?.modes ?? null;
 }
 

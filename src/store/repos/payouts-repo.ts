@@ -51,7 +51,7 @@ export interface NewPayout {
   transactionId: string;
   orgId: string;
   clientPk: string;
-  routeId: string;
+  bankConnectionId: string;
   beneficiary: { id: string; name: string; last4: string; ifsc: string; bankName: string };
   amountPaise: number;
   mode: PayoutMode;
@@ -100,7 +100,7 @@ const CREATES = keyedCreateStatements(
 function writeCreates(q: Queryable, statement: PreparedStatement, creates: PayoutCreate[]): Promise<boolean[]> {
   return writeKeyedCreates(q, statement, creates, ({ payout: p }) => ({
     id: p.id, attempt_id: p.attemptId, transaction_id: p.transactionId, org_id: p.orgId, client_pk: p.clientPk,
-    bank_connection_id: p.routeId, beneficiary_id: p.beneficiary.id, beneficiary_name: p.beneficiary.name,
+    bank_connection_id: p.bankConnectionId, beneficiary_id: p.beneficiary.id, beneficiary_name: p.beneficiary.name,
     beneficiary_last4: p.beneficiary.last4, beneficiary_ifsc: p.beneficiary.ifsc, beneficiary_bank_name: p.beneficiary.bankName,
     amount_paise: p.amountPaise, mode: p.mode, client_reference: p.clientReference, remarks: p.remarks, livemode: p.livemode,
     created_at: p.createdAt, lease_ms: p.leaseMs,
@@ -318,7 +318,7 @@ export interface ClaimedAttempt {
   transaction_id: string;
   inquiry_count: number;
   submitted_at: Date | null;
-  /** The payout's route: its provider account answers the inquiry. */
+  /** The payout's bank connection: its provider account answers the inquiry. */
   bank_connection_id: string;
 }
 

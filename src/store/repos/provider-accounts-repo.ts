@@ -49,8 +49,8 @@ export async function collectionsAccountOf(q: Queryable, orgId: string, opts: { 
   return r.rows[0]?.a ?? null;
 }
 
-/** The organization's payout routes that send through one of its provider accounts. */
-export async function routesOfAccounts(q: Queryable, orgId: string): Promise<Array<{ id: string; name: string; active: boolean; provider_account_id: string }>> {
+/** The organization's bank connections that send through one of its provider accounts. */
+export async function bankConnectionsOfAccounts(q: Queryable, orgId: string): Promise<Array<{ id: string; name: string; active: boolean; provider_account_id: string }>> {
   const r = await q.query<{ id: string; name: string; active: boolean; provider_account_id: string }>(
     'SELECT id, name, active, provider_account_id FROM bank_connections WHERE org_id = $1 AND provider_account_id IS NOT NULL ORDER BY created_at, id',
     [orgId],
@@ -58,9 +58,9 @@ export async function routesOfAccounts(q: Queryable, orgId: string): Promise<Arr
   return r.rows;
 }
 
-/** The account a payout route sends through (null: the built-in sandbox). */
-export async function routeAccountOf(q: Queryable, routeId: string): Promise<string | null> {
-  const r = await q.query<{ a: string | null }>('SELECT provider_account_id AS a FROM bank_connections WHERE id = $1', [routeId]);
+/** The account a bank connection sends through (null: the built-in sandbox). */
+export async function bankConnectionAccountOf(q: Queryable, bankConnectionId: string): Promise<string | null> {
+  const r = await q.query<{ a: string | null }>('SELECT provider_account_id AS a FROM bank_connections WHERE id = $1', [bankConnectionId]);
   return r.rows[0]?.a ?? null;
 }
 

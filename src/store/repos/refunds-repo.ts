@@ -1,4 +1,4 @@
-/** SQL of refunds (table refunds, migration 0014). Status changes are written by src/services/refunds.ts only. */
+/** SQL of refunds (table refunds, migration 0014). Status changes are written by src/services/refunds/refunds.ts only. */
 import { RELEASED_REFUND_STATUSES, type RefundReview, type RefundStatus } from '../../domain/refund.js';
 import type { Queryable } from '../db.js';
 

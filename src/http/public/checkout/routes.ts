@@ -14,7 +14,7 @@ import QRCode from 'qrcode';
 import type { AppContext } from '../../../context.js';
 import { AppError } from '../../../domain/errors.js';
 import { PHONE_INPUT_MAX_LENGTH } from '../../../domain/phone.js';
-import type { CheckoutView as OrderCheckoutView } from '../../../services/payment-order-view.js';
+import type { CheckoutView as OrderCheckoutView } from '../../../services/payin/payment-order-view.js';
 import { okEnvelope } from '../../plugins/envelope.js';
 import { rejectSensitiveData } from '../../plugins/sensitive-data.js';
 import { type CheckoutView, renderCheckout, renderNotFound } from './templates.js';

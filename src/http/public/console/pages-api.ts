@@ -15,7 +15,7 @@ import { actorOf, sessionOf } from './session.js';
 export const PAGES_OPS = {
   overview: op({ operationId: 'consoleOverview', summary: "Today's and this month's collections and payouts", access: 'read', description: '`data`: count, amount and success rate for today and this month, and a daily series, in the viewer\'s zone.' }),
   beneficiaries: op({ operationId: 'consoleListBeneficiaries', summary: "The organization's beneficiaries (masked)", access: 'read', description: '`data`: beneficiaries with the last 4 digits of the account only; keyset pages.' }),
-  payoutRoutes: op({ operationId: 'consoleListPayoutRoutes', summary: 'The payout routes (bank connections)', access: 'read', description: '`data`: the routes with modes, provider and status.' }),
+  bankConnections: op({ operationId: 'consoleListPayoutRoutes', summary: 'The payout routes (bank connections)', access: 'read', description: '`data`: the routes with modes, provider and status.' }),
   updateClient: op({ operationId: 'consoleUpdateApiClient', summary: "Change an API client's name, scopes, IP allow list or rate limit", access: 'change', description: '`data`: the client after the change.' }),
 };
 const OverviewQuery = Type.Object(
@@ -64,8 +64,8 @@ export async function registerPagesApi(app: FastifyInstance, ctx: AppContext): P
     return okEnvelope(request, page.rows, { next_cursor: page.next_cursor });
   });
 
-  api.get('/payout-routes', { schema: PAGES_OPS.payoutRoutes, config: { console: 'read' } }, async (request) => {
-    return okEnvelope(request, await setup.payoutRoutes(sessionOf(request).user.org_id));
+  api.get('/payout-routes', { schema: PAGES_OPS.bankConnections, config: { console: 'read' } }, async (request) => {
+    return okEnvelope(request, await setup.bankConnections(sessionOf(request).user.org_id));
   });
 
   api.patch(

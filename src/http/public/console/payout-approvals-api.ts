@@ -12,7 +12,7 @@ import { AMOUNT_MAX_PAISE, AMOUNT_MIN_PAISE } from '../../../domain/money.js';
 import { lookupIfsc } from '../../../domain/ifsc.js';
 import { notFound } from '../../../domain/errors.js';
 import { PAYOUT_MODES } from '../../../domain/payout.js';
-import { type ConsolePerson, DECISION_NOTE_MAX } from '../../../services/payout-approvals.js';
+import { type ConsolePerson, DECISION_NOTE_MAX } from '../../../services/payouts/payout-approvals.js';
 import { okEnvelope } from '../../plugins/envelope.js';
 import { idempotencyKeyOf, sendCreateResponse } from '../../plugins/idempotency.js';
 import { IdempotencyKeyHeaders } from '../schemas/common.js';
@@ -22,7 +22,7 @@ import { actorOf, sessionOf } from './session.js';
 const strict = { additionalProperties: false } as const;
 const IfscParams = Type.Object({ code: Type.String({ minLength: 1, maxLength: 11 }) });
 const RefParams = Type.Object({ ref: Type.String({ minLength: 1, maxLength: 100 }) });
-/** Shapes only; every rule of a payout is checked by the service (services/payout-input.ts). */
+/** Shapes only; every rule of a payout is checked by the service (services/payouts/payout-input.ts). */
 const ConsolePayoutBody = Type.Object(
   {
     beneficiary_id: Type.Optional(Type.String({ maxLength: 64 })),

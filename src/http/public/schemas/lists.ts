@@ -2,7 +2,7 @@
  * The query of the merchant API lists (contract §7), shared by GET /merchant/payment-orders and
  * GET /merchant/payouts. Query values arrive as strings (no coercion), so `limit` is a pattern.
  * A cursor this API did not issue, and created_from after created_to, are refused by
- * services/list-page.ts in the same 422 VALIDATION_FAILED.
+ * services/shared/list-page.ts in the same 422 VALIDATION_FAILED.
  */
 import { type TSchema, Type } from '@sinclair/typebox';
 

@@ -2,14 +2,14 @@
  * Payment orders (API §2.2, §4.1, §4.2; contract §4): the create request with every rule JSON
  * Schema can state, the resource with both `next_action` variants, and the envelopes. What a schema
  * cannot say (a real e-mail domain is not checked; callback_url must not name a private address
- * unless allowed) stays in services/payment-order-input.ts and is described here.
+ * unless allowed) stays in services/payin/payment-order-input.ts and is described here.
  */
 import { type Static, Type } from '@sinclair/typebox';
 import { AMOUNT_MAX_PAISE, AMOUNT_MIN_PAISE } from '../../../domain/money.js';
 import { EXPIRES_IN_MINUTES_DEFAULT, EXPIRES_IN_MINUTES_MAX, EXPIRES_IN_MINUTES_MIN, PAYMENT_ORDER_STATUSES } from '../../../domain/payment-order.js';
 import { INDIAN_MOBILE_PATTERN } from '../../../domain/phone.js';
 import { EMAIL_PATTERN, HTTPS_URL_SHAPE } from '../../../domain/text.js';
-import { VERIFICATION_MODE } from '../../../services/payment-order-view.js';
+import { VERIFICATION_MODE } from '../../../services/payin/payment-order-view.js';
 import { Nullable, refTo, Text, Timestamp, Uuid, Livemode } from './common.js';
 import { listQuery, NEXT_CURSOR_DESCRIPTION } from './lists.js';
 

@@ -2,8 +2,8 @@
  * Payouts (API §2.3, §2.4, §4.3, §4.4; contract §4): the create request with every rule JSON
  * Schema can state (beneficiary_id XOR beneficiary, IFSC and mobile shapes, the rail limits of
  * IMPS and RTGS), the payout with its attempts, the beneficiary as returned, and the envelopes.
- * Whether an IFSC names a real bank branch, and whether a beneficiary, route or mode is usable,
- * is decided by services/payouts.ts (422 VALIDATION_FAILED / BENEFICIARY_INVALID / ROUTE_INVALID /
+ * Whether an IFSC names a real bank branch, and whether a beneficiary, bank connection or mode is usable,
+ * is decided by services/payouts/payouts.ts (422 VALIDATION_FAILED / BENEFICIARY_INVALID / ROUTE_INVALID /
  * MODE_NOT_ENABLED).
  */
 import { Type } from '@sinclair/typebox';

@@ -1,10 +1,10 @@
 /**
  * The signed callbacks of API §6 as an OpenAPI 3.1 `webhooks` section: every event kind of
- * services/events.ts EVENT_KINDS with its payload and the three signature headers. The payloads
- * are what services/payout-view.ts and payment-order-transitions.ts write into the outbox.
+ * services/callbacks/events.ts EVENT_KINDS with its payload and the three signature headers. The payloads
+ * are what services/payouts/payout-view.ts and payment-order-transitions.ts write into the outbox.
  */
 import { type TSchema, Type } from '@sinclair/typebox';
-import { type EventKind, EVENT_KINDS } from '../../../services/events.js';
+import { type EventKind, EVENT_KINDS } from '../../../services/callbacks/events.js';
 import { type Component, Livemode, Nullable, refTo, Timestamp, Uuid } from './common.js';
 import { PayoutMode } from './payouts.js';
 import { Beneficiary } from './payouts.js';

@@ -1,0 +1,131 @@
+/**
+ * The expiry of payment orders whose window ended (the order-expiry worker's work): orders are
+ * leased with SKIP LOCKED, so several instances share the work, and each gets a final provider
+ * check, then EXPIRED only if the provider has no payment. Kept apart from the request paths of
+ * payment-orders.ts.
+ */
+import { CHECKOUT_LINK_MINUTES, isOpen } from '../../domain/payment-order.js';
+import type { Logger } from '../../observability/logger.js';
+import type { CollectionStatus } from '../../providers/provider.js';
+import type { ProviderRegistry } from '../../providers/registry.js';
+import type { Db } from '../../store/db.js';
+import * as repo from '../../store/repos/payment-orders-repo.js';
+import type { PaymentOrderRow } from '../../store/repos/payment-orders-repo.js';
+import * as reviewRepo from '../../store/repos/review-items-repo.js';
+import { applyCollectionStatus, lockOrder, type ProviderOutcomeResult, transitionOrder } from './payment-order-transitions.js';
+import { within } from '../shared/within.js';
+import { collectionAnswer, noAnswer, recordBestEffort, recordOrderCheck } from '../providers/provider-checks.js';
+
+/** Bound of the final provider check before an order expires (a worker, not a request). */
+export const FINAL_CHECK_TIMEOUT_MS = 5_000;
+
+/** How long an instance holds a leased order while it checks with the provider. */
+const LEASE_MS = 30_000;
+
+/** What the expiry uses; built by the composition root (context.ts). */
+export interface OrderExpiryDeps {
+  db: Db;
+  log: Logger;
+  providers: Pick<ProviderRegistry, 'forAccount'>;
+}
+
+export class OrderExpiry {
+  constructor(private readonly ctx: OrderExpiryDeps) {}
+
+  /** Leases up to `limit` orders whose window ended and expires each after its final check; returns how many were leased. */
+  async expireDue(limit = 20): Promise<number> {
+    const due = await repo.claimExpiredOrders(this.ctx.db, { limit, leaseMs: LEASE_MS, checkoutLinkMinutes: CHECKOUT_LINK_MINUTES });
+    for (const row of due) {
+      try {
+        await this.expireAfterFinalCheck(row);
+      } catch (err) {
+        this.ctx.log.warn({ order_id: row.order_id, err: (err as Error).message }, 'order expiry failed; retried after the lease');
+      }
+    }
+    return due.length;
+  }
+
+  /** One leased order (see expireAfterFinalCheck below). */
+  expireAfterFinalCheck(row: PaymentOrderRow, now?: () => Date): Promise<ProviderOutcomeResult | 'expired' | 'deferred'> {
+    return expireAfterFinalCheck(this.ctx, row, now);
+  }
+}
+
+/**
+ * The expiry worker's step for one leased order: a final provider check, then EXPIRED only if the
+ * provider has no payment (a SUCCESS makes it PAID, a failure FAILED). A provider that cannot be
+ * asked leaves the order for the next round. Returns what happened.
+ */
+async function expireAfterFinalCheck(ctx: OrderExpiryDeps, row: PaymentOrderRow, now: () => Date = () => new Date()): Promise<ProviderOutcomeResult | 'expired' | 'deferred'> {
+  let status: CollectionStatus | null = null;
+  let providerName = 'unknown';
+  const started = performance.now();
+  /** When the provider call ended (the time taken is the call's, not the recording's). */
+  let ended: number | undefined;
+  // Each call is kept in the provider checks log (the console's order page); see provider-checks.ts.
+  const check = (answer: ReturnType<typeof noAnswer> | ReturnType<typeof collectionAnswer>, outcome: string) => ({
+    reason: 'expiry_check',
+    provider: providerName,
+    reference: row.order_id,
+    ...answer,
+    outcome,
+    durationMs: (ended ?? performance.now()) - started,
+  });
+  if (row.upi_uri !== null) {
+    try {
+      const provider = await ctx.providers.forAccount(row.provider_account_id);
+      providerName = provider.name;
+      status = await within(provider.collectionStatus(row.order_id, { timeoutMs: FINAL_CHECK_TIMEOUT_MS }), FINAL_CHECK_TIMEOUT_MS + 100);
+      ended = performance.now();
+    } catch (err) {
+      ctx.log.warn({ order_id: row.order_id, err: (err as Error).message }, 'final provider check before expiry failed');
+      await recordBestEffort(ctx.log, () => recordOrderCheck(ctx.db, row.id, check(noAnswer(err), 'deferred: asked again later')));
+      return 'deferred';
+    }
+    if (status === null) {
+      await recordBestEffort(ctx.log, () => recordOrderCheck(ctx.db, row.id, check(noAnswer(new Error(`no answer within ${FINAL_CHECK_TIMEOUT_MS} ms`)), 'deferred: asked again later')));
+      return 'deferred';
+    }
+  }
+  const known = status;
+  return ctx.db.tx(async (tx) => {
+    const locked = await lockOrder(tx, row.id);
+    // What the check led to is logged with it, in this transaction.
+    let alsoSeen = '';
+    const logged = async <T extends string>(outcome: T): Promise<T> => {
+      if (known) await recordOrderCheck(tx, row.id, check(collectionAnswer(known), `${outcome}${alsoSeen}`));
+      return outcome;
+    };
+    if (!isOpen(locked.status)) return logged('unchanged');
+    if (known && (known.status === 'SUCCESS' || known.status === 'FAILED')) {
+      const applied = await applyCollectionStatus(tx, locked, known, 'expiry_check');
+      // A confirmation that did not match the order went to review and moved nothing: the window
+      // still ends (a reviewer can confirm the EXPIRED order from the item).
+      if (applied === 'paid' || applied === 'failed') return logged(applied);
+      if (applied !== 'unchanged') alsoSeen = ` (${applied}: sent to operations review)`;
+    }
+    if (!windowEnded(locked, now())) return logged('unchanged');
+    await transitionOrder(tx, locked, 'EXPIRED', 'expired', {
+      changes: known && known.status === 'PENDING' ? { provider_status: known.providerStatus } : {},
+      detail: { source: 'expiry_worker', provider_status: known?.status ?? null },
+    });
+    // Contract §6 (c): the payer said they paid (gave a UTR) but no provider confirmed it.
+    if (locked.status === 'AWAITING_CONFIRMATION') {
+      await reviewRepo.openItem(tx, {
+        orgId: locked.org_id,
+        orderPk: locked.id,
+        kind: 'unconfirmed_payer_reference',
+        dedupeKey: 'unconfirmed_payer_reference',
+        orderStatus: 'EXPIRED',
+        reported: known ? { provider_status: known.status === 'SUCCESS' ? 'SUCCESS (not matching)' : known.status } : null,
+        payerReference: locked.payer_reference,
+      });
+    }
+    return logged('expired');
+  });
+}
+
+export function windowEnded(o: PaymentOrderRow, now: Date): boolean {
+  if (o.expires_at !== null) return o.expires_at.getTime() <= now.getTime();
+  return o.status === 'AWAITING_CUSTOMER' && o.created_at.getTime() + CHECKOUT_LINK_MINUTES * 60_000 <= now.getTime();
+}

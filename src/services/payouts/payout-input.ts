@@ -1,0 +1,102 @@
+/**
+ * The one set of rules a payout instruction must pass, wherever it comes from: the merchant API
+ * (after its JSON schema, which states the shape rules to OpenAPI clients), the console's payout
+ * form and every row of a bulk file (which have no schema in front of them, so the shape rules are
+ * here too): exactly one of `beneficiary_id` and `beneficiary`, a real IFSC (bank and branch), an
+ * Indian mobile, storable text within its length, the amount bounds and the rail limits of the mode
+ * (src/domain/payout.ts). `checkPayoutInstruction` returns the issues and never throws, so a bulk
+ * file can report every row's problems before anything is created.
+ */
+import { type FieldIssue, validationError } from '../../domain/errors.js';
+import { lookupIfsc } from '../../domain/ifsc.js';
+import { AMOUNT_MAX_PAISE, AMOUNT_MIN_PAISE } from '../../domain/money.js';
+import { checkRailRules, isPayoutMode, type PayoutMode } from '../../domain/payout.js';
+import { isIndianMobile } from '../../domain/phone.js';
+import { charLength, isStorableText, isUuid } from '../../domain/text.js';
+
+export interface CreatePayoutBody {
+  beneficiary_id?: string;
+  beneficiary?: InlineBeneficiaryInput;
+  bank_connection_id?: string;
+  amount_paise: number;
+  mode: PayoutMode;
+  client_reference?: string;
+  remarks?: string;
+}
+
+export interface InlineBeneficiaryInput {
+  name: string;
+  account_number: string;
+  ifsc: string;
+  mobile: string;
+  details_confirmation: boolean;
+}
+
+export interface InlineBeneficiary {
+  name: string;
+  accountNumber: string;
+  ifsc: string;
+  bankName: string;
+  mobile: string;
+}
+
+export const CLIENT_REFERENCE_MAX = 100;
+export const REMARKS_MAX = 255;
+export const BENEFICIARY_NAME_MAX = 160;
+
+function checkText(issues: FieldIssue[], field: string, value: string | undefined, max: number): void {
+  if (value !== undefined && (!isStorableText(value) || charLength(value) > max)) issues.push({ field, issue: `must be at most ${max} characters of text` });
+}
+
+/** Rules JSON schema cannot express: real IFSC (bank and branch), mobile shape, text sanity. */
+export function checkInlineBeneficiary(input: InlineBeneficiaryInput, issues: FieldIssue[]): InlineBeneficiary | null {
+  const name = input.name.trim();
+  if (name === '' || !isStorableText(name) || charLength(name) > BENEFICIARY_NAME_MAX) {
+    issues.push({ field: 'beneficiary.name', issue: `must be 1 to ${BENEFICIARY_NAME_MAX} characters of text` });
+  }
+  const ifsc = input.ifsc.toUpperCase();
+  const info = lookupIfsc(ifsc);
+  if (!info) issues.push({ field: 'beneficiary.ifsc', issue: 'is not a valid Indian IFSC (format, bank and branch are checked)' });
+  if (!isIndianMobile(input.mobile)) issues.push({ field: 'beneficiary.mobile', issue: 'must be an Indian 10-digit mobile number' });
+  if (input.details_confirmation !== true) issues.push({ field: 'beneficiary.details_confirmation', issue: 'must be true' });
+  if (!info) return null;
+  return { name, accountNumber: input.account_number, ifsc, bankName: info.bankName, mobile: input.mobile };
+}
+
+export interface PayoutInstruction {
+  beneficiary_id?: string | undefined;
+  beneficiary?: InlineBeneficiaryInput | undefined;
+  amount_paise: number;
+  mode: PayoutMode;
+  client_reference?: string | undefined;
+  remarks?: string | undefined;
+}
+
+const ACCOUNT_NUMBER = /^[0-9]{8,20}$/;
+
+/** Every rule of a payout instruction; `inline` is the checked inline beneficiary, when one was given and is valid. */
+export function checkPayoutInstruction(body: PayoutInstruction): { issues: FieldIssue[]; inline: InlineBeneficiary | null } {
+  const issues: FieldIssue[] = [];
+  const hasId = body.beneficiary_id !== undefined;
+  const hasInline = body.beneficiary !== undefined;
+  if (hasId === hasInline) issues.push({ field: 'beneficiary', issue: 'exactly one of beneficiary_id and beneficiary is required' });
+  if (hasId && !isUuid(body.beneficiary_id as string)) issues.push({ field: 'beneficiary_id', issue: 'must be a UUID' });
+  if (body.beneficiary && !ACCOUNT_NUMBER.test(body.beneficiary.account_number)) {
+    issues.push({ field: 'beneficiary.account_number', issue: 'must be 8 to 20 digits' });
+  }
+  const inline = body.beneficiary ? checkInlineBeneficiary(body.beneficiary, issues) : null;
+  const amountOk = Number.isSafeInteger(body.amount_paise) && body.amount_paise >= AMOUNT_MIN_PAISE && body.amount_paise <= AMOUNT_MAX_PAISE;
+  if (!amountOk) issues.push({ field: 'amount_paise', issue: `must be a whole number of paise from ${AMOUNT_MIN_PAISE} to ${AMOUNT_MAX_PAISE}` });
+  if (!isPayoutMode(body.mode)) issues.push({ field: 'mode', issue: 'must be IMPS, NEFT or RTGS' });
+  checkText(issues, 'client_reference', body.client_reference, CLIENT_REFERENCE_MAX);
+  checkText(issues, 'remarks', body.remarks, REMARKS_MAX);
+  if (amountOk && isPayoutMode(body.mode)) issues.push(...checkRailRules(body.mode, body.amount_paise));
+  return { issues, inline: issues.length === 0 ? inline : null };
+}
+
+/** The same rules for a caller that answers VALIDATION_FAILED with every issue at once (the merchant API). */
+export function validateCreatePayout(body: CreatePayoutBody): { inline: InlineBeneficiary | null } {
+  const { issues, inline } = checkPayoutInstruction(body);
+  if (issues.length > 0) throw validationError(issues);
+  return { inline };
+}

@@ -1,0 +1,107 @@
+/**
+ * Provider anomalies recorded durably (issue #22, migration 0028) and read by the console. The
+ * connectors report through a sink bound to their account (src/providers/anomalies.ts); the sink
+ * writes the row in the background, so a connector's synchronous paths (webhook parsing) stay
+ * synchronous. Anomalies are rare (a provider that answers outside its documents), so each is one
+ * plain insert: not batched, not in the store's batch table (src/store/batch-limits.ts). The callback intake waits for the writes of the anomalies its request caused
+ * (`settled`) before it answers, so a provider that gets its answer finds its anomaly recorded.
+ * A failed write is logged and dropped: the anomaly is also in the log and the metric, and never
+ * moved money.
+ */
+import { validationError } from '../../domain/errors.js';
+import { isUuid } from '../../domain/text.js';
+import type { Logger } from '../../observability/logger.js';
+import { type AnomalyReport, type AnomalySink, cut, safeExcerpt, storableText } from '../../providers/anomalies.js';
+import type { Db } from '../../store/db.js';
+import * as repo from '../../store/repos/provider-anomalies-repo.js';
+import { newRowId } from '../../store/row-id.js';
+import type { Page } from '../console/money.js';
+
+export interface AnomalyView {
+  id: string;
+  provider_account_id: string;
+  provider: string;
+  kind: string;
+  operation: string | null;
+  /** The order (`payment_order`, its order_id) or payout (`payout`, its transaction_id) the provider named. */
+  resource: { type: string; ref: string } | null;
+  excerpt: string;
+  created_at: string;
+}
+
+function viewOf(r: repo.AnomalyRow): AnomalyView {
+  return {
+    id: r.id,
+    provider_account_id: r.provider_account_id,
+    provider: r.provider,
+    kind: r.kind,
+    operation: r.operation,
+    resource: r.resource_type && r.resource_ref ? { type: r.resource_type, ref: r.resource_ref } : null,
+    excerpt: r.excerpt,
+    created_at: r.created_at.toISOString(),
+  };
+}
+
+/** A list cursor is the id of the last row shown. */
+function cursorId(cursor: string): string {
+  if (!isUuid(cursor)) throw validationError([{ field: 'cursor', issue: 'must be the next_cursor of a previous page' }]);
+  return cursor.toLowerCase();
+}
+
+/** A provider-given string, storable and at most `n` code points. */
+const short = (s: string, n: number) => cut(storableText(s), n);
+
+export class ProviderAnomalies {
+  private readonly pending = new Set<Promise<void>>();
+
+  constructor(private readonly deps: { db: Db; log: Logger }) {}
+
+  /** The sink of one provider account's connector. */
+  sinkFor(accountId: string, provider: string): AnomalySink {
+    return (report: AnomalyReport) => this.record(accountId, provider, report);
+  }
+
+  record(accountId: string, provider: string, report: AnomalyReport): void {
+    const row: repo.NewAnomaly = {
+      id: newRowId(),
+      provider_account_id: accountId,
+      provider: short(provider, 20),
+      kind: short(report.kind, 64) || 'unknown',
+      operation: short(report.operation, 32) || null,
+      resource_type: report.resource && report.resource.ref ? report.resource.type : null,
+      resource_ref: report.resource && report.resource.ref ? short(report.resource.ref, 200) : null,
+      excerpt: safeExcerpt(report.detail),
+    };
+    const write = repo.insertAnomalies(this.deps.db, [row]).then(() => undefined).catch((err: unknown) => {
+      this.deps.log.error({ provider_account_id: accountId, anomaly: report.kind, err: (err as Error).message }, 'provider anomaly not recorded (it is logged and counted)');
+    });
+    this.pending.add(write);
+    void write.finally(() => this.pending.delete(write));
+  }
+
+  /** Resolves when every anomaly reported so far is written (or its failure logged). */
+  async settled(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all([...this.pending]);
+  }
+
+  /** The console's list: one account's, one resource's, or all of the organization's, newest first. */
+  async list(q: {
+    orgId: string;
+    accountId?: string | undefined;
+    resource?: { type: 'payment_order' | 'payout'; ref: string } | undefined;
+    cursor?: string | undefined;
+    limit: number;
+  }): Promise<Page<AnomalyView>> {
+    if (q.accountId !== undefined && !isUuid(q.accountId)) throw validationError([{ field: 'provider_account_id', issue: 'must be a provider account id (UUID)' }]);
+    const rows = await repo.listAnomalies(this.deps.db, {
+      orgId: q.orgId,
+      accountId: q.accountId?.toLowerCase(),
+      resource: q.resource,
+      ...(q.cursor !== undefined ? { beforeId: cursorId(q.cursor) } : {}),
+      limit: q.limit + 1,
+    });
+    const shown = rows.slice(0, q.limit);
+    const last = shown[shown.length - 1];
+    return { rows: shown.map(viewOf), next_cursor: rows.length > q.limit && last ? last.id : null };
+  }
+}

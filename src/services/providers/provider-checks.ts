@@ -1,0 +1,64 @@
+/**
+ * The provider checks log (migration 0029, docs/console.md "Provider checks and inquiries"): what
+ * each status call to a provider asked, what came back and what the service did with it. The
+ * callers (live check, expiry worker, payout inquiry) record a check in the transaction that
+ * applies its answer; a call that got no answer is recorded on its own, best effort: the log is an
+ * observation, so failing to write it never stops the money flow it describes.
+ */
+import type { Logger } from '../../observability/logger.js';
+import type { CollectionStatus, PayoutStatus } from '../../providers/provider.js';
+import type { Queryable } from '../../store/db.js';
+import * as repo from '../../store/repos/provider-checks-repo.js';
+
+export type { CheckFacts } from '../../store/repos/provider-checks-repo.js';
+
+/** A collection status answer as the log keeps it: the normalised answer and its facts. */
+export function collectionAnswer(st: CollectionStatus): { answer: repo.CheckAnswer; detail: Record<string, unknown> | null } {
+  switch (st.status) {
+    case 'NOT_FOUND':
+      return { answer: 'NOT_FOUND', detail: null };
+    case 'PENDING':
+      return { answer: 'PENDING', detail: { provider_status: st.providerStatus } };
+    case 'SUCCESS':
+      return {
+        answer: 'SUCCESS',
+        detail: { provider_status: st.providerStatus, utr: st.utr, amount_paise: st.amountPaise, provider_reference: st.providerReference, paid_at: st.paidAt.toISOString() },
+      };
+    case 'FAILED':
+      return { answer: 'FAILED', detail: { provider_status: st.providerStatus, reason: st.reason } };
+  }
+}
+
+/** A payout status answer as the log keeps it (bank reference and UTR when the bank gave them). */
+export function payoutAnswer(st: PayoutStatus): { answer: repo.CheckAnswer; detail: Record<string, unknown> | null } {
+  switch (st.status) {
+    case 'NOT_FOUND':
+      return { answer: 'NOT_FOUND', detail: null };
+    case 'PENDING':
+      return { answer: 'PENDING', detail: { bank_reference: st.providerReference } };
+    case 'SUCCESS':
+      return { answer: 'SUCCESS', detail: { bank_reference: st.providerReference, utr: st.utr, processed_at: st.processedAt.toISOString() } };
+    case 'FAILED':
+      return { answer: 'FAILED', detail: { bank_reference: st.providerReference, reason: st.reason } };
+    case 'REVERSED':
+      return { answer: 'REVERSED', detail: { bank_reference: st.providerReference, reason: st.reason, reversed_at: st.reversedAt.toISOString() } };
+  }
+}
+
+/** The error of a call that got no usable answer, kept short (never a credential: adapters' messages name no secret). */
+export function noAnswer(err: unknown): { answer: 'NO_ANSWER'; detail: Record<string, unknown> } {
+  const message = err instanceof Error ? err.message : String(err);
+  return { answer: 'NO_ANSWER', detail: { error: message.slice(0, 300) } };
+}
+
+/** Writes a check outside any transaction, logging instead of throwing (see the module's comment). */
+export async function recordBestEffort(log: Logger, write: () => Promise<void>): Promise<void> {
+  try {
+    await write();
+  } catch (err) {
+    log.warn({ err: (err as Error).message }, 'a provider check could not be recorded');
+  }
+}
+
+export const recordOrderCheck = (q: Queryable, orderId: string, c: repo.CheckFacts) => repo.insertOrderCheck(q, orderId, c);
+export const recordAttemptInquiry = (q: Queryable, attemptId: string, c: repo.CheckFacts) => repo.insertAttemptInquiry(q, attemptId, c);

@@ -1,0 +1,310 @@
+/**
+ * Organizations and API clients: creation, IP allow lists, secret rotation and authentication of
+ * merchant requests. The HTTP layer and the admin API both call this service.
+ */
+import { randomUUID } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import { AppError, validationError } from '../../domain/errors.js';
+import { isScope, type Scope } from '../../domain/scopes.js';
+import { hashSecret, newClientId, newClientSecret, secretMatches } from '../../security/secrets.js';
+import { ipAllowed, normalizeAllowEntry } from '../../security/ip.js';
+import type { Db, Queryable } from '../../store/db.js';
+import * as repo from '../../store/repos/clients-repo.js';
+
+/** The authenticated caller of a merchant API request. */
+export interface Principal {
+  pk: string;
+  clientId: string;
+  orgId: string;
+  scopes: readonly Scope[];
+  rateLimitPerMinute: number;
+}
+
+export interface CreateClientInput {
+  orgId: string;
+  scopes: string[];
+  name?: string | undefined;
+  allowIps?: string[] | undefined;
+  rateLimitPerMinute?: number | undefined;
+}
+
+/**
+ * A change of a client's settings (`tijori client set`, the console's API clients page): each
+ * field given replaces the old value; the allow list is replaced whole (empty: any address).
+ */
+export interface ClientChanges {
+  /** The console only (the CLI's `client set` has no name flag): a blank name removes it. */
+  name?: string | null | undefined;
+  scopes?: string[] | undefined;
+  allowIps?: string[] | undefined;
+  rateLimitPerMinute?: number | undefined;
+}
+
+/** The settings an audit entry shows before and after a change (never a secret). */
+export interface ClientSettings {
+  scopes: Scope[];
+  allowed_ips: string[];
+  rate_limit_per_minute: number;
+}
+
+/** What the change hook sees: the settings, and the name when the change renamed the client. */
+export type ClientChangeAudit = ClientSettings & { name?: string | null };
+
+/**
+ * Runs inside the change's own transaction, after the change: the console writes its audit entry
+ * here, so a change and its audit entry commit together or not at all (docs/console.md).
+ */
+export type ChangeHook<T> = (tx: Queryable, changed: T) => Promise<void>;
+
+export const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
+const SCOPES_ISSUE = 'must be one or more of collections:write, collections:read, payouts:write, payouts:read';
+const RATE_ISSUE = 'must be an integer from 1 to 1000000 per minute';
+
+/** Allow-list entries normalised; one issue per bad entry, naming its position (`allow_ip[2]`) so a form can show it on its line. */
+function checkAllowList(raw: readonly string[], field: string, issues: { field: string; issue: string }[]): string[] {
+  const out: string[] = [];
+  raw.forEach((entry, i) => {
+    const n = normalizeAllowEntry(entry);
+    if ('issue' in n) issues.push({ field: `${field}[${i}]`, issue: n.issue });
+    else if (!out.includes(n.value)) out.push(n.value);
+  });
+  return out;
+}
+
+const settingsOf = (r: repo.ClientRow): ClientSettings => ({ scopes: r.scopes, allowed_ips: r.allowed_ips, rate_limit_per_minute: r.rate_limit_per_minute });
+/**
+ * Client rows are cached this long per instance, so authentication costs no database round trip on
+ * the hot path. A rotated secret or changed allow list therefore takes effect within this time.
+ */
+export const CLIENT_CACHE_MS = 2_000;
+/** Client ids that do not exist are remembered this long, so a spray of one unknown id costs one look-up. */
+export const UNKNOWN_CLIENT_CACHE_MS = 2_000;
+/** An organization's name is cached this long per instance (a rename on another instance shows within it). */
+export const ORG_NAME_CACHE_MS = 60_000;
+/** Entries per cache (known and unknown ids apart): a bound on memory, least recently used go first. */
+export const CLIENT_CACHE_ENTRIES = 10_000;
+
+/** Where an authentication found its client row: the cache, the cache of unknown ids, or PostgreSQL. */
+export type ClientLookupSource = 'cache' | 'unknown_cache' | 'database';
+
+export interface ClientsServiceOptions {
+  /** The clock of the caches (tests freeze it). */
+  now?: () => number;
+  /** Told of every look-up's source (the `tijori_client_lookups_total` metric; tests count). */
+  onLookup?: (source: ClientLookupSource) => void;
+}
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export class ClientsService {
+  /**
+   * Known clients and unknown ids are cached apart, each least-recently-used with a bound: ids
+   * that do not exist (a spray of random ids) only ever displace other unknown ids, never a client
+   * in use. Entries expire after their TTL so changes made on another instance are seen.
+   */
+  private readonly known: LRUCache<string, repo.ClientRow>;
+  private readonly unknown: LRUCache<string, true>;
+  private readonly onLookup: (source: ClientLookupSource) => void;
+  /**
+   * Organization names by id, so an INTENT create or a checkout page costs no round trip for it.
+   * An admin can rename the organization in the console: this instance forgets the name at once
+   * (forgetOrgName), other instances within ORG_NAME_CACHE_MS.
+   */
+  private readonly orgNames: LRUCache<string, string>;
+
+  constructor(
+    private readonly db: Db,
+    options: ClientsServiceOptions = {},
+  ) {
+    const perf = options.now ? { now: options.now } : undefined;
+    this.known = new LRUCache({ max: CLIENT_CACHE_ENTRIES, ttl: CLIENT_CACHE_MS, ...(perf ? { perf } : {}) });
+    this.unknown = new LRUCache({ max: CLIENT_CACHE_ENTRIES, ttl: UNKNOWN_CLIENT_CACHE_MS, ...(perf ? { perf } : {}) });
+    this.orgNames = new LRUCache({ max: CLIENT_CACHE_ENTRIES, ttl: ORG_NAME_CACHE_MS, ...(perf ? { perf } : {}) });
+    this.onLookup = options.onLookup ?? (() => undefined);
+  }
+
+  async createOrg(name: string): Promise<repo.OrgRow> {
+    const trimmed = name.trim();
+    if (trimmed.length < 1 || trimmed.length > 200) throw validationError([{ field: 'name', issue: 'must be 1 to 200 characters' }]);
+    return repo.insertOrg(this.db, { id: randomUUID(), name: trimmed });
+  }
+
+  async createClient(input: CreateClientInput, onCreated?: ChangeHook<repo.ClientRow>): Promise<{ row: repo.ClientRow; secret: string }> {
+    const issues = [];
+    if (!UUID_RE.test(input.orgId)) issues.push({ field: 'org', issue: 'must be an organization id (UUID)' });
+    const scopes = [...new Set(input.scopes)];
+    if (scopes.length === 0 || !scopes.every(isScope)) issues.push({ field: 'scopes', issue: SCOPES_ISSUE });
+    const ips = checkAllowList(input.allowIps ?? [], 'allow_ip', issues);
+    const rate = input.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE;
+    if (!Number.isInteger(rate) || rate < 1 || rate > 1_000_000) issues.push({ field: 'rate_limit', issue: RATE_ISSUE });
+    if (issues.length > 0) throw validationError(issues);
+    if (!UUID_RE.test(input.orgId) || !(await repo.findOrg(this.db, input.orgId))) throw new AppError('NOT_FOUND', 'No such organization.');
+    const secret = newClientSecret();
+    const row = await this.db.tx(async (tx) => {
+      const inserted = await repo.insertClient(tx, {
+        id: randomUUID(),
+        client_id: newClientId(),
+        org_id: input.orgId,
+        name: input.name ?? null,
+        secret_hash: hashSecret(secret),
+        scopes: scopes as Scope[],
+        allowed_ips: ips,
+        rate_limit_per_minute: rate,
+      });
+      await onCreated?.(tx, inserted);
+      return inserted;
+    });
+    return { row, secret };
+  }
+
+  /** `onChanged` gets the allow list before and after (equal when the entry was already on it). */
+  async allowIp(clientId: string, ip: string, onChanged?: ChangeHook<{ before: string[]; after: string[] }>): Promise<string[]> {
+    const n = normalizeAllowEntry(ip);
+    if ('issue' in n) throw validationError([{ field: 'ip', issue: n.issue }]);
+    try {
+      return await this.db.tx(async (tx) => {
+        const before = await repo.lockAllowedIps(tx, clientId);
+        const list = before === null ? null : await repo.addAllowedIp(tx, clientId, n.value);
+        if (before === null || list === null) throw new AppError('NOT_FOUND', 'No such client.');
+        await onChanged?.(tx, { before, after: list });
+        return list;
+      });
+    } finally {
+      this.known.delete(clientId);
+    }
+  }
+
+  /**
+   * Changes a client's scopes, allow list and/or rate limit in one transaction with the row locked,
+   * so `before` is what the change replaced even with two editors at once. `onChanged` runs in that
+   * transaction (the console's and the CLI's audit entry commit with the change). `orgId`, when
+   * given, must own the client (another organization's client is "not found"). A revoked client
+   * cannot be changed. Takes effect within CLIENT_CACHE_MS on other instances.
+   */
+  async updateClient(
+    clientId: string,
+    changes: ClientChanges,
+    opts: { orgId?: string; onChanged?: (q: Queryable, change: { orgId: string; before: ClientChangeAudit; after: ClientChangeAudit }) => Promise<void> } = {},
+  ): Promise<ClientSettings> {
+    const issues: { field: string; issue: string }[] = [];
+    let scopes: Scope[] | undefined;
+    if (changes.scopes !== undefined) {
+      const unique = [...new Set(changes.scopes)];
+      if (unique.length === 0 || !unique.every(isScope)) issues.push({ field: 'scopes', issue: SCOPES_ISSUE });
+      else scopes = unique;
+    }
+    const ips = changes.allowIps === undefined ? undefined : checkAllowList(changes.allowIps, 'allowed_ips', issues);
+    const rate = changes.rateLimitPerMinute;
+    if (rate !== undefined && (!Number.isInteger(rate) || rate < 1 || rate > 1_000_000)) issues.push({ field: 'rate_limit_per_minute', issue: RATE_ISSUE });
+    // A name is a label for people: trimmed, blank removes it, at most 200 characters, no control characters.
+    const name = changes.name === undefined ? undefined : changes.name === null || changes.name.trim() === '' ? null : changes.name.trim();
+    if (typeof name === 'string' && (name.length > 200 || /\p{Cc}/u.test(name))) issues.push({ field: 'name', issue: 'must be at most 200 characters, without control characters' });
+    if (scopes === undefined && ips === undefined && rate === undefined && name === undefined && issues.length === 0) {
+      issues.push({ field: 'changes', issue: 'name at least one of scopes, allowed IPs, rate limit' });
+    }
+    if (issues.length > 0) throw validationError(issues);
+    const after = await this.db.tx(async (q) => {
+      const row = clientId.length <= 100 ? await repo.lockClient(q, clientId) : null;
+      if (!row || (opts.orgId !== undefined && row.org_id !== opts.orgId)) throw new AppError('NOT_FOUND', 'No such API client.');
+      if (!row.active) throw new AppError('INVALID_STATE', 'A revoked client cannot be changed.');
+      const before = settingsOf(row);
+      const next: ClientSettings = {
+        scopes: scopes ?? before.scopes,
+        allowed_ips: ips ?? before.allowed_ips,
+        rate_limit_per_minute: rate ?? before.rate_limit_per_minute,
+      };
+      const renamed = name !== undefined && name !== row.name;
+      if (JSON.stringify(next) === JSON.stringify(before) && !renamed) return before;
+      await repo.updateClientSettings(q, clientId, next);
+      if (renamed) await repo.renameClient(q, clientId, name);
+      await opts.onChanged?.(q, { orgId: row.org_id, before: renamed ? { ...before, name: row.name } : before, after: renamed ? { ...next, name } : next });
+      return next;
+    });
+    this.known.delete(clientId);
+    return after;
+  }
+
+  async rotateSecret(clientId: string, onRotated?: ChangeHook<string>): Promise<string> {
+    const secret = newClientSecret();
+    try {
+      await this.db.tx(async (tx) => {
+        if (!(await repo.replaceSecretHash(tx, clientId, hashSecret(secret)))) throw new AppError('NOT_FOUND', 'No such client.');
+        await onRotated?.(tx, clientId);
+      });
+    } finally {
+      this.known.delete(clientId);
+    }
+    return secret;
+  }
+
+  async listOfOrg(orgId: string): Promise<repo.ClientListRow[]> {
+    return repo.listClientsOfOrg(this.db, orgId);
+  }
+
+  /** Revokes a client: its requests fail from now on (within CLIENT_CACHE_MS on other instances). */
+  async revoke(clientId: string, onRevoked?: ChangeHook<string>): Promise<boolean> {
+    try {
+      return await this.db.tx(async (tx) => {
+        const changed = await repo.deactivateClient(tx, clientId);
+        // Only an actual change is reported (revoking a revoked client changes nothing).
+        if (changed) await onRevoked?.(tx, clientId);
+        return changed;
+      });
+    } finally {
+      this.known.delete(clientId);
+    }
+  }
+
+  /** The organization's name (what payers see as the payee), or null for an unknown id. */
+  async orgName(orgId: string): Promise<string | null> {
+    const hit = this.orgNames.get(orgId);
+    if (hit !== undefined) return hit;
+    const org = await repo.findOrg(this.db, orgId);
+    if (org === null) return null;
+    this.orgNames.set(orgId, org.name);
+    return org.name;
+  }
+
+  /** After a rename (the console's organization settings): the next orgName reads it again. */
+  forgetOrgName(orgId: string): void {
+    this.orgNames.delete(orgId);
+  }
+
+  private async lookup(clientId: string): Promise<repo.ClientRow | null> {
+    const hit = this.known.get(clientId);
+    if (hit !== undefined) {
+      this.onLookup('cache');
+      return hit;
+    }
+    if (this.unknown.has(clientId)) {
+      this.onLookup('unknown_cache');
+      return null;
+    }
+    this.onLookup('database');
+    const row = await repo.findClientByClientId(this.db, clientId);
+    if (row === null) this.unknown.set(clientId, true);
+    else this.known.set(clientId, row);
+    return row;
+  }
+
+  /**
+   * Authenticates a merchant request: client id and secret first (401), then the IP allow list
+   * (403). The scope is checked per route by `requireScope`.
+   */
+  async authenticate(clientId: string | undefined, authorization: string | undefined, ip: string): Promise<Principal> {
+    const secret = /^Bearer (\S+)$/.exec(authorization ?? '')?.[1];
+    if (!clientId || !secret || clientId.length > 100 || secret.length > 200) {
+      throw new AppError('API_AUTH_FAILED', 'Missing or invalid X-Service-Client-Id or Authorization: Bearer credentials.');
+    }
+    const row = await this.lookup(clientId);
+    if (!row || !row.active || !secretMatches(secret, row.secret_hash)) {
+      throw new AppError('API_AUTH_FAILED', 'Missing or invalid X-Service-Client-Id or Authorization: Bearer credentials.');
+    }
+    if (!ipAllowed(ip, row.allowed_ips)) throw new AppError('API_IP_NOT_ALLOWED', 'Requests from this source address are not allowed for this client.');
+    return { pk: row.id, clientId: row.client_id, orgId: row.org_id, scopes: row.scopes, rateLimitPerMinute: row.rate_limit_per_minute };
+  }
+}
+
+export function requireScope(principal: Principal, scope: Scope): void {
+  if (!principal.scopes.includes(scope)) throw new AppError('API_SCOPE_DENIED', `This client lacks the ${scope} scope.`);
+}
