@@ -80,6 +80,8 @@ export interface EmitOptions {
   kind: EventKind;
   data?: Record<string, unknown>;
   extraDestination?: EventInput['extraDestination'];
+  /** The event's time (default now). Events of the same millisecond have no order among themselves (row ids). */
+  at?: Date;
 }
 
 /** Records one event in its own transaction, as a state change would. */
@@ -93,7 +95,7 @@ export async function emit(ts: TestService, o: EmitOptions): Promise<{ id: strin
       aggregateId: randomUUID(),
       data,
       extraDestination: o.extraDestination,
-    }),
+    }, o.at),
   );
 }
 

@@ -114,7 +114,9 @@ describe('payout form and approvals pages in a browser', { skip: SKIP_NO_BROWSER
         const rejected = await payoutRow(rejectId);
         assert.equal(rejected.status, 'REJECTED');
         assert.ok(rejected.checker_user_id);
-        assert.equal(await page.getByRole('row').filter({ hasText: rejectId }).count(), 0, 'decided payouts leave the queue');
+        // Decided payouts leave the queue (the page reloads it after the notice: wait for that, not a fixed time).
+        await page.getByRole('row').filter({ hasText: rejectId }).waitFor({ state: 'detached', timeout: 10_000 });
+        assert.equal(await page.getByRole('row').filter({ hasText: approveId }).count(), 0, 'decided payouts leave the queue');
         assertCleanConsoleRun(checker, ts.svc.publicUrl);
       } finally {
         await checker.close();

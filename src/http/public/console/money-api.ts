@@ -75,14 +75,15 @@ function registerMoneyRoutes<R, D>(app: FastifyInstance, kind: MoneyKind<R, D>):
 }
 
 export async function registerMoneyApi(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const money = ctx.console.money;
+  // Read when a request comes, not at registration: the OpenAPI document registers these routes without a service.
+  const money = () => ctx.console.money;
 
   registerMoneyRoutes(app, {
     path: '/payment-orders',
     ops: { list: MONEY_OPS.listOrders, export: MONEY_OPS.exportOrders, get: MONEY_OPS.getOrder },
-    list: (q: MoneyListQuery) => money.listOrders(q),
-    export: (q: ExportQuery) => money.exportOrders(q),
-    detail: (orgId: string, ref: string) => money.order(orgId, ref),
+    list: (q: MoneyListQuery) => money().listOrders(q),
+    export: (q: ExportQuery) => money().exportOrders(q),
+    detail: (orgId: string, ref: string) => money().order(orgId, ref),
     fileName: 'payment-orders.csv',
     columns: [
       { header: 'created_at', value: (o) => o.created_at },
@@ -100,9 +101,9 @@ export async function registerMoneyApi(app: FastifyInstance, ctx: AppContext): P
   registerMoneyRoutes(app, {
     path: '/payouts',
     ops: { list: MONEY_OPS.listPayouts, export: MONEY_OPS.exportPayouts, get: MONEY_OPS.getPayout },
-    list: (q: MoneyListQuery) => money.listPayouts(q),
-    export: (q: ExportQuery) => money.exportPayouts(q),
-    detail: (orgId: string, ref: string) => money.payout(orgId, ref),
+    list: (q: MoneyListQuery) => money().listPayouts(q),
+    export: (q: ExportQuery) => money().exportPayouts(q),
+    detail: (orgId: string, ref: string) => money().payout(orgId, ref),
     fileName: 'payouts.csv',
     columns: [
       { header: 'created_at', value: (p) => p.created_at },

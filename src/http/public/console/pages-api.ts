@@ -46,16 +46,16 @@ const ClientChangeBody = Type.Object(
 
 export async function registerPagesApi(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
-  const { overview, payoutSetup: setup } = ctx.console;
+  // ctx.console is read when a request comes, not at registration: the OpenAPI document registers these routes without a service.
 
   api.get('/overview', { schema: { ...PAGES_OPS.overview, querystring: OverviewQuery }, config: { console: 'read' } }, async (request) => {
     const q = request.query;
-    return okEnvelope(request, await overview.overview(sessionOf(request).user.org_id, { zone: q.tz, date: q.date }));
+    return okEnvelope(request, await ctx.console.overview.overview(sessionOf(request).user.org_id, { zone: q.tz, date: q.date }));
   });
 
   api.get('/beneficiaries', { schema: { ...PAGES_OPS.beneficiaries, querystring: BeneficiaryQuery }, config: { console: 'read' } }, async (request) => {
     const q = request.query;
-    const page = await setup.beneficiaries({
+    const page = await ctx.console.payoutSetup.beneficiaries({
       orgId: sessionOf(request).user.org_id,
       search: q.search,
       cursor: q.cursor,
@@ -65,7 +65,7 @@ export async function registerPagesApi(app: FastifyInstance, ctx: AppContext): P
   });
 
   api.get('/payout-routes', { schema: PAGES_OPS.bankConnections, config: { console: 'read' } }, async (request) => {
-    return okEnvelope(request, await setup.bankConnections(sessionOf(request).user.org_id));
+    return okEnvelope(request, await ctx.console.payoutSetup.bankConnections(sessionOf(request).user.org_id));
   });
 
   api.patch(
