@@ -17,17 +17,9 @@ import { RazorpayXProvider } from './razorpayx/connector.js';
 import type { CashfreeConfig, ProviderAccountConfig, ProviderKind, RazorpayxConfig } from './accounts/config.js';
 import type { Provider } from './provider.js';
 import type { AnomalySink } from './anomalies.js';
+import type { ProviderFactoryDeps } from './factory-deps.js';
 
-export interface ProviderFactoryDeps {
-  accountId: string;
-  livemode: boolean;
-  log: Logger;
-  metrics: Metrics;
-  /** Bound of every provider call (PROVIDER_TIMEOUT_MS). */
-  timeoutMs: number;
-  /** Where the connector records the anomalies it counts (bound to this account). */
-  anomalies?: AnomalySink;
-}
+export type { ProviderFactoryDeps } from './factory-deps.js';
 
 type ConfigOf<K extends ProviderKind> = Extract<ProviderAccountConfig, { provider: K }>;
 export type ProviderFactory<K extends ProviderKind> = (config: ConfigOf<K>, deps: ProviderFactoryDeps) => Provider;

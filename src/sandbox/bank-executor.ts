@@ -5,7 +5,7 @@
  * transfer is decided at most once (status guard), so it executes at most once.
  */
 import * as repo from './repos/bank-repo.js';
-import type { SandboxDeps } from './server.js';
+import type { SandboxDeps } from './deps.js';
 import { exchange } from './http.js';
 import { SANDBOX_SIGNATURE_HEADER, signSandboxBody } from './signing.js';
 import { sandboxUtr } from './utr.js';

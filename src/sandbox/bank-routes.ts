@@ -29,7 +29,7 @@ import * as repo from './repos/bank-repo.js';
 import { startBankExecutor } from './bank-executor.js';
 import { SubmitBody } from './bank-schemas.js';
 import { ReferenceParams } from './psp-schemas.js';
-import type { SandboxDeps } from './server.js';
+import type { SandboxDeps } from './deps.js';
 
 export const EXECUTION_DELAY_MS = 1_000;
 export const LONG_PENDING_MS = 10 * 60_000;

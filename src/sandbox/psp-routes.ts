@@ -27,7 +27,7 @@ import type { SandboxCollectionRow, SandboxRefundRow } from './repos/psp-repo.js
 import { newRowId } from '../store/row-id.js';
 import { createCallbackSender } from './callback-sender.js';
 import { CreateCollectionBody, CreateRefundBody, DecideBody, ReferenceParams } from './psp-schemas.js';
-import type { SandboxDeps } from './server.js';
+import type { SandboxDeps } from './deps.js';
 import { payinStatusCheckStats } from './stats.js';
 import { sandboxUtr } from './utr.js';
 

@@ -10,24 +10,14 @@
  * that start it (src/service.ts, `tijori sandbox serve`); test/foundation/layers.test.ts checks both.
  */
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import type { SandboxFaults } from '../config.js';
-import type { Logger } from '../observability/logger.js';
-import type { Db } from '../store/db.js';
 import { registerBankRoutes } from './bank-routes.js';
 import { migrateSandbox } from './migrate.js';
 import { registerPspRoutes } from './psp-routes.js';
 import { sandboxStats } from './stats.js';
+import type { SandboxDeps } from './deps.js';
 
-export interface SandboxDeps {
-  db: Db;
-  log: Logger;
-  /** HMAC key the sandbox signs its callbacks with (the adapter verifies with the same key). */
-  signingSecret: string;
-  /** Where the sandbox posts its callbacks: the service's provider callback intake. */
-  callbackUrl: () => string;
-  /** Test/demo fault injection of the bank's submit endpoint (SANDBOX_FAULTS); none when absent. */
-  faults?: SandboxFaults;
-}
+export type { SandboxDeps } from './deps.js';
+
 
 export interface SandboxServer {
   app: FastifyInstance;

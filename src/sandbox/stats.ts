@@ -6,7 +6,7 @@
  */
 import * as bankRepo from './repos/bank-repo.js';
 import * as pspRepo from './repos/psp-repo.js';
-import type { SandboxDeps } from './server.js';
+import type { SandboxDeps } from './deps.js';
 
 export interface SandboxStats {
   payin_status_checks: Record<string, number>;

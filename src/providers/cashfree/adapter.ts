@@ -26,7 +26,7 @@ import {
   type RefundStatus,
   type RefundSubmitResult,
 } from '../provider.js';
-import type { ProviderFactoryDeps } from '../registry.js';
+import type { ProviderFactoryDeps } from '../factory-deps.js';
 import { cashfreeAmountToPaise, jsonWithAmounts } from './amount.js';
 import { type CashfreeAnswer, CashfreeClient, cashfreeErrorText, CashfreeRateLimited } from './client.js';
 import { verifyCashfreeSignature } from './signature.js';
