@@ -182,8 +182,8 @@ export function buildContext(deps: ContextDeps): AppContext {
   // PayOut: beneficiaries and bank connections, the recording of bank answers, submission, then the three ways a payout is made.
   const bankConnections = new BankConnectionsService(db);
   const beneficiaries = new BeneficiariesService({ db, vault });
-  const payoutOutcomes = new PayoutOutcomeRecorder({ db, log, metrics, config });
-  const payoutSubmission = new PayoutSubmitter({ db, log, metrics, config, providers, beneficiaries, payoutOutcomes });
+  const payoutOutcomes = new PayoutOutcomeRecorder({ db, log, metrics, config, providerAnomalies });
+  const payoutSubmission = new PayoutSubmitter({ db, log, metrics, config, providerAnomalies, providers, beneficiaries, payoutOutcomes });
   const payouts = new PayoutsService({ db, config, idempotency, providers, beneficiaries, submission: payoutSubmission });
   const payoutApprovals = new PayoutApprovalsService({ db, config, idempotency, payouts, providers, beneficiaries, submission: payoutSubmission });
   const bulkPayouts = new BulkPayoutsService({ db, vault, log, config, payoutApprovals, providers, beneficiaries, submission: payoutSubmission });

@@ -37,6 +37,7 @@ const SAFE_FIELDS = [
   'payment_amount',
   'order_amount',
   'bank_reference',
+  'utr',
   'payment_completion_time',
   'payout_id',
   'refund_id',

@@ -227,6 +227,36 @@ test('RazorpayX: an unknown status and a processed payout without a UTR are ackn
   assert.equal((await viewer.call('GET', `/provider-anomalies?payout=${encodeURIComponent(txn)}`)).status, 403);
 });
 
+test('RazorpayX: a processed payout whose UTR has not the mode\'s shape: no success, counted, recorded against the account and the payout, on the console', async () => {
+  const r = await createPayout({ t, client, bankConnectionId }, payoutBody(160_000, { bank_connection_id: bankConnectionId, mode: 'IMPS' }));
+  assert.equal(r.status, 201, r.text);
+  const { id, transaction_id: txn } = r.body.data as { id: string; transaction_id: string };
+  const p = await waitFor('the payout at the simulator', async () => rzp.payoutsFor(txn)[0]);
+  const invalidUtr = async () => {
+    const text = await (await fetch(`${t.svc.internalUrl}/metrics`)).text();
+    return Number(/^tijori_payout_invalid_utr_total (\d+)/m.exec(text)?.[1] ?? 0);
+  };
+  const before = await invalidUtr();
+  const hook = rzp.move(p.id as string, 'processed', { utr: 'NOT-A-UTR' });
+  const res = await fetch(`${t.svc.internalUrl}/provider/${rzpAccount}/callbacks`, { method: 'POST', headers: hook.headers, body: hook.rawBody });
+  assert.equal(res.status, 200, 'acknowledged: the news is stored, then refused by the payout rules');
+  const recorded = await waitFor('the anomaly row', async () => {
+    const found = await rows("resource_ref = $1 AND kind = 'invalid_utr'", [txn]);
+    return found.length > 0 ? found : undefined;
+  });
+  assert.deepEqual(
+    recorded.map((x) => [x.provider_account_id, x.provider, x.kind, x.operation, x.resource_type]),
+    [[rzpAccount, 'razorpayx', 'invalid_utr', 'payout_outcome', 'payout']],
+  );
+  assert.match(recorded[0]!.excerpt, /utr="NOT-A-UTR"/);
+  assert.equal(await invalidUtr(), before + 1);
+  const payout = (await t.database.db.query('SELECT status, utr FROM payouts WHERE id = $1', [id])).rows[0]!;
+  assert.deepEqual(payout, { status: 'PROCESSING', utr: null }, 'no money state moved');
+  const listed = await developer.call('GET', `/provider-anomalies?payout=${encodeURIComponent(txn)}`);
+  assert.equal(listed.status, 200, listed.text);
+  assert.deepEqual(listed.body.data.map((a: any) => a.kind), ['invalid_utr']);
+});
+
 test('the provider accounts page API: admins only; an account added in the console is audited and can serve collections', async () => {
   const list = await admin.call('GET', '/provider-accounts');
   assert.equal(list.status, 200, list.text);

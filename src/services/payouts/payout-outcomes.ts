@@ -8,6 +8,7 @@
 import type { Config } from '../../config.js';
 import type { Logger } from '../../observability/logger.js';
 import type { Metrics } from '../../observability/metrics.js';
+import type { ProviderAnomalies } from '../providers/provider-anomalies.js';
 import type { Db, Queryable } from '../../store/db.js';
 import * as repo from '../../store/repos/payouts-repo.js';
 import { newRowId } from '../../store/row-id.js';
@@ -19,6 +20,8 @@ export interface OutcomeRules {
   log: Logger;
   metrics: Metrics;
   config: Pick<Config, 'payout'>;
+  /** Where a bank answer the rules refuse is recorded for the console (issue #22). */
+  providerAnomalies: Pick<ProviderAnomalies, 'recordForAttempt'>;
 }
 
 /** One piece of news about an attempt. `holder`: the caller holds the attempt's lease (submit or inquiry). */
@@ -86,7 +89,12 @@ export function reportOutcome(ctx: OutcomeRules, attemptId: string, update: Atte
   if (result === 'stale' || result === 'invalid_utr') {
     ctx.log.warn({ attempt_id: attemptId, update: update.kind, result }, 'payout update not applied');
   }
-  if (result === 'invalid_utr') ctx.metrics.counter('tijori_payout_invalid_utr_total', 'Provider successes rejected for a UTR of the wrong shape').inc();
+  if (result === 'invalid_utr') {
+    ctx.metrics.counter('tijori_payout_invalid_utr_total', 'Provider successes rejected for a UTR of the wrong shape').inc();
+    // Bad input from a provider never moves money; it is logged, counted and shown in the console.
+    const detail = update.kind === 'succeeded' ? { utr: update.utr, bank_reference: update.bankReference } : {};
+    ctx.providerAnomalies.recordForAttempt(attemptId, { kind: 'invalid_utr', operation: 'payout_outcome', detail });
+  }
 }
 
 /**

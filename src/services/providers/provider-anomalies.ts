@@ -79,6 +79,23 @@ export class ProviderAnomalies {
     void write.finally(() => this.pending.delete(write));
   }
 
+  /**
+   * A bank answer the payout rules refused after the connector passed it on (a success whose UTR
+   * has not the mode's shape): recorded against the provider account of the attempt's bank
+   * connection, naming the payout. The built-in sandbox has no account: logged and counted only.
+   */
+  recordForAttempt(attemptId: string, report: Omit<AnomalyReport, 'resource'>): void {
+    const write = (async () => {
+      const a = await repo.accountOfAttempt(this.deps.db, attemptId);
+      if (!a?.provider_account_id) return;
+      this.record(a.provider_account_id, a.provider, { ...report, resource: { type: 'payout', ref: a.transaction_id } });
+    })().catch((err: unknown) => {
+      this.deps.log.error({ attempt_id: attemptId, anomaly: report.kind, err: (err as Error).message }, 'provider anomaly not recorded (it is logged and counted)');
+    });
+    this.pending.add(write);
+    void write.finally(() => this.pending.delete(write));
+  }
+
   /** Resolves when every anomaly reported so far is written (or its failure logged). */
   async settled(): Promise<void> {
     while (this.pending.size > 0) await Promise.all([...this.pending]);

@@ -61,3 +61,17 @@ export async function listAnomalies(q: Queryable, f: AnomalyFilter): Promise<Ano
   );
   return r.rows;
 }
+
+/**
+ * The provider account of a payout attempt's bank connection (null: the built-in sandbox, which has
+ * no account) with its provider and the payout's transaction_id.
+ */
+export async function accountOfAttempt(q: Queryable, attemptId: string): Promise<{ provider_account_id: string | null; provider: string; transaction_id: string } | null> {
+  const r = await q.query<{ provider_account_id: string | null; provider: string; transaction_id: string }>(
+    `SELECT bc.provider_account_id, bc.provider, p.transaction_id
+       FROM payout_attempts a JOIN payouts p ON p.id = a.payout_id JOIN bank_connections bc ON bc.id = p.bank_connection_id
+      WHERE a.id = $1`,
+    [attemptId],
+  );
+  return r.rows[0] ?? null;
+}
