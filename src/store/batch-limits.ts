@@ -6,7 +6,9 @@
  * default with RESERVED_CONNECTIONS to spare for everything that is not batched (the workers'
  * transactions, cancels, live checks, the console), and test/foundation/batch-limits.test.ts
  * checks it against the configuration. A smaller pool scales every concurrency down (see
- * concurrencyFor), a larger one leaves them as they are.
+ * concurrencyFor), never below one statement per kind, so a pool of fewer than about 15
+ * connections can have one per kind in flight (no batched call is made while holding a
+ * transaction: slower, never a deadlock); a larger pool leaves them as they are.
  *
  * Sizes: a batch grows with load by itself (what arrives while the statements run waits for the
  * next one), so `maxBatch` only caps the statement's size; concurrency buys latency under light

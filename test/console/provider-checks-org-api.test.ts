@@ -17,6 +17,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { ConsoleOrganization } from '../../src/services/console/organization.js';
+import { recordOrderCheck } from '../../src/services/providers/provider-checks.js';
 import { createOrder, forceExpiry, intentBody, sandboxPay } from '../refunds/helpers.js';
 import { FAST_PAYOUT_ENV, payoutBody } from '../payout/helpers.js';
 import { type ConsoleCaller, signedInUser } from '../support/console.js';
@@ -96,6 +97,19 @@ test("an order's live checks and its final check before expiry are listed, oldes
 
 const inquiriesOf = async (c: ConsoleCaller, ref: string) => (await c.call('GET', `/payouts/${ref}/inquiries`)).body.data.checks as any[];
 const countedInquiries = async (id: string) => ((await viewerA.call('GET', `/payouts/${id}`)).body.data.attempts as any[]).reduce((n, x) => n + x.inquiries, 0) as number;
+
+test('a check whose provider text PostgreSQL cannot store (NUL, half an emoji) is recorded, in the transaction of the state move, without rolling it back', async () => {
+  const order = await createOrder(ts, a, intentBody({ amount_paise: 4_321 }));
+  const facts = {
+    reason: 'live_check', provider: 'cashfree', reference: order.order_id, answer: 'FAILED' as const,
+    detail: { provider_status: 'FAILED', reason: 'Payment declined by bank \u0000 \ud83d' }, outcome: 'failed', durationMs: 12,
+  };
+  // Without storableFacts the insert fails (jsonb refuses both), and with it the transaction it shares.
+  await assert.rejects(ts.svc.ctx.db.tx((tx) => tx.query("SELECT $1::jsonb", [JSON.stringify(facts.detail)])), /Unicode|surrogate/);
+  await ts.svc.ctx.db.tx((tx) => recordOrderCheck(tx, order.id, facts));
+  const row = (await ts.svc.ctx.db.query<{ detail: any }>('SELECT detail FROM provider_checks WHERE subject_id = $1 ORDER BY checked_at DESC, id DESC LIMIT 1', [order.id])).rows[0]!;
+  assert.equal(row.detail.reason, 'Payment declined by bank   \ufffd');
+});
 
 test("a payout the bank holds: each inquiry of the attempt with the bank's answer, the mapped status and the bank reference", async () => {
   // Ends in 77: accepted, then held as pending for 10 minutes: only inquiries follow it.

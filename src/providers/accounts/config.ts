@@ -44,6 +44,27 @@ export interface RazorpayxConfig {
 }
 export type ProviderAccountConfig = SandboxConfig | CashfreeConfig | RazorpayxConfig;
 
+/** Each provider's own API addresses: the only ones a merchant admin may name in the console. */
+export const OFFICIAL_BASE_URLS: Readonly<Record<Exclude<ProviderKind, 'sandbox'>, readonly string[]>> = {
+  cashfree: [CASHFREE_PRODUCTION_URL, CASHFREE_SANDBOX_URL],
+  razorpayx: [RAZORPAYX_PRODUCTION_URL],
+};
+
+/**
+ * The base_url rule of an account added in the console (not by the operator): the provider's own
+ * address. The service calls that address with the account's credentials and shows what the calls
+ * answered (provider checks, anomalies), so another address would let a merchant admin probe hosts
+ * the service can reach. An operator who allowed private networks (CALLBACK_ALLOW_PRIVATE_NETWORKS:
+ * a demo or test set-up with simulators) may let the console name any address; operators can always
+ * add one with `tijori provider add`.
+ */
+export function consoleBaseUrlIssue(cfg: ProviderAccountConfig, opts: { allowPrivateNetworks: boolean }): string | null {
+  if (cfg.provider === 'sandbox' || opts.allowPrivateNetworks) return null;
+  const official = OFFICIAL_BASE_URLS[cfg.provider];
+  if (official.includes(cfg.base_url)) return null;
+  return `must be the provider's own address (${official.join(' or ')}); an operator can add an account at another address with tijori provider add`;
+}
+
 const FIELDS: Record<ProviderKind, { required: string[]; optional: string[] }> = {
   sandbox: { required: [], optional: [] },
   cashfree: { required: ['client_id', 'client_secret'], optional: ['base_url', 'api_version'] },

@@ -11,6 +11,8 @@ import { ConsoleDestinations } from './destinations.js';
 import { ConsoleMoney } from './money.js';
 import { ConsoleOverview } from './overview.js';
 import { ConsolePayoutSetup } from './payout-setup.js';
+import { ConsoleOrganization } from './organization.js';
+import { ConsoleProviderChecks } from './provider-checks.js';
 import { UsersService } from './users.js';
 
 export interface ConsoleServices {
@@ -24,6 +26,10 @@ export interface ConsoleServices {
   overview: ConsoleOverview;
   /** The payout setup page: routes and saved beneficiaries. */
   payoutSetup: ConsolePayoutSetup;
+  /** The organization settings page. */
+  organization: ConsoleOrganization;
+  /** Provider checks on an order's page, inquiries on a payout's. */
+  providerChecks: ConsoleProviderChecks;
 }
 
 export function buildConsoleServices(deps: {
@@ -44,5 +50,7 @@ export function buildConsoleServices(deps: {
     money: new ConsoleMoney({ db: deps.db, vault: deps.vault, publicBaseUrl: deps.publicBaseUrl }),
     overview: new ConsoleOverview(deps.db),
     payoutSetup: new ConsolePayoutSetup(deps.db),
+    organization: new ConsoleOrganization({ db: deps.db, onRenamed: (orgId) => deps.clients.forgetOrgName(orgId) }),
+    providerChecks: new ConsoleProviderChecks(deps.db),
   };
 }

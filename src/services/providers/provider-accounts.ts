@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { Config } from '../../config.js';
 import { AppError, validationError } from '../../domain/errors.js';
 import { isUuid } from '../../domain/text.js';
-import { COLLECTION_PROVIDERS, isProviderKind, livemodeOfConfig, PAYOUT_PROVIDERS, type ProviderKind, validateProviderConfig } from '../../providers/accounts/config.js';
+import { COLLECTION_PROVIDERS, consoleBaseUrlIssue, isProviderKind, livemodeOfConfig, PAYOUT_PROVIDERS, type ProviderKind, validateProviderConfig } from '../../providers/accounts/config.js';
 import { providerConfigContext, type ProviderRegistry } from '../../providers/registry.js';
 import type { Vault } from '../../security/vault.js';
 import type { Db } from '../../store/db.js';
@@ -20,7 +20,7 @@ import { type Actor, OPERATOR, recordAudit } from '../console/audit.js';
 export interface ProviderAccountsDeps {
   db: Db;
   vault: Vault;
-  config: Pick<Config, 'production'>;
+  config: Pick<Config, 'production' | 'callbackAllowPrivateNetworks'>;
   /** Origin of the internal listener's provider callback intake. */
   providerCallbackBaseUrl(): string;
   providers: Pick<ProviderRegistry, 'forgetCollectionsChoice'>;
@@ -52,9 +52,14 @@ export class ProviderAccountsService {
     return `${this.ctx.providerCallbackBaseUrl()}/provider/${accountId}/callbacks`;
   }
 
-  async add(input: { orgId: string; provider: string; config: unknown; name?: string | undefined; actor?: Actor }): Promise<ProviderAccountView & { callback_url: string }> {
+  /** `fromConsole`: a merchant admin in the console, held to the provider's own addresses (consoleBaseUrlIssue); else the operator. */
+  async add(input: { orgId: string; provider: string; config: unknown; name?: string | undefined; actor?: Actor; fromConsole?: boolean }): Promise<ProviderAccountView & { callback_url: string }> {
     if (!isUuid(input.orgId)) throw validationError([{ field: 'org', issue: 'must be an organization id (UUID)' }]);
     const config = validateProviderConfig(input.provider, input.config, { production: this.ctx.config.production });
+    if (input.fromConsole) {
+      const issue = consoleBaseUrlIssue(config, { allowPrivateNetworks: this.ctx.config.callbackAllowPrivateNetworks });
+      if (issue) throw validationError([{ field: 'config.base_url', issue }]);
+    }
     const name = (input.name ?? `${input.provider} account`).trim();
     if (name.length < 1 || name.length > 200) throw validationError([{ field: 'name', issue: 'must be 1 to 200 characters' }]);
     const id = randomUUID();

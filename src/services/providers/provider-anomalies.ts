@@ -58,10 +58,11 @@ export class ProviderAnomalies {
 
   /** The sink of one provider account's connector. */
   sinkFor(accountId: string, provider: string): AnomalySink {
-    return (report: AnomalyReport) => this.record(accountId, provider, report);
+    return (report: AnomalyReport) => void this.record(accountId, provider, report);
   }
 
-  record(accountId: string, provider: string, report: AnomalyReport): void {
+  /** Starts the write; the promise (also tracked for `settled`) never rejects: a failure is logged. */
+  record(accountId: string, provider: string, report: AnomalyReport): Promise<void> {
     const row: repo.NewAnomaly = {
       id: newRowId(),
       provider_account_id: accountId,
@@ -77,6 +78,7 @@ export class ProviderAnomalies {
     });
     this.pending.add(write);
     void write.finally(() => this.pending.delete(write));
+    return write;
   }
 
   /**
@@ -88,7 +90,7 @@ export class ProviderAnomalies {
     const write = (async () => {
       const a = await repo.accountOfAttempt(this.deps.db, attemptId);
       if (!a?.provider_account_id) return;
-      this.record(a.provider_account_id, a.provider, { ...report, resource: { type: 'payout', ref: a.transaction_id } });
+      await this.record(a.provider_account_id, a.provider, { ...report, resource: { type: 'payout', ref: a.transaction_id } });
     })().catch((err: unknown) => {
       this.deps.log.error({ attempt_id: attemptId, anomaly: report.kind, err: (err as Error).message }, 'provider anomaly not recorded (it is logged and counted)');
     });
@@ -96,9 +98,13 @@ export class ProviderAnomalies {
     void write.finally(() => this.pending.delete(write));
   }
 
-  /** Resolves when every anomaly reported so far is written (or its failure logged). */
+  /**
+   * Resolves when every anomaly reported so far is written (or its failure logged): the writes in
+   * flight now, not those started while waiting, so a steady stream of other anomalies never
+   * holds a caller (the callback intake) up.
+   */
   async settled(): Promise<void> {
-    while (this.pending.size > 0) await Promise.all([...this.pending]);
+    await Promise.all([...this.pending]);
   }
 
   /** The console's list: one account's, one resource's, or all of the organization's, newest first. */

@@ -5,6 +5,7 @@
  * applies its answer; a call that got no answer is recorded on its own, best effort: the log is an
  * observation, so failing to write it never stops the money flow it describes.
  */
+import { storableText } from '../../providers/anomalies.js';
 import type { Logger } from '../../observability/logger.js';
 import type { CollectionStatus, PayoutStatus } from '../../providers/provider.js';
 import type { Queryable } from '../../store/db.js';
@@ -60,5 +61,21 @@ export async function recordBestEffort(log: Logger, write: () => Promise<void>):
   }
 }
 
-export const recordOrderCheck = (q: Queryable, orderId: string, c: repo.CheckFacts) => repo.insertOrderCheck(q, orderId, c);
-export const recordAttemptInquiry = (q: Queryable, attemptId: string, c: repo.CheckFacts) => repo.insertAttemptInquiry(q, attemptId, c);
+/**
+ * Provider-given text as PostgreSQL stores it: a jsonb value refuses \u0000 and a lone surrogate
+ * (an emoji cut in half by a provider's message truncation), and the order's check is written in
+ * the transaction that applies the answer, so an unstorable string would roll the state move back.
+ * The log must never stop the money flow it describes.
+ */
+export function storableFacts(c: repo.CheckFacts): repo.CheckFacts {
+  const storable = (v: unknown): unknown => {
+    if (typeof v === 'string') return storableText(v);
+    if (Array.isArray(v)) return v.map(storable);
+    if (v !== null && typeof v === 'object' && !(v instanceof Date)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [storableText(k), storable(x)]));
+    return v;
+  };
+  return { ...c, reason: storableText(c.reason), provider: storableText(c.provider), reference: storableText(c.reference), outcome: storableText(c.outcome), detail: c.detail === null ? null : (storable(c.detail) as Record<string, unknown>) };
+}
+
+export const recordOrderCheck = (q: Queryable, orderId: string, c: repo.CheckFacts) => repo.insertOrderCheck(q, orderId, storableFacts(c));
+export const recordAttemptInquiry = (q: Queryable, attemptId: string, c: repo.CheckFacts) => repo.insertAttemptInquiry(q, attemptId, storableFacts(c));

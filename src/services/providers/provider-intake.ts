@@ -126,8 +126,7 @@ export class ProviderIntake {
       .counter('tijori_provider_anomalies_total', 'Provider answers and events that could not be used (unknown status, missing UTR, unparseable), by provider and kind', ['provider', 'kind'])
       .inc({ provider, kind });
     this.ctx.log.error({ provider, provider_account_id: accountId, anomaly: kind, ...detail }, 'unusable provider callback; no money state moved');
-    this.ctx.providerAnomalies.record(accountId, provider, { kind, operation: 'webhook', detail });
-    await this.ctx.providerAnomalies.settled();
+    await this.ctx.providerAnomalies.record(accountId, provider, { kind, operation: 'webhook', detail });
   }
 
   /**

@@ -3,7 +3,7 @@
  * account details. The IFSC is checked as it is typed and the bank's name is shown, so the maker
  * confirms the account by its bank. The payout then waits for a checker ("Payout approvals").
  */
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { api, describe, newIdempotencyKey } from '../../api.js';
 import { ErrorLine } from '../../components.js';
 import { formatPaise } from '../../format.js';
@@ -48,9 +48,12 @@ export function NewPayoutPage({ canMake }: { canMake: boolean }) {
   const [error, setError] = useState<string | null>(null);
   const [created, setCreated] = useState<Created | null>(null);
   const [busy, setBusy] = useState(false);
-  // One key per payout this form makes: kept through errors and retries (the server answers a
-  // repeat with the first payout), replaced once a payout is created.
+  // One key per payout this form makes: kept through errors and retries of the same form (the
+  // server answers a repeat with the first payout), replaced once a payout is created, and when
+  // the form was changed since the key was first sent (the server would refuse the key for another
+  // body: 422 IDEMPOTENCY_KEY_REUSED).
   const [formKey, setFormKey] = useState(newIdempotencyKey);
+  const sentWith = useRef<{ key: string; body: string } | null>(null);
 
   useEffect(() => {
     api<SavedBeneficiary[]>('GET', '/payout-beneficiaries').then(setSaved, (e) => setError(describe(e)));
@@ -85,9 +88,16 @@ export function NewPayoutPage({ canMake }: { canMake: boolean }) {
       mode,
       ...(remarks.trim() ? { remarks: remarks.trim() } : {}),
     };
+    const bodyText = JSON.stringify(body);
+    let key = formKey;
+    if (sentWith.current && sentWith.current.key === key && sentWith.current.body !== bodyText) {
+      key = newIdempotencyKey();
+      setFormKey(key);
+    }
+    sentWith.current = { key, body: bodyText };
     setBusy(true);
     try {
-      setCreated(await api<Created>('POST', '/payouts', body, undefined, formKey));
+      setCreated(await api<Created>('POST', '/payouts', body, undefined, key));
       setFormKey(newIdempotencyKey());
       setAmount('');
       setRemarks('');

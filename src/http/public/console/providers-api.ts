@@ -21,7 +21,7 @@ export async function registerProvidersApi(app: FastifyInstance, ctx: AppContext
 
   api.post('/provider-accounts', { schema: { ...PROVIDER_OPS.addAccount, body: AddProviderAccountBody }, config: { console: 'providers.manage' } }, async (request, reply) => {
     const b = request.body;
-    const added = await ctx.providerAccounts.add({ orgId: sessionOf(request).user.org_id, provider: b.provider, config: b.config, name: b.name, actor: actorOf(request) });
+    const added = await ctx.providerAccounts.add({ orgId: sessionOf(request).user.org_id, provider: b.provider, config: b.config, name: b.name, actor: actorOf(request), fromConsole: true });
     return reply.code(201).send(okEnvelope(request, added));
   });
 
