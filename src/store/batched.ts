@@ -9,7 +9,8 @@
  */
 import { Batcher } from './batcher.js';
 import { BATCH_LIMITS, type BatchName, concurrencyFor } from './batch-limits.js';
-import type { Db } from './db.js';
+import type { Db, Queryable } from './db.js';
+import { sideBySide } from './side-by-side.js';
 
 const claimed = new Set<BatchName>();
 
@@ -29,18 +30,28 @@ export function batched<T, R = void>(name: BatchName, call: (db: Db, items: T[])
   return (db, item) => {
     let add = perDb.get(db);
     if (!add) {
-      add = batchedOn(name, db, (items: T[]) => call(db, items));
+      const batcher = new Batcher<T, R>((items) => call(db, items), { maxBatch: BATCH_LIMITS[name].maxBatch, concurrency: concurrencyFor(name, db.poolSize) });
+      add = (one) => batcher.add(one);
       perDb.set(db, add);
     }
     return add(item);
   };
 }
 
+/** A unit of work that may share its transaction with others of its kind (see sharedTransactions). */
+export type SharedTransaction = <R>(db: Db, work: (tx: Queryable) => Promise<R>, key: string) => Promise<R>;
+
 /**
- * `batched` for a unit of work that needs its owner (a service's configuration): a single-item call
- * bound to one Db, made once by its owner. The table's row sizes it as it sizes `batched`.
+ * Transactions shared by the units of work of one kind that arrive together (a payout create with
+ * its event, the news of a held payout attempt): the caller writes its unit for one item, and
+ * `run(db, (tx) => …, key)` resolves with that unit's result once the shared transaction has
+ * committed. Inside it the units run side by side (side-by-side.ts: units with the same `key` one
+ * after the other) and their single-item statements coalesce (coalesced.ts), so N units cost one
+ * commit and a few statements. Sized by the table's row like `batched`; when the shared
+ * transaction fails, each unit runs again in one of its own.
  */
-export function batchedOn<T, R = void>(name: BatchName, db: Db, call: (items: T[]) => Promise<R[] | undefined | void>): (item: T) => Promise<R> {
-  const batcher = new Batcher<T, R>(call, { maxBatch: BATCH_LIMITS[name].maxBatch, concurrency: concurrencyFor(name, db.poolSize) });
-  return (item) => batcher.add(item);
+export function sharedTransactions(name: BatchName): SharedTransaction {
+  type Unit = { work: (tx: Queryable) => Promise<unknown>; key: string };
+  const run = batched<Unit, unknown>(name, (db, units) => db.tx((tx) => sideBySide(tx, units, (u) => u.key, (t, u) => u.work(t))));
+  return <R>(db: Db, work: (tx: Queryable) => Promise<R>, key: string) => run(db, { work, key }) as Promise<R>;
 }

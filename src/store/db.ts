@@ -28,6 +28,11 @@ export function afterCommit(q: Queryable, fn: () => void): void {
   else queueMicrotask(() => runHook(fn));
 }
 
+/** Whether `q` is a connection inside a transaction of Db.tx (not the pool, not a bare client). */
+export function inTransaction(q: Queryable): boolean {
+  return commitHooks.has(q);
+}
+
 function runHook(fn: () => void): void {
   try {
     fn();

@@ -16,7 +16,7 @@ import { loadConfig } from '../../src/config.js';
 import { AppError } from '../../src/domain/errors.js';
 import { createSandboxProvider } from '../../src/providers/sandbox/adapter.js';
 import { refuseTestProviderInProduction, StartRefusedError } from '../../src/service.js';
-import { insertCreates } from '../../src/store/repos/payouts-repo.js';
+import { insertCreate } from '../../src/store/repos/payouts-repo.js';
 import { newRowId } from '../../src/store/row-id.js';
 import { checkoutBody, createOrder, intentBody, tokenOf } from '../payin/helpers.js';
 import { createPayout, eventsOf, payoutBody, type PayoutWorld, startPayoutWorld, waitFor, waitForStatus } from '../payout/helpers.js';
@@ -87,7 +87,8 @@ describe('livemode on the sandbox: false everywhere', () => {
     };
     const batch = [make(true), make(false), make(true)];
     // Written directly (not through the service), so no worker submits them: the attempt is leased for a minute.
-    assert.deepEqual(await insertCreates(w.t.database.db, batch), [true, true, true]);
+    const db = w.t.database.db;
+    assert.deepEqual(await db.tx((tx) => Promise.all(batch.map((c) => insertCreate(tx, c)))), [true, true, true]);
     for (const c of batch) assert.equal(await rowLivemode('payouts', c.payout.id), c.payout.livemode);
   });
 

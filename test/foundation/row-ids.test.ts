@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { recordEvents } from '../../src/services/callbacks/events.js';
+import { recordEvent } from '../../src/services/callbacks/events.js';
 import { newRowId } from '../../src/store/row-id.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { startTestService, type TestService } from '../support/service.js';
@@ -67,8 +67,8 @@ test('events and their callback deliveries are keyed by time-ordered ids', async
   const org = newRowId();
   await t.db.query(`INSERT INTO organizations (id, name) VALUES ($1, 'Ids Org')`, [org]);
   await t.db.query(`INSERT INTO callback_destinations (org_id, kind, url, secret_enc) VALUES ($1, 'payin', 'https://merchant.example.in/hook', '\\x00')`, [org]);
-  const [recorded] = await t.db.tx((tx) =>
-    recordEvents(tx, [{ orgId: org, kind: 'collection.received', aggregateType: 'payment_order', aggregateId: newRowId(), data: {} }]),
+  const recorded = await t.db.tx((tx) =>
+    recordEvent(tx, { orgId: org, kind: 'collection.received', aggregateType: 'payment_order', aggregateId: newRowId(), data: {} }),
   );
   assert.equal(recorded?.deliveries, 1);
   assert.match(recorded!.id, V7);

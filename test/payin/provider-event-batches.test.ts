@@ -179,3 +179,25 @@ test('two transactions applying news about the same orders in opposite orders do
   const events = await w.t.database.db.query(`SELECT count(*)::int AS n FROM events WHERE aggregate_id = ANY($1::uuid[]) AND kind = 'collection.received'`, [orders.map((o) => o.id)]);
   assert.equal(events.rows[0]!.n, orders.length);
 });
+
+test('confirmations of different orders applied together take three statements: one lock, one write of the moves, one of the events', async () => {
+  const orders = await Promise.all(Array.from({ length: 8 }, () => createOrder(w.t, w.client, intentBody())));
+  const news = await Promise.all(orders.map((o, i) => success(o.order_id, String(830_000_000_000 + i))));
+  let statements = 0;
+  const results = await w.t.database.db.tx(async (tx) => {
+    // Each piece of news is a unit of work of its own; side by side, their single-item statements coalesce.
+    const client = tx as typeof tx & { query: (...args: unknown[]) => unknown };
+    const original = client.query;
+    client.query = (...args: unknown[]) => {
+      statements++;
+      return original.apply(client, args);
+    };
+    try {
+      return await applyCollectionStatusesByReference(tx, news);
+    } finally {
+      client.query = original;
+    }
+  });
+  assert.deepEqual(results, orders.map(() => 'paid'));
+  assert.equal(statements, 3);
+});

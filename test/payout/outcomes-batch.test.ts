@@ -1,6 +1,6 @@
 /**
- * Payout news applied in batches (src/services/payouts/payout-outcomes.ts): a lane's bank callbacks in one
- * call, concurrent submit/inquiry answers in one transaction. Each batch must leave exactly what
+ * Payout news applied together (src/services/payouts/payout-outcomes.ts): a lane's bank callbacks in one
+ * call, concurrent submit/inquiry answers in one transaction, each a unit of work of its own. Each batch must leave exactly what
  * applying its news one by one would, and batches over the same payouts must not deadlock.
  */
 import { after, before, test } from 'node:test';
@@ -105,10 +105,21 @@ test('answers of held attempts that arrive together are recorded in one transact
   // A recorder of its own, on a database handle that counts its transactions (the service's
   // workers share ctx.db and would be counted too).
   let transactions = 0;
+  let statements = 0;
   const db = Object.create(ctx.db) as typeof ctx.db;
   db.tx = ((fn: any) => {
     transactions++;
-    return ctx.db.tx(fn);
+    return ctx.db.tx((tx: any) => {
+      // Each answer is its own unit of work (lock, decide, write); side by side, their statements coalesce.
+      const original = tx.query;
+      tx.query = (...args: unknown[]) => {
+        statements++;
+        return original.apply(tx, args);
+      };
+      return fn(tx).finally(() => {
+        tx.query = original;
+      });
+    });
   }) as typeof ctx.db.tx;
   const recorder = new PayoutOutcomeRecorder({ ...ctx, db });
   const results = await Promise.all(
@@ -122,6 +133,7 @@ test('answers of held attempts that arrive together are recorded in one transact
   );
   assert.deepEqual(results.map((r) => r.result), payouts.map(() => 'applied'));
   assert.equal(transactions, 1, 'six answers in the same turn share one transaction');
+  assert.equal(statements, 3, 'one statement locks the six attempts, one writes their moves, one their payout.success events');
   const after = await w.t.database.db.query<{ id: string; inquiry_count: number; locked_until: Date | null; status: string; utr: string }>(
     'SELECT id, inquiry_count, locked_until, status, utr FROM payout_attempts WHERE id = ANY($1::uuid[])',
     [payouts.map((p) => p.attemptId)],

@@ -12,7 +12,7 @@
  */
 import { newRowId } from '../../store/row-id.js';
 import { afterCommit, type Queryable } from '../../store/db.js';
-import { type DestinationKind, insertEventsWithDeliveries } from '../../store/repos/callbacks-repo.js';
+import { type DestinationKind, insertEventWithDeliveries } from '../../store/repos/callbacks-repo.js';
 import { deliveriesCommitted, hasLocalDeliveryWorker } from './delivery-signal.js';
 
 /** The API document's six (§6.3): what a destination receives unless it chooses otherwise. */
@@ -91,30 +91,26 @@ export interface RecordedEvent {
   deliveries: number;
 }
 
+/**
+ * Writes one event with its deliveries in the transaction `q` (the events of a shared transaction
+ * take one statement: callbacks-repo insertEventWithDeliveries).
+ */
 export async function recordEvent(q: Queryable, input: EventInput, now: Date = new Date()): Promise<RecordedEvent> {
-  const [recorded] = await recordEvents(q, [input], now);
-  return recorded!;
-}
-
-/** recordEvent for several events of one transaction, in one statement. */
-export async function recordEvents(q: Queryable, inputs: EventInput[], now: Date = new Date()): Promise<RecordedEvent[]> {
-  if (inputs.length === 0) return [];
   const localWorker = hasLocalDeliveryWorker();
-  const rows = inputs.map((input) => {
-    const id = newRowId();
-    return {
-      id,
-      orgId: input.orgId,
-      kind: input.kind,
-      aggregateType: input.aggregateType,
-      aggregateId: input.aggregateId,
-      body: JSON.stringify({ event: input.kind, event_id: id, created_at: now.toISOString(), data: input.data }),
-      createdAt: now,
-      target: destinationKindOf(input.kind),
-      extra: input.extraDestination ?? undefined,
-    };
-  });
-  const deliveries = await insertEventsWithDeliveries(q, rows, !localWorker);
-  if (localWorker && deliveries.some((n) => n > 0)) afterCommit(q, deliveriesCommitted);
-  return rows.map((row, i) => ({ id: row.id, body: row.body, deliveries: deliveries[i] ?? 0 }));
+  const id = newRowId();
+  const body = JSON.stringify({ event: input.kind, event_id: id, created_at: now.toISOString(), data: input.data });
+  const event = {
+    id,
+    orgId: input.orgId,
+    kind: input.kind,
+    aggregateType: input.aggregateType,
+    aggregateId: input.aggregateId,
+    body,
+    createdAt: now,
+    target: destinationKindOf(input.kind),
+    extra: input.extraDestination ?? undefined,
+  };
+  const deliveries = await insertEventWithDeliveries(q, { event, notifyOtherInstances: !localWorker });
+  if (localWorker && deliveries > 0) afterCommit(q, deliveriesCommitted);
+  return { id, body, deliveries };
 }

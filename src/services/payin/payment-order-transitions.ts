@@ -20,11 +20,12 @@ import type { Queryable } from '../../store/db.js';
 import * as repo from '../../store/repos/payment-orders-repo.js';
 import * as reviewRepo from '../../store/repos/review-items-repo.js';
 import type { OrderColumnChanges, PaymentOrderRow } from '../../store/repos/payment-orders-repo.js';
-import { type EventInput, type EventKind, recordEvents } from '../callbacks/events.js';
+import { type EventKind, recordEvent } from '../callbacks/events.js';
+import { sideBySide } from '../../store/side-by-side.js';
 import { callbackSecretContext } from './payment-order-secrets.js';
 import { idForOrderId } from './payment-order-view.js';
 
-/** Locks the order row for the rest of the transaction (SELECT ... FOR UPDATE). */
+/** Locks the order row for the rest of the transaction (SELECT ... FOR UPDATE; coalesced with the locks of other units of a shared transaction). */
 export async function lockOrder(tx: Queryable, id: string): Promise<PaymentOrderRow> {
   const row = await repo.lockById(tx, id);
   if (!row) throw new AppError('NOT_FOUND', 'No such payment order.');
@@ -70,37 +71,31 @@ function planTransition(order: PaymentOrderRow, to: PaymentOrderStatus, trigger:
 }
 
 /**
- * The one place where payment order statuses are written: checked moves (at most one per order),
- * their history rows and, for PAID and MANUALLY_CONFIRMED, their `collection.received` events, in the caller's
- * transaction. Any number of moves take one statement for the orders and one for the events.
+ * The one place where payment order statuses are written: a checked move, its history row and,
+ * for PAID and MANUALLY_CONFIRMED, its `collection.received` event (for FAILED, EXPIRED, CANCELLED:
+ * the opt-in closed event), in the caller's transaction. The moves and events of the units of work
+ * that share a transaction take one statement each (store/coalesced.ts).
  */
-async function writeTransitions(tx: Queryable, moves: repo.OrderMoveWrite[]): Promise<PaymentOrderRow[]> {
-  const rows = await repo.updateStatusesWithHistory(tx, moves);
-  const updated = rows.map((row, i) => {
-    if (!row) throw new Error(`payment order ${moves[i]!.id} was not in ${moves[i]!.from} (not locked by the caller?)`);
-    return row;
-  });
-  const events: EventInput[] = [];
-  for (const row of updated) {
-    if (row.status === 'PAID' || row.status === 'MANUALLY_CONFIRMED') {
-      events.push({
-        orgId: row.org_id,
-        kind: 'collection.received',
-        aggregateType: 'payment_order',
-        aggregateId: row.id,
-        data: collectionReceivedData(row),
-        // The order's own callback_url is a further destination, signed with its own secret.
-        extraDestination:
-          row.callback_url && row.callback_secret_enc ? { url: row.callback_url, secretEnc: row.callback_secret_enc, secretContext: callbackSecretContext(row.id) } : null,
-      });
-    }
-    const closed = CLOSED_EVENT[row.status];
-    // Opt-in types (contract §7): only to a PayIn destination that subscribes; never to the
-    // order's callback_url, which keeps the API document's one event.
-    if (closed) events.push({ orgId: row.org_id, kind: closed, aggregateType: 'payment_order', aggregateId: row.id, data: collectionClosedData(row) });
+async function writeTransition(tx: Queryable, move: repo.OrderMoveWrite): Promise<PaymentOrderRow> {
+  const row = await repo.updateStatusWithHistory(tx, move);
+  if (!row) throw new Error(`payment order ${move.id} was not in ${move.from} (not locked by the caller?)`);
+  if (row.status === 'PAID' || row.status === 'MANUALLY_CONFIRMED') {
+    await recordEvent(tx, {
+      orgId: row.org_id,
+      kind: 'collection.received',
+      aggregateType: 'payment_order',
+      aggregateId: row.id,
+      data: collectionReceivedData(row),
+      // The order's own callback_url is a further destination, signed with its own secret.
+      extraDestination:
+        row.callback_url && row.callback_secret_enc ? { url: row.callback_url, secretEnc: row.callback_secret_enc, secretContext: callbackSecretContext(row.id) } : null,
+    });
   }
-  await recordEvents(tx, events);
-  return updated;
+  const closed = CLOSED_EVENT[row.status];
+  // Opt-in types (contract §7): only to a PayIn destination that subscribes; never to the
+  // order's callback_url, which keeps the API document's one event.
+  if (closed) await recordEvent(tx, { orgId: row.org_id, kind: closed, aggregateType: 'payment_order', aggregateId: row.id, data: collectionClosedData(row) });
+  return row;
 }
 
 /** The opt-in event of an order's move to a closed state without payment. */
@@ -130,8 +125,7 @@ export function collectionClosedData(o: PaymentOrderRow): Record<string, unknown
  * the status the caller saw, so a move can never land on a state nobody checked.
  */
 export async function transitionOrder(tx: Queryable, order: PaymentOrderRow, to: PaymentOrderStatus, trigger: OrderTrigger, extra: MoveExtra = {}): Promise<PaymentOrderRow> {
-  const [updated] = await writeTransitions(tx, [planTransition(order, to, trigger, extra)]);
-  return updated!;
+  return writeTransition(tx, planTransition(order, to, trigger, extra));
 }
 
 export type ProviderOutcomeResult = 'paid' | 'failed' | 'late_confirmation' | 'confirmation_mismatch' | 'unchanged' | 'unknown_order';
@@ -264,43 +258,20 @@ export interface CollectionNews {
 }
 
 /**
- * applyCollectionStatus for several pieces of news in one transaction, in their order, with a few
- * statements for all of them: one locks every order concerned (in id order), one writes all their
- * moves and one their events. News about an order that already moved in this batch is decided
- * after that move is written, exactly as if it came in its own transaction afterwards.
- * 'unknown_order' for a reference we never issued.
+ * applyCollectionStatus for several pieces of news in one transaction, in their order: each is a
+ * unit of work of its own (lock its order, decide, write), run side by side with the others so
+ * that their locks, moves and events take a few statements in all; news about the same order is
+ * decided after the one before it was written (store/side-by-side.ts). 'unknown_order' for a
+ * reference we never issued.
  */
-export async function applyCollectionStatusesByReference(tx: Queryable, news: CollectionNews[]): Promise<ProviderOutcomeResult[]> {
-  const ids = news.map((n) => idForOrderId(n.reference));
-  const current = await repo.lockMany(tx, ids.filter((id): id is string => id !== null));
-  const pending: repo.OrderMoveWrite[] = [];
-  const flush = async (): Promise<void> => {
-    for (const row of await writeTransitions(tx, pending.splice(0))) current.set(row.id, row);
-  };
-  const results: ProviderOutcomeResult[] = [];
-  for (const [i, n] of news.entries()) {
-    const id = ids[i] ?? null;
-    // Later news about an order moved earlier in this batch is decided on the written move.
-    if (id !== null && pending.some((m) => m.id === id)) await flush();
-    const order = id === null ? undefined : current.get(id);
-    if (!order || order.order_id !== n.reference) {
-      results.push('unknown_order');
-      continue;
-    }
-    const d = decideCollectionStatus(order, n.status, n.source);
-    if (d.kind === 'move') {
-      pending.push(planTransition(order, d.to, d.trigger, d.extra));
-      results.push(d.result);
-    } else {
-      results.push(await recordWithoutMove(tx, order, d, n.source));
-    }
-  }
-  await flush();
-  return results;
+export function applyCollectionStatusesByReference(tx: Queryable, news: CollectionNews[]): Promise<ProviderOutcomeResult[]> {
+  return sideBySide(tx, news, (n) => n.reference, (t, n) => applyCollectionStatusByReference(t, n.reference, n.status, n.source));
 }
 
 /** Locks by our reference (the order_id) and applies; 'unknown_order' when we never issued it. */
 export async function applyCollectionStatusByReference(tx: Queryable, reference: string, status: CollectionStatus, source: string): Promise<ProviderOutcomeResult> {
-  const [result] = await applyCollectionStatusesByReference(tx, [{ reference, status, source }]);
-  return result!;
+  const id = idForOrderId(reference);
+  const order = id === null ? null : await repo.lockById(tx, id);
+  if (!order || order.order_id !== reference) return 'unknown_order';
+  return applyCollectionStatus(tx, order, status, source);
 }

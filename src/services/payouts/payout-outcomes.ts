@@ -1,9 +1,10 @@
 /**
- * Records what we learnt about payout attempts — a submit answer, a status inquiry, a bank
- * callback — many at a time: one statement locks every attempt concerned (with its payout), the
- * state rules decide each piece of news in order (payout-state.ts), and a few statements write all
- * moves, history, events and next inquiries. N concurrent submissions or a lane's callbacks cost
- * one transaction of ~4 round trips instead of N of ~7 each.
+ * Records what we learnt about a payout attempt — a submit answer, a status inquiry, a bank
+ * callback — as one unit of work: lock the attempt (with its payout), decide by the state rules
+ * (payout-state.ts), write the move, history, event and next inquiry. The units of held attempts
+ * that arrive together share a transaction (store/batched.ts sharedTransactions), and a lane's
+ * callbacks share the intake's, where their single-item statements coalesce: N concurrent
+ * submissions cost one transaction of ~4 round trips instead of N of ~7 each.
  */
 import type { Config } from '../../config.js';
 import type { Logger } from '../../observability/logger.js';
@@ -12,8 +13,8 @@ import type { ProviderAnomalies } from '../providers/provider-anomalies.js';
 import type { Db, Queryable } from '../../store/db.js';
 import * as repo from '../../store/repos/payouts-repo.js';
 import { newRowId } from '../../store/row-id.js';
-import { batchedOn } from '../../store/batched.js';
-import { type AttemptUpdate, type ChangeResult, type Locked, PayoutChanges, planStateChange } from './payout-state.js';
+import { sharedTransactions } from '../../store/batched.js';
+import { type AttemptUpdate, type ChangeResult, type Locked, PayoutMove, planStateChange } from './payout-state.js';
 
 /** What the rules of recording bank answers use: the payout settings (attempts, lease, inquiry back-off), the logger and metrics. */
 export interface OutcomeRules {
@@ -48,41 +49,36 @@ export function inquiryDelayMs(ctx: OutcomeRules, inquiries: number): number {
 }
 
 /**
- * Applies news to locked attempts, in order, in the caller's transaction. A proven non-execution
- * opens the next attempt or, after the last one, fails the payout.
+ * Applies one piece of news to its locked attempt, in the caller's transaction. A proven
+ * non-execution opens the next attempt or, after the last one, fails the payout.
  */
-export async function applyOutcomes(ctx: OutcomeRules, tx: Queryable, items: Array<OutcomeNews & { locked: Locked | undefined }>): Promise<OutcomeResult[]> {
+export async function applyOutcome(ctx: OutcomeRules, tx: Queryable, news: OutcomeNews, locked: Locked | undefined): Promise<OutcomeResult> {
+  if (!locked) return { result: 'missing' };
   const { maxAttempts, leaseMs } = ctx.config.payout;
-  const changes = new PayoutChanges();
-  const newAttempts: Array<{ id: string; payoutId: string; attemptNo: number; leaseMs: number }> = [];
-  const results = items.map(({ locked, ...news }): OutcomeResult => {
-    if (!locked) return { result: 'missing' };
-    let retryAttemptId: string | undefined;
-    const result = planStateChange(changes, locked, news.update);
-    if (result === 'applied' && locked.attempt.status === 'NOT_EXECUTED') {
-      if (locked.attempt.attempt_no < maxAttempts) {
-        retryAttemptId = newRowId();
-        newAttempts.push({ id: retryAttemptId, payoutId: locked.payout.id, attemptNo: locked.attempt.attempt_no + 1, leaseMs });
-      } else {
-        planStateChange(changes, locked, { kind: 'payout_failed', reason: `NOT_EXECUTED: the bank did not execute the transfer after ${maxAttempts} attempts` });
-      }
+  const move = new PayoutMove(locked);
+  let retry: { id: string; payoutId: string; attemptNo: number; leaseMs: number } | undefined;
+  const result = planStateChange(move, news.update);
+  if (result === 'applied' && locked.attempt.status === 'NOT_EXECUTED') {
+    if (locked.attempt.attempt_no < maxAttempts) {
+      retry = { id: newRowId(), payoutId: locked.payout.id, attemptNo: locked.attempt.attempt_no + 1, leaseMs };
+    } else {
+      planStateChange(move, { kind: 'payout_failed', reason: `NOT_EXECUTED: the bank did not execute the transfer after ${maxAttempts} attempts` });
     }
-    if (news.holder) {
-      const inquiries = locked.attempt.inquiry_count + (news.inquired ? 1 : 0);
-      const lastError = news.update.kind === 'unknown' ? news.update.error : null;
-      changes.scheduleCheck({ id: locked.attempt.id, delayMs: inquiryDelayMs(ctx, inquiries), inquired: news.inquired, lastError, submitted: news.submitted ?? false });
-    }
-    return retryAttemptId ? { result, retryAttemptId } : { result };
-  });
-  await changes.write(tx);
-  for (const a of newAttempts) await repo.insertAttempt(tx, a);
-  return results;
+  }
+  if (news.holder) {
+    const inquiries = locked.attempt.inquiry_count + (news.inquired ? 1 : 0);
+    const lastError = news.update.kind === 'unknown' ? news.update.error : null;
+    move.scheduleCheck({ id: locked.attempt.id, delayMs: inquiryDelayMs(ctx, inquiries), inquired: news.inquired, lastError, submitted: news.submitted ?? false });
+  }
+  await move.write(tx);
+  if (!retry) return { result };
+  await repo.insertAttempt(tx, retry);
+  return { result, retryAttemptId: retry.id };
 }
 
-/** News about attempts by id, in the caller's transaction. */
-export async function recordOutcomesIn(ctx: OutcomeRules, tx: Queryable, items: Array<OutcomeNews & { attemptId: string }>): Promise<OutcomeResult[]> {
-  const locked = await repo.lockAttempts(tx, items.map((i) => i.attemptId));
-  return applyOutcomes(ctx, tx, items.map((i) => ({ ...i, locked: locked.get(i.attemptId) })));
+/** News about an attempt by its id, in the caller's transaction. */
+export async function recordOutcomeIn(ctx: OutcomeRules, tx: Queryable, attemptId: string, news: OutcomeNews): Promise<OutcomeResult> {
+  return applyOutcome(ctx, tx, news, await repo.lockAttempt(tx, attemptId));
 }
 
 export function reportOutcome(ctx: OutcomeRules, attemptId: string, update: AttemptUpdate, result: ChangeResult | 'missing'): void {
@@ -97,17 +93,16 @@ export function reportOutcome(ctx: OutcomeRules, attemptId: string, update: Atte
   }
 }
 
+/** Units of held attempts' news that arrive together share a transaction (one row of store/batch-limits.ts). */
+const inSharedTransaction = sharedTransactions('payoutOutcomes');
+
 /**
- * News of held attempts (submit answers, inquiry answers) that arrives together is recorded in one
- * transaction. Every item holds its attempt's lease, so no attempt appears twice in a batch.
+ * News of held attempts (submit answers, inquiry answers), each recorded as its own unit of work in
+ * a transaction shared with the news that arrives together. Every item holds its attempt's lease,
+ * so no attempt appears twice in one transaction (the attempt id keys the unit all the same).
  */
 export class PayoutOutcomeRecorder {
-  /** One piece of news, recorded in a transaction shared with the news that arrives together. */
-  private readonly recordInBatch: (item: OutcomeNews & { attemptId: string }) => Promise<OutcomeResult>;
-
-  constructor(private readonly ctx: OutcomeRules & { db: Db }) {
-    this.recordInBatch = batchedOn('payoutOutcomes', ctx.db, (items: Array<OutcomeNews & { attemptId: string }>) => ctx.db.tx((tx) => recordOutcomesIn(ctx, tx, items)));
-  }
+  constructor(private readonly ctx: OutcomeRules & { db: Db }) {}
 
   private readonly background = new Set<Promise<void>>();
 
@@ -123,7 +118,7 @@ export class PayoutOutcomeRecorder {
   }
 
   async record(attemptId: string, news: OutcomeNews): Promise<OutcomeResult> {
-    const out = await this.recordInBatch({ ...news, attemptId });
+    const out = await inSharedTransaction(this.ctx.db, (tx) => recordOutcomeIn(this.ctx, tx, attemptId, news), attemptId);
     reportOutcome(this.ctx, attemptId, news.update, out.result);
     return out;
   }

@@ -2,8 +2,10 @@
  * The one place where a payout or one of its attempts changes state. Every move is checked
  * against the transition tables of src/domain/payout.ts (planStateChange) and written with its
  * append-only history (payout_transitions) and, when the payout itself moves, its event in the
- * outbox, all in the caller's transaction (PayoutChanges.write). Callers lock the rows first
- * (payouts-repo lockAttempts / lockLatestAttempts).
+ * outbox, all in the caller's transaction (PayoutMove.write). Callers lock the rows first
+ * (payouts-repo lockAttempt / lockLatestAttempt). One PayoutMove is one piece of news about one
+ * payout: units of work about the same payout run one after the other (store/side-by-side.ts), so
+ * each decides on the rows as the one before it wrote them.
  */
 import {
   assertAttemptTransition,
@@ -15,7 +17,7 @@ import {
 } from '../../domain/payout.js';
 import type { Queryable } from '../../store/db.js';
 import * as repo from '../../store/repos/payouts-repo.js';
-import { type EventInput, recordEvents } from '../callbacks/events.js';
+import { type EventInput, recordEvent } from '../callbacks/events.js';
 import { failedEventData, reversedEventData, successEventData } from './payout-view.js';
 
 /** What we learnt about an attempt, from a submit answer, a status inquiry or a callback. */
@@ -68,69 +70,69 @@ function detailOf(change: StateChange): string | null {
   }
 }
 
-const NO_CHECK = { delay_ms: null, inquired: null, last_error: null, submitted: null } as const;
-const NO_MOVE = { status: null, bank_reference: null, utr: null, failure_reason: null } as const;
-
-/** Null keeps what is stored (the writes are `coalesce(new, stored)`), so a later write wins field by field. */
-function merged<W extends object>(earlier: W | undefined, later: W): W {
-  if (!earlier) return later;
-  const out = { ...later };
-  for (const key of Object.keys(earlier) as Array<keyof W>) {
-    if (out[key] === null) out[key] = earlier[key];
-  }
-  return out;
-}
-
 /**
- * The writes of any number of state changes, for one transaction: one write per attempt and per
- * payout (successive moves of the same row merged, exactly as writing them one after another
- * would leave it), their history rows in order, and their events. Written with two statements.
+ * What one piece of news does to one locked payout, for one transaction: at most one move of the
+ * attempt (with, for a holder, its next inquiry in the same row write), at most one move of the
+ * payout (with its event), and their history rows in order. A second move of the same row would
+ * be a second piece of news, which is a unit of its own; it is refused here, not merged.
  */
-export class PayoutChanges {
-  private readonly attempts = new Map<string, repo.AttemptWrite>();
-  private readonly payouts = new Map<string, repo.PayoutWrite>();
+export class PayoutMove {
+  private attemptMove: Pick<repo.AttemptWrite, 'status' | 'bank_reference' | 'utr' | 'failure_reason'> | null = null;
+  private check: Pick<repo.AttemptWrite, 'delay_ms' | 'inquired' | 'last_error' | 'submitted'> | null = null;
+  private payoutMove: repo.PayoutWrite | null = null;
+  private event: EventInput | null = null;
   private readonly transitions: repo.TransitionRow[] = [];
-  private readonly events: EventInput[] = [];
 
-  constructor(readonly now = new Date()) {}
+  constructor(
+    readonly locked: Locked,
+    readonly now = new Date(),
+  ) {}
 
-  moveAttempt(w: Pick<repo.AttemptWrite, 'id' | 'status' | 'bank_reference' | 'utr' | 'failure_reason'>, history: repo.TransitionRow): void {
-    this.attempts.set(w.id, merged(this.attempts.get(w.id), { ...NO_CHECK, ...w }));
+  moveAttempt(w: Pick<repo.AttemptWrite, 'status' | 'bank_reference' | 'utr' | 'failure_reason'>, history: repo.TransitionRow): void {
+    if (this.attemptMove) throw new Error(`attempt ${this.locked.attempt.id} moved twice by one piece of news`);
+    this.attemptMove = w;
     this.transitions.push(history);
   }
 
   /** The attempt's next status inquiry (and the end of its holder's lease), written with its move if it has one. */
   scheduleCheck(c: repo.CheckSchedule): void {
-    const w: repo.AttemptWrite = {
-      ...NO_MOVE,
-      id: c.id,
-      delay_ms: c.delayMs,
-      inquired: c.inquired,
-      last_error: c.lastError,
-      submitted: c.submitted ?? false,
-    };
-    this.attempts.set(c.id, merged(this.attempts.get(c.id), w));
+    this.check = { delay_ms: c.delayMs, inquired: c.inquired, last_error: c.lastError, submitted: c.submitted ?? false };
   }
 
   movePayout(w: repo.PayoutWrite, history: repo.TransitionRow, event: EventInput | null): void {
-    this.payouts.set(w.id, merged(this.payouts.get(w.id), w));
+    if (this.payoutMove) throw new Error(`payout ${this.locked.payout.id} moved twice by one piece of news`);
+    this.payoutMove = w;
     this.transitions.push(history);
-    if (event) this.events.push(event);
+    this.event = event;
   }
 
+  /** The attempt's row write: its move and its next inquiry, each null where it has none. */
+  private attemptWrite(): repo.AttemptWrite | null {
+    if (!this.attemptMove && !this.check) return null;
+    return {
+      id: this.locked.attempt.id,
+      ...(this.attemptMove ?? { status: null, bank_reference: null, utr: null, failure_reason: null }),
+      ...(this.check ?? { delay_ms: null, inquired: null, last_error: null, submitted: null }),
+    };
+  }
+
+  /** One coalesced row write, then the event (the units of a shared transaction share both statements). */
   async write(tx: Queryable): Promise<void> {
-    await repo.writeMoves(tx, { attempts: [...this.attempts.values()], payouts: [...this.payouts.values()], transitions: this.transitions });
-    await recordEvents(tx, this.events, this.now);
+    const attempt = this.attemptWrite();
+    if (!attempt && !this.payoutMove) return;
+    await repo.writeMove(tx, { attempt, payout: this.payoutMove, transitions: this.transitions });
+    if (this.event) await recordEvent(tx, this.event, this.now);
   }
 }
 
 /**
- * Checks a change of a locked attempt (or its payout) against the transition tables and adds
- * what it takes to `changes`; the locked rows are updated in memory, so the next change of the
- * same payout is decided on this one. Writes nothing itself.
+ * Checks a change of the locked attempt (or its payout) against the transition tables and adds
+ * what it takes to `move`. The locked rows are updated in memory to what the write will leave, so
+ * that a decision of the same piece of news that follows (a payout failed after the attempt's
+ * last non-execution) is taken on this one. Writes nothing itself.
  */
-export function planStateChange(changes: PayoutChanges, locked: Locked, reported: StateChange): ChangeResult {
-  const { payout, attempt } = locked;
+export function planStateChange(move: PayoutMove, reported: StateChange): ChangeResult {
+  const { payout, attempt } = move.locked;
   // A reversal of a transfer we never saw succeed (RazorpayX `processing` → `reversed`, or its
   // `payout.reversed` webhook arriving before `payout.processed`) moved no money in the end: it is
   // the attempt's failure. Only a SUCCESS can become REVERSED.
@@ -138,11 +140,11 @@ export function planStateChange(changes: PayoutChanges, locked: Locked, reported
     reported.kind === 'reversed' && attempt.status !== 'SUCCESS' && attempt.status !== 'REVERSED'
       ? { kind: 'failed', bankReference: reported.bankReference, reason: `reversed by the provider: ${reported.reason}` }
       : reported;
-  const now = changes.now;
+  const now = move.now;
   if (change.kind === 'payout_failed') {
     if (payout.status === 'FAILED') return 'unchanged';
     const trigger = assertPayoutTransition(payout.status, 'FAILED');
-    changes.movePayout(
+    move.movePayout(
       { id: payout.id, status: 'FAILED', bank_reference: null, utr: null, processed_at: null, failure_reason: change.reason },
       { payoutId: payout.id, attemptId: null, entity: 'payout', from: payout.status, to: 'FAILED', trigger, detail: change.reason },
       {
@@ -165,8 +167,8 @@ export function planStateChange(changes: PayoutChanges, locked: Locked, reported
     change.kind === 'accepted' || change.kind === 'succeeded' || change.kind === 'failed' || change.kind === 'reversed' ? change.bankReference : null;
   const utr = change.kind === 'succeeded' ? change.utr : null;
   const reason = change.kind === 'failed' || change.kind === 'reversed' ? change.reason : null;
-  changes.moveAttempt(
-    { id: attempt.id, status: to, bank_reference: bankReference, utr, failure_reason: reason },
+  move.moveAttempt(
+    { status: to, bank_reference: bankReference, utr, failure_reason: reason },
     { payoutId: payout.id, attemptId: attempt.id, entity: 'attempt', from: attempt.status, to, trigger, detail: detailOf(change) },
   );
   attempt.status = to;
@@ -194,7 +196,7 @@ export function planStateChange(changes: PayoutChanges, locked: Locked, reported
                 }),
               }
             : null;
-    changes.movePayout(
+    move.movePayout(
       { id: payout.id, status: payoutTo, bank_reference: bankReference, utr, processed_at: processedAt, failure_reason: reason },
       { payoutId: payout.id, attemptId: attempt.id, entity: 'payout', from: payout.status, to: payoutTo, trigger: payoutTrigger, detail: null },
       event,

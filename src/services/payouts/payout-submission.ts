@@ -12,9 +12,10 @@ import type { PayoutStatus as ProviderPayoutStatus, PayoutSubmitResult } from '.
 import type { ProviderRegistry } from '../../providers/registry.js';
 import * as repo from '../../store/repos/payouts-repo.js';
 import { type AttemptUpdate, type ChangeResult } from './payout-state.js';
-import { applyOutcomes, inquiryDelayMs, type OutcomeRules, type PayoutOutcomeRecorder, reportOutcome } from './payout-outcomes.js';
+import { applyOutcome, inquiryDelayMs, type OutcomeRules, type PayoutOutcomeRecorder, reportOutcome } from './payout-outcomes.js';
 import type { BeneficiariesService } from './beneficiaries.js';
 import type { Db, Queryable } from '../../store/db.js';
+import { sideBySide } from '../../store/side-by-side.js';
 import { noAnswer, payoutAnswer, recordAttemptInquiry, recordBestEffort } from '../providers/provider-checks.js';
 
 /** What submission uses; built by the composition root (context.ts). */
@@ -267,36 +268,29 @@ const ATTEMPT_STATUS_OF: Record<ReturnType<typeof updateFromStatus>['kind'], str
 /**
  * Entry point for the provider callback intake (POST /provider/sandbox/callbacks): verified payout
  * updates from the bank (`ProviderCallback` of kind 'payout'), applied in the intake's transaction
- * to each payout's live (latest) attempt, in order, with one statement locking them all.
- * NOT_FOUND is not news and is ignored. Safe to call repeatedly with the same callback. Inquiry
- * alone also settles every payout, so a lost callback costs only latency.
+ * to each payout's live (latest) attempt, in order: each callback is a unit of work of its own, the
+ * units run side by side (one statement locks them all) and those of the same payout one after
+ * the other (store/side-by-side.ts). NOT_FOUND is not news and is ignored. Safe to call repeatedly
+ * with the same callback. Inquiry alone also settles every payout, so a lost callback costs only
+ * latency.
  */
 async function applyProviderPayoutUpdates(
   ctx: PayoutSubmissionDeps,
   tx: Queryable,
   callbacks: Array<{ reference: string; status: ProviderPayoutStatus; eventId?: string }>,
 ): Promise<Array<ChangeResult | 'missing' | 'ignored' | 'unknown_reference'>> {
-  const news = callbacks.filter((cb) => cb.status.status !== 'NOT_FOUND');
-  const locked = await repo.lockLatestAttempts(tx, news.map((cb) => cb.reference));
-  // A callback's status is never NOT_EXECUTED, so it never opens an attempt that would need
-  // submitting after commit; nor is it a holder (no lease, no inquiry schedule).
-  const items = news.map((cb) => ({
-    update: updateFromStatus(cb.status as Exclude<ProviderPayoutStatus, { status: 'NOT_FOUND' }>),
-    holder: false,
-    inquired: false,
-    locked: locked.get(cb.reference),
-  }));
-  const applied = await applyOutcomes(ctx, tx, items);
-  let next = 0;
-  return callbacks.map((cb) => {
+  return sideBySide(tx, callbacks, (cb) => cb.reference, async (t, cb) => {
     if (cb.status.status === 'NOT_FOUND') return 'ignored';
-    const item = items[next]!;
-    const { result } = applied[next++]!;
-    if (!item.locked) {
+    const locked = await repo.lockLatestAttempt(t, cb.reference);
+    if (!locked) {
       ctx.log.warn({ reference: cb.reference, event_id: cb.eventId }, 'payout callback for an unknown reference');
       return 'unknown_reference';
     }
-    reportOutcome(ctx, item.locked.attempt.id, item.update, result);
+    // A callback's status is never NOT_EXECUTED, so it never opens an attempt that would need
+    // submitting after commit; nor is it a holder (no lease, no inquiry schedule).
+    const update = updateFromStatus(cb.status);
+    const { result } = await applyOutcome(ctx, t, { update, holder: false, inquired: false }, locked);
+    reportOutcome(ctx, locked.attempt.id, update, result);
     return result;
   });
 }

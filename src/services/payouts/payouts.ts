@@ -1,7 +1,7 @@
 /**
  * Payout creation and retrieval (API §4.3, §4.4). The create persists the payout, its first
  * attempt (PENDING_SUBMIT), the `payout.created` event and the completed idempotency key in ONE
- * transaction (shared by creates that arrive together), so the answer (PROCESSING) is fixed before
+ * transaction (shared by the creates that arrive together), so the answer (PROCESSING) is fixed before
  * the bank hears anything; the submission follows outside it (payout-submission.ts). A crash in
  * between is resumed by the payout worker.
  */
@@ -15,10 +15,10 @@ import type { CreateResponse, IdempotencyScope, IdempotencyService } from '../sh
 import type { CreateKey } from '../../store/repos/idempotency-keys-repo.js';
 import type { BeneficiariesService, ResolvedBeneficiary } from './beneficiaries.js';
 import { type CreatePayoutBody, type InlineBeneficiary, validateCreatePayout } from './payout-input.js';
-import { type EventInput, recordEvents } from '../callbacks/events.js';
-import { batched } from '../../store/batched.js';
+import { type EventInput, recordEvent } from '../callbacks/events.js';
+import { sharedTransactions } from '../../store/batched.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
-import type { Db } from '../../store/db.js';
+import type { Db, Queryable } from '../../store/db.js';
 import type { BankConnectionRow } from '../../store/repos/bank-connections-repo.js';
 import type { PayoutSubmitter, SubmissionInput } from './payout-submission.js';
 import { createdEventData, merchantPayoutView, payoutView } from './payout-view.js';
@@ -38,24 +38,22 @@ export function newTransactionId(): string {
 /** A payout create ready to write: the payout, its key row, and its `payout.created` event. */
 type PayoutCreate = { payout: repo.NewPayout; key: CreateKey; event: EventInput };
 
-/** Payouts + keys + history (one statement) and their `payout.created` events, in one transaction. */
-function writeCreates(held: boolean) {
-  return (db: Db, batch: PayoutCreate[]): Promise<boolean[]> =>
-    db.tx(async (tx) => {
-      const written = await (held ? repo.insertHeldCreates(tx, batch) : repo.insertCreates(tx, batch));
-      await recordEvents(tx, batch.filter((_, i) => written[i]).map((c) => c.event));
-      return written;
-    });
-}
+/** Creates that arrive together share a transaction (one row of store/batch-limits.ts; a lone create waits for nothing). */
+const inSharedTransaction = sharedTransactions('payoutCreates');
 
-/** Creates that arrive together share this transaction (src/store/batched.ts; batches grow with load, a lone create waits for nothing). */
-const insertNewKeyCreate = batched('payoutCreates', writeCreates(false));
-/** A takeover of a key left in progress (rare): on its own. */
-const insertHeldKeyCreate = writeCreates(true);
-
-/** One create, written with its key as `key.held` says; whether it was written (see IdempotencyService.run). */
+/**
+ * One create: payout, attempt, history and the completed key (one statement for all the creates of
+ * the transaction), then its `payout.created` event; whether it was written (see IdempotencyService.run).
+ * A takeover of a key left in progress (rare) writes with the key it holds, in a transaction of its own.
+ */
 async function insertCreate(db: Db, c: PayoutCreate): Promise<boolean> {
-  return c.key.held ? (await insertHeldKeyCreate(db, [c]))[0] === true : insertNewKeyCreate(db, c);
+  const write = async (tx: Queryable): Promise<boolean> => {
+    const written = c.key.held ? await repo.insertHeldCreate(tx, c) : await repo.insertCreate(tx, c);
+    if (written) await recordEvent(tx, c.event);
+    return written;
+  };
+  // Keyed by the idempotency key: a second create with the same key decides after the first one.
+  return c.key.held ? db.tx(write) : inSharedTransaction(db, write, `${c.key.client_pk}:${c.key.key}`);
 }
 
 /** What PayoutsService uses; built by the composition root (context.ts). */

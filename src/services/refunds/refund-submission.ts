@@ -17,7 +17,7 @@ import type { Db, Queryable } from '../../store/db.js';
 import * as orderRepo from '../../store/repos/payment-orders-repo.js';
 import * as repo from '../../store/repos/refunds-repo.js';
 import type { RefundWithOrder } from '../../store/repos/refunds-repo.js';
-import { recordEvents } from '../callbacks/events.js';
+import { recordEvent } from '../callbacks/events.js';
 import { lockOrder, transitionOrder } from '../payin/payment-order-transitions.js';
 import { refundEvent } from './refund-events.js';
 
@@ -159,7 +159,7 @@ async function completeRefund(tx: Queryable, r: repo.RefundRow, providerReferenc
   assertRefundTransition(r.status, 'COMPLETED');
   const order = await lockOrder(tx, r.order_pk);
   const done = await repo.updateRefund(tx, r.id, { status: 'COMPLETED', providerReference, completedAt, leaseMs: null, lastError: null });
-  await recordEvents(tx, [refundEvent('collection.refund.completed', { ...done, order_id: order.order_id, provider_account_id: order.provider_account_id }, order)]);
+  await recordEvent(tx, refundEvent('collection.refund.completed', { ...done, order_id: order.order_id, provider_account_id: order.provider_account_id }, order));
   if (fullyRefunded(order.amount_paise, await repo.completedAmount(tx, order.id)) && (order.status === 'PAID' || order.status === 'MANUALLY_CONFIRMED')) {
     await transitionOrder(tx, order, 'REFUNDED', 'refund_completed', { detail: { source: 'refund', refund_id: r.refund_id } });
   }

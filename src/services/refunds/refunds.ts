@@ -19,7 +19,7 @@ import type { RefundRow, RefundWithOrder } from '../../store/repos/refunds-repo.
 import type { Logger } from '../../observability/logger.js';
 import type { Db, Queryable } from '../../store/db.js';
 import type { Principal } from '../shared/clients.js';
-import { recordEvents } from '../callbacks/events.js';
+import { recordEvent } from '../callbacks/events.js';
 import { type CreateResponse, type IdempotencyScope, type IdempotencyService, keyNotHeld } from '../shared/idempotency.js';
 import { orderRefFor } from '../payin/payment-order-view.js';
 import { refundEvent } from './refund-events.js';
@@ -101,7 +101,7 @@ export class RefundsService {
           leaseMs: status === 'PROCESSING' ? this.ctx.config.payout.leaseMs : null,
         });
         const refund = { ...row, order_id: order.order_id, provider_account_id: order.provider_account_id };
-        await recordEvents(tx, [refundEvent('collection.refund.requested', refund, order)]);
+        await recordEvent(tx, refundEvent('collection.refund.requested', refund, order));
         const key = keyFor({ status: 201, body: { success: true, data: refundView(refund), request_id: req.requestId }, resourceType: 'refund', resourceId });
         // Several statements: a key no longer held must roll the refund back, not leave it without its key.
         if (!(await completeHeldKey(tx, key, resourceId))) throw keyNotHeld();

@@ -1,5 +1,6 @@
 /** SQL for the event outbox, callback destinations, deliveries and delivery attempts. */
 import { batched } from '../batched.js';
+import { coalesced } from '../coalesced.js';
 import { prepared, type Queryable } from '../db.js';
 
 /** The channel on which committed deliveries wake the delivery workers of every instance. */
@@ -100,6 +101,14 @@ export async function insertEventsWithDeliveries(q: Queryable, events: OutboxIns
   const counts = new Map(r.rows.map((row) => [row.id, row.deliveries]));
   return events.map((e) => counts.get(e.id) ?? 0);
 }
+
+/**
+ * insertEventsWithDeliveries for one event; the events of a shared transaction take one statement
+ * (`notifyOtherInstances` is the process's, the same for all of them).
+ */
+export const insertEventWithDeliveries = coalesced<{ event: OutboxInsert; notifyOtherInstances: boolean }, number>((q, items) =>
+  insertEventsWithDeliveries(q, items.map((i) => i.event), items.some((i) => i.notifyOtherInstances)),
+);
 
 /** On the path of every event: prepared (parsed and planned once per connection). */
 const INSERT_EVENTS_WITH_DELIVERIES = prepared(

@@ -1,10 +1,11 @@
 /**
  * SQL for payment orders, their append-only history and late confirmations. Status changes are
- * written only by updateStatusesWithHistory(), which the one transition step of
+ * written only by updateStatusWithHistory(), which the one transition step of
  * src/services/payin/payment-order-transitions.ts calls.
  */
 import { OPEN_ORDER_STATUSES, type OrderTrigger, type PaymentOrderStatus } from '../../domain/payment-order.js';
 import { batched } from '../batched.js';
+import { coalesced } from '../coalesced.js';
 import { type Db, prepared, type PreparedStatement, type Queryable } from '../db.js';
 import { LIST_KEY_COLUMN, type ListFilter, listTail, listWhere } from './list-keyset.js';
 import { type CompletedKeyValues, type CreateKey, keyedCreateStatements, writeKeyedCreates } from './idempotency-keys-repo.js';
@@ -210,28 +211,18 @@ export async function findByIdOrOrderId(q: Queryable, ref: OrderRef): Promise<Pa
 }
 
 /** Row locks on the path of every provider event: prepared (parsed and planned once per connection). */
-const LOCK = {
-  byId: prepared(`SELECT ${ROW} FROM payment_orders WHERE id = $1 FOR UPDATE`),
-};
-
-export async function lockById(q: Queryable, id: string): Promise<PaymentOrderRow | null> {
-  const r = await q.query<PaymentOrderRow>(LOCK.byId, [id]);
-  return r.rows[0] ?? null;
-}
-
 const LOCK_MANY = prepared(`SELECT ${ROW} FROM payment_orders WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`);
 
 /**
- * Locks several orders in one statement, always in id order (so two transactions locking
- * overlapping sets wait for each other instead of deadlocking). Returns the locked rows by id.
+ * Locks an order for the rest of the transaction; null when there is none. The locks of a shared
+ * transaction take one statement, always in id order (so two transactions locking overlapping
+ * sets wait for each other instead of deadlocking).
  */
-export async function lockMany(q: Queryable, ids: string[]): Promise<Map<string, PaymentOrderRow>> {
-  const rows = new Map<string, PaymentOrderRow>();
-  if (ids.length === 0) return rows;
+export const lockById = coalesced<string, PaymentOrderRow | null>(async (q, ids) => {
   const r = await q.query<PaymentOrderRow>(LOCK_MANY, [[...new Set(ids)]]);
-  for (const row of r.rows) rows.set(row.id, row);
-  return rows;
-}
+  const rows = new Map(r.rows.map((row) => [row.id, row]));
+  return ids.map((id) => rows.get(id) ?? null);
+});
 
 /** A checked status change of one order (see transitionOrder), ready to be written. */
 export interface OrderMoveWrite {
@@ -269,7 +260,7 @@ function movesStatement(columns: readonly (typeof UPDATABLE_COLUMNS)[number][]):
  * `moves`, null where the guard failed. At most one move per order (a second one would be
  * guarded by a status the first has not written yet).
  */
-export async function updateStatusesWithHistory(q: Queryable, moves: OrderMoveWrite[]): Promise<Array<PaymentOrderRow | null>> {
+async function updateStatusesWithHistory(q: Queryable, moves: OrderMoveWrite[]): Promise<Array<PaymentOrderRow | null>> {
   const groups = new Map<string, { columns: (typeof UPDATABLE_COLUMNS)[number][]; moves: OrderMoveWrite[] }>();
   for (const move of moves) {
     const columns = UPDATABLE_COLUMNS.filter((c) => c in move.changes);
@@ -290,6 +281,14 @@ export async function updateStatusesWithHistory(q: Queryable, moves: OrderMoveWr
   }
   return moves.map((m) => updated.get(m.id) ?? null);
 }
+
+/**
+ * A status change with its history row (see updateStatusesWithHistory); null where the guard
+ * failed. The moves of a shared transaction take one statement per set of changed columns, so
+ * each order must be in at most one of them (store/side-by-side.ts runs news about the same order
+ * one after the other).
+ */
+export const updateStatusWithHistory = coalesced<OrderMoveWrite, PaymentOrderRow | null>(updateStatusesWithHistory);
 
 /** What the provider last said, for an order whose status does not change. */
 export async function setProviderStatus(q: Queryable, id: string, providerStatus: string): Promise<void> {

@@ -1,5 +1,6 @@
 /** SQL for payouts, their provider attempts and the append-only transition history. */
 import { type PayoutAttemptStatus, type PayoutMode, type PayoutStatus, UNRESOLVED_ATTEMPT_STATUSES } from '../../domain/payout.js';
+import { coalesced } from '../coalesced.js';
 import { type PreparedStatement, prepared, type Queryable } from '../db.js';
 import { LIST_KEY_COLUMN, type ListFilter, listTail, listWhere } from './list-keyset.js';
 import { type CompletedKeyValues, keyedCreateStatements, writeKeyedCreates } from './idempotency-keys-repo.js';
@@ -107,14 +108,16 @@ function writeCreates(q: Queryable, statement: PreparedStatement, creates: Payou
   }));
 }
 
-/** Writes the creates of a batch; for each, whether it was written (false: its key already existed). */
-export function insertCreates(q: Queryable, creates: PayoutCreate[]): Promise<boolean[]> {
-  return writeCreates(q, CREATES.newKey, creates);
-}
+/**
+ * Writes a create (payout, first attempt, history and its completed key); whether it was written
+ * (false: its key already existed). The creates of a shared transaction take one statement.
+ */
+export const insertCreate = coalesced<PayoutCreate, boolean>((q, creates) => writeCreates(q, CREATES.newKey, creates));
 
-/** Writes creates whose keys they hold (taken over when left in progress); for each, whether it was written (false: the key was no longer held). */
-export function insertHeldCreates(q: Queryable, creates: PayoutCreate[]): Promise<boolean[]> {
-  return writeCreates(q, CREATES.heldKey, creates);
+/** insertCreate for a create whose key it holds (taken over when left in progress); false: the key was no longer held. */
+export async function insertHeldCreate(q: Queryable, c: PayoutCreate): Promise<boolean> {
+  const [written] = await writeCreates(q, CREATES.heldKey, [c]);
+  return written === true;
 }
 
 /** A new attempt after a proven non-execution, held by the caller who will submit it. */
@@ -181,23 +184,28 @@ function asLocked(row: PayoutRow & { attempt: AttemptRow }): LockedAttempt {
   return { payout, attempt: { ...attempt, submitted_at: attempt.submitted_at ? new Date(attempt.submitted_at) : null } };
 }
 
-/** Locks attempts and their payouts for state changes, by attempt id. */
-export async function lockAttempts(q: Queryable, attemptIds: string[]): Promise<Map<string, LockedAttempt>> {
-  const out = new Map<string, LockedAttempt>();
-  if (attemptIds.length === 0) return out;
+/**
+ * Locks an attempt and its payout for a state change, by attempt id; undefined when there is none.
+ * The locks of a shared transaction take one statement.
+ */
+export const lockAttempt = coalesced<string, LockedAttempt | undefined>(async (q, attemptIds) => {
   const r = await q.query<PayoutRow & { attempt: AttemptRow }>(LOCK_BY_ATTEMPT, [[...new Set(attemptIds)]]);
-  for (const row of r.rows) out.set(row.attempt.id, asLocked(row));
-  return out;
-}
+  const found = new Map(r.rows.map((row) => [row.attempt.id, row]));
+  return attemptIds.map((id) => {
+    const row = found.get(id);
+    return row ? asLocked(row) : undefined;
+  });
+});
 
-/** Locks the latest attempt (and the payout) of each payout, by transaction_id. */
-export async function lockLatestAttempts(q: Queryable, transactionIds: string[]): Promise<Map<string, LockedAttempt>> {
-  const out = new Map<string, LockedAttempt>();
-  if (transactionIds.length === 0) return out;
+/** Locks the latest attempt (and the payout) of a payout, by transaction_id; undefined when there is none. */
+export const lockLatestAttempt = coalesced<string, LockedAttempt | undefined>(async (q, transactionIds) => {
   const r = await q.query<PayoutRow & { attempt: AttemptRow }>(LOCK_LATEST_BY_REFERENCE, [[...new Set(transactionIds)]]);
-  for (const row of r.rows) out.set(row.transaction_id, asLocked(row));
-  return out;
-}
+  const found = new Map(r.rows.map((row) => [row.transaction_id, row]));
+  return transactionIds.map((id) => {
+    const row = found.get(id);
+    return row ? asLocked(row) : undefined;
+  });
+});
 
 /**
  * New values of an attempt; null fields keep what is stored. `delay_ms` (with `inquired`,
@@ -263,24 +271,33 @@ const WRITE_MOVES = prepared(
    SELECT (SELECT count(*) FROM ua)::int AS attempts, (SELECT count(*) FROM up)::int AS payouts`,
 );
 
+/** The writes of one payout's state change: its attempt's, its own, and their history rows in order. */
+export interface PayoutMoveWrite {
+  attempt: AttemptWrite | null;
+  payout: PayoutWrite | null;
+  transitions: TransitionRow[];
+}
+
 /**
- * Writes state moves of any number of payouts and attempts, with their history rows, and the
- * attempts' next inquiries, in one statement. At most one write per attempt and per payout (the
- * caller merges successive moves); the rows must be locked by the caller.
+ * Writes a payout's state change with its history rows and its attempt's next inquiry; the rows
+ * must be locked by the caller. The moves of a shared transaction take one statement (so each
+ * row must be in at most one of them: side-by-side.ts runs units of the same payout one after
+ * the other).
  */
-export async function writeMoves(q: Queryable, m: { attempts: AttemptWrite[]; payouts: PayoutWrite[]; transitions: TransitionRow[] }): Promise<void> {
-  if (m.attempts.length === 0 && m.payouts.length === 0 && m.transitions.length === 0) return;
-  const transitions = m.transitions.map((t) => ({
+export const writeMove = coalesced<PayoutMoveWrite>(async (q, moves) => {
+  const attempts = moves.flatMap((m) => (m.attempt ? [m.attempt] : []));
+  const payouts = moves.flatMap((m) => (m.payout ? [m.payout] : []));
+  const transitions = moves.flatMap((m) => m.transitions).map((t) => ({
     payout_id: t.payoutId, attempt_id: t.attemptId, entity: t.entity, from_status: t.from, to_status: t.to, trigger: t.trigger, detail: t.detail,
   }));
   const r = await q.query<{ attempts: number; payouts: number }>(WRITE_MOVES, [
-    JSON.stringify(m.attempts), JSON.stringify(m.payouts), JSON.stringify(transitions), m.attempts.map((a) => a.id), m.payouts.map((p) => p.id),
+    JSON.stringify(attempts), JSON.stringify(payouts), JSON.stringify(transitions), attempts.map((a) => a.id), payouts.map((p) => p.id),
   ]);
   const done = r.rows[0]!;
-  if (done.attempts !== m.attempts.length || done.payouts !== m.payouts.length) {
-    throw new Error(`payout moves not all written (attempts ${done.attempts}/${m.attempts.length}, payouts ${done.payouts}/${m.payouts.length})`);
+  if (done.attempts !== attempts.length || done.payouts !== payouts.length) {
+    throw new Error(`payout moves not all written (attempts ${done.attempts}/${attempts.length}, payouts ${done.payouts}/${payouts.length})`);
   }
-}
+});
 
 export interface CheckSchedule {
   id: string;

@@ -1,0 +1,40 @@
+/**
+ * Single-item statements of one transaction, coalesced: `coalesced(call)` turns a statement for
+ * many items into a function of one item, `lockAttempt(tx, id)`, and the calls made on the same
+ * transaction before the event loop turns (the units of work that share a transaction, see
+ * side-by-side.ts, reach each step together) go to the database as one statement. So a unit of
+ * work is written for one payout or one order, and N of them in a shared transaction still cost
+ * one lock statement, one write and one event insert, not N of each.
+ *
+ * Only inside a transaction: there a failing statement dooms the whole transaction anyway, so
+ * one statement for several items loses nothing. Outside a transaction (on the pool), a call is
+ * its own statement: independent requests must not fail each other.
+ *
+ * The grouping is DataLoader's (one batch per tick, collected across promise hops), without its
+ * cache: a lock or a write must reach the database every time.
+ */
+import DataLoader from 'dataloader';
+import { inTransaction, type Queryable } from './db.js';
+
+/** A single-item call; its result is its own item's. */
+export type CoalescedCall<T, R> = (q: Queryable, item: T) => Promise<R>;
+
+/**
+ * `call` gets the items of one tick (in the order their calls were made) and returns one result per
+ * item, in that order (nothing for a write without results).
+ */
+export function coalesced<T, R = void>(call: (q: Queryable, items: T[]) => Promise<R[] | undefined | void>): CoalescedCall<T, R> {
+  const loaders = new WeakMap<Queryable, DataLoader<T, R>>();
+  return (q, item) => {
+    if (!inTransaction(q)) return call(q, [item]).then((results) => results?.[0] as R);
+    let loader = loaders.get(q);
+    if (!loader) {
+      loader = new DataLoader<T, R>(async (items) => {
+        const results = await call(q, [...items]);
+        return items.map((_, i) => results?.[i] as R);
+      }, { cache: false });
+      loaders.set(q, loader);
+    }
+    return loader.load(item);
+  };
+}
