@@ -12,6 +12,7 @@ import { coalesced } from '../../src/store/coalesced.js';
 import type { Queryable } from '../../src/store/db.js';
 import { sideBySide } from '../../src/store/side-by-side.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
+import { countingStatements } from '../support/statements.js';
 
 let t: TestDatabase;
 before(async () => {
@@ -22,22 +23,9 @@ after(async () => {
   await t?.drop();
 });
 
-/** Counts the statements sent on a transaction's connection while `fn` runs. */
-async function countingStatements<R>(fn: (tx: Queryable) => Promise<R>): Promise<{ result: R; statements: number }> {
-  return t.db.tx(async (tx) => {
-    const client = tx as Queryable & { query: (...args: unknown[]) => unknown };
-    const original = client.query;
-    let statements = 0;
-    client.query = (...args: unknown[]) => {
-      statements++;
-      return original.apply(client, args);
-    };
-    try {
-      return { result: await fn(tx), statements };
-    } finally {
-      client.query = original;
-    }
-  });
+/** The statements of a transaction, counted while `fn` runs in it. */
+function inCountedTransaction<R>(fn: (tx: Queryable) => Promise<R>): Promise<{ result: R; statements: number }> {
+  return t.db.tx((tx) => countingStatements(tx, () => fn(tx)));
 }
 
 /** Adds one to a counter and returns the new value: one statement for all the items of a tick. */
@@ -57,7 +45,7 @@ const read = coalesced<string, number | null>(async (q, names) => {
 
 test('single-item calls of units side by side in one transaction take one statement per step', async () => {
   const names = ['a1', 'a2', 'a3', 'a4', 'a5'];
-  const { result, statements } = await countingStatements((tx) =>
+  const { result, statements } = await inCountedTransaction((tx) =>
     sideBySide(tx, names, (n) => n, async (q, name) => {
       const before = await read(q, name);
       // A unit may take its own path between the steps: only microtasks, so the next step still coalesces.
@@ -77,7 +65,7 @@ test('outside a transaction a call is its own statement', async () => {
 test('units with the same key run one after the other, each seeing what the one before wrote; order per key is kept', async () => {
   const items = ['c1', 'c2', 'c1', 'c1', 'c2', 'c3'];
   const seen: string[] = [];
-  const { result, statements } = await countingStatements((tx) =>
+  const { result, statements } = await inCountedTransaction((tx) =>
     sideBySide(tx, items, (n) => n, async (q, name) => {
       const n = await bump(q, name);
       seen.push(`${name}=${n}`);

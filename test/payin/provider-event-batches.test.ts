@@ -13,6 +13,7 @@ import { sandboxSigningSecret, signSandboxBody } from '../../src/sandbox/signing
 import { applyCollectionStatusesByReference } from '../../src/services/payin/payment-order-transitions.js';
 import { orderIdFor } from '../../src/services/payin/payment-order-view.js';
 import { serviceWithClient } from '../support/service.js';
+import { countingStatements } from '../support/statements.js';
 import { createOrder, intentBody, reportedFor, waitFor } from './helpers.js';
 
 const w = serviceWithClient({ rateLimit: 100_000 });
@@ -183,21 +184,8 @@ test('two transactions applying news about the same orders in opposite orders do
 test('confirmations of different orders applied together take three statements: one lock, one write of the moves, one of the events', async () => {
   const orders = await Promise.all(Array.from({ length: 8 }, () => createOrder(w.t, w.client, intentBody())));
   const news = await Promise.all(orders.map((o, i) => success(o.order_id, String(830_000_000_000 + i))));
-  let statements = 0;
-  const results = await w.t.database.db.tx(async (tx) => {
-    // Each piece of news is a unit of work of its own; side by side, their single-item statements coalesce.
-    const client = tx as typeof tx & { query: (...args: unknown[]) => unknown };
-    const original = client.query;
-    client.query = (...args: unknown[]) => {
-      statements++;
-      return original.apply(client, args);
-    };
-    try {
-      return await applyCollectionStatusesByReference(tx, news);
-    } finally {
-      client.query = original;
-    }
-  });
+  // Each piece of news is a unit of work of its own; side by side, their single-item statements coalesce.
+  const { result: results, statements } = await w.t.database.db.tx((tx) => countingStatements(tx, () => applyCollectionStatusesByReference(tx, news)));
   assert.deepEqual(results, orders.map(() => 'paid'));
   assert.equal(statements, 3);
 });

@@ -6,6 +6,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PayoutOutcomeRecorder } from '../../src/services/payouts/payout-outcomes.js';
+import { countingStatements } from '../support/statements.js';
 import { createPayout, eventsOf, payoutBody, type PayoutWorld, startPayoutWorld, waitFor } from './helpers.js';
 
 let w: PayoutWorld;
@@ -109,16 +110,11 @@ test('answers of held attempts that arrive together are recorded in one transact
   const db = Object.create(ctx.db) as typeof ctx.db;
   db.tx = ((fn: any) => {
     transactions++;
-    return ctx.db.tx((tx: any) => {
-      // Each answer is its own unit of work (lock, decide, write); side by side, their statements coalesce.
-      const original = tx.query;
-      tx.query = (...args: unknown[]) => {
-        statements++;
-        return original.apply(tx, args);
-      };
-      return fn(tx).finally(() => {
-        tx.query = original;
-      });
+    // Each answer is its own unit of work (lock, decide, write); side by side, their statements coalesce.
+    return ctx.db.tx(async (tx) => {
+      const counted = await countingStatements(tx, () => fn(tx));
+      statements += counted.statements;
+      return counted.result;
     });
   }) as typeof ctx.db.tx;
   const recorder = new PayoutOutcomeRecorder({ ...ctx, db });
