@@ -6,6 +6,24 @@
  */
 import { nextAttemptDelayMs } from './schedule.js';
 
+/** Every status of a delivery (the CHECK of callback_deliveries.status; test/foundation/schema-sync.test.ts). */
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'exhausted', 'gone', 'parked'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/**
+ * Stopped without success: never attempted again unless replayed. An event with such a delivery is
+ * "failed" in the event log, and these are what a replay sends again (SQL takes the list as a
+ * parameter; the partial index callback_deliveries_status_idx covers exactly it, sync-tested).
+ */
+export const FAILED_DELIVERY_STATUSES = ['exhausted', 'gone'] as const satisfies readonly DeliveryStatus[];
+
+/** Still to be attempted (parked: while its destination is disabled); the event log's "pending". */
+export const WAITING_DELIVERY_STATUSES = ['pending', 'parked'] as const satisfies readonly DeliveryStatus[];
+
+export function isFailedDelivery(status: DeliveryStatus): boolean {
+  return (FAILED_DELIVERY_STATUSES as readonly DeliveryStatus[]).includes(status);
+}
+
 export type DeliveryOutcome =
   | { status: 'delivered' | 'gone' | 'exhausted'; delayMs: null }
   | { status: 'pending'; delayMs: number };

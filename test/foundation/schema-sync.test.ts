@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { DELIVERY_STATUSES, FAILED_DELIVERY_STATUSES } from '../../src/callbacks/outcome.js';
 import { AMOUNT_MAX_PAISE, AMOUNT_MIN_PAISE } from '../../src/domain/money.js';
 import {
   EXPIRES_IN_MINUTES_MAX,
@@ -88,7 +89,12 @@ test('refunds and review items: CHECKs equal the domain', async () => {
   assert.deepEqual(sorted(await checkList('review_items', 'status')), sorted(REVIEW_STATUSES));
 });
 
+test('callback deliveries: the status CHECK equals the list of callbacks/outcome.ts', async () => {
+  assert.deepEqual(sorted(await checkList('callback_deliveries', 'status')), sorted(DELIVERY_STATUSES));
+});
+
 test('partial indexes of the workers cover exactly the domain lists they scan', async () => {
+  assert.deepEqual(sorted(literals(await indexPredicate('callback_deliveries_status_idx'))), sorted(FAILED_DELIVERY_STATUSES));
   assert.deepEqual(sorted(literals(await indexPredicate('payment_orders_open_due_idx'))), sorted(OPEN_ORDER_STATUSES));
   assert.deepEqual(sorted(literals(await indexPredicate('payout_attempts_due_idx'))), sorted(UNRESOLVED_ATTEMPT_STATUSES));
 });

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Dispatcher } from 'undici';
-import { deliveryOutcome } from '../../callbacks/outcome.js';
+import { deliveryOutcome, isFailedDelivery } from '../../callbacks/outcome.js';
 import { callbackHeaders } from '../../callbacks/signature.js';
 import { AppError } from '../../domain/errors.js';
 import { isUuid } from '../../domain/text.js';
@@ -97,7 +97,7 @@ export class DeliveriesService {
         responseSnippet: result.responseSnippet?.replaceAll('\u0000', '\uFFFD') ?? null,
         next,
       });
-      if (next.status === 'exhausted' || next.status === 'gone') {
+      if (isFailedDelivery(next.status)) {
         this.deps.log.warn({ delivery: d.id, event: d.event_id, target: d.target, status: next.status, error: result.error }, 'callback delivery stopped');
       }
     } catch (err) {

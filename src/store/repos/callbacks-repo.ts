@@ -1,5 +1,6 @@
 /** SQL for the event outbox, callback destinations, deliveries and delivery attempts. */
 import { batched } from '../batched.js';
+import type { DeliveryStatus } from '../../callbacks/outcome.js';
 import { coalesced } from '../coalesced.js';
 import { prepared, type Queryable } from '../db.js';
 
@@ -8,7 +9,7 @@ export const DELIVERIES_CHANNEL = 'tijori_callback_deliveries';
 
 export type DestinationKind = 'payin' | 'payout';
 export type DeliveryTarget = DestinationKind | 'order';
-export type DeliveryStatus = 'pending' | 'delivered' | 'exhausted' | 'gone' | 'parked';
+export type { DeliveryStatus } from '../../callbacks/outcome.js';
 
 export interface DestinationRow {
   org_id: string;

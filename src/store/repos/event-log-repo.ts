@@ -3,6 +3,7 @@
  * of failed deliveries in a time range, a destination's delivery log, subscriptions, and the
  * disabling and re-enabling of failing destinations.
  */
+import { FAILED_DELIVERY_STATUSES, WAITING_DELIVERY_STATUSES } from '../../callbacks/outcome.js';
 import type { Queryable } from '../db.js';
 import { DELIVERIES_CHANNEL, type DeliveryTarget, type DestinationKind } from './callbacks-repo.js';
 
@@ -13,9 +14,10 @@ import { DELIVERIES_CHANNEL, type DeliveryTarget, type DestinationKind } from '.
  */
 export type DeliveryState = 'failed' | 'pending' | 'delivered' | 'none';
 
+// $8: FAILED_DELIVERY_STATUSES, $9: WAITING_DELIVERY_STATUSES (the list query's last parameters).
 const STATE_SQL = `CASE
-    WHEN EXISTS (SELECT 1 FROM callback_deliveries d WHERE d.event_id = e.id AND d.status IN ('exhausted', 'gone')) THEN 'failed'
-    WHEN EXISTS (SELECT 1 FROM callback_deliveries d WHERE d.event_id = e.id AND d.status IN ('pending', 'parked')) THEN 'pending'
+    WHEN EXISTS (SELECT 1 FROM callback_deliveries d WHERE d.event_id = e.id AND d.status = ANY($8::text[])) THEN 'failed'
+    WHEN EXISTS (SELECT 1 FROM callback_deliveries d WHERE d.event_id = e.id AND d.status = ANY($9::text[])) THEN 'pending'
     WHEN EXISTS (SELECT 1 FROM callback_deliveries d WHERE d.event_id = e.id AND d.status = 'delivered') THEN 'delivered'
     ELSE 'none' END`;
 
@@ -57,7 +59,7 @@ export async function listEvents(q: Queryable, f: EventListFilter): Promise<Even
      WHERE $6::text IS NULL OR x.delivery_state = $6
      ORDER BY x.id DESC
      LIMIT $7`,
-    [f.orgId, f.kind ?? null, f.from ?? null, f.to ?? null, f.beforeId ?? null, f.state ?? null, f.limit],
+    [f.orgId, f.kind ?? null, f.from ?? null, f.to ?? null, f.beforeId ?? null, f.state ?? null, f.limit, FAILED_DELIVERY_STATUSES, WAITING_DELIVERY_STATUSES],
   );
   return r.rows;
 }
@@ -75,13 +77,13 @@ export async function requeueFailed(q: Queryable, f: { orgId: string; from: Date
                        ) THEN 'parked' ELSE 'pending' END,
               schedule_step = 0, next_attempt_at = now(), claim_token = NULL, updated_at = now()
          FROM events e
-        WHERE e.id = d.event_id AND d.org_id = $1 AND d.status IN ('exhausted', 'gone')
+        WHERE e.id = d.event_id AND d.org_id = $1 AND d.status = ANY($4::text[])
           AND e.org_id = $1 AND e.created_at >= $2 AND e.created_at < $3
        RETURNING d.event_id
      )
      SELECT (SELECT count(*) FROM reset)::int AS deliveries, (SELECT count(DISTINCT event_id) FROM reset)::int AS events,
             pg_notify('${DELIVERIES_CHANNEL}', '') AS notified`,
-    [f.orgId, f.from, f.to],
+    [f.orgId, f.from, f.to, FAILED_DELIVERY_STATUSES],
   );
   return { deliveries: r.rows[0]?.deliveries ?? 0, events: r.rows[0]?.events ?? 0 };
 }
