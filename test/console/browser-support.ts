@@ -1,16 +1,18 @@
 /**
  * Browser harness of the console tests: the console app built once (as `npm run build` does),
- * Debian's chromium through the checkout tests' launcher, axe-core injected over the DevTools
- * protocol (not as a page script, so the console's CSP stays as strict as in production), and
- * screenshots kept under test-artifacts/console.
+ * Debian's chromium through the checkout tests' launcher, a user signed in through the sign-in
+ * page, axe-core injected over the DevTools protocol (not as a page script, so the console's CSP
+ * stays as strict as in production), and screenshots kept under test-artifacts/console.
  */
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { CONSOLE_CSP } from '../../src/http/public/console/static.js';
-import { foreignRequests, problems, type Recorded } from '../checkout/support.js';
+import { foreignRequests, launchBrowser, problems, type Recorded } from '../checkout/support.js';
+import { GOOD_PASSWORD } from '../support/console.js';
+import { startTestService, type TestService } from '../support/service.js';
 
 export { launchBrowser, openPage, SKIP_NO_BROWSER } from '../checkout/support.js';
 
@@ -23,6 +25,40 @@ export async function buildConsoleApp(): Promise<void> {
   await buildConsole(process.cwd());
 }
 
+/** The console built, then the service (with `env`) started while chromium launches: a test file's `before`. */
+export async function startConsoleAndBrowser(env: Record<string, string> = {}): Promise<{ ts: TestService; browser: Browser }> {
+  await buildConsoleApp();
+  const [ts, browser] = await Promise.all([startTestService(env), launchBrowser()]);
+  return { ts, browser };
+}
+
+/** A test file's `after`: either may be missing when its `before` failed part way. */
+export async function stopConsoleAndBrowser(ts: TestService | undefined, browser: Browser | undefined): Promise<void> {
+  await browser?.close();
+  await ts?.stop();
+}
+
+/**
+ * Fills and submits the sign-in form of `ts`'s console, as a person would. Raises the page's
+ * timeout first: the password hash (scrypt) is slow on a loaded machine, and so is all that follows.
+ */
+export async function submitSignIn(page: Page, ts: TestService, email: string, password = GOOD_PASSWORD): Promise<void> {
+  page.context().setDefaultTimeout(30_000);
+  await page.goto(`${ts.svc.publicUrl}/console/`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** Signs `email` in (no second factor) and waits for the signed-in layout. */
+export async function signIn(page: Page, ts: TestService, email: string): Promise<void> {
+  await submitSignIn(page, ts, email);
+  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+}
+
+/** A link of the console's navigation, by its exact name. */
+export const navLink = (page: Page, name: string) => page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name, exact: true });
+
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /** Runs axe-core on the page as it is now; answers the serious and critical violations. */
@@ -34,6 +70,11 @@ export async function seriousA11yViolations(page: Page): Promise<string[]> {
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+}
+
+/** Fails, naming the page, when axe-core finds a serious or critical violation. */
+export async function a11y(page: Page, name: string): Promise<void> {
+  assert.deepEqual(await seriousA11yViolations(page), [], name);
 }
 
 export async function shot(page: Page, name: string): Promise<void> {

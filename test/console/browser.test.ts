@@ -8,20 +8,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import * as OTPAuth from 'otpauth';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { consoleCaller, GOOD_PASSWORD, invite, signedInUser } from '../support/console.js';
 import { startTestService, type TestService } from '../support/service.js';
-import {
-  assertCleanConsoleRun,
-  buildConsoleApp,
-  launchBrowser,
-  NAV_LINKS,
-  openPage,
-  seriousA11yViolations,
-  shot,
-  SKIP_NO_BROWSER,
-  WIDTHS,
-} from './browser-support.js';
+import { a11y, assertCleanConsoleRun, NAV_LINKS, openPage, shot, signIn, SKIP_NO_BROWSER, startConsoleAndBrowser, stopConsoleAndBrowser, submitSignIn, WIDTHS } from './browser-support.js';
 
 let ts: TestService;
 let browser: Browser;
@@ -30,28 +20,13 @@ let orgB: string;
 
 describe('merchant console in a browser', { skip: SKIP_NO_BROWSER }, () => {
   before(async () => {
-    await buildConsoleApp();
-    [ts, browser] = await Promise.all([startTestService(), launchBrowser()]);
+    ({ ts, browser } = await startConsoleAndBrowser());
     orgA = await ts.createOrg('Asha Traders');
     orgB = await ts.createOrg('Bharat Stores');
     // An admin for the tests after the first (which sets up its own through the page).
     await signedInUser(ts, orgA, 'boss@asha.example', 'admin');
   });
-  after(async () => {
-    await browser?.close();
-    await ts?.stop();
-  });
-
-  async function signIn(page: Page, email: string, password = GOOD_PASSWORD): Promise<void> {
-    await page.goto(`${ts.svc.publicUrl}/console/`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-  }
-
-  async function a11y(page: Page, name: string): Promise<void> {
-    assert.deepEqual(await seriousA11yViolations(page), [], name);
-  }
+  after(() => stopConsoleAndBrowser(ts, browser));
 
   test('set-up from the link, the signed-in layout, API clients with the secret shown once (gone on reload)', async () => {
     for (const width of WIDTHS) {
@@ -115,9 +90,8 @@ describe('merchant console in a browser', { skip: SKIP_NO_BROWSER }, () => {
   test('callback destinations: the signing secret shown once, gone on reload; rotate shows a new one', async () => {
     const rec = await openPage(browser, 1280);
     const { page } = rec;
-    page.context().setDefaultTimeout(30_000);
     try {
-      await signIn(page, 'boss@asha.example');
+      await signIn(page, ts, 'boss@asha.example');
       await page.getByRole('navigation').getByRole('link', { name: 'Callback destinations' }).click();
       await page.getByLabel('PayIn URL').fill('https://127.0.0.1:9443/tijori');
       await page.getByRole('button', { name: 'Save PayIn destination' }).click();
@@ -142,9 +116,8 @@ describe('merchant console in a browser', { skip: SKIP_NO_BROWSER }, () => {
   test('users and audit log pages: invite gives a set-up link; the log shows and filters the change', async () => {
     const rec = await openPage(browser, 1280);
     const { page } = rec;
-    page.context().setDefaultTimeout(30_000);
     try {
-      await signIn(page, 'boss@asha.example');
+      await signIn(page, ts, 'boss@asha.example');
       await page.getByRole('navigation').getByRole('link', { name: 'Users' }).click();
       await page.getByLabel('Email').fill('finance@asha.example');
       await page.getByLabel('Role', { exact: true }).selectOption('viewer');
@@ -182,9 +155,8 @@ describe('merchant console in a browser', { skip: SKIP_NO_BROWSER }, () => {
     assert.equal((await u.call('POST', '/me/totp/confirm', { code: totp.generate() })).status, 200);
     const rec = await openPage(browser, 390);
     const { page } = rec;
-    page.context().setDefaultTimeout(30_000);
     try {
-      await signIn(page, 'totp@asha.example');
+      await submitSignIn(page, ts, 'totp@asha.example');
       await page.getByLabel('Authentication code').waitFor();
       await a11y(page, 'TOTP step');
       await shot(page, 'sign-in-totp-390');
@@ -209,9 +181,8 @@ describe('merchant console in a browser', { skip: SKIP_NO_BROWSER }, () => {
     await signedInUser(ts, orgA, 'viewer@asha.example', 'viewer');
     const rec = await openPage(browser, 1280);
     const { page } = rec;
-    page.context().setDefaultTimeout(30_000);
     try {
-      await signIn(page, 'viewer@asha.example');
+      await signIn(page, ts, 'viewer@asha.example');
       await page.getByRole('navigation').getByRole('link', { name: 'API clients' }).click();
       await page.getByText('Your role can see API clients but not change them.').waitFor();
       assert.equal(await page.getByRole('button', { name: 'Create API client' }).count(), 0);
@@ -239,10 +210,8 @@ describe('merchant console in a browser', { skip: SKIP_NO_BROWSER }, () => {
   test('CSRF: a change without the token is refused even for an admin, from the page itself', async () => {
     const rec = await openPage(browser, 1280);
     const { page } = rec;
-    page.context().setDefaultTimeout(30_000);
     try {
-      await signIn(page, 'boss@asha.example');
-      await page.getByRole('button', { name: 'Sign out' }).waitFor();
+      await signIn(page, ts, 'boss@asha.example');
       const r = (await page.evaluate(`(async () => {
         const res = await fetch('/console/api/api-clients', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ scopes: ['payouts:read'] }) });
         return { status: res.status, message: (await res.json()).error.message };
@@ -258,9 +227,8 @@ describe('merchant console in a browser', { skip: SKIP_NO_BROWSER }, () => {
     await signedInUser(ts, orgB, 'admin@bharat.example', 'admin');
     const rec = await openPage(browser, 1280);
     const { page } = rec;
-    page.context().setDefaultTimeout(30_000);
     try {
-      await signIn(page, 'admin@bharat.example');
+      await signIn(page, ts, 'admin@bharat.example');
       await page.getByRole('navigation').getByRole('link', { name: 'API clients' }).click();
       await page.getByText('No API clients yet.').waitFor();
       await page.getByRole('navigation').getByRole('link', { name: 'Users' }).click();
@@ -278,13 +246,8 @@ describe('merchant console in a browser', { skip: SKIP_NO_BROWSER }, () => {
     const short = await startTestService({ CONSOLE_IDLE_TIMEOUT_S: '3' }, { database: ts.database });
     const rec = await openPage(browser, 1280);
     const { page } = rec;
-    page.context().setDefaultTimeout(30_000);
     try {
-      await page.goto(`${short.svc.publicUrl}/console/`);
-      await page.getByLabel('Email').fill('boss@asha.example');
-      await page.getByLabel('Password').fill(GOOD_PASSWORD);
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.getByRole('button', { name: 'Sign out' }).waitFor();
+      await signIn(page, short, 'boss@asha.example');
       await new Promise((r) => setTimeout(r, 4_000));
       await page.getByRole('navigation').getByRole('link', { name: 'Users' }).click();
       await page.getByText('Your session has ended. Sign in again.').waitFor();

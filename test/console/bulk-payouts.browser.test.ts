@@ -8,40 +8,26 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { GOOD_PASSWORD, signedInUser } from '../support/console.js';
+import { makerCheckerOrg } from '../support/console.js';
 import { FAST_PAYOUT_ENV } from '../payout/helpers.js';
-import { startTestService, type TestClient, type TestService } from '../support/service.js';
-import { assertCleanConsoleRun, buildConsoleApp, launchBrowser, openPage, seriousA11yViolations, shot, SKIP_NO_BROWSER, WIDTHS } from './browser-support.js';
+import type { TestService } from '../support/service.js';
+import { assertCleanConsoleRun, navLink, openPage, seriousA11yViolations, shot, signIn, SKIP_NO_BROWSER, startConsoleAndBrowser, stopConsoleAndBrowser, WIDTHS } from './browser-support.js';
 
 let ts: TestService;
 let browser: Browser;
-let client: TestClient;
 
 const HEADER = 'name,account_number,ifsc,mobile,amount_paise,mode,remarks,client_reference';
 
 describe('bulk payouts page in a browser', { skip: SKIP_NO_BROWSER }, () => {
   before(async () => {
-    await buildConsoleApp();
-    [ts, browser] = await Promise.all([startTestService(FAST_PAYOUT_ENV), launchBrowser()]);
-    client = await ts.createClient({});
-    const r = await ts.admin('POST', '/routes', { org: client.orgId, modes: ['IMPS', 'NEFT', 'RTGS'] });
-    assert.equal(r.status, 201, r.text);
-    await signedInUser(ts, client.orgId, 'anil@asha.example', 'maker');
-    await signedInUser(ts, client.orgId, 'divya@asha.example', 'checker');
+    ({ ts, browser } = await startConsoleAndBrowser(FAST_PAYOUT_ENV));
+    await makerCheckerOrg(ts, 'anil@asha.example', 'divya@asha.example');
   });
-  after(async () => {
-    await browser?.close();
-    await ts?.stop();
-  });
+  after(() => stopConsoleAndBrowser(ts, browser));
 
-  async function signIn(page: Page, email: string): Promise<void> {
-    page.context().setDefaultTimeout(30_000); // scrypt on a loaded machine
-    await page.goto(`${ts.svc.publicUrl}/console/`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(GOOD_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('navigation').waitFor();
-    await page.getByRole('navigation').getByRole('link', { name: 'Bulk payouts', exact: true }).click();
+  async function openBulkPayouts(page: Page, email: string): Promise<void> {
+    await signIn(page, ts, email);
+    await navLink(page, 'Bulk payouts').click();
     await page.getByRole('heading', { name: 'Bulk payouts' }).waitFor();
   }
 
@@ -56,7 +42,7 @@ describe('bulk payouts page in a browser', { skip: SKIP_NO_BROWSER }, () => {
       const maker = await openPage(browser, width, { timezoneId: 'Asia/Kolkata' });
       try {
         const { page } = maker;
-        await signIn(page, 'anil@asha.example');
+        await openBulkPayouts(page, 'anil@asha.example');
         await choose(page, `bad-${width}.csv`, `${HEADER}\nGood,50100012340001,HDFC0000001,9812345601,10000,IMPS,,\n"=cmd|' /C calc'!A0",12ab,HDFC0000001,9812345602,10000,IMPS,,\n`);
         const problems = page.getByRole('region', { name: 'Problems in the file' });
         await problems.waitFor();
@@ -83,7 +69,7 @@ describe('bulk payouts page in a browser', { skip: SKIP_NO_BROWSER }, () => {
       const checker = await openPage(browser, width, { timezoneId: 'Asia/Kolkata' });
       try {
         const { page } = checker;
-        await signIn(page, 'divya@asha.example');
+        await openBulkPayouts(page, 'divya@asha.example');
         assert.equal(await page.getByLabel('CSV file').count(), 0, 'a checker does not upload');
         await page.getByRole('button', { name: `Open file ${fileName}` }).click();
         await page.getByRole('button', { name: 'Approve' }).click();

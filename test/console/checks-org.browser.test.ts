@@ -13,10 +13,10 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { createOrder, intentBody, sandboxPay } from '../refunds/helpers.js';
 import { FAST_PAYOUT_ENV, payoutBody } from '../payout/helpers.js';
-import { GOOD_PASSWORD, signedInUser } from '../support/console.js';
+import { signedInUser } from '../support/console.js';
 import { poll, sleep } from '../support/poll.js';
-import { startTestService, type TestClient, type TestService } from '../support/service.js';
-import { assertCleanConsoleRun, buildConsoleApp, launchBrowser, openPage, seriousA11yViolations, shot, SKIP_NO_BROWSER, WIDTHS } from './browser-support.js';
+import type { TestClient, TestService } from '../support/service.js';
+import { a11y, assertCleanConsoleRun, navLink, openPage, shot, signIn, SKIP_NO_BROWSER, startConsoleAndBrowser, stopConsoleAndBrowser, WIDTHS } from './browser-support.js';
 
 let ts: TestService;
 let browser: Browser;
@@ -26,8 +26,7 @@ let held: any;
 
 describe('provider checks, inquiries, organization settings and client rename in a browser', { skip: SKIP_NO_BROWSER }, () => {
   before(async () => {
-    await buildConsoleApp();
-    [ts, browser] = await Promise.all([startTestService(FAST_PAYOUT_ENV), launchBrowser()]);
+    ({ ts, browser } = await startConsoleAndBrowser(FAST_PAYOUT_ENV));
     a = await ts.createClient({});
     assert.equal((await ts.admin('POST', '/routes', { org: a.orgId, modes: ['IMPS'] })).status, 201);
     await signedInUser(ts, a.orgId, 'admin@asha.example', 'admin');
@@ -48,24 +47,8 @@ describe('provider checks, inquiries, organization settings and client rename in
       stepMs: 100,
     });
   });
-  after(async () => {
-    await browser?.close();
-    await ts?.stop();
-  });
+  after(() => stopConsoleAndBrowser(ts, browser));
 
-  async function signIn(page: Page, email: string): Promise<void> {
-    await page.goto(`${ts.svc.publicUrl}/console/`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(GOOD_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('button', { name: 'Sign out' }).waitFor();
-  }
-
-  async function a11y(page: Page, name: string): Promise<void> {
-    assert.deepEqual(await seriousA11yViolations(page), [], name);
-  }
-
-  const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name, exact: true }).click();
   /** The rows of the table with this column (each page has several tables). */
   const rowsOf = (page: Page, column: string) => page.getByRole('table').filter({ has: page.getByRole('columnheader', { name: column, exact: true }) }).locator('tbody tr');
 
@@ -73,12 +56,10 @@ describe('provider checks, inquiries, organization settings and client rename in
     for (const [i, width] of WIDTHS.entries()) {
       const rec = await openPage(browser, width, { timezoneId: 'Asia/Kolkata' });
       const { page } = rec;
-      page.context().setDefaultTimeout(30_000);
-      page.context().setDefaultNavigationTimeout(30_000);
       try {
-        await signIn(page, 'admin@asha.example');
+        await signIn(page, ts, 'admin@asha.example');
 
-        await nav(page, 'Payment orders');
+        await navLink(page, 'Payment orders').click();
         await page.getByRole('link', { name: order.order_id }).click();
         await page.getByRole('heading', { name: 'Provider checks', level: 2 }).waitFor();
         const checks = rowsOf(page, 'Amount reported');
@@ -89,7 +70,7 @@ describe('provider checks, inquiries, organization settings and client rename in
         await a11y(page, 'order with provider checks');
         await shot(page, `order-provider-checks-${width}`);
 
-        await nav(page, 'Payouts');
+        await navLink(page, 'Payouts').click();
         await page.getByRole('link', { name: held.transaction_id }).click();
         await page.getByRole('heading', { name: 'Inquiries', level: 2 }).waitFor();
         const inquiries = rowsOf(page, 'Maps to');
@@ -104,7 +85,7 @@ describe('provider checks, inquiries, organization settings and client rename in
         await a11y(page, 'payout with inquiries');
         await shot(page, `payout-inquiries-${width}`);
 
-        await nav(page, 'Organization');
+        await navLink(page, 'Organization').click();
         const name = `Asha Traders ${width}`;
         await page.getByLabel('Organization name').fill(name);
         await page.getByLabel('Refund review').selectOption(i === 0 ? 'none' : 'required');
@@ -117,7 +98,7 @@ describe('provider checks, inquiries, organization settings and client rename in
         await a11y(page, 'organization');
         await shot(page, `organization-${width}`);
 
-        await nav(page, 'API clients');
+        await navLink(page, 'API clients').click();
         await page.getByRole('button', { name: `Edit ${a.clientId}` }).click();
         const form = page.getByRole('form', { name: `Edit ${a.clientId}` });
         await form.getByLabel('Client name').fill(`billing server ${width}`);
@@ -142,10 +123,9 @@ describe('provider checks, inquiries, organization settings and client rename in
   test('a viewer: the Organization page without controls, and the API refuses a change (403)', async () => {
     const rec = await openPage(browser, 1280, { timezoneId: 'Asia/Kolkata' });
     const { page } = rec;
-    page.context().setDefaultTimeout(30_000);
     try {
-      await signIn(page, 'viewer@asha.example');
-      await nav(page, 'Organization');
+      await signIn(page, ts, 'viewer@asha.example');
+      await navLink(page, 'Organization').click();
       await page.getByRole('region', { name: 'Members' }).last().getByText('admin@asha.example').waitFor();
       const main = await page.locator('main').innerText();
       assert.match(main, /Organization name\s+Asha Traders 1280/);

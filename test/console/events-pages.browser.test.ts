@@ -8,12 +8,12 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { DISABLE_FAILING_AFTER_MS } from '../../src/services/callbacks/destinations.js';
-import { GOOD_PASSWORD, signedInUser } from '../support/console.js';
-import { startTestService, type TestService } from '../support/service.js';
+import { signedInUser } from '../support/console.js';
+import type { TestService } from '../support/service.js';
 import { startTrustedReceiver, type TrustedReceiver } from '../callbacks/helpers.js';
-import { assertCleanConsoleRun, buildConsoleApp, launchBrowser, openPage, seriousA11yViolations, shot, SKIP_NO_BROWSER } from './browser-support.js';
+import { assertCleanConsoleRun, openPage, seriousA11yViolations, shot, signIn, SKIP_NO_BROWSER, startConsoleAndBrowser, stopConsoleAndBrowser } from './browser-support.js';
 
 let ts: TestService;
 let browser: Browser;
@@ -22,9 +22,8 @@ let org: string;
 
 describe('callback destinations and events pages in a browser', { skip: SKIP_NO_BROWSER }, () => {
   before(async () => {
-    await buildConsoleApp();
     r = await startTrustedReceiver();
-    [ts, browser] = await Promise.all([startTestService(r.env), launchBrowser()]);
+    ({ ts, browser } = await startConsoleAndBrowser(r.env));
     org = await ts.createOrg('Asha Traders');
     const d = await ts.admin<any>('PUT', `/orgs/${org}/destinations/payin`, { url: r.rx.url('/payin') });
     assert.equal(d.status, 201, d.text);
@@ -34,19 +33,9 @@ describe('callback destinations and events pages in a browser', { skip: SKIP_NO_
     await signedInUser(ts, org, 'vijay@asha.example', 'viewer');
   });
   after(async () => {
-    await browser?.close();
-    await ts?.stop();
+    await stopConsoleAndBrowser(ts, browser);
     await r?.close();
   });
-
-  async function signIn(page: Page, email: string): Promise<void> {
-    page.context().setDefaultTimeout(30_000); // scrypt on a loaded machine
-    await page.goto(`${ts.svc.publicUrl}/console/`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(GOOD_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('navigation').waitFor();
-  }
 
   const testRequests = () => r.rx.received.filter((q) => q.path === '/payin' && JSON.parse(q.rawBody.toString('utf8')).event === 'test');
 
@@ -54,7 +43,7 @@ describe('callback destinations and events pages in a browser', { skip: SKIP_NO_
     const rec = await openPage(browser, 1280, { timezoneId: 'Asia/Kolkata' });
     const { page } = rec;
     try {
-      await signIn(page, 'dev@asha.example');
+      await signIn(page, ts, 'dev@asha.example');
       await page.getByRole('navigation').getByRole('link', { name: 'Callback destinations', exact: true }).click();
       await page.getByRole('heading', { name: 'Callback destinations' }).waitFor();
 
@@ -139,7 +128,7 @@ describe('callback destinations and events pages in a browser', { skip: SKIP_NO_
     const rec = await openPage(browser, 390);
     const { page } = rec;
     try {
-      await signIn(page, 'vijay@asha.example');
+      await signIn(page, ts, 'vijay@asha.example');
       await page.goto(`${ts.svc.publicUrl}/console/callback-destinations`);
       await page.getByRole('heading', { name: 'PayIn delivery log' }).waitFor();
       await page.getByRole('region', { name: 'PayIn delivery log' }).getByRole('row').nth(1).waitFor();

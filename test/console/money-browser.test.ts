@@ -8,14 +8,14 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { createOrder, intentBody } from '../payin/helpers.js';
 import { FAST_PAYOUT_ENV, payoutBody } from '../payout/helpers.js';
 import { runTijori } from '../support/cli.js';
-import { GOOD_PASSWORD, signedInUser } from '../support/console.js';
+import { signedInUser } from '../support/console.js';
 import { poll } from '../support/poll.js';
-import { startTestService, type TestClient, type TestService } from '../support/service.js';
-import { assertCleanConsoleRun, buildConsoleApp, launchBrowser, openPage, seriousA11yViolations, shot, SKIP_NO_BROWSER, WIDTHS } from './browser-support.js';
+import type { TestClient, TestService } from '../support/service.js';
+import { a11y, assertCleanConsoleRun, openPage, shot, signIn, SKIP_NO_BROWSER, startConsoleAndBrowser, stopConsoleAndBrowser, WIDTHS } from './browser-support.js';
 
 let ts: TestService;
 let browser: Browser;
@@ -30,8 +30,7 @@ let pendingRefund: any;
 
 describe('console money pages in a browser', { skip: SKIP_NO_BROWSER }, () => {
   before(async () => {
-    await buildConsoleApp();
-    [ts, browser] = await Promise.all([startTestService(FAST_PAYOUT_ENV), launchBrowser()]);
+    ({ ts, browser } = await startConsoleAndBrowser(FAST_PAYOUT_ENV));
     a = await ts.createClient({});
     b = await ts.createClient({});
     assert.equal((await ts.admin('POST', '/routes', { org: a.orgId, modes: ['IMPS', 'NEFT', 'RTGS'] })).status, 201);
@@ -62,30 +61,14 @@ describe('console money pages in a browser', { skip: SKIP_NO_BROWSER }, () => {
     assert.equal((await ts.admin('POST', `/orgs/${a.orgId}/settings`, { refund_review: 'required' })).status, 200);
     pendingRefund = await refund({ amount_paise: 5_000, reason: 'Damaged box' });
   });
-  after(async () => {
-    await browser?.close();
-    await ts?.stop();
-  });
-
-  async function signIn(page: Page): Promise<void> {
-    await page.goto(`${ts.svc.publicUrl}/console/`);
-    await page.getByLabel('Email').fill('viewer@asha.example');
-    await page.getByLabel('Password').fill(GOOD_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('button', { name: 'Sign out' }).waitFor();
-  }
-
-  async function a11y(page: Page, name: string): Promise<void> {
-    assert.deepEqual(await seriousA11yViolations(page), [], name);
-  }
+  after(() => stopConsoleAndBrowser(ts, browser));
 
   test('payment orders: list, pages, search by UTR, open the order; payouts: list, search, open the payout', async () => {
     for (const width of WIDTHS) {
       const rec = await openPage(browser, width, { timezoneId: 'Asia/Kolkata' });
       const { page } = rec;
-      page.context().setDefaultTimeout(30_000);
       try {
-        await signIn(page);
+        await signIn(page, ts, 'viewer@asha.example');
         await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Payment orders', exact: true }).click();
         const rows = page.locator('main table tbody tr');
         await rows.first().waitFor();

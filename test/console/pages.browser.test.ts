@@ -9,14 +9,14 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { createOrder, intentBody } from '../payin/helpers.js';
 import { FAST_PAYOUT_ENV, inlineBeneficiary, payoutBody } from '../payout/helpers.js';
 import { runTijori } from '../support/cli.js';
-import { GOOD_PASSWORD, signedInUser } from '../support/console.js';
+import { signedInUser } from '../support/console.js';
 import { poll } from '../support/poll.js';
-import { startTestService, type TestClient, type TestService } from '../support/service.js';
-import { assertCleanConsoleRun, buildConsoleApp, launchBrowser, openPage, seriousA11yViolations, shot, SKIP_NO_BROWSER, WIDTHS } from './browser-support.js';
+import type { TestClient, TestService } from '../support/service.js';
+import { a11y, assertCleanConsoleRun, navLink, openPage, shot, signIn, SKIP_NO_BROWSER, startConsoleAndBrowser, stopConsoleAndBrowser, WIDTHS } from './browser-support.js';
 
 let ts: TestService;
 let browser: Browser;
@@ -25,8 +25,7 @@ let b: TestClient;
 
 describe('console overview, beneficiaries, payout routes and client edit in a browser', { skip: SKIP_NO_BROWSER }, () => {
   before(async () => {
-    await buildConsoleApp();
-    [ts, browser] = await Promise.all([startTestService(FAST_PAYOUT_ENV), launchBrowser()]);
+    ({ ts, browser } = await startConsoleAndBrowser(FAST_PAYOUT_ENV));
     a = await ts.createClient({});
     b = await ts.createClient({});
     assert.equal((await ts.admin('POST', '/routes', { org: a.orgId, modes: ['IMPS', 'NEFT'], name: 'Current account 0042' })).status, 201);
@@ -53,33 +52,14 @@ describe('console overview, beneficiaries, payout routes and client edit in a br
       { what: 'payouts credited and the order paid', timeoutMs: 20_000, stepMs: 200 },
     );
   });
-  after(async () => {
-    await browser?.close();
-    await ts?.stop();
-  });
-
-  async function signIn(page: Page, email: string): Promise<void> {
-    await page.goto(`${ts.svc.publicUrl}/console/`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(GOOD_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('button', { name: 'Sign out' }).waitFor();
-  }
-
-  async function a11y(page: Page, name: string): Promise<void> {
-    assert.deepEqual(await seriousA11yViolations(page), [], name);
-  }
-
-  const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name, exact: true }).click();
+  after(() => stopConsoleAndBrowser(ts, browser));
 
   test('a developer: overview charts, beneficiaries, payout routes, and edits an API client', async () => {
     for (const [i, width] of WIDTHS.entries()) {
       const rec = await openPage(browser, width, { timezoneId: 'Asia/Kolkata' });
       const { page } = rec;
-      page.context().setDefaultTimeout(30_000);
-      page.context().setDefaultNavigationTimeout(30_000);
       try {
-        await signIn(page, 'dev@asha.example');
+        await signIn(page, ts, 'dev@asha.example');
         // The first page after sign-in is the Overview.
         await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
         const collections = page.getByRole('region', { name: 'Collections' });
@@ -95,7 +75,7 @@ describe('console overview, beneficiaries, payout routes and client edit in a br
         await a11y(page, 'overview');
         await shot(page, `overview-${width}`);
 
-        await nav(page, 'Beneficiaries');
+        await navLink(page, 'Beneficiaries').click();
         const rows = page.locator('main table tbody tr');
         await rows.first().waitFor();
         assert.equal(await rows.count(), 2);
@@ -112,7 +92,7 @@ describe('console overview, beneficiaries, payout routes and client edit in a br
         await poll(async () => (await rows.count()) === 1 || undefined, { what: 'one beneficiary', timeoutMs: 10_000, stepMs: 100 });
         assert.match(await rows.first().innerText(), /Ravi Traders/);
 
-        await nav(page, 'Payout routes');
+        await navLink(page, 'Payout routes').click();
         await page.getByRole('cell', { name: /Current account 0042/ }).waitFor();
         const routes = await page.locator('main table').innerText();
         assert.match(routes, /Current account 0042 \(default\)\s+IMPS, NEFT\s+sandbox\s+active/);
@@ -120,7 +100,7 @@ describe('console overview, beneficiaries, payout routes and client edit in a br
         await a11y(page, 'payout routes');
         await shot(page, `payout-routes-${width}`);
 
-        await nav(page, 'API clients');
+        await navLink(page, 'API clients').click();
         await page.getByRole('button', { name: `Edit ${a.clientId}` }).click();
         const form = page.getByRole('form', { name: `Edit ${a.clientId}` });
         await form.getByRole('checkbox', { name: 'payouts:write' }).uncheck();
@@ -156,12 +136,10 @@ describe('console overview, beneficiaries, payout routes and client edit in a br
   test('a viewer: the pages, no edit control, and the API refuses the edit (403)', async () => {
     const rec = await openPage(browser, 1280, { timezoneId: 'Asia/Kolkata' });
     const { page } = rec;
-    page.context().setDefaultTimeout(30_000);
-    page.context().setDefaultNavigationTimeout(30_000);
     try {
-      await signIn(page, 'viewer@asha.example');
+      await signIn(page, ts, 'viewer@asha.example');
       await page.getByRole('region', { name: 'Collections' }).waitFor();
-      await nav(page, 'API clients');
+      await navLink(page, 'API clients').click();
       await page.getByText('Your role can see API clients but not change them.').waitFor();
       assert.equal(await page.getByRole('button', { name: /^Edit / }).count(), 0);
       assert.equal(await page.getByRole('button', { name: 'Save changes' }).count(), 0);
@@ -171,7 +149,7 @@ describe('console overview, beneficiaries, payout routes and client edit in a br
         return { status: r.status, code: (await r.json()).error.code };
       })()`)) as unknown;
       assert.deepEqual(answer, { status: 403, code: 'API_SCOPE_DENIED' });
-      await nav(page, 'Beneficiaries');
+      await navLink(page, 'Beneficiaries').click();
       await page.locator('main table tbody tr').first().waitFor();
       await a11y(page, 'beneficiaries (viewer)');
       assertCleanConsoleRun(rec, ts.svc.publicUrl);

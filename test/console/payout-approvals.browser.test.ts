@@ -8,10 +8,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { GOOD_PASSWORD, signedInUser } from '../support/console.js';
+import { makerCheckerOrg } from '../support/console.js';
 import { FAST_PAYOUT_ENV, waitFor } from '../payout/helpers.js';
-import { startTestService, type TestClient, type TestService } from '../support/service.js';
-import { assertCleanConsoleRun, buildConsoleApp, launchBrowser, openPage, seriousA11yViolations, shot, SKIP_NO_BROWSER, WIDTHS } from './browser-support.js';
+import type { TestClient, TestService } from '../support/service.js';
+import { assertCleanConsoleRun, openPage, seriousA11yViolations, shot, signIn, SKIP_NO_BROWSER, startConsoleAndBrowser, stopConsoleAndBrowser, WIDTHS } from './browser-support.js';
 
 let ts: TestService;
 let browser: Browser;
@@ -22,27 +22,10 @@ const payoutRow = async (transactionId: string) =>
 
 describe('payout form and approvals pages in a browser', { skip: SKIP_NO_BROWSER }, () => {
   before(async () => {
-    await buildConsoleApp();
-    [ts, browser] = await Promise.all([startTestService(FAST_PAYOUT_ENV), launchBrowser()]);
-    client = await ts.createClient({});
-    const r = await ts.admin('POST', '/routes', { org: client.orgId, modes: ['IMPS', 'NEFT', 'RTGS'] });
-    assert.equal(r.status, 201, r.text);
-    await signedInUser(ts, client.orgId, 'meera@asha.example', 'maker');
-    await signedInUser(ts, client.orgId, 'kabir@asha.example', 'checker');
+    ({ ts, browser } = await startConsoleAndBrowser(FAST_PAYOUT_ENV));
+    client = await makerCheckerOrg(ts, 'meera@asha.example', 'kabir@asha.example');
   });
-  after(async () => {
-    await browser?.close();
-    await ts?.stop();
-  });
-
-  async function signIn(page: Page, email: string): Promise<void> {
-    page.context().setDefaultTimeout(30_000); // scrypt on a loaded machine
-    await page.goto(`${ts.svc.publicUrl}/console/`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(GOOD_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('navigation').waitFor();
-  }
+  after(() => stopConsoleAndBrowser(ts, browser));
 
   async function makePayout(page: Page, amount: string, mode: string, shown: RegExp): Promise<string> {
     await page.getByRole('navigation').getByRole('link', { name: 'New payout', exact: true }).click();
@@ -69,7 +52,7 @@ describe('payout form and approvals pages in a browser', { skip: SKIP_NO_BROWSER
       let approveId: string;
       let rejectId: string;
       try {
-        await signIn(maker.page, 'meera@asha.example');
+        await signIn(maker.page, ts, 'meera@asha.example');
         approveId = await makePayout(maker.page, '1,500.50', 'IMPS', /₹1,500\.50/);
         await maker.page.getByLabel('Amount (₹)').waitFor();
         assert.deepEqual(await seriousA11yViolations(maker.page), [], 'new payout');
@@ -91,7 +74,7 @@ describe('payout form and approvals pages in a browser', { skip: SKIP_NO_BROWSER
       const checker = await openPage(browser, width, { timezoneId: 'Asia/Kolkata' });
       try {
         const { page } = checker;
-        await signIn(page, 'kabir@asha.example');
+        await signIn(page, ts, 'kabir@asha.example');
         await page.getByRole('navigation').getByRole('link', { name: 'Payout approvals', exact: true }).click();
         await page.getByRole('heading', { name: 'Payout approvals' }).waitFor();
         const row = page.getByRole('row').filter({ hasText: approveId });
@@ -128,7 +111,7 @@ describe('payout form and approvals pages in a browser', { skip: SKIP_NO_BROWSER
     const maker = await openPage(browser, 1280, { timezoneId: 'Asia/Kolkata' });
     try {
       const { page } = maker;
-      await signIn(page, 'meera@asha.example');
+      await signIn(page, ts, 'meera@asha.example');
       // The first submission reaches the service (the payout is made) but its answer never comes back.
       const keys: string[] = [];
       await page.route('**/console/api/payouts', async (route) => {

@@ -10,12 +10,12 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { CashfreeSimulator } from '../providers/cashfree-simulator.js';
 import { createOrder, intentBody } from '../refunds/helpers.js';
-import { GOOD_PASSWORD, signedInUser } from '../support/console.js';
-import { startTestService, type TestClient, type TestService } from '../support/service.js';
-import { assertCleanConsoleRun, buildConsoleApp, launchBrowser, openPage, seriousA11yViolations, shot, SKIP_NO_BROWSER, WIDTHS } from './browser-support.js';
+import { signedInUser } from '../support/console.js';
+import type { TestClient, TestService } from '../support/service.js';
+import { a11y, assertCleanConsoleRun, navLink, openPage, shot, signIn, SKIP_NO_BROWSER, startConsoleAndBrowser, stopConsoleAndBrowser, WIDTHS } from './browser-support.js';
 
 const CLIENT_ID = 'TEST1000browser';
 const CLIENT_SECRET = 'cfsk_ma_test_browser_secret_0001';
@@ -29,10 +29,9 @@ let orderId = '';
 
 describe('provider accounts page and provider anomalies in a browser', { skip: SKIP_NO_BROWSER }, () => {
   before(async () => {
-    await buildConsoleApp();
     sim = new CashfreeSimulator({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET });
     await sim.start();
-    [ts, browser] = await Promise.all([startTestService({ PROVIDER_TIMEOUT_MS: '1500' }), launchBrowser()]);
+    ({ ts, browser } = await startConsoleAndBrowser({ PROVIDER_TIMEOUT_MS: '1500' }));
     client = await ts.createClient({ rateLimit: 100_000 });
     const added = await ts.admin('POST', '/provider-accounts', {
       org: client.orgId,
@@ -55,32 +54,16 @@ describe('provider accounts page and provider anomalies in a browser', { skip: S
     await signedInUser(ts, client.orgId, 'viewer@asha.example', 'viewer');
   });
   after(async () => {
-    await browser?.close();
-    await ts?.stop();
+    await stopConsoleAndBrowser(ts, browser);
     await sim?.stop();
   });
-
-  async function signIn(page: Page, email: string): Promise<void> {
-    page.context().setDefaultTimeout(30_000); // scrypt on a loaded machine
-    await page.goto(`${ts.svc.publicUrl}/console/`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(GOOD_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('button', { name: 'Sign out' }).waitFor();
-  }
-
-  async function a11y(page: Page, name: string): Promise<void> {
-    assert.deepEqual(await seriousA11yViolations(page), [], name);
-  }
-
-  const navLink = (page: Page, name: string) => page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name, exact: true });
 
   test('an admin lists the accounts and their anomalies, adds a sandbox account and chooses it for collections (390 and 1280 px)', async () => {
     for (const width of WIDTHS) {
       const rec = await openPage(browser, width, { timezoneId: 'Asia/Kolkata' });
       const { page } = rec;
       try {
-        await signIn(page, 'admin@asha.example');
+        await signIn(page, ts, 'admin@asha.example');
         await navLink(page, 'Provider accounts').click();
         await page.getByRole('heading', { name: 'Provider accounts', level: 1 }).waitFor();
         const row = page.getByRole('row').filter({ hasText: 'Cashfree (simulator)' });
@@ -129,7 +112,7 @@ describe('provider accounts page and provider anomalies in a browser', { skip: S
       const rec = await openPage(browser, width, { timezoneId: 'Asia/Kolkata' });
       const { page } = rec;
       try {
-        await signIn(page, 'dev@asha.example');
+        await signIn(page, ts, 'dev@asha.example');
         assert.equal(await navLink(page, 'Provider accounts').count(), 0, 'not in the navigation');
         assert.equal(await navLink(page, 'Payment orders').count(), 1);
         await page.goto(`${ts.svc.publicUrl}/console/payment-orders/${orderPk}`);
@@ -148,7 +131,7 @@ describe('provider accounts page and provider anomalies in a browser', { skip: S
     }
     const rec = await openPage(browser, 1280, { timezoneId: 'Asia/Kolkata' });
     try {
-      await signIn(rec.page, 'viewer@asha.example');
+      await signIn(rec.page, ts, 'viewer@asha.example');
       assert.equal(await navLink(rec.page, 'Provider accounts').count(), 0);
       await rec.page.goto(`${ts.svc.publicUrl}/console/payment-orders/${orderPk}`);
       await rec.page.getByRole('heading', { name: 'State moves' }).waitFor();

@@ -7,11 +7,11 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { GOOD_PASSWORD, signedInUser } from '../support/console.js';
-import { startTestService, type TestClient, type TestService } from '../support/service.js';
+import type { Browser } from 'playwright-core';
+import { signedInUser } from '../support/console.js';
+import type { TestClient, TestService } from '../support/service.js';
 import { createOrder, intentBody, itemsOnceThere, key, orderRow, paidOrder, sandboxPay } from '../refunds/helpers.js';
-import { assertCleanConsoleRun, buildConsoleApp, launchBrowser, openPage, seriousA11yViolations, shot, SKIP_NO_BROWSER, WIDTHS } from './browser-support.js';
+import { a11y, assertCleanConsoleRun, openPage, shot, signIn, SKIP_NO_BROWSER, startConsoleAndBrowser, stopConsoleAndBrowser, WIDTHS } from './browser-support.js';
 
 let ts: TestService;
 let browser: Browser;
@@ -36,29 +36,12 @@ const refundStatus = async (id: string) => (await ts.database.db.query('SELECT s
 
 describe('review queue and refunds pages in a browser', { skip: SKIP_NO_BROWSER }, () => {
   before(async () => {
-    await buildConsoleApp();
-    [ts, browser] = await Promise.all([startTestService(), launchBrowser()]);
+    ({ ts, browser } = await startConsoleAndBrowser());
     client = await ts.createClient({ rateLimit: 100_000 });
     await signedInUser(ts, client.orgId, 'rita@asha.example', 'reviewer');
     await signedInUser(ts, client.orgId, 'vijay@asha.example', 'viewer');
   });
-  after(async () => {
-    await browser?.close();
-    await ts?.stop();
-  });
-
-  async function signIn(page: Page, email: string): Promise<void> {
-    page.context().setDefaultTimeout(30_000); // scrypt on a loaded machine
-    await page.goto(`${ts.svc.publicUrl}/console/`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(GOOD_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('navigation').waitFor();
-  }
-
-  async function a11y(page: Page, name: string): Promise<void> {
-    assert.deepEqual(await seriousA11yViolations(page), [], name);
-  }
+  after(() => stopConsoleAndBrowser(ts, browser));
 
   test('a reviewer confirms a review item and approves a refund through the pages (390 and 1280 px)', async () => {
     for (const width of WIDTHS) {
@@ -67,7 +50,7 @@ describe('review queue and refunds pages in a browser', { skip: SKIP_NO_BROWSER 
       const rec = await openPage(browser, width, { timezoneId: 'Asia/Kolkata' });
       const { page } = rec;
       try {
-        await signIn(page, 'rita@asha.example');
+        await signIn(page, ts, 'rita@asha.example');
         await page.getByRole('navigation').getByRole('link', { name: 'Review queue', exact: true }).click();
         await page.getByRole('heading', { name: 'Review queue' }).waitFor();
         const row = page.getByRole('row').filter({ hasText: m.order_id });
@@ -115,7 +98,7 @@ describe('review queue and refunds pages in a browser', { skip: SKIP_NO_BROWSER 
     const rec = await openPage(browser, 1280);
     const { page } = rec;
     try {
-      await signIn(page, 'rita@asha.example');
+      await signIn(page, ts, 'rita@asha.example');
       await page.getByRole('navigation').getByRole('link', { name: 'Review queue', exact: true }).click();
       await page.getByRole('button', { name: `Open review of order ${m.order_id}` }).click();
       await page.getByLabel('Note').fill('statement line 3');
@@ -142,7 +125,7 @@ describe('review queue and refunds pages in a browser', { skip: SKIP_NO_BROWSER 
       const rec = await openPage(browser, width);
       const { page } = rec;
       try {
-        await signIn(page, 'vijay@asha.example');
+        await signIn(page, ts, 'vijay@asha.example');
         await page.getByRole('navigation').getByRole('link', { name: 'Review queue', exact: true }).click();
         await page.getByRole('button', { name: `Open review of order ${m.order_id}` }).click();
         await page.getByRole('heading', { name: `Order ${m.order_id}` }).waitFor();

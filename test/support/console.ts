@@ -1,5 +1,5 @@
 /** A console API caller with its own cookie jar and CSRF token, like a browser tab; and user set-up helpers. */
-import type { ApiResponse, TestService } from './service.js';
+import type { ApiResponse, TestClient, TestService } from './service.js';
 
 export const GOOD_PASSWORD = 'violet-harbour-tractor-91';
 
@@ -55,4 +55,17 @@ export async function signedInUser(ts: TestService, orgId: string, email: string
   const r = await c.call('POST', '/setup', { token, password: GOOD_PASSWORD });
   if (r.status !== 200) throw new Error(`set-up failed: ${r.text}`);
   return Object.assign(c, { userId });
+}
+
+/**
+ * An API client whose organization pays out in every mode, with a console `maker` and `checker`:
+ * what the maker-checker pages (a payout, a bulk file) need before anyone signs in.
+ */
+export async function makerCheckerOrg(ts: TestService, maker: string, checker: string): Promise<TestClient> {
+  const client = await ts.createClient({});
+  const r = await ts.admin('POST', '/routes', { org: client.orgId, modes: ['IMPS', 'NEFT', 'RTGS'] });
+  if (r.status !== 201) throw new Error(`route create failed: ${r.text}`);
+  await signedInUser(ts, client.orgId, maker, 'maker');
+  await signedInUser(ts, client.orgId, checker, 'checker');
+  return client;
 }

@@ -8,6 +8,8 @@ import { api, ApiError, describe } from '../api.js';
 import { Time } from '../components.js';
 import { formatPaise } from '../format.js';
 import { DecisionForm, DecisionOutcome, useDecision } from './DecisionForm.js';
+import type { Column } from './columns.js';
+import { QueueTable } from './QueueTable.js';
 
 interface Refund {
   id: string;
@@ -25,6 +27,15 @@ interface Refund {
 }
 
 const STATUSES: Refund['status'][] = ['PENDING_REVIEW', 'PROCESSING', 'COMPLETED', 'REJECTED', 'FAILED'];
+
+const COLUMNS: Column<Refund>[] = [
+  { title: 'Requested', cell: (r) => <Time iso={r.created_at} /> },
+  { title: 'Refund', cell: (r) => <code>{r.refund_id}</code> },
+  { title: 'Order', cell: (r) => <code>{r.order_id}</code> },
+  { title: 'Amount', cell: (r) => formatPaise(r.amount_paise), numeric: true },
+  { title: 'Reason', cell: (r) => r.reason ?? '—' },
+  { title: 'Status', cell: (r) => r.status },
+];
 
 export function RefundsPage({ canDecide }: { canDecide: boolean }) {
   const [refunds, setRefunds] = useState<Refund[] | null>(null);
@@ -124,50 +135,7 @@ export function RefundsPage({ canDecide }: { canDecide: boolean }) {
           </button>
         </section>
       ) : null}
-      {refunds === null ? (
-        <p>Loading…</p>
-      ) : refunds.length === 0 ? (
-        <p>No refunds{status ? ` with status ${status}` : ''}.</p>
-      ) : (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Requested</th>
-                <th scope="col">Refund</th>
-                <th scope="col">Order</th>
-                <th scope="col">Amount</th>
-                <th scope="col">Reason</th>
-                <th scope="col">Status</th>
-                <th scope="col">Details</th>
-              </tr>
-            </thead>
-            <tbody>
-              {refunds.map((r) => (
-                <tr key={r.id}>
-                  <td>
-                    <Time iso={r.created_at} />
-                  </td>
-                  <td>
-                    <code>{r.refund_id}</code>
-                  </td>
-                  <td>
-                    <code>{r.order_id}</code>
-                  </td>
-                  <td className="num">{formatPaise(r.amount_paise)}</td>
-                  <td>{r.reason ?? '—'}</td>
-                  <td>{r.status}</td>
-                  <td className="actions">
-                    <button type="button" className="secondary" aria-label={`Open refund ${r.refund_id}`} onClick={() => setSelected(r.id)}>
-                      Open
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <QueueTable rows={refunds} empty={`No refunds${status ? ` with status ${status}` : ''}.`} columns={COLUMNS} openLabel={(r) => `Open refund ${r.refund_id}`} onOpen={setSelected} />
     </>
   );
 }

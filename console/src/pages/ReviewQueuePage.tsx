@@ -8,6 +8,8 @@ import { api, ApiError, describe } from '../api.js';
 import { Time } from '../components.js';
 import { formatPaise } from '../format.js';
 import { DecisionForm, DecisionOutcome, useDecision } from './DecisionForm.js';
+import type { Column } from './columns.js';
+import { QueueTable } from './QueueTable.js';
 
 interface ReviewItem {
   id: string;
@@ -39,6 +41,16 @@ function reported(r: ReviewItem['provider_reported']): string {
   if (typeof r.source === 'string') parts.push(`via ${r.source.split(':')[0]?.replace('_', ' ')}`);
   return parts.join(' · ') || '—';
 }
+
+const COLUMNS: Column<ReviewItem>[] = [
+  { title: 'Opened', cell: (i) => <Time iso={i.created_at} /> },
+  { title: 'Order', cell: (i) => <code>{i.order?.order_id ?? '—'}</code> },
+  { title: 'Why', cell: (i) => KINDS[i.kind] },
+  { title: 'Order amount', cell: (i) => (i.order ? formatPaise(i.order.amount_paise) : '—'), numeric: true },
+  { title: 'Provider reported', cell: (i) => reported(i.provider_reported) },
+  { title: "Payer's UTR", cell: (i) => i.payer_claimed_utr ?? '—' },
+  { title: 'Status', cell: (i) => i.status },
+];
 
 export function ReviewQueuePage({ canDecide }: { canDecide: boolean }) {
   const [items, setItems] = useState<ReviewItem[] | null>(null);
@@ -133,50 +145,13 @@ export function ReviewQueuePage({ canDecide }: { canDecide: boolean }) {
           </button>
         </section>
       ) : null}
-      {items === null ? (
-        <p>Loading…</p>
-      ) : items.length === 0 ? (
-        <p>No review items{status ? ` with status ${status}` : ''}.</p>
-      ) : (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Opened</th>
-                <th scope="col">Order</th>
-                <th scope="col">Why</th>
-                <th scope="col">Order amount</th>
-                <th scope="col">Provider reported</th>
-                <th scope="col">Payer's UTR</th>
-                <th scope="col">Status</th>
-                <th scope="col">Details</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((i) => (
-                <tr key={i.id}>
-                  <td>
-                    <Time iso={i.created_at} />
-                  </td>
-                  <td>
-                    <code>{i.order?.order_id ?? '—'}</code>
-                  </td>
-                  <td>{KINDS[i.kind]}</td>
-                  <td className="num">{i.order ? formatPaise(i.order.amount_paise) : '—'}</td>
-                  <td>{reported(i.provider_reported)}</td>
-                  <td>{i.payer_claimed_utr ?? '—'}</td>
-                  <td>{i.status}</td>
-                  <td className="actions">
-                    <button type="button" className="secondary" aria-label={`Open review of order ${i.order?.order_id ?? i.id}`} onClick={() => setSelected(i.id)}>
-                      Open
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <QueueTable
+        rows={items}
+        empty={`No review items${status ? ` with status ${status}` : ''}.`}
+        columns={COLUMNS}
+        openLabel={(i) => `Open review of order ${i.order?.order_id ?? i.id}`}
+        onOpen={setSelected}
+      />
     </>
   );
 }

@@ -10,6 +10,8 @@ import { api, ApiError, describe } from '../../api.js';
 import { Time } from '../../components.js';
 import { ApproveOrReject, DecisionOutcome, useDecision } from '../DecisionForm.js';
 import { formatPaise } from '../../format.js';
+import type { Column } from '../columns.js';
+import { QueueTable } from '../QueueTable.js';
 
 interface BulkFile {
   id: string;
@@ -57,6 +59,15 @@ function Preview({ f }: { f: BulkFile }) {
     </dl>
   );
 }
+
+const COLUMNS: Column<BulkFile>[] = [
+  { title: 'Uploaded', cell: (f) => <Time iso={f.created_at} /> },
+  { title: 'File', cell: (f) => f.file_name },
+  { title: 'Rows', cell: (f) => f.row_count, numeric: true },
+  { title: 'Total', cell: (f) => formatPaise(f.total_paise), numeric: true },
+  { title: 'Status', cell: (f) => f.status },
+  { title: 'Uploaded by', cell: (f) => f.uploader ?? '—' },
+];
 
 export function BulkPayoutsPage({ canMake, canCheck, self }: { canMake: boolean; canCheck: boolean; self: string }) {
   const [files, setFiles] = useState<BulkFile[] | null>(null);
@@ -158,46 +169,7 @@ export function BulkPayoutsPage({ canMake, canCheck, self }: { canMake: boolean;
           </button>
         </section>
       ) : null}
-      {files === null ? (
-        <p>Loading…</p>
-      ) : files.length === 0 ? (
-        <p>No bulk payout files yet.</p>
-      ) : (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Uploaded</th>
-                <th scope="col">File</th>
-                <th scope="col">Rows</th>
-                <th scope="col">Total</th>
-                <th scope="col">Status</th>
-                <th scope="col">Uploaded by</th>
-                <th scope="col">Details</th>
-              </tr>
-            </thead>
-            <tbody>
-              {files.map((f) => (
-                <tr key={f.id}>
-                  <td>
-                    <Time iso={f.created_at} />
-                  </td>
-                  <td>{f.file_name}</td>
-                  <td className="num">{f.row_count}</td>
-                  <td className="num">{formatPaise(f.total_paise)}</td>
-                  <td>{f.status}</td>
-                  <td>{f.uploader ?? '—'}</td>
-                  <td className="actions">
-                    <button type="button" className="secondary" aria-label={`Open file ${f.file_name}`} onClick={() => setSelected(f.id)}>
-                      Open
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <QueueTable rows={files} empty="No bulk payout files yet." columns={COLUMNS} openLabel={(f) => `Open file ${f.file_name}`} onOpen={setSelected} />
     </>
   );
 }

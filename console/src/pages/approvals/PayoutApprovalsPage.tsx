@@ -8,6 +8,8 @@ import { api, ApiError, describe } from '../../api.js';
 import { Time } from '../../components.js';
 import { ApproveOrReject, DecisionOutcome, useDecision } from '../DecisionForm.js';
 import { formatPaise } from '../../format.js';
+import type { Column } from '../columns.js';
+import { QueueTable } from '../QueueTable.js';
 
 interface Pending {
   id: string;
@@ -20,6 +22,15 @@ interface Pending {
   maker_user_id: string;
   created_at: string;
 }
+
+const COLUMNS: Column<Pending>[] = [
+  { title: 'Made', cell: (r) => <Time iso={r.created_at} /> },
+  { title: 'Transaction', cell: (r) => <code>{r.transaction_id}</code> },
+  { title: 'Beneficiary', cell: (r) => `${r.beneficiary.name} (${r.beneficiary.bank_name})` },
+  { title: 'Amount', cell: (r) => formatPaise(r.amount_paise), numeric: true },
+  { title: 'Mode', cell: (r) => r.mode },
+  { title: 'Made by', cell: (r) => r.maker ?? '—' },
+];
 
 export function PayoutApprovalsPage({ canCheck, self }: { canCheck: boolean; self: string }) {
   const [rows, setRows] = useState<Pending[] | null>(null);
@@ -79,50 +90,7 @@ export function PayoutApprovalsPage({ canCheck, self }: { canCheck: boolean; sel
           </button>
         </section>
       ) : null}
-      {rows === null ? (
-        <p>Loading…</p>
-      ) : rows.length === 0 ? (
-        <p>No payouts are waiting for approval.</p>
-      ) : (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Made</th>
-                <th scope="col">Transaction</th>
-                <th scope="col">Beneficiary</th>
-                <th scope="col">Amount</th>
-                <th scope="col">Mode</th>
-                <th scope="col">Made by</th>
-                <th scope="col">Details</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r) => (
-                <tr key={r.id}>
-                  <td>
-                    <Time iso={r.created_at} />
-                  </td>
-                  <td>
-                    <code>{r.transaction_id}</code>
-                  </td>
-                  <td>
-                    {r.beneficiary.name} ({r.beneficiary.bank_name})
-                  </td>
-                  <td className="num">{formatPaise(r.amount_paise)}</td>
-                  <td>{r.mode}</td>
-                  <td>{r.maker ?? '—'}</td>
-                  <td className="actions">
-                    <button type="button" className="secondary" aria-label={`Open payout ${r.transaction_id}`} onClick={() => setSelected(r.id)}>
-                      Open
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <QueueTable rows={rows} empty="No payouts are waiting for approval." columns={COLUMNS} openLabel={(r) => `Open payout ${r.transaction_id}`} onOpen={setSelected} />
     </>
   );
 }

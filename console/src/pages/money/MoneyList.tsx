@@ -3,16 +3,11 @@
  * status and date filters, newest first, "Previous"/"Next" pages over the API's keyset cursors
  * (a page stays right while new rows arrive), a row's reference opens its page.
  */
-import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { apiPage, describe } from '../../api.js';
 import { ErrorLine } from '../../components.js';
+import { type Column, RowsTable } from '../columns.js';
 import { TableScroll } from './links.js';
-
-export interface Column<T> {
-  title: string;
-  cell: (row: T) => ReactNode;
-  numeric?: boolean;
-}
 
 interface Filter {
   search: string;
@@ -127,28 +122,7 @@ export function MoneyList<T extends { id: string }>(props: {
         <p>No {noun} match.</p>
       ) : (
         <TableScroll label={props.title}>
-          <table>
-            <thead>
-              <tr>
-                {props.columns.map((c) => (
-                  <th key={c.title} scope="col" className={c.numeric ? 'num' : undefined}>
-                    {c.title}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r) => (
-                <tr key={r.id}>
-                  {props.columns.map((c) => (
-                    <td key={c.title} className={c.numeric ? 'num' : undefined}>
-                      {c.cell(r)}
-                    </td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <RowsTable columns={props.columns} rows={rows} alignTitles />
         </TableScroll>
       )}
       <div className="pager" role="group" aria-label={`Pages of ${props.title.toLowerCase()}`}>

@@ -2,7 +2,8 @@
 import { Time } from '../../components.js';
 import { formatPaise } from '../../format.js';
 import { AppLink, dash } from './links.js';
-import { type Column, MoneyList } from './MoneyList.js';
+import type { Column } from '../columns.js';
+import { MoneyList } from './MoneyList.js';
 
 export const ORDER_STATUSES = [
   'AWAITING_CUSTOMER', 'PENDING_PAYMENT', 'AWAITING_CONFIRMATION', 'PAID', 'MANUALLY_CONFIRMED', 'FAILED', 'EXPIRED', 'CANCELLED', 'REFUNDED',

@@ -2,7 +2,8 @@
 import { Time } from '../../components.js';
 import { formatPaise } from '../../format.js';
 import { AppLink, dash } from './links.js';
-import { type Column, MoneyList } from './MoneyList.js';
+import type { Column } from '../columns.js';
+import { MoneyList } from './MoneyList.js';
 
 /** The domain's payout states (src/domain/payout.ts PAYOUT_STATUSES; the console API checks the filter against it). */
 export const PAYOUT_STATUSES = ['PENDING_APPROVAL', 'PROCESSING', 'SUCCESS', 'FAILED', 'REJECTED', 'REVERSED'] as const;

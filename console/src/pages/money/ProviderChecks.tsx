@@ -3,9 +3,9 @@
  * each status call the service made, oldest first, with what it asked, what came back and what it
  * did with the answer. Loaded apart from the page's own data, so a slow list never holds the page.
  */
-import type { ReactNode } from 'react';
 import { Time } from '../../components.js';
 import { formatPaise } from '../../format.js';
+import type { Column } from '../columns.js';
 import { dash, TableScroll } from './links.js';
 import { useDetail } from './useDetail.js';
 
@@ -39,108 +39,106 @@ function answerText(c: Check): string {
   return `${c.answer}${words}${why ? `: ${why}` : ''}`;
 }
 
-function Shell({ title, id, note, children }: { title: string; id: string; note: string; children: ReactNode }) {
+/**
+ * What an order's checks and a payout's inquiries share: the section, the loading, error or
+ * nothing-yet line, the truncation notice and the table, which begins with when the check was made
+ * and ends with what the service did and how long the call took; `columns` are those between.
+ */
+function CheckLog({ path, title, id, note, none, noun, columns }: { path: string; title: string; id: string; note: string; none: string; noun: string; columns: Column<Check>[] }) {
+  const { data, error } = useDetail<{ checks: Check[]; truncated: boolean }>(path);
   return (
     <section aria-labelledby={id}>
       <h2 id={id}>{title}</h2>
       <p className="hint">{note}</p>
-      {children}
+      {error ? <p role="alert">{error}</p> : data === null ? <p>Loading…</p> : data.checks.length === 0 ? <p>{none}</p> : null}
+      {data && data.checks.length > 0 ? (
+        <>
+          {data.truncated ? <p>{`Only the newest ${data.checks.length} ${noun} are shown.`}</p> : null}
+          <TableScroll label={title}>
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">When</th>
+                  {columns.map((col) => (
+                    <th key={col.title} scope="col">
+                      {col.title}
+                    </th>
+                  ))}
+                  <th scope="col">Outcome</th>
+                  <th scope="col">Time taken</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.checks.map((c, i) => (
+                  <tr key={i}>
+                    <td>
+                      <Time iso={c.checked_at} />
+                    </td>
+                    {columns.map((col) => (
+                      <td key={col.title}>{col.cell(c)}</td>
+                    ))}
+                    <td>{c.outcome}</td>
+                    <td>{c.duration_ms} ms</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
+        </>
+      ) : null}
     </section>
   );
 }
 
+const ORDER_COLUMNS: Column<Check>[] = [
+  { title: 'Why', cell: (c) => REASONS[c.reason] ?? c.reason },
+  {
+    title: 'Asked',
+    cell: (c) => (
+      <>
+        {c.provider}: status of <code>{c.asked}</code>
+      </>
+    ),
+  },
+  { title: 'Answer', cell: answerText },
+  { title: 'UTR', cell: (c) => dash(c.utr) },
+  { title: 'Amount reported', cell: (c) => (typeof c.amount_paise === 'number' ? formatPaise(c.amount_paise) : '—') },
+];
+
 /** A payment order's status checks (live checks and the final check before expiry). */
 export function OrderProviderChecks({ orderRef }: { orderRef: string }) {
-  const { data, error } = useDetail<{ checks: Check[]; truncated: boolean }>(`/payment-orders/${encodeURIComponent(orderRef)}/provider-checks`);
   return (
-    <Shell title="Provider checks" id="checks-title" note="Each time the service asked the provider for this order's status: what it asked, the answer, and what it did with it.">
-      {error ? <p role="alert">{error}</p> : data === null ? <p>Loading…</p> : data.checks.length === 0 ? <p>The provider was not asked about this order.</p> : null}
-      {data && data.checks.length > 0 ? (
-        <>
-          {data.truncated ? <p>Only the newest {data.checks.length} checks are shown.</p> : null}
-          <TableScroll label="Provider checks">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Why</th>
-                  <th scope="col">Asked</th>
-                  <th scope="col">Answer</th>
-                  <th scope="col">UTR</th>
-                  <th scope="col">Amount reported</th>
-                  <th scope="col">Outcome</th>
-                  <th scope="col">Time taken</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.checks.map((c, i) => (
-                  <tr key={i}>
-                    <td>
-                      <Time iso={c.checked_at} />
-                    </td>
-                    <td>{REASONS[c.reason] ?? c.reason}</td>
-                    <td>
-                      {c.provider}: status of <code>{c.asked}</code>
-                    </td>
-                    <td>{answerText(c)}</td>
-                    <td>{dash(c.utr)}</td>
-                    <td>{typeof c.amount_paise === 'number' ? formatPaise(c.amount_paise) : '—'}</td>
-                    <td>{c.outcome}</td>
-                    <td>{c.duration_ms} ms</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
-        </>
-      ) : null}
-    </Shell>
+    <CheckLog
+      path={`/payment-orders/${encodeURIComponent(orderRef)}/provider-checks`}
+      title="Provider checks"
+      id="checks-title"
+      note="Each time the service asked the provider for this order's status: what it asked, the answer, and what it did with it."
+      none="The provider was not asked about this order."
+      noun="checks"
+      columns={ORDER_COLUMNS}
+    />
   );
 }
 
+const INQUIRY_COLUMNS: Column<Check>[] = [
+  { title: 'Attempt', cell: (c) => c.attempt_no ?? '—' },
+  { title: 'Answer', cell: answerText },
+  { title: 'Maps to', cell: (c) => dash(c.mapped_status) },
+  { title: 'Bank reference', cell: (c) => dash(c.bank_reference) },
+  { title: 'UTR', cell: (c) => dash(c.utr) },
+];
+
 /** A payout's status inquiries, attempt by attempt. */
 export function PayoutInquiries({ payoutRef }: { payoutRef: string }) {
-  const { data, error } = useDetail<{ checks: Check[]; truncated: boolean }>(`/payouts/${encodeURIComponent(payoutRef)}/inquiries`);
   return (
-    <Shell title="Inquiries" id="inquiries-title" note="Each status inquiry the service made with the bank, for every attempt: the answer, the status it maps to, and what the service did.">
-      {error ? <p role="alert">{error}</p> : data === null ? <p>Loading…</p> : data.checks.length === 0 ? <p>No inquiry was needed: the bank's answers and callbacks settled it.</p> : null}
-      {data && data.checks.length > 0 ? (
-        <>
-          {data.truncated ? <p>Only the newest {data.checks.length} inquiries are shown.</p> : null}
-          <TableScroll label="Inquiries">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Attempt</th>
-                  <th scope="col">Answer</th>
-                  <th scope="col">Maps to</th>
-                  <th scope="col">Bank reference</th>
-                  <th scope="col">UTR</th>
-                  <th scope="col">Outcome</th>
-                  <th scope="col">Time taken</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.checks.map((c, i) => (
-                  <tr key={i}>
-                    <td>
-                      <Time iso={c.checked_at} />
-                    </td>
-                    <td>{c.attempt_no ?? '—'}</td>
-                    <td>{answerText(c)}</td>
-                    <td>{dash(c.mapped_status)}</td>
-                    <td>{dash(c.bank_reference)}</td>
-                    <td>{dash(c.utr)}</td>
-                    <td>{c.outcome}</td>
-                    <td>{c.duration_ms} ms</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
-        </>
-      ) : null}
-    </Shell>
+    <CheckLog
+      path={`/payouts/${encodeURIComponent(payoutRef)}/inquiries`}
+      title="Inquiries"
+      id="inquiries-title"
+      note="Each status inquiry the service made with the bank, for every attempt: the answer, the status it maps to, and what the service did."
+      none="No inquiry was needed: the bank's answers and callbacks settled it."
+      noun="inquiries"
+      columns={INQUIRY_COLUMNS}
+    />
   );
 }

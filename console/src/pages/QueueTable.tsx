@@ -1,0 +1,40 @@
+/**
+ * The queue table of the decision pages (review queue, refunds, payout approvals, bulk payouts):
+ * the page's rows and an "Open" button each that shows the row's decision panel. The pages differ
+ * only in their columns; the decision form (DecisionForm.tsx) and the panel stay in each page.
+ */
+import { type Column, RowsTable } from './columns.js';
+
+export function QueueTable<T extends { id: string }>({
+  rows,
+  empty,
+  columns,
+  openLabel,
+  onOpen,
+}: {
+  /** null while loading. */
+  rows: T[] | null;
+  /** What the page says when there is no row. */
+  empty: string;
+  columns: ReadonlyArray<Column<T>>;
+  /** The accessible name of a row's "Open" button: every button reads "Open", so this names the row. */
+  openLabel: (row: T) => string;
+  onOpen: (id: string) => void;
+}) {
+  if (rows === null) return <p>Loading…</p>;
+  if (rows.length === 0) return <p>{empty}</p>;
+  const open: Column<T> = {
+    title: 'Details',
+    actions: true,
+    cell: (r) => (
+      <button type="button" className="secondary" aria-label={openLabel(r)} onClick={() => onOpen(r.id)}>
+        Open
+      </button>
+    ),
+  };
+  return (
+    <div className="table-wrap">
+      <RowsTable columns={[...columns, open]} rows={rows} />
+    </div>
+  );
+}
