@@ -14,7 +14,7 @@
  * cache: a lock or a write must reach the database every time.
  */
 import DataLoader from 'dataloader';
-import { inTransaction, type Queryable } from './db.js';
+import { type Queryable, transactionOf } from './db.js';
 
 /** A single-item call; its result is its own item's. */
 export type CoalescedCall<T, R> = (q: Queryable, item: T) => Promise<R>;
@@ -24,16 +24,21 @@ export type CoalescedCall<T, R> = (q: Queryable, item: T) => Promise<R>;
  * item, in that order (nothing for a write without results).
  */
 export function coalesced<T, R = void>(call: (q: Queryable, items: T[]) => Promise<R[] | undefined | void>): CoalescedCall<T, R> {
-  const loaders = new WeakMap<Queryable, DataLoader<T, R>>();
+  // One loader per transaction (not per pooled client, which serves the next transaction after).
+  const loaders = new WeakMap<object, DataLoader<T, R>>();
   return (q, item) => {
-    if (!inTransaction(q)) return call(q, [item]).then((results) => results?.[0] as R);
-    let loader = loaders.get(q);
+    const tx = transactionOf(q);
+    if (!tx) return call(q, [item]).then((results) => results?.[0] as R);
+    let loader = loaders.get(tx);
     if (!loader) {
       loader = new DataLoader<T, R>(async (items) => {
+        // A call left un-awaited would otherwise run after its transaction ended: outside any
+        // transaction, or inside the client's next one.
+        if (transactionOf(q) !== tx) throw new Error('coalesced statement sent after its transaction ended');
         const results = await call(q, [...items]);
         return items.map((_, i) => results?.[i] as R);
       }, { cache: false });
-      loaders.set(q, loader);
+      loaders.set(tx, loader);
     }
     return loader.load(item);
   };

@@ -28,9 +28,12 @@ export function afterCommit(q: Queryable, fn: () => void): void {
   else queueMicrotask(() => runHook(fn));
 }
 
-/** Whether `q` is a connection inside a transaction of Db.tx (not the pool, not a bare client). */
-export function inTransaction(q: Queryable): boolean {
-  return commitHooks.has(q);
+/**
+ * The transaction `q` is in, as an object that stands for that one transaction (a pooled client
+ * serves many transactions one after the other); undefined outside Db.tx (the pool, a bare client).
+ */
+export function transactionOf(q: Queryable): object | undefined {
+  return commitHooks.get(q);
 }
 
 function runHook(fn: () => void): void {
@@ -182,11 +185,13 @@ export class Db implements Queryable {
     try {
       await client.query('BEGIN');
       const result = await fn(client);
-      await client.query('COMMIT');
+      // The transaction ends here for everything that asks (transactionOf), before COMMIT is sent.
       commitHooks.delete(client);
+      await client.query('COMMIT');
       for (const hook of hooks) runHook(hook);
       return result;
     } catch (err) {
+      commitHooks.delete(client);
       try {
         await client.query('ROLLBACK');
       } catch {

@@ -1,10 +1,12 @@
 /**
  * Units of work in one transaction, side by side: each unit is written for one item (lock it,
  * decide, write), and the units run together so that their single-item statements coalesce
- * (coalesced.ts) into one statement per step. Units about the same row never run together: a
+ * (coalesced.ts) into one statement per step. Units with the same key never run together: a
  * unit whose key an earlier unit already has waits for the next round, and so decides on what the
  * earlier one wrote, exactly as if it ran in its own transaction afterwards. Nothing is replayed
- * in memory.
+ * in memory. The caller's key names the row its units move (an order's or a payout's reference);
+ * where it cannot (held payout attempts, keyed by attempt), a coalesced write that meets the same
+ * row twice fails (payouts-repo writeMove), and every unit runs again alone.
  */
 import type { Queryable } from './db.js';
 

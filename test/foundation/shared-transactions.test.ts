@@ -127,3 +127,14 @@ test('shared transactions: units arriving together commit once; a failing unit f
   const rows = await t.db.query<{ name: string; n: number }>("SELECT name, n FROM counters WHERE name LIKE 'f%' ORDER BY name");
   assert.deepEqual(rows.rows, [{ name: 'f1', n: 1 }, { name: 'f3', n: 1 }]);
 });
+
+test('a coalesced call left un-awaited when its transaction ends is refused, never sent outside it', async () => {
+  let late: Promise<number> | undefined;
+  await t.db.tx(async (tx) => {
+    late = bump(tx, 'g1');
+    late.catch(() => undefined); // observed below
+  });
+  await assert.rejects(late!, /sent after its transaction ended/);
+  const rows = await t.db.query("SELECT name FROM counters WHERE name = 'g1'");
+  assert.equal(rows.rowCount, 0);
+});

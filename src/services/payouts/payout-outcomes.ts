@@ -68,7 +68,7 @@ export async function applyOutcome(ctx: OutcomeRules, tx: Queryable, news: Outco
   if (news.holder) {
     const inquiries = locked.attempt.inquiry_count + (news.inquired ? 1 : 0);
     const lastError = news.update.kind === 'unknown' ? news.update.error : null;
-    move.scheduleCheck({ id: locked.attempt.id, delayMs: inquiryDelayMs(ctx, inquiries), inquired: news.inquired, lastError, submitted: news.submitted ?? false });
+    move.scheduleCheck({ delayMs: inquiryDelayMs(ctx, inquiries), inquired: news.inquired, lastError, submitted: news.submitted ?? false });
   }
   await move.write(tx);
   if (!retry) return { result };

@@ -95,7 +95,7 @@ export class PayoutMove {
   }
 
   /** The attempt's next status inquiry (and the end of its holder's lease), written with its move if it has one. */
-  scheduleCheck(c: repo.CheckSchedule): void {
+  scheduleCheck(c: Omit<repo.CheckSchedule, 'id'>): void {
     this.check = { delay_ms: c.delayMs, inquired: c.inquired, last_error: c.lastError, submitted: c.submitted ?? false };
   }
 

@@ -14,7 +14,7 @@ import * as repo from '../../store/repos/payouts-repo.js';
 import { type AttemptUpdate, type ChangeResult } from './payout-state.js';
 import { applyOutcome, inquiryDelayMs, type OutcomeRules, type PayoutOutcomeRecorder, reportOutcome } from './payout-outcomes.js';
 import type { BeneficiariesService } from './beneficiaries.js';
-import type { Db, Queryable } from '../../store/db.js';
+import { afterCommit, type Db, type Queryable } from '../../store/db.js';
 import { sideBySide } from '../../store/side-by-side.js';
 import { noAnswer, payoutAnswer, recordAttemptInquiry, recordBestEffort } from '../providers/provider-checks.js';
 
@@ -282,15 +282,17 @@ async function applyProviderPayoutUpdates(
   return sideBySide(tx, callbacks, (cb) => cb.reference, async (t, cb) => {
     if (cb.status.status === 'NOT_FOUND') return 'ignored';
     const locked = await repo.lockLatestAttempt(t, cb.reference);
+    // Told once the intake's transaction commits: a rolled-back batch is applied again event by
+    // event, and must not log, count or record its refusals twice.
     if (!locked) {
-      ctx.log.warn({ reference: cb.reference, event_id: cb.eventId }, 'payout callback for an unknown reference');
+      afterCommit(t, () => ctx.log.warn({ reference: cb.reference, event_id: cb.eventId }, 'payout callback for an unknown reference'));
       return 'unknown_reference';
     }
     // A callback's status is never NOT_EXECUTED, so it never opens an attempt that would need
     // submitting after commit; nor is it a holder (no lease, no inquiry schedule).
     const update = updateFromStatus(cb.status);
     const { result } = await applyOutcome(ctx, t, { update, holder: false, inquired: false }, locked);
-    reportOutcome(ctx, locked.attempt.id, update, result);
+    afterCommit(t, () => reportOutcome(ctx, locked.attempt.id, update, result));
     return result;
   });
 }

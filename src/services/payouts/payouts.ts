@@ -52,8 +52,10 @@ async function insertCreate(db: Db, c: PayoutCreate): Promise<boolean> {
     if (written) await recordEvent(tx, c.event);
     return written;
   };
-  // Keyed by the idempotency key: a second create with the same key decides after the first one.
-  return c.key.held ? db.tx(write) : inSharedTransaction(db, write, `${c.key.client_pk}:${c.key.key}`);
+  // Every create runs in the first round: repeats of one idempotency key share the key statement,
+  // whose ON CONFLICT writes the key (and so the payout) once; a round per repeat would let a client
+  // firing one key hold the shared transaction open.
+  return c.key.held ? db.tx(write) : inSharedTransaction(db, write, c.payout.id);
 }
 
 /** What PayoutsService uses; built by the composition root (context.ts). */

@@ -288,7 +288,11 @@ async function updateStatusesWithHistory(q: Queryable, moves: OrderMoveWrite[]):
  * each order must be in at most one of them (store/side-by-side.ts runs news about the same order
  * one after the other).
  */
-export const updateStatusWithHistory = coalesced<OrderMoveWrite, PaymentOrderRow | null>(updateStatusesWithHistory);
+export const updateStatusWithHistory = coalesced<OrderMoveWrite, PaymentOrderRow | null>((q, moves) => {
+  // Two moves of one order in one statement would update the row once and write two history rows.
+  if (new Set(moves.map((m) => m.id)).size !== moves.length) throw new Error('two moves of the same payment order in one statement');
+  return updateStatusesWithHistory(q, moves);
+});
 
 /** What the provider last said, for an order whose status does not change. */
 export async function setProviderStatus(q: Queryable, id: string, providerStatus: string): Promise<void> {
