@@ -1,7 +1,7 @@
 /**
  * The queue table of the decision pages (review queue, refunds, payout approvals, bulk payouts):
  * the page's rows and an "Open" button each that shows the row's decision panel. The pages differ
- * only in their columns; the decision form (DecisionForm.tsx) and the panel stay in each page.
+ * only in their columns; the row's panel (DetailPanel.tsx) and what it holds stay in each page.
  */
 import { type Column, RowsTable } from './columns.js';
 
