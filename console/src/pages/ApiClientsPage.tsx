@@ -1,8 +1,9 @@
 /** API clients: the list, create (secret shown once), edit (scopes, IP allow list, rate limit), rotate, revoke. */
-import { type FormEvent, useCallback, useEffect, useState } from 'react';
-import { api, describe } from '../api.js';
+import { type FormEvent, useState } from 'react';
+import { api } from '../api.js';
 import { ErrorLine, SecretOnce, Time } from '../components.js';
 import { ClientEditForm, SCOPES } from './ClientEditForm.js';
+import { useListActions } from './useListActions.js';
 
 interface ApiClient {
   client_id: string;
@@ -14,34 +15,16 @@ interface ApiClient {
   created_at: string;
 }
 
+const readClients = () => api<ApiClient[]>('GET', '/api-clients');
+
 export function ApiClientsPage({ canManage }: { canManage: boolean }) {
-  const [clients, setClients] = useState<ApiClient[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { rows: clients, error, busy, load, act } = useListActions(readClients);
   const [secret, setSecret] = useState<{ clientId: string; value: string } | null>(null);
   const [name, setName] = useState('');
   const [scopes, setScopes] = useState<string[]>(['collections:write', 'collections:read']);
   const [ips, setIps] = useState('');
   const [rate, setRate] = useState('600');
-  const [busy, setBusy] = useState(false);
   const [editing, setEditing] = useState<string | null>(null);
-
-  const load = useCallback(() => {
-    api<ApiClient[]>('GET', '/api-clients').then(setClients, (e) => setError(describe(e)));
-  }, []);
-  useEffect(load, [load]);
-
-  async function act(fn: () => Promise<void>) {
-    setBusy(true);
-    setError(null);
-    try {
-      await fn();
-      load();
-    } catch (e) {
-      setError(describe(e));
-    } finally {
-      setBusy(false);
-    }
-  }
 
   function create(e: FormEvent) {
     e.preventDefault();

@@ -1,7 +1,8 @@
 /** Users of the organization: invite (set-up link), change role, new set-up link, disable (admins). */
-import { type FormEvent, useCallback, useEffect, useState } from 'react';
-import { api, describe, type Role } from '../api.js';
+import { type FormEvent, useState } from 'react';
+import { api, type Role } from '../api.js';
 import { ErrorLine, Time } from '../components.js';
+import { useListActions } from './useListActions.js';
 
 interface User {
   user_id: string;
@@ -14,31 +15,13 @@ interface User {
 
 const ROLES: Role[] = ['admin', 'developer', 'maker', 'checker', 'reviewer', 'viewer'];
 
+const readUsers = () => api<User[]>('GET', '/users');
+
 export function UsersPage({ canManage, self }: { canManage: boolean; self: string }) {
-  const [users, setUsers] = useState<User[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { rows: users, error, busy, act } = useListActions(readUsers);
   const [link, setLink] = useState<{ email: string; url: string } | null>(null);
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('viewer');
-  const [busy, setBusy] = useState(false);
-
-  const load = useCallback(() => {
-    api<User[]>('GET', '/users').then(setUsers, (e) => setError(describe(e)));
-  }, []);
-  useEffect(load, [load]);
-
-  async function act(fn: () => Promise<void>) {
-    setBusy(true);
-    setError(null);
-    try {
-      await fn();
-      load();
-    } catch (e) {
-      setError(describe(e));
-    } finally {
-      setBusy(false);
-    }
-  }
 
   function invite(e: FormEvent) {
     e.preventDefault();
