@@ -6,7 +6,7 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { apiPage, describe } from '../../api.js';
 import { ErrorLine } from '../../components.js';
-import { type Column, RowsTable } from '../columns.js';
+import { byId, type Column, RowsTable } from '../columns.js';
 import { TableScroll } from './links.js';
 
 interface Filter {
@@ -122,7 +122,7 @@ export function MoneyList<T extends { id: string }>(props: {
         <p>No {noun} match.</p>
       ) : (
         <TableScroll label={props.title}>
-          <RowsTable columns={props.columns} rows={rows} alignTitles />
+          <RowsTable columns={props.columns} rows={rows} rowKey={byId} alignTitles />
         </TableScroll>
       )}
       <div className="pager" role="group" aria-label={`Pages of ${props.title.toLowerCase()}`}>
