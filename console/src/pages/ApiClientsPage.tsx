@@ -2,9 +2,10 @@
 import { type FormEvent, useState } from 'react';
 import { api } from '../api.js';
 import { ErrorLine, SecretOnce, Time } from '../components.js';
-import { ClientEditForm, SCOPES } from './ClientEditForm.js';
+import { ClientEditForm } from './ClientEditForm.js';
 import { type Column, RowsTable } from './columns.js';
 import { DangerButton } from './DangerButton.js';
+import { ScopesFieldset } from './ScopesFieldset.js';
 import { useListActions } from './useListActions.js';
 
 interface ApiClient {
@@ -119,14 +120,7 @@ export function ApiClientsPage({ canManage }: { canManage: boolean }) {
           <h2 id="new-client">New API client</h2>
           <label htmlFor="client-name">Name</label>
           <input id="client-name" value={name} maxLength={200} onChange={(e) => setName(e.target.value)} />
-          <fieldset>
-            <legend>Scopes</legend>
-            {SCOPES.map((s) => (
-              <label key={s} className="check">
-                <input type="checkbox" checked={scopes.includes(s)} onChange={(e) => setScopes(e.target.checked ? [...scopes, s] : scopes.filter((x) => x !== s))} /> {s}
-              </label>
-            ))}
-          </fieldset>
+          <ScopesFieldset chosen={scopes} onChange={setScopes} />
           <label htmlFor="client-ips">IP allow list</label>
           <input id="client-ips" value={ips} placeholder="203.0.113.7, 2001:db8::1" onChange={(e) => setIps(e.target.value)} aria-describedby="ips-hint" />
           <p id="ips-hint" className="hint">Addresses or CIDR ranges separated by commas; empty allows any address.</p>
