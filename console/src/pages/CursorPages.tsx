@@ -2,8 +2,9 @@
  * A list read a page at a time, newest first, with "Previous"/"Next" over the API's keyset cursors
  * (a page stays right while new rows arrive): the money lists and the beneficiaries.
  */
-import { useEffect, useState } from 'react';
-import { apiPage, describe } from '../api.js';
+import { useCallback, useState } from 'react';
+import { apiPage } from '../api.js';
+import { useRead } from './useRead.js';
 
 export interface PagerState {
   /** 1 for the first page. */
@@ -16,34 +17,20 @@ export interface PagerState {
 /**
  * The rows of `endpoint?params` at the current page; `params` is the list's query (filter, limit)
  * without the cursor. `restart()` goes back to the first page and reads it again: call it with a
- * new filter.
+ * new filter. "Next" waits for the page's answer, which holds the cursor of the page after it.
  */
 export function useCursorPages<T>(endpoint: string, params: string) {
   // cursors[i] is the cursor that fetched page i (null for the first page).
   const [cursors, setCursors] = useState<Array<string | null>>([null]);
-  const [rows, setRows] = useState<T[] | null>(null);
-  const [next, setNext] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    let live = true;
-    setRows(null);
-    setError(null);
+  // A new `cursors` array (restart, Previous, Next) reads again, even when the query is the same.
+  const read = useCallback(() => {
     const q = new URLSearchParams(params);
     const cursor = cursors[cursors.length - 1] ?? null;
     if (cursor) q.set('cursor', cursor);
-    apiPage<T>(`${endpoint}?${q.toString()}`).then(
-      (p) => {
-        if (!live) return;
-        setRows(p.rows);
-        setNext(p.next);
-      },
-      (e) => live && setError(describe(e)),
-    );
-    return () => {
-      live = false;
-    };
+    return apiPage<T>(`${endpoint}?${q.toString()}`);
   }, [endpoint, params, cursors]);
+  const { data, error } = useRead(read);
+  const next = data?.next ?? null;
 
   const pager: PagerState = {
     page: cursors.length,
@@ -51,7 +38,7 @@ export function useCursorPages<T>(endpoint: string, params: string) {
     previous: () => setCursors((c) => c.slice(0, -1)),
     next: () => next && setCursors((c) => [...c, next]),
   };
-  return { rows, error, pager, restart: () => setCursors([null]) };
+  return { rows: data?.rows ?? null, error, pager, restart: () => setCursors([null]) };
 }
 
 /** "Previous", the page number, "Next"; `label` names the group ("Pages of payouts"). */
