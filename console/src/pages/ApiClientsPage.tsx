@@ -1,8 +1,12 @@
 /** API clients: the list, create (secret shown once), edit (scopes, IP allow list, rate limit), rotate, revoke. */
-import { type FormEvent, useCallback, useEffect, useState } from 'react';
-import { api, describe } from '../api.js';
+import { type FormEvent, useState } from 'react';
+import { api } from '../api.js';
 import { ErrorLine, SecretOnce, Time } from '../components.js';
-import { ClientEditForm, SCOPES } from './ClientEditForm.js';
+import { ClientEditForm } from './ClientEditForm.js';
+import { type Column, RowsTable } from './columns.js';
+import { DangerButton } from './DangerButton.js';
+import { ScopesFieldset } from './ScopesFieldset.js';
+import { useListActions } from './useListActions.js';
 
 interface ApiClient {
   client_id: string;
@@ -14,34 +18,26 @@ interface ApiClient {
   created_at: string;
 }
 
+const readClients = () => api<ApiClient[]>('GET', '/api-clients');
+
+const COLUMNS: Column<ApiClient>[] = [
+  { title: 'Client id', cell: (c) => <code>{c.client_id}</code> },
+  { title: 'Name', cell: (c) => c.name ?? '—' },
+  { title: 'Scopes', cell: (c) => c.scopes.join(', ') },
+  { title: 'IP allow list', cell: (c) => (c.allowed_ips.length ? c.allowed_ips.join(', ') : 'any') },
+  { title: 'Rate limit', cell: (c) => `${c.rate_limit_per_minute.toLocaleString('en-IN')}/min` },
+  { title: 'Status', cell: (c) => c.status },
+  { title: 'Created', cell: (c) => <Time iso={c.created_at} /> },
+];
+
 export function ApiClientsPage({ canManage }: { canManage: boolean }) {
-  const [clients, setClients] = useState<ApiClient[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { rows: clients, error, busy, load, act } = useListActions(readClients);
   const [secret, setSecret] = useState<{ clientId: string; value: string } | null>(null);
   const [name, setName] = useState('');
   const [scopes, setScopes] = useState<string[]>(['collections:write', 'collections:read']);
   const [ips, setIps] = useState('');
   const [rate, setRate] = useState('600');
-  const [busy, setBusy] = useState(false);
   const [editing, setEditing] = useState<string | null>(null);
-
-  const load = useCallback(() => {
-    api<ApiClient[]>('GET', '/api-clients').then(setClients, (e) => setError(describe(e)));
-  }, []);
-  useEffect(load, [load]);
-
-  async function act(fn: () => Promise<void>) {
-    setBusy(true);
-    setError(null);
-    try {
-      await fn();
-      load();
-    } catch (e) {
-      setError(describe(e));
-    } finally {
-      setBusy(false);
-    }
-  }
 
   function create(e: FormEvent) {
     e.preventDefault();
@@ -58,6 +54,42 @@ export function ApiClientsPage({ canManage }: { canManage: boolean }) {
       setIps('');
     });
   }
+
+  const actions: Column<ApiClient> = {
+    title: 'Actions',
+    actions: true,
+    cell: (c) =>
+      c.status === 'active' ? (
+        <>
+          <button type="button" className="secondary" disabled={busy} aria-label={`Edit ${c.client_id}`} onClick={() => setEditing(c.client_id)}>
+            Edit
+          </button>
+          <button
+            type="button"
+            className="secondary"
+            disabled={busy}
+            aria-label={`Rotate secret of ${c.client_id}`}
+            onClick={() =>
+              void act(async () => {
+                const r = await api<{ client_id: string; client_secret: string }>('POST', `/api-clients/${encodeURIComponent(c.client_id)}/rotate-secret`);
+                setSecret({ clientId: r.client_id, value: r.client_secret });
+              })
+            }
+          >
+            Rotate secret
+          </button>
+          <DangerButton
+            label="Revoke"
+            name={`Revoke ${c.client_id}`}
+            question={`Revoke ${c.client_id}? Requests with its credentials will fail.`}
+            busy={busy}
+            onConfirmed={() => void act(async () => void (await api('POST', `/api-clients/${encodeURIComponent(c.client_id)}/revoke`)))}
+          />
+        </>
+      ) : (
+        '—'
+      ),
+  };
 
   return (
     <>
@@ -88,14 +120,7 @@ export function ApiClientsPage({ canManage }: { canManage: boolean }) {
           <h2 id="new-client">New API client</h2>
           <label htmlFor="client-name">Name</label>
           <input id="client-name" value={name} maxLength={200} onChange={(e) => setName(e.target.value)} />
-          <fieldset>
-            <legend>Scopes</legend>
-            {SCOPES.map((s) => (
-              <label key={s} className="check">
-                <input type="checkbox" checked={scopes.includes(s)} onChange={(e) => setScopes(e.target.checked ? [...scopes, s] : scopes.filter((x) => x !== s))} /> {s}
-              </label>
-            ))}
-          </fieldset>
+          <ScopesFieldset chosen={scopes} onChange={setScopes} />
           <label htmlFor="client-ips">IP allow list</label>
           <input id="client-ips" value={ips} placeholder="203.0.113.7, 2001:db8::1" onChange={(e) => setIps(e.target.value)} aria-describedby="ips-hint" />
           <p id="ips-hint" className="hint">Addresses or CIDR ranges separated by commas; empty allows any address.</p>
@@ -115,79 +140,7 @@ export function ApiClientsPage({ canManage }: { canManage: boolean }) {
         <p>No API clients yet.</p>
       ) : (
         <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Client id</th>
-                <th scope="col">Name</th>
-                <th scope="col">Scopes</th>
-                <th scope="col">IP allow list</th>
-                <th scope="col">Rate limit</th>
-                <th scope="col">Status</th>
-                <th scope="col">Created</th>
-                {canManage ? <th scope="col">Actions</th> : null}
-              </tr>
-            </thead>
-            <tbody>
-              {clients.map((c) => (
-                <tr key={c.client_id}>
-                  <td>
-                    <code>{c.client_id}</code>
-                  </td>
-                  <td>{c.name ?? '—'}</td>
-                  <td>{c.scopes.join(', ')}</td>
-                  <td>{c.allowed_ips.length ? c.allowed_ips.join(', ') : 'any'}</td>
-                  <td>{c.rate_limit_per_minute.toLocaleString('en-IN')}/min</td>
-                  <td>{c.status}</td>
-                  <td>
-                    <Time iso={c.created_at} />
-                  </td>
-                  {canManage ? (
-                    <td className="actions">
-                      {c.status === 'active' ? (
-                        <>
-                          <button type="button" className="secondary" disabled={busy} aria-label={`Edit ${c.client_id}`} onClick={() => setEditing(c.client_id)}>
-                            Edit
-                          </button>
-                          <button
-                            type="button"
-                            className="secondary"
-                            disabled={busy}
-                            aria-label={`Rotate secret of ${c.client_id}`}
-                            onClick={() =>
-                              void act(async () => {
-                                const r = await api<{ client_id: string; client_secret: string }>('POST', `/api-clients/${encodeURIComponent(c.client_id)}/rotate-secret`);
-                                setSecret({ clientId: r.client_id, value: r.client_secret });
-                              })
-                            }
-                          >
-                            Rotate secret
-                          </button>
-                          <button
-                            type="button"
-                            className="danger"
-                            disabled={busy}
-                            aria-label={`Revoke ${c.client_id}`}
-                            onClick={() => {
-                              if (window.confirm(`Revoke ${c.client_id}? Requests with its credentials will fail.`)) {
-                                void act(async () => {
-                                  await api('POST', `/api-clients/${encodeURIComponent(c.client_id)}/revoke`);
-                                });
-                              }
-                            }}
-                          >
-                            Revoke
-                          </button>
-                        </>
-                      ) : (
-                        '—'
-                      )}
-                    </td>
-                  ) : null}
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <RowsTable columns={canManage ? [...COLUMNS, actions] : COLUMNS} rows={clients} rowKey={(c) => c.client_id} />
         </div>
       )}
     </>

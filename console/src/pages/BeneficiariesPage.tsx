@@ -3,9 +3,10 @@
  * only), IFSC with the bank's name, the API client that saved each; "Search" by name, last four
  * digits, IFSC or id; "Previous"/"Next" over the API's keyset cursors.
  */
-import { type FormEvent, useEffect, useState } from 'react';
-import { apiPage, describe } from '../api.js';
+import { type FormEvent, useState } from 'react';
 import { ErrorLine, Time } from '../components.js';
+import { byId, type Column, RowsTable } from './columns.js';
+import { Pager, useCursorPages } from './CursorPages.js';
 import { TableScroll } from './money/links.js';
 
 interface Beneficiary {
@@ -21,39 +22,27 @@ interface Beneficiary {
 
 const PAGE_SIZE = 25;
 
+const COLUMNS: Column<Beneficiary>[] = [
+  { title: 'Name', cell: (b) => b.name },
+  { title: 'Account', cell: (b) => <code title={`account number ending ${b.account_number_last4}`}>••{b.account_number_last4}</code> },
+  { title: 'IFSC', cell: (b) => <code>{b.ifsc}</code> },
+  { title: 'Bank', cell: (b) => b.bank_name },
+  { title: 'Saved by', cell: (b) => (b.saved_by ? <code title={b.saved_by.name ?? undefined}>{b.saved_by.client_id}</code> : '—') },
+  { title: 'Status', cell: (b) => b.status },
+  { title: 'Saved', cell: (b) => <Time iso={b.created_at} /> },
+];
+
 export function BeneficiariesPage() {
   const [text, setText] = useState('');
   const [search, setSearch] = useState('');
-  const [cursors, setCursors] = useState<Array<string | null>>([null]);
-  const [rows, setRows] = useState<Beneficiary[] | null>(null);
-  const [next, setNext] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const cursor = cursors[cursors.length - 1] ?? null;
-
-  useEffect(() => {
-    let live = true;
-    setRows(null);
-    setError(null);
-    const q = new URLSearchParams({ limit: String(PAGE_SIZE) });
-    if (search) q.set('search', search);
-    if (cursor) q.set('cursor', cursor);
-    apiPage<Beneficiary>(`/beneficiaries?${q.toString()}`).then(
-      (p) => {
-        if (!live) return;
-        setRows(p.rows);
-        setNext(p.next);
-      },
-      (e) => live && setError(describe(e)),
-    );
-    return () => {
-      live = false;
-    };
-  }, [search, cursor]);
+  const params = new URLSearchParams({ limit: String(PAGE_SIZE) });
+  if (search) params.set('search', search);
+  const { rows, error, pager, restart } = useCursorPages<Beneficiary>('/beneficiaries', params.toString());
 
   function apply(e: FormEvent) {
     e.preventDefault();
     setSearch(text.trim());
-    setCursors([null]);
+    restart();
   }
 
   return (
@@ -74,49 +63,10 @@ export function BeneficiariesPage() {
         <p>No beneficiaries match.</p>
       ) : (
         <TableScroll label="Beneficiaries">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Account</th>
-                <th scope="col">IFSC</th>
-                <th scope="col">Bank</th>
-                <th scope="col">Saved by</th>
-                <th scope="col">Status</th>
-                <th scope="col">Saved</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((b) => (
-                <tr key={b.id}>
-                  <td>{b.name}</td>
-                  <td>
-                    <code title={`account number ending ${b.account_number_last4}`}>••{b.account_number_last4}</code>
-                  </td>
-                  <td>
-                    <code>{b.ifsc}</code>
-                  </td>
-                  <td>{b.bank_name}</td>
-                  <td>{b.saved_by ? <code title={b.saved_by.name ?? undefined}>{b.saved_by.client_id}</code> : '—'}</td>
-                  <td>{b.status}</td>
-                  <td>
-                    <Time iso={b.created_at} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <RowsTable columns={COLUMNS} rows={rows} rowKey={byId} />
         </TableScroll>
       )}
-      <div className="pager" role="group" aria-label="Pages of beneficiaries">
-        <button type="button" className="secondary" disabled={cursors.length < 2} onClick={() => setCursors((c) => c.slice(0, -1))}>
-          Previous
-        </button>
-        <span>Page {cursors.length}</span>
-        <button type="button" className="secondary" disabled={!next} onClick={() => next && setCursors((c) => [...c, next])}>
-          Next
-        </button>
-      </div>
+      <Pager label="Pages of beneficiaries" pager={pager} />
     </>
   );
 }

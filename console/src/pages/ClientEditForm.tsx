@@ -6,8 +6,7 @@
 import { type FormEvent, useState } from 'react';
 import { api, ApiError, describe } from '../api.js';
 import { ErrorLine } from '../components.js';
-
-export const SCOPES = ['collections:write', 'collections:read', 'payouts:write', 'payouts:read'];
+import { ScopesFieldset } from './ScopesFieldset.js';
 
 export interface EditableClient {
   client_id: string;
@@ -75,14 +74,7 @@ export function ClientEditForm({ client, onSaved, onCancel }: { client: Editable
       <p id={id('name-hint')} className="hint">
         A label for people (e.g. the server that uses it); leave it empty for none.
       </p>
-      <fieldset>
-        <legend>Scopes</legend>
-        {SCOPES.map((s) => (
-          <label key={s} className="check">
-            <input type="checkbox" checked={scopes.includes(s)} onChange={(e) => setScopes(e.target.checked ? [...scopes, s] : scopes.filter((x) => x !== s))} /> {s}
-          </label>
-        ))}
-      </fieldset>
+      <ScopesFieldset chosen={scopes} onChange={setScopes} />
       <label htmlFor={id('ips')}>IP allow list</label>
       <textarea
         id={id('ips')}

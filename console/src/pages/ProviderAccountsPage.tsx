@@ -6,11 +6,12 @@
  * once and are never shown again, not even masked. Below each account: what its provider sent that
  * could not be used.
  */
-import { type FormEvent, useCallback, useEffect, useState } from 'react';
-import { api, describe } from '../api.js';
+import { type FormEvent, useState } from 'react';
+import { api } from '../api.js';
 import { ErrorLine, Time } from '../components.js';
 import { dash, TableScroll } from './money/links.js';
 import { ProviderAnomalies } from './ProviderAnomalies.js';
+import { useListActions } from './useListActions.js';
 
 interface ProviderAccount {
   provider_account_id: string;
@@ -31,32 +32,14 @@ const TEMPLATES: Record<string, string> = {
   razorpayx: '{\n  "base_url": "https://api.razorpay.com",\n  "key_id": "",\n  "key_secret": "",\n  "account_number": "",\n  "webhook_secret": ""\n}',
 };
 
+const readAccounts = () => api<{ accounts: ProviderAccount[] }>('GET', '/provider-accounts').then((d) => d.accounts);
+
 export function ProviderAccountsPage() {
-  const [accounts, setAccounts] = useState<ProviderAccount[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { rows: accounts, error, setError, busy, act } = useListActions(readAccounts);
   const [provider, setProvider] = useState('cashfree');
   const [name, setName] = useState('');
   const [config, setConfig] = useState(TEMPLATES.cashfree!);
   const [added, setAdded] = useState<{ name: string; callback_url: string } | null>(null);
-
-  const load = useCallback(() => {
-    api<{ accounts: ProviderAccount[] }>('GET', '/provider-accounts').then((d) => setAccounts(d.accounts), (e) => setError(describe(e)));
-  }, []);
-  useEffect(load, [load]);
-
-  async function act(fn: () => Promise<void>) {
-    setBusy(true);
-    setError(null);
-    try {
-      await fn();
-      load();
-    } catch (e) {
-      setError(describe(e));
-    } finally {
-      setBusy(false);
-    }
-  }
 
   function add(e: FormEvent) {
     e.preventDefault();

@@ -1,9 +1,9 @@
 /**
  * The queue table of the decision pages (review queue, refunds, payout approvals, bulk payouts):
  * the page's rows and an "Open" button each that shows the row's decision panel. The pages differ
- * only in their columns; the decision form (DecisionForm.tsx) and the panel stay in each page.
+ * only in their columns; the row's panel (DetailPanel.tsx) and what it holds stay in each page.
  */
-import { type Column, RowsTable } from './columns.js';
+import { byId, type Column, RowsTable } from './columns.js';
 
 export function QueueTable<T extends { id: string }>({
   rows,
@@ -34,7 +34,7 @@ export function QueueTable<T extends { id: string }>({
   };
   return (
     <div className="table-wrap">
-      <RowsTable columns={[...columns, open]} rows={rows} />
+      <RowsTable columns={[...columns, open]} rows={rows} rowKey={byId} />
     </div>
   );
 }

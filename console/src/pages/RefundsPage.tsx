@@ -9,6 +9,7 @@ import { Time } from '../components.js';
 import { formatPaise } from '../format.js';
 import { DecisionForm, DecisionOutcome, useDecision } from './DecisionForm.js';
 import type { Column } from './columns.js';
+import { DetailPanel } from './DetailPanel.js';
 import { QueueTable } from './QueueTable.js';
 
 interface Refund {
@@ -90,8 +91,7 @@ export function RefundsPage({ canDecide }: { canDecide: boolean }) {
       </div>
       <DecisionOutcome error={error} done={done} />
       {refund ? (
-        <section className="panel" aria-labelledby="refund-detail-title">
-          <h2 id="refund-detail-title">Refund {refund.refund_id}</h2>
+        <DetailPanel titleId="refund-detail-title" title={`Refund ${refund.refund_id}`} onClose={() => setSelected(null)}>
           <dl className="facts">
             <dt>Order</dt>
             <dd>
@@ -130,10 +130,7 @@ export function RefundsPage({ canDecide }: { canDecide: boolean }) {
               ]}
             />
           ) : null}
-          <button type="button" className="secondary" onClick={() => setSelected(null)}>
-            Close
-          </button>
-        </section>
+        </DetailPanel>
       ) : null}
       <QueueTable rows={refunds} empty={`No refunds${status ? ` with status ${status}` : ''}.`} columns={COLUMNS} openLabel={(r) => `Open refund ${r.refund_id}`} onOpen={setSelected} />
     </>

@@ -9,6 +9,7 @@ import { Time } from '../components.js';
 import { formatPaise } from '../format.js';
 import { DecisionForm, DecisionOutcome, useDecision } from './DecisionForm.js';
 import type { Column } from './columns.js';
+import { DetailPanel } from './DetailPanel.js';
 import { QueueTable } from './QueueTable.js';
 
 interface ReviewItem {
@@ -98,8 +99,7 @@ export function ReviewQueuePage({ canDecide }: { canDecide: boolean }) {
       </div>
       <DecisionOutcome error={error} done={done} />
       {item ? (
-        <section className="panel" aria-labelledby="review-detail-title">
-          <h2 id="review-detail-title">Order {item.order?.order_id ?? '—'}</h2>
+        <DetailPanel titleId="review-detail-title" title={`Order ${item.order?.order_id ?? '—'}`} onClose={() => setSelected(null)}>
           <dl className="facts">
             <dt>Why</dt>
             <dd>{KINDS[item.kind]}</dd>
@@ -140,10 +140,7 @@ export function ReviewQueuePage({ canDecide }: { canDecide: boolean }) {
               ]}
             />
           ) : null}
-          <button type="button" className="secondary" onClick={() => setSelected(null)}>
-            Close
-          </button>
-        </section>
+        </DetailPanel>
       ) : null}
       <QueueTable
         rows={items}

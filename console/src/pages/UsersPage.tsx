@@ -1,7 +1,10 @@
 /** Users of the organization: invite (set-up link), change role, new set-up link, disable (admins). */
-import { type FormEvent, useCallback, useEffect, useState } from 'react';
-import { api, describe, type Role } from '../api.js';
+import { type FormEvent, useState } from 'react';
+import { api, type Role } from '../api.js';
 import { ErrorLine, Time } from '../components.js';
+import { type Column, RowsTable } from './columns.js';
+import { DangerButton } from './DangerButton.js';
+import { useListActions } from './useListActions.js';
 
 interface User {
   user_id: string;
@@ -14,31 +17,13 @@ interface User {
 
 const ROLES: Role[] = ['admin', 'developer', 'maker', 'checker', 'reviewer', 'viewer'];
 
+const readUsers = () => api<User[]>('GET', '/users');
+
 export function UsersPage({ canManage, self }: { canManage: boolean; self: string }) {
-  const [users, setUsers] = useState<User[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { rows: users, error, busy, act } = useListActions(readUsers);
   const [link, setLink] = useState<{ email: string; url: string } | null>(null);
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('viewer');
-  const [busy, setBusy] = useState(false);
-
-  const load = useCallback(() => {
-    api<User[]>('GET', '/users').then(setUsers, (e) => setError(describe(e)));
-  }, []);
-  useEffect(load, [load]);
-
-  async function act(fn: () => Promise<void>) {
-    setBusy(true);
-    setError(null);
-    try {
-      await fn();
-      load();
-    } catch (e) {
-      setError(describe(e));
-    } finally {
-      setBusy(false);
-    }
-  }
 
   function invite(e: FormEvent) {
     e.preventDefault();
@@ -48,6 +33,65 @@ export function UsersPage({ canManage, self }: { canManage: boolean; self: strin
       setEmail('');
     });
   }
+
+  // Neither your own account nor a disabled one can be changed here.
+  const changeable = (u: User) => u.user_id !== self && u.status !== 'disabled';
+  const columns: Column<User>[] = [
+    { title: 'Email', cell: (u) => u.email },
+    {
+      title: 'Role',
+      cell: (u) =>
+        canManage && changeable(u) ? (
+          <select
+            aria-label={`Role of ${u.email}`}
+            value={u.role}
+            disabled={busy}
+            onChange={(e) => void act(async () => void (await api('POST', `/users/${u.user_id}/role`, { role: e.target.value })))}
+          >
+            {ROLES.map((r) => (
+              <option key={r}>{r}</option>
+            ))}
+          </select>
+        ) : (
+          u.role
+        ),
+    },
+    { title: 'Status', cell: (u) => u.status },
+    { title: 'Second factor', cell: (u) => (u.totp_enabled ? 'on' : 'off') },
+    { title: 'Invited', cell: (u) => <Time iso={u.created_at} /> },
+  ];
+  const actions: Column<User> = {
+    title: 'Actions',
+    actions: true,
+    cell: (u) =>
+      changeable(u) ? (
+        <>
+          <button
+            type="button"
+            className="secondary"
+            disabled={busy}
+            aria-label={`New set-up link for ${u.email}`}
+            onClick={() =>
+              void act(async () => {
+                const r = await api<{ user: User; setup_url: string }>('POST', `/users/${u.user_id}/setup-link`);
+                setLink({ email: r.user.email, url: r.setup_url });
+              })
+            }
+          >
+            New set-up link
+          </button>
+          <DangerButton
+            label="Disable"
+            name={`Disable ${u.email}`}
+            question={`Disable ${u.email}? Their sessions end now.`}
+            busy={busy}
+            onConfirmed={() => void act(async () => void (await api('POST', `/users/${u.user_id}/disable`)))}
+          />
+        </>
+      ) : (
+        '—'
+      ),
+  };
 
   return (
     <>
@@ -84,81 +128,7 @@ export function UsersPage({ canManage, self }: { canManage: boolean; self: strin
         <p>Loading…</p>
       ) : (
         <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">Status</th>
-                <th scope="col">Second factor</th>
-                <th scope="col">Invited</th>
-                {canManage ? <th scope="col">Actions</th> : null}
-              </tr>
-            </thead>
-            <tbody>
-              {users.map((u) => (
-                <tr key={u.user_id}>
-                  <td>{u.email}</td>
-                  <td>
-                    {canManage && u.user_id !== self && u.status !== 'disabled' ? (
-                      <select
-                        aria-label={`Role of ${u.email}`}
-                        value={u.role}
-                        disabled={busy}
-                        onChange={(e) => void act(async () => void (await api('POST', `/users/${u.user_id}/role`, { role: e.target.value })))}
-                      >
-                        {ROLES.map((r) => (
-                          <option key={r}>{r}</option>
-                        ))}
-                      </select>
-                    ) : (
-                      u.role
-                    )}
-                  </td>
-                  <td>{u.status}</td>
-                  <td>{u.totp_enabled ? 'on' : 'off'}</td>
-                  <td>
-                    <Time iso={u.created_at} />
-                  </td>
-                  {canManage ? (
-                    <td className="actions">
-                      {u.user_id !== self && u.status !== 'disabled' ? (
-                        <>
-                          <button
-                            type="button"
-                            className="secondary"
-                            disabled={busy}
-                            aria-label={`New set-up link for ${u.email}`}
-                            onClick={() =>
-                              void act(async () => {
-                                const r = await api<{ user: User; setup_url: string }>('POST', `/users/${u.user_id}/setup-link`);
-                                setLink({ email: r.user.email, url: r.setup_url });
-                              })
-                            }
-                          >
-                            New set-up link
-                          </button>
-                          <button
-                            type="button"
-                            className="danger"
-                            disabled={busy}
-                            aria-label={`Disable ${u.email}`}
-                            onClick={() => {
-                              if (window.confirm(`Disable ${u.email}? Their sessions end now.`)) void act(async () => void (await api('POST', `/users/${u.user_id}/disable`)));
-                            }}
-                          >
-                            Disable
-                          </button>
-                        </>
-                      ) : (
-                        '—'
-                      )}
-                    </td>
-                  ) : null}
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <RowsTable columns={canManage ? [...columns, actions] : columns} rows={users} rowKey={(u) => u.user_id} />
         </div>
       )}
     </>

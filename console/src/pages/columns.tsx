@@ -1,8 +1,9 @@
 /**
- * The tables of rows in the console (the money lists, the decision queues): each page names its
- * columns once, and the table is drawn from them the same way everywhere.
+ * The tables of rows in the console (the money lists, the decision queues, the settings lists, a
+ * record's attempts and state moves): each page names its columns once, and the table is drawn
+ * from them the same way everywhere.
  */
-import type { ReactNode } from 'react';
+import type { Key, ReactNode } from 'react';
 
 export interface Column<T> {
   /** The header; also the cell's key, so unique in a table. */
@@ -12,13 +13,29 @@ export interface Column<T> {
   numeric?: boolean;
   /** A row's buttons: the `actions` cell. */
   actions?: boolean;
+  /** Long text without spaces (JSON, an answer excerpt): the `change` cell, which breaks it anywhere. */
+  wrap?: boolean;
 }
 
+/** The row key of rows that carry their id as `id`. */
+export const byId = (row: { id: string }): string => row.id;
+
 /**
- * `rows` by `columns`, a row's key its id. `alignTitles` puts the titles of figures right, over
- * their cells, as the money lists have them; the decision queues keep every title left.
+ * `rows` by `columns`, a row's React key from `rowKey` (`byId`, or the row's place in a history that
+ * has no ids). `alignTitles` puts the titles of figures right, over their cells, as the money lists
+ * have them; the other tables keep every title left.
  */
-export function RowsTable<T extends { id: string }>({ columns, rows, alignTitles = false }: { columns: ReadonlyArray<Column<T>>; rows: T[]; alignTitles?: boolean }) {
+export function RowsTable<T>({
+  columns,
+  rows,
+  rowKey,
+  alignTitles = false,
+}: {
+  columns: ReadonlyArray<Column<T>>;
+  rows: T[];
+  rowKey: (row: T, index: number) => Key;
+  alignTitles?: boolean;
+}) {
   return (
     <table>
       <thead>
@@ -31,10 +48,10 @@ export function RowsTable<T extends { id: string }>({ columns, rows, alignTitles
         </tr>
       </thead>
       <tbody>
-        {rows.map((r) => (
-          <tr key={r.id}>
+        {rows.map((r, i) => (
+          <tr key={rowKey(r, i)}>
             {columns.map((c) => (
-              <td key={c.title} className={c.numeric ? 'num' : c.actions ? 'actions' : undefined}>
+              <td key={c.title} className={c.numeric ? 'num' : c.actions ? 'actions' : c.wrap ? 'change' : undefined}>
                 {c.cell(r)}
               </td>
             ))}

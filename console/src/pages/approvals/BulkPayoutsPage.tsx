@@ -11,6 +11,7 @@ import { Time } from '../../components.js';
 import { ApproveOrReject, DecisionOutcome, useDecision } from '../DecisionForm.js';
 import { formatPaise } from '../../format.js';
 import type { Column } from '../columns.js';
+import { DetailPanel } from '../DetailPanel.js';
 import { QueueTable } from '../QueueTable.js';
 
 interface BulkFile {
@@ -149,8 +150,7 @@ export function BulkPayoutsPage({ canMake, canCheck, self }: { canMake: boolean;
         </form>
       ) : null}
       {current ? (
-        <section className="panel" aria-labelledby="file-title">
-          <h2 id="file-title">{current.file_name}</h2>
+        <DetailPanel titleId="file-title" title={current.file_name} onClose={() => setSelected(null)}>
           <Preview f={current} />
           {current.status === 'PENDING_APPROVAL' && canCheck && current.uploaded_by !== self ? (
             <ApproveOrReject key={current.id} busy={busy} hint="Approving pays every row of the file; rejecting pays none." decide={(action, note) => void decide(action, current, note)} />
@@ -164,10 +164,7 @@ export function BulkPayoutsPage({ canMake, canCheck, self }: { canMake: boolean;
               </a>
             </p>
           ) : null}
-          <button type="button" className="secondary" onClick={() => setSelected(null)}>
-            Close
-          </button>
-        </section>
+        </DetailPanel>
       ) : null}
       <QueueTable rows={files} empty="No bulk payout files yet." columns={COLUMNS} openLabel={(f) => `Open file ${f.file_name}`} onOpen={setSelected} />
     </>

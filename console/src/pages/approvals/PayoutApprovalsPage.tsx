@@ -9,6 +9,7 @@ import { Time } from '../../components.js';
 import { ApproveOrReject, DecisionOutcome, useDecision } from '../DecisionForm.js';
 import { formatPaise } from '../../format.js';
 import type { Column } from '../columns.js';
+import { DetailPanel } from '../DetailPanel.js';
 import { QueueTable } from '../QueueTable.js';
 
 interface Pending {
@@ -62,8 +63,7 @@ export function PayoutApprovalsPage({ canCheck, self }: { canCheck: boolean; sel
       <p className="hint">Payouts made in the console wait for a checker who is not their maker.</p>
       <DecisionOutcome error={error} done={done} />
       {row ? (
-        <section className="panel" aria-labelledby="approval-title">
-          <h2 id="approval-title">Payout {row.transaction_id}</h2>
+        <DetailPanel titleId="approval-title" title={`Payout ${row.transaction_id}`} onClose={() => setSelected(null)}>
           <dl className="facts">
             <dt>Amount</dt>
             <dd>
@@ -85,10 +85,7 @@ export function PayoutApprovalsPage({ canCheck, self }: { canCheck: boolean; sel
           ) : (
             <ApproveOrReject key={row.id} busy={busy} hint="Approving sends the payout to the bank; rejecting moves no money." decide={(action, note) => void decide(action, row, note)} />
           )}
-          <button type="button" className="secondary" onClick={() => setSelected(null)}>
-            Close
-          </button>
-        </section>
+        </DetailPanel>
       ) : null}
       <QueueTable rows={rows} empty="No payouts are waiting for approval." columns={COLUMNS} openLabel={(r) => `Open payout ${r.transaction_id}`} onOpen={setSelected} />
     </>

@@ -3,10 +3,10 @@
  * status and date filters, newest first, "Previous"/"Next" pages over the API's keyset cursors
  * (a page stays right while new rows arrive), a row's reference opens its page.
  */
-import { type FormEvent, useEffect, useState } from 'react';
-import { apiPage, describe } from '../../api.js';
+import { type FormEvent, useState } from 'react';
 import { ErrorLine } from '../../components.js';
-import { type Column, RowsTable } from '../columns.js';
+import { byId, type Column, RowsTable } from '../columns.js';
+import { Pager, useCursorPages } from '../CursorPages.js';
 import { TableScroll } from './links.js';
 
 interface Filter {
@@ -45,37 +45,14 @@ export function MoneyList<T extends { id: string }>(props: {
   const { endpoint, noun } = props;
   const [form, setForm] = useState<Filter>(EMPTY);
   const [filter, setFilter] = useState<Filter>(EMPTY);
-  // cursors[i] is the cursor that fetched page i (null for the first page).
-  const [cursors, setCursors] = useState<Array<string | null>>([null]);
-  const [rows, setRows] = useState<T[] | null>(null);
-  const [next, setNext] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const cursor = cursors[cursors.length - 1] ?? null;
-
-  useEffect(() => {
-    let live = true;
-    setRows(null);
-    setError(null);
-    const q = listQuery(filter);
-    q.set('limit', String(PAGE_SIZE));
-    if (cursor) q.set('cursor', cursor);
-    apiPage<T>(`${endpoint}?${q.toString()}`).then(
-      (p) => {
-        if (!live) return;
-        setRows(p.rows);
-        setNext(p.next);
-      },
-      (e) => live && setError(describe(e)),
-    );
-    return () => {
-      live = false;
-    };
-  }, [endpoint, filter, cursor]);
+  const params = listQuery(filter);
+  params.set('limit', String(PAGE_SIZE));
+  const { rows, error, pager, restart } = useCursorPages<T>(endpoint, params.toString());
 
   function apply(e: FormEvent) {
     e.preventDefault();
     setFilter({ ...form, search: form.search.trim() });
-    setCursors([null]);
+    restart();
   }
 
   const set = (k: keyof Filter) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [k]: e.target.value }));
@@ -122,18 +99,10 @@ export function MoneyList<T extends { id: string }>(props: {
         <p>No {noun} match.</p>
       ) : (
         <TableScroll label={props.title}>
-          <RowsTable columns={props.columns} rows={rows} alignTitles />
+          <RowsTable columns={props.columns} rows={rows} rowKey={byId} alignTitles />
         </TableScroll>
       )}
-      <div className="pager" role="group" aria-label={`Pages of ${props.title.toLowerCase()}`}>
-        <button type="button" className="secondary" disabled={cursors.length < 2} onClick={() => setCursors((c) => c.slice(0, -1))}>
-          Previous
-        </button>
-        <span>Page {cursors.length}</span>
-        <button type="button" className="secondary" disabled={!next} onClick={() => next && setCursors((c) => [...c, next])}>
-          Next
-        </button>
-      </div>
+      <Pager label={`Pages of ${props.title.toLowerCase()}`} pager={pager} />
     </>
   );
 }

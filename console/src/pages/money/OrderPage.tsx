@@ -2,10 +2,12 @@
 import { ErrorLine, Time } from '../../components.js';
 import { formatPaise } from '../../format.js';
 import { type Delivery, Callbacks } from './Callbacks.js';
-import { AppLink, dash, TableScroll } from './links.js';
+import { AppLink, dash } from './links.js';
 import { type OrderRefund, OrderRefunds } from './OrderRefunds.js';
 import { OrderProviderChecks } from './ProviderChecks.js';
+import { TableSection } from './TableSection.js';
 import { useDetail } from './useDetail.js';
+import type { Column } from '../columns.js';
 import { ProviderAnomalies } from '../ProviderAnomalies.js';
 
 interface OrderDetail {
@@ -24,10 +26,26 @@ interface OrderDetail {
     livemode: boolean;
     created_at: string;
   };
-  history: Array<{ from_status: string | null; to_status: string; cause: string; detail: unknown; at: string }>;
+  history: StateMove[];
   callbacks: Delivery[];
   refunds: OrderRefund[];
 }
+
+interface StateMove {
+  from_status: string | null;
+  to_status: string;
+  cause: string;
+  detail: unknown;
+  at: string;
+}
+
+const MOVE_COLUMNS: Column<StateMove>[] = [
+  { title: 'When', cell: (h) => <Time iso={h.at} /> },
+  { title: 'From', cell: (h) => dash(h.from_status) },
+  { title: 'To', cell: (h) => h.to_status },
+  { title: 'Cause', cell: (h) => h.cause },
+  { title: 'Detail', cell: (h) => (h.detail === null ? '—' : JSON.stringify(h.detail)), wrap: true },
+];
 
 export function OrderPage({ id }: { id: string }) {
   const { data, error } = useDetail<OrderDetail>(`/payment-orders/${encodeURIComponent(id)}`);
@@ -71,35 +89,8 @@ export function OrderPage({ id }: { id: string }) {
               <code>{data.order.id}</code>
             </dd>
           </dl>
-          <section aria-labelledby="history-title">
-            <h2 id="history-title">State moves</h2>
-            <TableScroll label="State moves">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">When</th>
-                    <th scope="col">From</th>
-                    <th scope="col">To</th>
-                    <th scope="col">Cause</th>
-                    <th scope="col">Detail</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.history.map((h, i) => (
-                    <tr key={i}>
-                      <td>
-                        <Time iso={h.at} />
-                      </td>
-                      <td>{dash(h.from_status)}</td>
-                      <td>{h.to_status}</td>
-                      <td>{h.cause}</td>
-                      <td className="change">{h.detail === null ? '—' : JSON.stringify(h.detail)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableScroll>
-          </section>
+          {/* A state move has no id; the history never reorders, so its place keys it. */}
+          <TableSection id="history-title" title="State moves" columns={MOVE_COLUMNS} rows={data.history} rowKey={(_, i) => i} />
           <OrderProviderChecks orderRef={data.order.id} />
           <OrderRefunds refunds={data.refunds} />
           <ProviderAnomalies id="order" query={`payment_order=${encodeURIComponent(data.order.order_id)}`} title="Provider anomalies" />

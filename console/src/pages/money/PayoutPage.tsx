@@ -2,9 +2,11 @@
 import { ErrorLine, Time } from '../../components.js';
 import { formatPaise } from '../../format.js';
 import { type Delivery, Callbacks } from './Callbacks.js';
-import { AppLink, dash, TableScroll } from './links.js';
+import { AppLink, dash } from './links.js';
 import { PayoutInquiries } from './ProviderChecks.js';
+import { TableSection } from './TableSection.js';
 import { useDetail } from './useDetail.js';
+import type { Column } from '../columns.js';
 import { ProviderAnomalies } from '../ProviderAnomalies.js';
 
 interface PayoutDetail {
@@ -23,10 +25,47 @@ interface PayoutDetail {
     livemode: boolean;
     created_at: string;
   };
-  attempts: Array<{ attempt_no: number; status: string; bank_reference: string | null; utr: string | null; failure_reason: string | null; inquiries: number; submitted_at: string | null }>;
-  history: Array<{ entity: string; from_status: string | null; to_status: string; cause: string; detail: string | null; at: string }>;
+  attempts: Attempt[];
+  history: StateMove[];
   callbacks: Delivery[];
 }
+
+interface Attempt {
+  attempt_no: number;
+  status: string;
+  bank_reference: string | null;
+  utr: string | null;
+  failure_reason: string | null;
+  inquiries: number;
+  submitted_at: string | null;
+}
+
+interface StateMove {
+  entity: string;
+  from_status: string | null;
+  to_status: string;
+  cause: string;
+  detail: string | null;
+  at: string;
+}
+
+const ATTEMPT_COLUMNS: Column<Attempt>[] = [
+  { title: 'Attempt', cell: (a) => a.attempt_no },
+  { title: 'Status', cell: (a) => a.status },
+  { title: 'Bank reference', cell: (a) => dash(a.bank_reference) },
+  { title: 'UTR', cell: (a) => dash(a.utr) },
+  { title: 'Inquiries', cell: (a) => a.inquiries },
+  { title: 'Submitted', cell: (a) => (a.submitted_at ? <Time iso={a.submitted_at} /> : '—') },
+  { title: 'Failure', cell: (a) => dash(a.failure_reason) },
+];
+
+const MOVE_COLUMNS: Column<StateMove>[] = [
+  { title: 'When', cell: (h) => <Time iso={h.at} /> },
+  { title: 'Of', cell: (h) => h.entity },
+  { title: 'From', cell: (h) => dash(h.from_status) },
+  { title: 'To', cell: (h) => h.to_status },
+  { title: 'Cause', cell: (h) => `${h.cause}${h.detail ? `: ${h.detail}` : ''}` },
+];
 
 export function PayoutPage({ id }: { id: string }) {
   const { data, error } = useDetail<PayoutDetail>(`/payouts/${encodeURIComponent(id)}`);
@@ -72,70 +111,10 @@ export function PayoutPage({ id }: { id: string }) {
             <dt>Processed</dt>
             <dd>{p.processed_at ? <Time iso={p.processed_at} /> : '—'}</dd>
           </dl>
-          <section aria-labelledby="attempts-title">
-            <h2 id="attempts-title">Attempts</h2>
-            <TableScroll label="Attempts">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Attempt</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Bank reference</th>
-                    <th scope="col">UTR</th>
-                    <th scope="col">Inquiries</th>
-                    <th scope="col">Submitted</th>
-                    <th scope="col">Failure</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.attempts.map((a) => (
-                    <tr key={a.attempt_no}>
-                      <td>{a.attempt_no}</td>
-                      <td>{a.status}</td>
-                      <td>{dash(a.bank_reference)}</td>
-                      <td>{dash(a.utr)}</td>
-                      <td>{a.inquiries}</td>
-                      <td>{a.submitted_at ? <Time iso={a.submitted_at} /> : '—'}</td>
-                      <td>{dash(a.failure_reason)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableScroll>
-          </section>
+          <TableSection id="attempts-title" title="Attempts" columns={ATTEMPT_COLUMNS} rows={data.attempts} rowKey={(a) => a.attempt_no} />
           <PayoutInquiries payoutRef={p.id} />
-          <section aria-labelledby="moves-title">
-            <h2 id="moves-title">State moves</h2>
-            <TableScroll label="State moves">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">When</th>
-                    <th scope="col">Of</th>
-                    <th scope="col">From</th>
-                    <th scope="col">To</th>
-                    <th scope="col">Cause</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.history.map((h, i) => (
-                    <tr key={i}>
-                      <td>
-                        <Time iso={h.at} />
-                      </td>
-                      <td>{h.entity}</td>
-                      <td>{dash(h.from_status)}</td>
-                      <td>{h.to_status}</td>
-                      <td>
-                        {h.cause}
-                        {h.detail ? `: ${h.detail}` : ''}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableScroll>
-          </section>
+          {/* A state move has no id; the history never reorders, so its place keys it. */}
+          <TableSection id="moves-title" title="State moves" columns={MOVE_COLUMNS} rows={data.history} rowKey={(_, i) => i} />
           <ProviderAnomalies id="payout" query={`payout=${encodeURIComponent(p.transaction_id)}`} title="Provider anomalies" />
           <Callbacks deliveries={data.callbacks} />
         </>
