@@ -18,6 +18,7 @@ import { findOrg } from '../../store/repos/clients-repo.js';
 import { type Actor, recordAudit } from '../console/audit.js';
 import { DESTINATION_KINDS, type DestinationKind } from './destinations.js';
 import { destinationKindOf, isEventKind, TEST_EVENT_KIND } from './events.js';
+import { rowsPage } from '../shared/list-page.js';
 
 export const DELIVERY_STATES = ['failed', 'pending', 'delivered'] as const;
 export type DeliveryStateFilter = (typeof DELIVERY_STATES)[number];
@@ -65,9 +66,10 @@ export class EventLogService {
       beforeId: q.cursor,
       limit: q.limit + 1,
     });
-    const page = rows.slice(0, q.limit);
-    return {
-      rows: page.map((r) => ({
+    return rowsPage(
+      rows,
+      q.limit,
+      (r) => ({
         event_id: r.id,
         type: r.kind,
         aggregate_type: r.aggregate_type,
@@ -75,9 +77,9 @@ export class EventLogService {
         created_at: r.created_at.toISOString(),
         delivery_state: r.delivery_state,
         deliveries: r.deliveries,
-      })),
-      next_cursor: rows.length > q.limit ? (page[page.length - 1]?.id ?? null) : null,
-    };
+      }),
+      (last) => last.id,
+    );
   }
 
   /** One event of the organization: its exact body and every delivery with its attempts. */
@@ -161,18 +163,19 @@ export class EventLogService {
     if (!DESTINATION_KINDS.includes(q.kind as DestinationKind)) throw validationError([{ field: 'kind', issue: 'must be payin or payout' }]);
     if (q.cursor !== undefined && !isUuid(q.cursor)) throw validationError([{ field: 'cursor', issue: 'not a cursor of this list' }]);
     const rows = await logRepo.destinationLog(this.deps.db, { orgId: q.orgId, kind: q.kind as DestinationKind, beforeId: q.cursor, limit: q.limit + 1 });
-    const page = rows.slice(0, q.limit);
-    return {
-      rows: page.map((d) => ({
+    return rowsPage(
+      rows,
+      q.limit,
+      (d) => ({
         delivery_id: d.delivery_id,
         event_id: d.event_id,
         event: d.kind,
         status: d.status,
         created_at: d.created_at.toISOString(),
         attempts: d.attempt_log.map((a) => ({ ...a, attempted_at: new Date(a.attempted_at).toISOString() })),
-      })),
-      next_cursor: rows.length > q.limit ? (page[page.length - 1]?.delivery_id ?? null) : null,
-    };
+      }),
+      (last) => last.delivery_id,
+    );
   }
 
   /**

@@ -6,6 +6,7 @@
 import { newRowId } from '../../store/row-id.js';
 import type { Db, Queryable } from '../../store/db.js';
 import * as repo from '../../store/repos/console-repo.js';
+import { rowsPage } from '../shared/list-page.js';
 
 /** Who acts: a console user, or the operator through the CLI (admin API). */
 export interface Actor {
@@ -65,10 +66,10 @@ export class AuditService {
   async list(f: { orgId: string; action?: string; actor?: string; from?: Date; to?: Date; cursor?: string; limit: number }): Promise<{ rows: AuditView[]; next_cursor: string | null }> {
     const beforeId = f.cursor && UUID_RE.test(f.cursor) ? f.cursor : undefined;
     const rows = await repo.listAudit(this.db, { orgId: f.orgId, action: f.action, actor: f.actor, from: f.from, to: f.to, beforeId, limit: f.limit + 1 });
-    const page = rows.slice(0, f.limit);
-    const last = page[page.length - 1];
-    return {
-      rows: page.map((r) => ({
+    return rowsPage(
+      rows,
+      f.limit,
+      (r) => ({
         id: r.id,
         at: r.created_at.toISOString(),
         actor: r.actor,
@@ -78,9 +79,9 @@ export class AuditService {
         before: r.before,
         after: r.after,
         ip: r.ip,
-      })),
-      next_cursor: rows.length > f.limit && last ? last.id : null,
-    };
+      }),
+      (last) => last.id,
+    );
   }
 }
 

@@ -13,6 +13,7 @@ import * as repo from '../../store/repos/console-money-repo.js';
 import * as ordersRepo from '../../store/repos/payment-orders-repo.js';
 import { refundsOfOrder } from '../../store/repos/refunds-repo.js';
 import { decodeCursor as decodeKeysetCursor, encodeCursor as encodeKeysetCursor } from '../shared/keyset-cursor.js';
+import { type Page, rowsPage } from '../shared/list-page.js';
 import { refundView } from '../refunds/refund-view.js';
 import { checkoutTokenFor, checkoutUrl, orderRefFor, paymentOrderView } from '../payin/payment-order-view.js';
 import { payoutView } from '../payouts/payout-view.js';
@@ -28,10 +29,7 @@ export interface MoneyListQuery {
   limit: number;
 }
 
-export interface Page<T> {
-  rows: T[];
-  next_cursor: string | null;
-}
+export type { Page } from '../shared/list-page.js';
 
 /** The position of a console list's cursor (keyset-cursor.ts): created_at in UTC with microseconds. */
 const KEY_TS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
@@ -54,11 +52,8 @@ function checkStatus(status: string | undefined, allowed: readonly string[]): vo
   }
 }
 
-function page<R extends { id: string; key_ts: string }, T>(rows: R[], limit: number, view: (r: R) => T): Page<T> {
-  const shown = rows.slice(0, limit);
-  const last = shown[shown.length - 1];
-  return { rows: shown.map(view), next_cursor: rows.length > limit && last ? encodeCursor({ createdAt: last.key_ts, id: last.id }) : null };
-}
+/** The cursor of a keyset-listed row (console money lists, beneficiaries). */
+export const keysetCursorOf = (r: { id: string; key_ts: string }): string => encodeCursor({ createdAt: r.key_ts, id: r.id });
 
 const EXPORT_PAGE = 1000;
 
@@ -87,14 +82,14 @@ export class ConsoleMoney {
       const ref = orderRefFor(text);
       return ref ? [ref.id] : [];
     });
-    return page(await repo.listOrders(this.deps.db, f), q.limit, orderListView);
+    return rowsPage(await repo.listOrders(this.deps.db, f), q.limit, orderListView, keysetCursorOf);
   }
 
   /** Search: the id, transaction_id, client_reference or UTR, each exact. */
   async listPayouts(q: MoneyListQuery): Promise<Page<ReturnType<typeof payoutListView>>> {
     checkStatus(q.status, PAYOUT_STATUSES);
     const f = this.filter(q, (text) => (isUuid(text) ? [text.toLowerCase()] : []));
-    return page(await repo.listPayouts(this.deps.db, f), q.limit, payoutListView);
+    return rowsPage(await repo.listPayouts(this.deps.db, f), q.limit, payoutListView, keysetCursorOf);
   }
 
   /** Every order the filter matches, newest first, read in keyset pages (memory stays flat for any count). */

@@ -9,7 +9,8 @@ import { IFSC_PATTERN } from '../../domain/ifsc.js';
 import { isUuid } from '../../domain/text.js';
 import type { Db } from '../../store/db.js';
 import * as repo from '../../store/repos/console-payout-setup-repo.js';
-import { decodeCursor, encodeCursor, type Page } from './money.js';
+import { decodeCursor, keysetCursorOf } from './money.js';
+import { type Page, rowsPage } from '../shared/list-page.js';
 
 export interface BeneficiaryView {
   id: string;
@@ -72,9 +73,7 @@ export class ConsolePayoutSetup {
       ...(q.cursor !== undefined ? { after: decodeCursor(q.cursor) } : {}),
       limit: q.limit + 1,
     });
-    const shown = rows.slice(0, q.limit);
-    const last = shown[shown.length - 1];
-    return { rows: shown.map(beneficiaryView), next_cursor: rows.length > q.limit && last ? encodeCursor({ createdAt: last.key_ts, id: last.id }) : null };
+    return rowsPage(rows, q.limit, beneficiaryView, keysetCursorOf);
   }
 
   async bankConnections(orgId: string): Promise<BankConnectionView[]> {

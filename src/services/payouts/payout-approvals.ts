@@ -31,7 +31,7 @@ import { recordEvent } from '../callbacks/events.js';
 import { type CreateResponse, type IdempotencyScope, type IdempotencyService, keyNotHeld } from '../shared/idempotency.js';
 import { type PayoutInstruction, checkPayoutInstruction } from './payout-input.js';
 import type { PayoutSubmitter } from './payout-submission.js';
-import { beneficiaryView, createdEventData, payoutView } from './payout-view.js';
+import { beneficiaryView, createdEventData, payoutEventBase, payoutView } from './payout-view.js';
 import { newTransactionId, type PayoutsService } from './payouts.js';
 
 /** The person acting, as the console knows them. */
@@ -64,13 +64,7 @@ export function consolePayoutView(p: approvalsRepo.ApprovalRow, attempts: Parame
 
 export function rejectedEventData(p: approvalsRepo.ApprovalRow, note: string, at: Date) {
   return {
-    payout_id: p.id,
-    transaction_id: p.transaction_id,
-    client_reference: p.client_reference,
-    amount_paise: p.amount_paise,
-    currency: p.currency,
-    mode: p.mode,
-    livemode: p.livemode,
+    ...payoutEventBase(p),
     status: 'REJECTED',
     beneficiary: beneficiaryView(p),
     rejection_note: note,

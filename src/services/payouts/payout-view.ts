@@ -75,7 +75,8 @@ export function merchantPayoutView(p: PayoutRow, attempts: AttemptFacts[]) {
   return { ...v, status };
 }
 
-function eventBase(p: PayoutFacts) {
+/** The fields every `payout.*` event's `data` opens with. */
+export function payoutEventBase(p: PayoutFacts) {
   return {
     payout_id: p.id,
     transaction_id: p.transaction_id,
@@ -89,13 +90,13 @@ function eventBase(p: PayoutFacts) {
 }
 
 export function createdEventData(p: PayoutFacts, createdAt: Date) {
-  return { ...eventBase(p), status: 'PROCESSING', beneficiary: beneficiaryView(p), created_at: createdAt.toISOString() };
+  return { ...payoutEventBase(p), status: 'PROCESSING', beneficiary: beneficiaryView(p), created_at: createdAt.toISOString() };
 }
 
 /** Exactly the fields of API §6.4 `payout.success`. */
 export function successEventData(p: PayoutFacts, s: { bankReference: string; utr: string; processedAt: Date }) {
   return {
-    ...eventBase(p),
+    ...payoutEventBase(p),
     status: 'SUCCESS',
     beneficiary: beneficiaryView(p),
     bank_reference: s.bankReference,
@@ -106,7 +107,7 @@ export function successEventData(p: PayoutFacts, s: { bankReference: string; utr
 
 export function failedEventData(p: PayoutFacts, f: { reason: string; bankReference: string | null; failedAt: Date }) {
   return {
-    ...eventBase(p),
+    ...payoutEventBase(p),
     status: 'FAILED',
     beneficiary: beneficiaryView(p),
     failure_reason: f.reason,
@@ -124,7 +125,7 @@ export function reversedEventData(
   r: { reason: string; bankReference: string | null; utr: string | null; processedAt: Date | string | null; reversedAt: Date },
 ) {
   return {
-    ...eventBase(p),
+    ...payoutEventBase(p),
     status: 'REVERSED',
     beneficiary: beneficiaryView(p),
     failure_reason: r.reason,

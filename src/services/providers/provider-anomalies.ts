@@ -15,7 +15,7 @@ import { type AnomalyReport, type AnomalySink, cut, safeExcerpt, storableText } 
 import type { Db } from '../../store/db.js';
 import * as repo from '../../store/repos/provider-anomalies-repo.js';
 import { newRowId } from '../../store/row-id.js';
-import type { Page } from '../console/money.js';
+import { type Page, rowsPage } from '../shared/list-page.js';
 
 export interface AnomalyView {
   id: string;
@@ -123,8 +123,6 @@ export class ProviderAnomalies {
       ...(q.cursor !== undefined ? { beforeId: cursorId(q.cursor) } : {}),
       limit: q.limit + 1,
     });
-    const shown = rows.slice(0, q.limit);
-    const last = shown[shown.length - 1];
-    return { rows: shown.map(viewOf), next_cursor: rows.length > q.limit && last ? last.id : null };
+    return rowsPage(rows, q.limit, viewOf, (last) => last.id);
   }
 }

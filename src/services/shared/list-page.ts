@@ -60,6 +60,22 @@ export function listFilterOf(clientPk: string, q: ListQuery): ListFilter {
   };
 }
 
+/** A console list's page: its rows and the cursor of the next one (null on the last page). */
+export interface Page<T> {
+  rows: T[];
+  next_cursor: string | null;
+}
+
+/**
+ * A console list's page from the limit + 1 rows its query read (newest first): the first `limit`
+ * shown, and, when there was one more, `cursorOf` the last one shown as the next page's cursor.
+ */
+export function rowsPage<R, V>(rows: R[], limit: number, view: (r: R) => V, cursorOf: (last: R) => string): Page<V> {
+  const shown = rows.slice(0, limit);
+  const last = shown[shown.length - 1];
+  return { rows: shown.map(view), next_cursor: rows.length > limit && last !== undefined ? cursorOf(last) : null };
+}
+
 /** The page and its next_cursor from limit + 1 rows. */
 export function pageOf<R extends { id: string; list_key_us: string }, V>(rows: R[], limit: number, view: (r: R) => V): { data: V[]; next_cursor: string | null } {
   const page = rows.slice(0, limit);
