@@ -11,7 +11,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { CashfreeSimulator } from '../providers/cashfree-simulator.js';
+import { CashfreeSimulator, collectThroughSimulator } from '../providers/cashfree-simulator.js';
 import { createOrder, intentBody } from '../refunds/helpers.js';
 import { signedInUser } from '../support/console.js';
 import type { TestClient, TestService } from '../support/service.js';
@@ -33,16 +33,7 @@ describe('provider accounts page and provider anomalies in a browser', { skip: S
     await sim.start();
     ({ ts, browser } = await startConsoleAndBrowser({ PROVIDER_TIMEOUT_MS: '1500' }));
     client = await ts.createClient({ rateLimit: 100_000 });
-    const added = await ts.admin('POST', '/provider-accounts', {
-      org: client.orgId,
-      provider: 'cashfree',
-      name: 'Cashfree (simulator)',
-      config: { base_url: sim.baseUrl, client_id: CLIENT_ID, client_secret: CLIENT_SECRET },
-    });
-    assert.equal(added.status, 201, added.text);
-    accountId = added.body.data.provider_account_id;
-    sim.webhookUrl = added.body.data.callback_url;
-    assert.equal((await ts.admin('PUT', `/orgs/${client.orgId}/collections`, { provider_account_id: accountId })).status, 200);
+    accountId = (await collectThroughSimulator(ts, client.orgId, sim, { name: 'Cashfree (simulator)' })).accountId;
     const o = await createOrder(ts, client, intentBody({ amount_paise: 49_900 }));
     orderPk = o.id;
     orderId = o.order_id;

@@ -13,7 +13,7 @@ import { createPayout, payoutBody, waitFor } from '../payout/helpers.js';
 import { createOrder, intentBody, orderRow } from '../refunds/helpers.js';
 import { type ConsoleCaller, signedInUser } from '../support/console.js';
 import { startTestService, type TestClient, type TestService } from '../support/service.js';
-import { CashfreeSimulator } from './cashfree-simulator.js';
+import { CashfreeSimulator, collectThroughSimulator } from './cashfree-simulator.js';
 import { RazorpayXSimulator } from './razorpayx-simulator.js';
 
 const CLIENT_ID = 'TEST1000anomaly';
@@ -37,16 +37,7 @@ before(async () => {
   // every anomaly here comes from the webhook the test sends, none from a background inquiry.
   t = await startTestService({ PROVIDER_TIMEOUT_MS: '1500', PAYOUT_WORKER_INTERVAL_MS: '100', PAYOUT_INQUIRY_BASE_MS: '600000', PAYOUT_INQUIRY_MAX_MS: '600000' });
   client = await t.createClient({ rateLimit: 100_000 });
-  const cfAdded = await t.admin('POST', '/provider-accounts', {
-    org: client.orgId,
-    provider: 'cashfree',
-    name: 'Cashfree (simulator)',
-    config: { base_url: cf.baseUrl, client_id: CLIENT_ID, client_secret: CLIENT_SECRET, api_version: '2025-01-01' },
-  });
-  assert.equal(cfAdded.status, 201, cfAdded.text);
-  cfAccount = cfAdded.body.data.provider_account_id;
-  cf.webhookUrl = cfAdded.body.data.callback_url;
-  assert.equal((await t.admin('PUT', `/orgs/${client.orgId}/collections`, { provider_account_id: cfAccount })).status, 200);
+  cfAccount = (await collectThroughSimulator(t, client.orgId, cf, { name: 'Cashfree (simulator)', config: { api_version: '2025-01-01' } })).accountId;
   const rzpAdded = await t.admin('POST', '/provider-accounts', { org: client.orgId, provider: 'razorpayx', config: rzp.config(), name: 'RazorpayX (simulator)' });
   assert.equal(rzpAdded.status, 201, rzpAdded.text);
   rzpAccount = rzpAdded.body.data.provider_account_id;

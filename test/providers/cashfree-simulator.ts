@@ -18,6 +18,7 @@
  * that re-serialises a webhook body breaks its signature, as with the real service.
  * Not modelled: settlements, disputes, other payment methods, Cashfree's sandbox simulator links.
  */
+import assert from 'node:assert/strict';
 import { createHmac, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -135,6 +136,11 @@ export class CashfreeSimulator {
   /** The base_url of an account config pointing here. */
   get baseUrl(): string {
     return `${this.url}/pg`;
+  }
+
+  /** The config file of contract §8 for an account on this simulator. */
+  config(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+    return { base_url: this.baseUrl, client_id: this.opts.clientId, client_secret: this.opts.clientSecret, ...overrides };
   }
 
   inject(match: RegExp, fault: Fault, times = 1): void {
@@ -459,4 +465,25 @@ export class CashfreeSimulator {
     await res.text();
     return { status: res.status, rawBody };
   }
+}
+
+/**
+ * Adds an account on the simulator to the organization through the admin API, points the
+ * simulator's webhooks at the account's intake and makes it the organization's collections
+ * account (contract §8); the account as the admin API answered it.
+ */
+export async function collectThroughSimulator(
+  t: { admin: (method: string, path: string, body?: unknown) => Promise<{ status: number; text: string; body: any }> },
+  orgId: string,
+  sim: CashfreeSimulator,
+  opts: { name?: string; config?: Record<string, unknown> } = {},
+): Promise<{ accountId: string; callbackUrl: string }> {
+  const added = await t.admin('POST', '/provider-accounts', { org: orgId, provider: 'cashfree', ...(opts.name ? { name: opts.name } : {}), config: sim.config(opts.config) });
+  assert.equal(added.status, 201, added.text);
+  const accountId: string = added.body.data.provider_account_id;
+  const callbackUrl: string = added.body.data.callback_url;
+  sim.webhookUrl = callbackUrl;
+  const use = await t.admin('PUT', `/orgs/${orgId}/collections`, { provider_account_id: accountId });
+  assert.equal(use.status, 200, use.text);
+  return { accountId, callbackUrl };
 }

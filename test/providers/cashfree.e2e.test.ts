@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import { FAST_PAYOUT_ENV } from '../payout/helpers.js';
 import { createOrder, eventsOf, forceExpiry, intentBody, itemsOnceThere, key, orderRow, reviewItems, settled, waitFor } from '../refunds/helpers.js';
 import { startTestService, type TestClient, type TestService } from '../support/service.js';
-import { CashfreeSimulator, signWebhook } from './cashfree-simulator.js';
+import { CashfreeSimulator, collectThroughSimulator, signWebhook } from './cashfree-simulator.js';
 
 const CLIENT_ID = 'TEST1000sim';
 const CLIENT_SECRET = 'cfsk_ma_test_simulated_secret_0001';
@@ -25,18 +25,9 @@ before(async () => {
   t = await startTestService({ ...FAST_PAYOUT_ENV, PROVIDER_TIMEOUT_MS: '1500' });
   client = await t.createClient({ rateLimit: 100_000 });
   assert.equal((await t.admin('POST', `/orgs/${client.orgId}/settings`, { refund_review: 'none' })).status, 200);
-  const added = await t.admin('POST', '/provider-accounts', {
-    org: client.orgId,
-    provider: 'cashfree',
-    name: 'Cashfree (simulator)',
-    config: { base_url: sim.baseUrl, client_id: CLIENT_ID, client_secret: CLIENT_SECRET, api_version: '2025-01-01' },
-  });
-  assert.equal(added.status, 201, added.text);
-  accountId = added.body.data.provider_account_id;
-  assert.equal(added.body.data.callback_url, `${t.svc.internalUrl}/provider/${accountId}/callbacks`);
-  sim.webhookUrl = added.body.data.callback_url;
-  const use = await t.admin('PUT', `/orgs/${client.orgId}/collections`, { provider_account_id: accountId });
-  assert.equal(use.status, 200, use.text);
+  const added = await collectThroughSimulator(t, client.orgId, sim, { name: 'Cashfree (simulator)', config: { api_version: '2025-01-01' } });
+  accountId = added.accountId;
+  assert.equal(added.callbackUrl, `${t.svc.internalUrl}/provider/${accountId}/callbacks`);
 });
 after(async () => {
   await t?.stop();

@@ -9,7 +9,7 @@ import { sandboxSigningSecret, SANDBOX_SIGNATURE_HEADER, signSandboxBody } from 
 import { FAST_PAYOUT_ENV } from '../payout/helpers.js';
 import { createOrder, intentBody, orderRow, sandboxPay } from '../refunds/helpers.js';
 import { startTestService, type TestClient, type TestService } from '../support/service.js';
-import { CashfreeSimulator, signWebhook } from './cashfree-simulator.js';
+import { CashfreeSimulator, collectThroughSimulator, signWebhook } from './cashfree-simulator.js';
 import { type CollectionHarness, collectionScenarios } from './conformance.js';
 
 const CLIENT_ID = 'TEST2000conf';
@@ -53,14 +53,7 @@ before(async () => {
   };
 
   const cfClient = await quickClient();
-  const added = await t.admin('POST', '/provider-accounts', {
-    org: cfClient.orgId,
-    provider: 'cashfree',
-    config: { base_url: sim.baseUrl, client_id: CLIENT_ID, client_secret: CLIENT_SECRET },
-  });
-  assert.equal(added.status, 201, added.text);
-  sim.webhookUrl = added.body.data.callback_url;
-  assert.equal((await t.admin('PUT', `/orgs/${cfClient.orgId}/collections`, { provider_account_id: added.body.data.provider_account_id })).status, 200);
+  const { callbackUrl } = await collectThroughSimulator(t, cfClient.orgId, sim);
   const cashfreeCallback = async (o: { order_id: string }, p: { amountPaise: number; utr: string }, secret: string) => {
     const order = sim.orders.get(o.order_id)!;
     const attempt = { ...sim.attempt(o.order_id), payment_status: 'SUCCESS', bank_reference: p.utr, amountPaise: p.amountPaise, payment_completion_time: new Date().toISOString() };
@@ -72,7 +65,7 @@ before(async () => {
     name: 'cashfree',
     t,
     client: cfClient,
-    callbackUrl: added.body.data.callback_url,
+    callbackUrl,
     pay: async (o, p) => {
       await sim.decide(o.order_id, 'SUCCESS', { utr: p.utr, webhook: p.callback, ...(p.amountPaise ? { amountPaise: p.amountPaise } : {}) });
     },
