@@ -127,6 +127,8 @@ describe('provider checks, inquiries, organization settings and client rename in
       await signIn(page, ts, 'viewer@asha.example');
       await navLink(page, 'Organization').click();
       await page.getByRole('region', { name: 'Members' }).last().getByText('admin@asha.example').waitFor();
+      // The settings come in an answer of their own, which may arrive after the members'.
+      await page.locator('main').getByText('Asha Traders 1280', { exact: true }).waitFor();
       const main = await page.locator('main').innerText();
       assert.match(main, /Organization name\s+Asha Traders 1280/);
       assert.match(main, /Admins manage them on the Users page/);
