@@ -14,7 +14,8 @@
  * cache: a lock or a write must reach the database every time.
  */
 import DataLoader from 'dataloader';
-import { type Queryable, transactionOf } from './db.js';
+import type pg from 'pg';
+import { type PreparedStatement, type Queryable, transactionOf } from './db.js';
 
 /** A single-item call; its result is its own item's. */
 export type CoalescedCall<T, R> = (q: Queryable, item: T) => Promise<R>;
@@ -42,4 +43,21 @@ export function coalesced<T, R = void>(call: (q: Queryable, items: T[]) => Promi
     }
     return loader.load(item);
   };
+}
+
+/**
+ * A coalesced look-up by key: one `statement` (taking the keys of a tick as `$1`, an array) for all
+ * the calls, and each call gets `view` of the row whose `keyOf` is its own key, undefined if none.
+ * (The row locks of the state writers: the statement sorts what it locks, so overlapping
+ * transactions wait for each other instead of deadlocking.)
+ */
+export function coalescedLookup<Row extends pg.QueryResultRow, R>(statement: PreparedStatement, keyOf: (row: Row) => string, view: (row: Row) => R): CoalescedCall<string, R | undefined> {
+  return coalesced<string, R | undefined>(async (q, keys) => {
+    const r = await q.query<Row>(statement, [[...new Set(keys)]]);
+    const found = new Map(r.rows.map((row) => [keyOf(row), row]));
+    return keys.map((key) => {
+      const row = found.get(key);
+      return row === undefined ? undefined : view(row);
+    });
+  });
 }

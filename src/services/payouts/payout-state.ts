@@ -4,8 +4,10 @@
  * append-only history (payout_transitions) and, when the payout itself moves, its event in the
  * outbox, all in the caller's transaction (PayoutMove.write). Callers lock the rows first
  * (payouts-repo lockAttempt / lockLatestAttempt). One PayoutMove is one piece of news about one
- * payout: units of work about the same payout run one after the other (store/side-by-side.ts), so
- * each decides on the rows as the one before it wrote them.
+ * payout. Units of work with the same key run one after the other (store/side-by-side.ts: the
+ * intake keys a payout's callbacks by its reference, so each decides on what the one before
+ * wrote); held attempts are keyed by attempt, and a payout row met twice in one coalesced write
+ * fails it, so that every unit runs again alone (payouts-repo writeMove).
  */
 import {
   assertAttemptTransition,

@@ -5,7 +5,7 @@
  */
 import { OPEN_ORDER_STATUSES, type OrderTrigger, type PaymentOrderStatus } from '../../domain/payment-order.js';
 import { batched } from '../batched.js';
-import { coalesced } from '../coalesced.js';
+import { coalesced, coalescedLookup } from '../coalesced.js';
 import { type Db, prepared, type PreparedStatement, type Queryable } from '../db.js';
 import { LIST_KEY_COLUMN, type ListFilter, listTail, listWhere } from './list-keyset.js';
 import { type CompletedKeyValues, type CreateKey, keyedCreateStatements, writeKeyedCreates } from './idempotency-keys-repo.js';
@@ -214,15 +214,11 @@ export async function findByIdOrOrderId(q: Queryable, ref: OrderRef): Promise<Pa
 const LOCK_MANY = prepared(`SELECT ${ROW} FROM payment_orders WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`);
 
 /**
- * Locks an order for the rest of the transaction; null when there is none. The locks of a shared
- * transaction take one statement, always in id order (so two transactions locking overlapping
- * sets wait for each other instead of deadlocking).
+ * Locks an order for the rest of the transaction; undefined when there is none. The locks of a
+ * shared transaction take one statement, always in id order (so two transactions locking
+ * overlapping sets wait for each other instead of deadlocking).
  */
-export const lockById = coalesced<string, PaymentOrderRow | null>(async (q, ids) => {
-  const r = await q.query<PaymentOrderRow>(LOCK_MANY, [[...new Set(ids)]]);
-  const rows = new Map(r.rows.map((row) => [row.id, row]));
-  return ids.map((id) => rows.get(id) ?? null);
-});
+export const lockById = coalescedLookup<PaymentOrderRow, PaymentOrderRow>(LOCK_MANY, (row) => row.id, (row) => row);
 
 /** A checked status change of one order (see transitionOrder), ready to be written. */
 export interface OrderMoveWrite {

@@ -1,6 +1,6 @@
 /** SQL for payouts, their provider attempts and the append-only transition history. */
 import { type PayoutAttemptStatus, type PayoutMode, type PayoutStatus, UNRESOLVED_ATTEMPT_STATUSES } from '../../domain/payout.js';
-import { coalesced } from '../coalesced.js';
+import { coalesced, coalescedLookup } from '../coalesced.js';
 import { type PreparedStatement, prepared, type Queryable } from '../db.js';
 import { LIST_KEY_COLUMN, type ListFilter, listTail, listWhere } from './list-keyset.js';
 import { type CompletedKeyValues, keyedCreateStatements, writeKeyedCreates } from './idempotency-keys-repo.js';
@@ -188,24 +188,10 @@ function asLocked(row: PayoutRow & { attempt: AttemptRow }): LockedAttempt {
  * Locks an attempt and its payout for a state change, by attempt id; undefined when there is none.
  * The locks of a shared transaction take one statement.
  */
-export const lockAttempt = coalesced<string, LockedAttempt | undefined>(async (q, attemptIds) => {
-  const r = await q.query<PayoutRow & { attempt: AttemptRow }>(LOCK_BY_ATTEMPT, [[...new Set(attemptIds)]]);
-  const found = new Map(r.rows.map((row) => [row.attempt.id, row]));
-  return attemptIds.map((id) => {
-    const row = found.get(id);
-    return row ? asLocked(row) : undefined;
-  });
-});
+export const lockAttempt = coalescedLookup<PayoutRow & { attempt: AttemptRow }, LockedAttempt>(LOCK_BY_ATTEMPT, (row) => row.attempt.id, asLocked);
 
 /** Locks the latest attempt (and the payout) of a payout, by transaction_id; undefined when there is none. */
-export const lockLatestAttempt = coalesced<string, LockedAttempt | undefined>(async (q, transactionIds) => {
-  const r = await q.query<PayoutRow & { attempt: AttemptRow }>(LOCK_LATEST_BY_REFERENCE, [[...new Set(transactionIds)]]);
-  const found = new Map(r.rows.map((row) => [row.transaction_id, row]));
-  return transactionIds.map((id) => {
-    const row = found.get(id);
-    return row ? asLocked(row) : undefined;
-  });
-});
+export const lockLatestAttempt = coalescedLookup<PayoutRow & { attempt: AttemptRow }, LockedAttempt>(LOCK_LATEST_BY_REFERENCE, (row) => row.transaction_id, asLocked);
 
 /**
  * New values of an attempt; null fields keep what is stored. `delay_ms` (with `inquired`,
