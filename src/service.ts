@@ -119,7 +119,13 @@ async function startInOrder(config: Config, log: Logger, started: Array<() => Pr
     embedded = await startEmbeddedPostgres({ dataDir: join(config.dataDir, 'db'), port: 0, persistent: true });
     started.push(embedded.stop);
     databaseUrl = embedded.url;
-    log.info({ dataDir: config.dataDir }, 'embedded PostgreSQL started');
+    // One line that says where the data lives, also when it cannot live in DATA_DIR (docs/operations.md).
+    log.info(
+      { dataDir: config.dataDir, databaseFiles: embedded.clusterDir },
+      embedded.relocatedBecause
+        ? `embedded PostgreSQL started; its files are in ${embedded.clusterDir} (the postgres user it runs as cannot enter ${embedded.relocatedBecause})`
+        : `embedded PostgreSQL started; its files are in ${embedded.clusterDir}`,
+    );
   }
   const db = new Db({ url: databaseUrl, poolSize: config.dbPoolSize });
   started.push(() => db.close());

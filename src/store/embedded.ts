@@ -4,8 +4,8 @@
  * PGlite because it is the same server as production (many connections, row locks, SKIP LOCKED,
  * advisory locks), reached with the same `pg` driver; see docs/store.md.
  */
-import { randomBytes } from 'node:crypto';
-import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { StartupError } from '../startup-error.js';
@@ -17,6 +17,10 @@ export interface EmbeddedPostgresHandle {
   url: string;
   /** The postgres server process. */
   pid: number;
+  /** Where the cluster's files are: `dataDir/pg`, or, as root when the postgres user cannot reach dataDir, a directory under the cluster root. */
+  clusterDir: string;
+  /** Set when the cluster lives outside dataDir: the folder the postgres user cannot enter. */
+  relocatedBecause?: string;
   stop(): Promise<void>;
 }
 
@@ -29,7 +33,12 @@ interface Options {
   persistent: boolean;
   /** Where the PostgreSQL distribution is and where root's reachable copy of it goes (tests); default: the installed one, the system temp directory. */
   distribution?: { dir?: string; cacheRoot?: string };
+  /** As root, where the cluster goes when the postgres user cannot reach dataDir (tests); default /var/lib/tijori. */
+  clusterRoot?: string;
 }
+
+/** As root, the clusters whose data directory the postgres user cannot reach live here, one folder per data directory. */
+export const DEFAULT_CLUSTER_ROOT = '/var/lib/tijori';
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -68,23 +77,66 @@ function isPostgres(pid: number): boolean {
   }
 }
 
+/** The cluster's place written by an earlier start (`pg-location`), if any. */
+function readNote(dataDir: string): string | undefined {
+  try {
+    return readFileSync(join(dataDir, 'pg-location'), 'utf8').trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A directory root owns and only root may change (no symbolic link): safe to hand a folder in it to postgres. */
+function rootOnly(dir: string): boolean {
+  const st = lstatSync(dir);
+  return st.isDirectory() && st.uid === 0 && (st.mode & 0o022) === 0;
+}
+
+interface ClusterPlace {
+  clusterDir: string;
+  relocatedBecause?: string;
+}
+
 /**
- * As root, PostgreSQL runs as the `postgres` user, which must reach the database directory: it and
- * DATA_DIR above it are opened for traversal, and a folder higher up that blocks it is named, with
- * what to do (its permissions are the owner's business, not ours).
+ * Where the cluster lives. Not root: `dataDir/pg`. As root, PostgreSQL runs as the `postgres`
+ * user, which must reach the cluster: dataDir and DATA_DIR above it are opened for traversal
+ * (DATA_DIR of a `mktemp -d` is 0700: it may be entered, not listed, so its other files stay
+ * private). When a folder higher up still blocks that user (a clone under /root or in a
+ * `mktemp -d`), the cluster goes to `clusterRoot/<hash of dataDir>/pg` instead, a place root
+ * made for it: the permissions of folders above DATA_DIR are their owner's business, not ours.
+ * The lock, the password file and the note `pg-location` stay in dataDir.
  */
-function ensureReachable(user: PostgresUser | undefined, dir: string): void {
-  if (!user) return;
-  chmodSync(dir, 0o755);
-  // DATA_DIR itself (a `mktemp -d` is 0700) may be entered, not listed: its other files stay private.
-  const dataDir = dirname(dir);
-  if (blockingAncestor(user, dataDir) === dataDir) chmodSync(dataDir, statSync(dataDir).mode | 0o001);
-  const blocker = blockingAncestor(user, dir);
-  if (blocker) {
+function clusterPlace(user: PostgresUser | undefined, dataDir: string, clusterRoot: string): ClusterPlace {
+  const inPlace = join(dataDir, 'pg');
+  if (!user) return { clusterDir: inPlace };
+  chmodSync(dataDir, 0o755);
+  const parent = dirname(dataDir);
+  if (blockingAncestor(user, parent) === parent) chmodSync(parent, statSync(parent).mode | 0o001);
+  const blocker = blockingAncestor(user, dataDir);
+  const noted = readNote(dataDir);
+  // A cluster placed elsewhere by an earlier start stays there (folders above may have opened since).
+  if (noted && !existsSync(join(inPlace, 'PG_VERSION')) && existsSync(join(noted, 'PG_VERSION'))) return blocker ? { clusterDir: noted, relocatedBecause: blocker } : { clusterDir: noted };
+  if (!blocker) return { clusterDir: inPlace };
+  if (existsSync(join(inPlace, 'PG_VERSION'))) {
+    // A cluster made here when it was reachable: moving it is the operator's call.
     throw new StartupError(
-      `the embedded PostgreSQL runs as the unprivileged "postgres" user (root may not run it), which cannot enter ${blocker}: set DATA_DIR to a directory outside it (for example DATA_DIR=/var/lib/tijori), or set DATABASE_URL`,
+      `the embedded PostgreSQL runs as the unprivileged "postgres" user (root may not run it), which cannot enter ${blocker} to reach the database in ${inPlace}: let it enter (chmod o+x ${blocker}), or set DATA_DIR to a directory outside it, or set DATABASE_URL`,
     );
   }
+  const home = join(clusterRoot, createHash('sha256').update(realpathSync(dataDir)).digest('hex').slice(0, 16));
+  mkdirSync(clusterRoot, { recursive: true, mode: 0o755 });
+  mkdirSync(home, { recursive: true, mode: 0o755 });
+  const unsafe = [clusterRoot, home].find((d) => !rootOnly(d));
+  if (unsafe) throw new StartupError(`${unsafe} must be a directory owned by root and writable by root only (it holds the embedded PostgreSQL of ${dataDir}): fix or remove it, or set DATABASE_URL`);
+  const stillBlocked = blockingAncestor(user, home);
+  if (stillBlocked) {
+    throw new StartupError(
+      `the embedded PostgreSQL runs as the unprivileged "postgres" user, which can enter neither ${blocker} nor ${stillBlocked}: set DATA_DIR to a directory it can reach (for example DATA_DIR=/var/lib/tijori/data), or set DATABASE_URL`,
+    );
+  }
+  const clusterDir = join(home, 'pg');
+  writeFileSync(join(dataDir, 'pg-location'), `${clusterDir}\n`);
+  return { clusterDir, relocatedBecause: blocker };
 }
 
 export async function startEmbeddedPostgres(opts: Options): Promise<EmbeddedPostgresHandle> {
@@ -101,9 +153,9 @@ export async function startEmbeddedPostgres(opts: Options): Promise<EmbeddedPost
 
 async function startLocked(opts: Options, unlock: () => void): Promise<EmbeddedPostgresHandle> {
   const user = postgresUser();
-  ensureReachable(user, opts.dataDir);
+  const place = clusterPlace(user, opts.dataDir, opts.clusterRoot ?? DEFAULT_CLUSTER_ROOT);
+  const { clusterDir } = place;
   const dist = runnableDistribution(user, opts.distribution?.dir, opts.distribution?.cacheRoot);
-  const clusterDir = join(opts.dataDir, 'pg');
   const passwordFile = join(opts.dataDir, 'pg-password');
   const fresh = !existsSync(join(clusterDir, 'PG_VERSION'));
   let password: string;
@@ -137,9 +189,11 @@ async function startLocked(opts: Options, unlock: () => void): Promise<EmbeddedP
   return {
     url: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`,
     pid: server.pid,
+    clusterDir,
+    ...(place.relocatedBecause ? { relocatedBecause: place.relocatedBecause } : {}),
     stop: async () => {
       await server.stop();
-      if (!opts.persistent) rmSync(clusterDir, { recursive: true, force: true });
+      if (!opts.persistent) rmSync(clusterDir === join(opts.dataDir, 'pg') ? clusterDir : dirname(clusterDir), { recursive: true, force: true });
       unlock();
     },
   };

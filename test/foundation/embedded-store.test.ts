@@ -194,13 +194,46 @@ test('as root, the store starts although its PostgreSQL binaries sit in a privat
   }
 });
 
-test('as root, a DATA_DIR inside a private folder fails with one line saying what to do', { skip: !asRoot && 'not running as root' }, async () => {
+test('as root, a DATA_DIR inside a private folder (a clone in mktemp -d) gets its cluster in a place postgres can reach, kept across starts', { skip: !asRoot && 'not running as root', timeout: 120_000 }, async () => {
   const privateFolder = mkdtempSync(join(tmpdir(), 'tijori-private-'));
   dirs.push(privateFolder);
+  const clusterRoot = join(tempDir('tijori-clusters-'), 'var-lib-tijori');
+  const dataDir = join(privateFolder, 'clone', 'data', 'db');
+  const first = await startEmbeddedPostgres({ dataDir, port: 0, persistent: true, clusterRoot });
+  try {
+    assert.ok(first.clusterDir.startsWith(`${clusterRoot}/`), `the cluster lives under the cluster root (${first.clusterDir})`);
+    assert.equal(first.relocatedBecause, privateFolder, 'it says which folder blocked the postgres user');
+    assert.equal(readFileSync(join(dataDir, 'pg-location'), 'utf8').trim(), first.clusterDir, 'DATA_DIR notes where its database lives');
+    assert.equal(statSync(privateFolder).mode & 0o777, 0o700, 'the private folder above DATA_DIR was left as it was');
+    const c = new pg.Client({ connectionString: first.url });
+    await c.connect();
+    await c.query("CREATE TABLE kept (v text); INSERT INTO kept VALUES ('first start')");
+    await c.end();
+  } finally {
+    await first.stop();
+  }
+  const second = await startEmbeddedPostgres({ dataDir, port: 0, persistent: true, clusterRoot });
+  try {
+    assert.equal(second.clusterDir, first.clusterDir, 'the same data directory finds the same cluster');
+    const c = new pg.Client({ connectionString: second.url });
+    await c.connect();
+    const rows = (await c.query<{ v: string }>('SELECT v FROM kept')).rows;
+    await c.end();
+    assert.deepEqual(rows, [{ v: 'first start' }]);
+  } finally {
+    await second.stop();
+  }
+  assert.ok(!existsSync(join(dataDir, LOCK_FILE)), 'the lock is released');
+});
+
+test('as root, a cluster root that others may write to is refused with one line', { skip: !asRoot && 'not running as root' }, async () => {
+  const privateFolder = mkdtempSync(join(tmpdir(), 'tijori-private-'));
+  dirs.push(privateFolder);
+  const clusterRoot = tempDir('tijori-clusters-');
+  chmodSync(clusterRoot, 0o777);
   await assert.rejects(
-    startEmbeddedPostgres({ dataDir: join(privateFolder, 'data', 'db'), port: 0, persistent: true }),
-    (e: unknown) =>
-      e instanceof StartupError && e.message.includes(`cannot enter ${privateFolder}`) && e.message.includes('set DATA_DIR') && !e.message.includes('\n'),
+    startEmbeddedPostgres({ dataDir: join(privateFolder, 'data', 'db'), port: 0, persistent: true, clusterRoot }),
+    (e: unknown) => e instanceof StartupError && e.message.includes(`${clusterRoot} must be a directory owned by root`) && !e.message.includes('\n'),
   );
   assert.ok(!existsSync(join(privateFolder, 'data', 'db', LOCK_FILE)), 'the lock is released');
 });
