@@ -15,6 +15,7 @@ import { createOrder, intentBody } from '../payin/helpers.js';
 import { FAST_PAYOUT_ENV, inlineBeneficiary, payoutBody } from '../payout/helpers.js';
 import { parseJsonOutput, runTijori } from '../support/cli.js';
 import { type ConsoleCaller, signedInUser } from '../support/console.js';
+import { assertServedByFilterIndex } from '../support/plans.js';
 import { poll } from '../support/poll.js';
 import { startTestService, type TestClient, type TestService } from '../support/service.js';
 
@@ -133,19 +134,29 @@ async function copyRows(table: string, id: string, set: Record<string, string>):
   await sql(`INSERT INTO ${table} (${cols.join(', ')}) SELECT ${exprs.join(', ')} FROM ${table}, generate_series(1, 40000) g WHERE id = $1`, [id]);
 }
 
-test('overview: its statements use the (org_id, created_at) indexes on a seeded table', async () => {
+test('overview: its statements read the large tables only through an index led by org_id that bounds created_at (PostgreSQL 15 and 18)', async () => {
   const seedOrg = await ts.createClient({});
   const src = await createOrder(ts, seedOrg, intentBody());
-  // 40,000 copies of one real row per table, ten minutes apart (most of a year), differing in their keys.
+  const otherOrg = await ts.createClient({});
+  const otherSrc = await createOrder(ts, otherOrg, intentBody());
+  // 40,000 copies of one real row per table, ten minutes apart (most of a year), differing in their
+  // keys; and as many of another organization's in the same months, so that the table is not one
+  // organization's (an index led by another column, read by PostgreSQL 18's skip scan, is then no
+  // match for one led by the filter's).
   await copyRows('payment_orders', src.id, { id: 'gen_random_uuid()', order_id: `'SEED' || g`, status: `'EXPIRED'`, created_at: `now() - g * interval '10 minutes'` });
+  await copyRows('payment_orders', otherSrc.id, { id: 'gen_random_uuid()', order_id: `'OTHER' || g`, status: `'EXPIRED'`, created_at: `now() - g * interval '10 minutes'` });
   await copyRows('payouts', payoutsA[1].id, { id: 'gen_random_uuid()', org_id: `'${seedOrg.orgId}'::uuid`, transaction_id: `'SEEDTX' || g`, created_at: `now() - g * interval '10 minutes'` });
+  await copyRows('payouts', payoutsA[1].id, { id: 'gen_random_uuid()', org_id: `'${otherOrg.orgId}'::uuid`, transaction_id: `'OTHERTX' || g`, created_at: `now() - g * interval '10 minutes'` });
   await sql('ANALYZE payment_orders');
   await sql('ANALYZE payouts');
   for (const table of ['payment_orders', 'payouts'] as const) {
-    const plan = await sql(`EXPLAIN (FORMAT JSON) ${OVERVIEW_SQL_FOR_TESTS(table)}`, [seedOrg.orgId, new Date().toISOString().slice(0, 10), 'Asia/Kolkata', COLLECTION_CLASSES.succeeded, COLLECTION_CLASSES.failed]);
-    const text = JSON.stringify(plan.rows[0]);
-    assert.ok(!text.includes('"Seq Scan"'), `${table}: no sequential scan: ${text}`);
-    assert.match(text, new RegExp(`"Index Name":"${table}_org_created_idx"`), `${table}: ${text}`);
+    await assertServedByFilterIndex(
+      sql,
+      OVERVIEW_SQL_FOR_TESTS(table),
+      [seedOrg.orgId, new Date().toISOString().slice(0, 10), 'Asia/Kolkata', COLLECTION_CLASSES.succeeded, COLLECTION_CLASSES.failed],
+      table,
+      { equality: ['org_id'], range: ['created_at'] },
+    );
   }
 });
 
