@@ -5,6 +5,7 @@
  * workers, the CLI's admin API and the tests; no service receives it or imports this module, so a
  * service's constructor says all it depends on (docs/architecture.md "Wiring").
  */
+import { Readiness } from './readiness.js';
 import type { Config } from './config.js';
 import type { RateLimiter } from './security/rate-limiter.js';
 import { SourceLimits } from './http/plugins/source-limits.js';
@@ -72,6 +73,8 @@ export interface AppContext {
   rateLimiter: RateLimiter;
   /** Where the listeners are reachable (see ListenerUrls). */
   urls: ListenerUrls;
+  /** Which parts of the instance are ready (src/readiness.ts): /healthz and /readyz answer from it. */
+  readiness: Readiness;
   /** Failed-authentication and checkout limits per source address. */
   sourceLimits: SourceLimits;
   clients: ClientsService;
@@ -202,5 +205,6 @@ export function buildContext(deps: ContextDeps): AppContext {
     provider, providers, providerAnomalies, providerAccounts, providerCallbackBaseUrl, sandbox, bankConnections, beneficiaries, payouts, payoutSubmission,
     payoutApprovals, bulkPayouts, payoutOutcomes, publicBaseUrl, paymentOrders, orderExpiry, providerIntake,
     console: consoleServices, refunds, refundSubmission, reviews,
+    readiness: new Readiness(),
   };
 }

@@ -136,6 +136,7 @@ async function startInOrder(config: Config, log: Logger, started: Array<() => Pr
   started.push(() => rateLimiter.close());
   let internalUrl = '';
   const ctx = buildContext({ config, db, log, rateLimiter, provider, sandbox: provider.controls });
+  ctx.readiness.ready('database'); // connected and migrated
 
   const publicApp = await buildPublicApp(ctx);
   started.push(() => publicApp.close());
@@ -158,9 +159,11 @@ async function startInOrder(config: Config, log: Logger, started: Array<() => Pr
       );
   started.push(() => sandbox.stop());
   sandboxRef.url = sandbox.url;
+  ctx.readiness.ready('sandbox');
 
   const workers: Worker[] = config.runWorkers ? createWorkers(ctx) : [];
   for (const w of workers) w.start();
+  ctx.readiness.ready('workers');
 
   let stopping: Promise<void> | undefined;
   const stop = () => {

@@ -1,4 +1,5 @@
 /** The public listener: the merchant API under /api/v1, health probes and the OpenAPI document. */
+import type { ReadyPart } from '../../readiness.js';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { createBaseApp } from '../base-app.js';
@@ -13,11 +14,21 @@ export async function buildPublicApp(ctx: AppContext): Promise<FastifyInstance> 
   const app = createBaseApp(ctx, 'public');
   await registerOpenApi(app);
 
-  app.get('/healthz', { schema: { hide: true } }, async (request) => ({ status: 'ok', request_id: request.id }));
+  // 200 only once the database, the sandbox and the workers are ready (src/readiness.ts).
+  app.get('/healthz', { schema: { hide: true } }, async (request, reply) => {
+    if (ctx.readiness.started) return { status: 'ok', request_id: request.id };
+    return reply.code(503).header('retry-after', '1').send({ status: 'starting', not_ready: ctx.readiness.notReady(), request_id: request.id });
+  });
   app.get('/readyz', { schema: { hide: true } }, async (request, reply) => {
     const up = await ctx.db.ping();
     ctx.metrics.dbUp.set(up ? 1 : 0);
-    return reply.code(up ? 200 : 503).send({ status: up ? 'ready' : 'database unavailable', request_id: request.id });
+    const notReady: ReadyPart[] = ctx.readiness.notReady().filter((p) => p !== 'database');
+    if (!up) notReady.unshift('database');
+    if (notReady.length === 0) return { status: 'ready', request_id: request.id };
+    return reply
+      .code(503)
+      .header('retry-after', '1')
+      .send({ status: up ? 'starting' : 'database unavailable', not_ready: notReady, request_id: request.id });
   });
 
   await registerCheckoutRoutes(app, ctx);
