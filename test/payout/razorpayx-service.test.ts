@@ -65,7 +65,8 @@ test('webhooks settle a payout: processed → SUCCESS with the UTR; a late initi
   const forged = sim.sign(sim.move(pout, 'failed', { reason: 'forged' }).rawBody, { secret: 'attacker' });
   assert.equal((await deliver(forged)).status, 401);
   await waitFor('the late initiated event to be processed', async () => {
-    const r = await w.t.database.db.query<{ state: string }>("SELECT state FROM provider_events WHERE provider = 'razorpayx' AND event_id = $1", [initiated.headers['x-razorpay-event-id']]);
+    // Stored under the account that verified it and what it says (the payout entity and its status).
+    const r = await w.t.database.db.query<{ state: string }>("SELECT state FROM provider_events WHERE provider = 'razorpayx' AND event_id LIKE $1", [`%:payout:${pout}:processing`]);
     return r.rows[0]?.state === 'processed' ? true : undefined;
   });
   assert.equal((await w.t.api('GET', `/merchant/payouts/${id}`, { client: w.client })).body.data.status, 'SUCCESS');
@@ -153,7 +154,7 @@ test("another organization's account cannot settle this organization's payout: i
   const forged = sim.sign(JSON.stringify(news), { secret: 'org-b-webhook-secret' });
   const res = await fetch(account.body.data.callback_url, { method: 'POST', headers: forged.headers, body: forged.rawBody });
   assert.equal(res.status, 404, await res.text());
-  const stored = await w.t.database.db.query('SELECT 1 FROM provider_events WHERE event_id = $1', [forged.headers['x-razorpay-event-id']]);
+  const stored = await w.t.database.db.query('SELECT 1 FROM provider_events WHERE provider_account_id = $1', [account.body.data.provider_account_id]);
   assert.equal(stored.rowCount, 0);
   await new Promise((r) => setTimeout(r, 500));
   assert.equal((await w.t.api('GET', `/merchant/payouts/${id}`, { client: w.client })).body.data.status, 'PROCESSING');
@@ -161,4 +162,26 @@ test("another organization's account cannot settle this organization's payout: i
   assert.equal((await deliver(sim.move(pout, 'processed', { utr: '412345678999' }))).status, 200);
   assert.equal((await waitForStatus(w, id, 'SUCCESS')).utr, '412345678999');
   void txn;
+});
+
+test('issue #29 item 3: a captured webhook replayed under a new event id is a duplicate (de-duplicated by the payout entity and its status); a stale one is acknowledged and never stored', async () => {
+  const { id, txn, pout } = await created(40_200);
+  const processed = sim.move(pout, 'processed', { utr: '555500001111' });
+  assert.deepEqual((await deliver(processed)).body, { received: true, duplicate: false });
+  await waitForStatus(w, id, 'SUCCESS');
+  // The same body, its signature intact, under a fresh x-razorpay-event-id.
+  const replayed = { rawBody: processed.rawBody, headers: { ...processed.headers, 'x-razorpay-event-id': 'evt_ReplayedUnderNewId01' } };
+  assert.deepEqual((await deliver(replayed)).body, { received: true, duplicate: true });
+  // A body whose created_at is older than Razorpay's 24 h of retries (or missing): not used.
+  const old = JSON.parse(sim.webhookFor(pout, 'payout.reversed').rawBody.replace(/\\\//g, '/'));
+  old.created_at = Math.floor(Date.now() / 1000) - 26 * 3600;
+  old.payload.payout.entity.status = 'reversed';
+  const stale = sim.sign(JSON.stringify(old));
+  assert.deepEqual((await deliver(stale)).body, { received: true, duplicate: false });
+  delete old.created_at;
+  assert.deepEqual((await deliver(sim.sign(JSON.stringify(old)))).body, { received: true, duplicate: false });
+  const stored = await w.t.database.db.query<{ event_id: string; provider_account_id: string }>('SELECT event_id, provider_account_id FROM provider_events WHERE reference = $1', [txn]);
+  assert.deepEqual(stored.rows, [{ event_id: `${accountId}:payout:${pout}:processed`, provider_account_id: accountId }]);
+  await new Promise((r) => setTimeout(r, 300));
+  assert.equal((await w.t.api('GET', `/merchant/payouts/${id}`, { client: w.client })).body.data.status, 'SUCCESS');
 });

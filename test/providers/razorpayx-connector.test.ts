@@ -160,7 +160,7 @@ test('every documented status is mapped; reversed is its own status; an unknown 
   assert.ok(errors.some((e) => e.provider_status === 'on_hold'));
 });
 
-test('webhooks: verified payout events, forged and unsigned refused, event id carried for deduplication', async () => {
+test('webhooks: verified payout events, forged and unsigned refused, the payout entity and its status carried for deduplication', async () => {
   const req = request();
   await rx.submitPayout(req);
   const id = sim.payoutsFor(req.reference)[0]!.id as string;
@@ -169,10 +169,10 @@ test('webhooks: verified payout events, forged and unsigned refused, event id ca
   const cb = rx.parseCallback(hook.rawBody, hook.headers);
   assert.equal(cb?.kind, 'payout');
   assert.equal(cb?.reference, req.reference);
-  assert.equal(cb?.eventId, hook.headers['x-razorpay-event-id']);
+  assert.equal(cb?.eventId, `payout:${id}:processed`, 'keyed by what it says, not by the event id header');
   assert.equal(cb?.kind === 'payout' && cb.status.status, 'SUCCESS');
-  // A redelivery carries the same event id: the intake's (provider, event_id) key absorbs it.
-  assert.equal(rx.parseCallback(hook.rawBody, { ...hook.headers })?.eventId, cb?.eventId);
+  // A redelivery, or a replay under a new event id: the same key, which the intake absorbs.
+  assert.equal(rx.parseCallback(hook.rawBody, { ...hook.headers, 'x-razorpay-event-id': 'evt_Other' })?.eventId, cb?.eventId);
 
   // Forged: another secret, a changed body, no signature, a short signature.
   const forged = sim.sign(hook.rawBody, { secret: 'not-the-secret' });
@@ -185,7 +185,7 @@ test('webhooks: verified payout events, forged and unsigned refused, event id ca
   assert.ok((await counter('tijori_provider_webhooks_total', { provider: 'razorpayx', result: 'bad_signature' })) >= 5);
 
   // Verified but no news for a Tijori payout: acknowledged as NOT_FOUND (ignored), never a 401.
-  const downtime = sim.sign(JSON.stringify({ entity: 'event', event: 'payout.downtime.started', payload: {} }));
+  const downtime = sim.sign(JSON.stringify({ entity: 'event', event: 'payout.downtime.started', payload: {}, created_at: Math.floor(Date.now() / 1000) }));
   const ignored = rx.parseCallback(downtime.rawBody, downtime.headers);
   assert.ok(ignored?.kind === 'payout');
   assert.deepEqual(ignored.status, { status: 'NOT_FOUND' });
@@ -214,7 +214,7 @@ test('secret rotation: the previous secret verifies only inside its overlap wind
     sim.config({ webhook_secret: 'new-secret', previous_webhook_secret: 'sim-webhook-secret', previous_webhook_secret_until: '2026-11-25T03:00:00Z' }),
     { now: () => now, metrics },
   );
-  const body = JSON.stringify({ entity: 'event', event: 'payout.updated', payload: { payout: { entity: { id: 'pout_X', entity: 'payout', status: 'processing', reference_id: 'TJPX' } } }, created_at: 1 });
+  const body = JSON.stringify({ entity: 'event', event: 'payout.updated', payload: { payout: { entity: { id: 'pout_X', entity: 'payout', status: 'processing', reference_id: 'TJPX' } } }, created_at: Math.floor(now.getTime() / 1000) - 60 });
   const old = sim.sign(body);
   const fresh = sim.sign(body, { secret: 'new-secret' });
   assert.equal(rotated.parseCallback(body, fresh.headers)?.reference, 'TJPX');

@@ -37,6 +37,11 @@ import { readPayoutEntity } from './payout-entity.js';
 import { EVENT_ID_HEADER, headerValue, SIGNATURE_HEADER, verifyRazorpaySignature } from './webhook.js';
 
 type Json = Record<string, unknown>;
+/** How old a RazorpayX webhook may be (its payload's created_at): Razorpay retries for 24 h. */
+export const RAZORPAYX_WEBHOOK_MAX_AGE_MS = 25 * 3600_000;
+/** How far in the future its created_at may be (clock skew). */
+export const RAZORPAYX_WEBHOOK_MAX_SKEW_MS = 5 * 60_000;
+
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
 export interface RazorpayXOptions {
@@ -267,18 +272,32 @@ export class RazorpayXProvider implements Provider {
     const ignored = (reference: string): ProviderCallback => ({ eventId, kind: 'payout', reference, status: { status: 'NOT_FOUND' } });
     const event = body && typeof body === 'object' ? (body as Json) : {};
     const name = str(event.event) ?? 'unknown';
+    // Freshness (issue #29 item 3): no timestamp is signed, so the payload's own created_at bounds
+    // how long a captured body can be replayed. Razorpay retries for 24 h; older (or undated, or
+    // from the future) is acknowledged and not used — the payout's inquiry learns its state.
+    const createdAtS = typeof event.created_at === 'number' && Number.isFinite(event.created_at) ? event.created_at : null;
+    const ageMs = createdAtS === null ? null : this.now().getTime() - createdAtS * 1000;
+    if (createdAtS === null || ageMs === null || ageMs > RAZORPAYX_WEBHOOK_MAX_AGE_MS || ageMs < -RAZORPAYX_WEBHOOK_MAX_SKEW_MS) {
+      this.anomaly('stale_webhook', { operation: 'webhook', event: name, event_id: eventId, created_at: createdAtS });
+      return { eventId, kind: 'none', reference: '', note: 'stale' };
+    }
     if (!name.startsWith('payout.') || name.startsWith('payout.downtime.')) return ignored(`event:${name}`.slice(0, 200));
     const payload = event.payload && typeof event.payload === 'object' ? (event.payload as Json) : {};
     const payout = payload.payout && typeof payload.payout === 'object' ? (payload.payout as Json) : {};
-    const createdAt = typeof event.created_at === 'number' && Number.isFinite(event.created_at) ? new Date(event.created_at * 1000) : this.now();
+    const createdAt = new Date(createdAtS * 1000);
     const reading = readPayoutEntity(payout.entity, createdAt);
+    // De-duplicated by what the news says — the payout entity's id and status (and whether it
+    // carries the UTR) — not by the event id header, which a replayed body can carry anew.
+    const newsId = (payoutId: string, status: string): string => `payout:${payoutId}:${status}`;
     // Our transaction id as the entity names it, even when the entity cannot be used.
     const named = payout.entity && typeof payout.entity === 'object' ? str((payout.entity as Json).reference_id) : null;
     if (!reading.ok && reading.problem === 'missing_utr') {
       const reference = named;
       // Processed without its UTR: not applied as a success (the UTR follows by payout.updated or inquiry).
       this.anomaly('missing_utr', { operation: 'webhook', reference, event: name, event_id: eventId, provider_status: reading.providerStatus, payout_id: reading.payoutId });
-      return reference ? { eventId, kind: 'payout', reference, status: { status: 'PENDING', providerReference: reading.payoutId! } } : ignored(reading.payoutId!);
+      return reference
+        ? { eventId: newsId(reading.payoutId!, 'processed-without-utr'), kind: 'payout', reference, status: { status: 'PENDING', providerReference: reading.payoutId! } }
+        : ignored(reading.payoutId!);
     }
     if (!reading.ok) {
       this.anomaly(reading.problem, { operation: 'webhook', reference: named, event: name, event_id: eventId, provider_status: reading.providerStatus, payout_id: reading.payoutId });
@@ -286,7 +305,7 @@ export class RazorpayXProvider implements Provider {
     }
     // A payout made outside Tijori (Dashboard, another system) carries no reference of ours.
     if (!reading.referenceId) return ignored(reading.payoutId);
-    return { eventId, kind: 'payout', reference: reading.referenceId, status: reading.status };
+    return { eventId: newsId(reading.payoutId, reading.providerStatus), kind: 'payout', reference: reading.referenceId, status: reading.status };
   }
 
   private unsupportedError(what: string): ProviderError {

@@ -83,26 +83,34 @@ export class ConsoleAuthService {
       await verifyPassword(input.password, await dummyHash());
       throw new AppError('API_AUTH_FAILED', BAD_CREDENTIALS);
     }
-    if (user.locked_until && user.locked_until.getTime() > Date.now()) {
-      throw new AppError('RATE_LIMITED', 'Too many failed sign-ins for this account. Try again later or ask an admin for a set-up link.', {
-        headers: { 'retry-after': String(Math.ceil((user.locked_until.getTime() - Date.now()) / 1000)) },
-      });
-    }
+    // The attempt is counted (and the account locked by the one that uses the last of the
+    // allowance) before the slow password check: a burst evaluates at most what is left of it.
+    const attempt = await this.takeAttempt(user);
     if (!(await verifyPassword(input.password, user.password_hash))) {
-      await this.deps.db.tx(async (q) => {
-        const fresh = await repo.findUser(q, user.id, { forUpdate: true });
-        const failed = (fresh?.failed_signins ?? 0) + 1;
-        if (failed >= MAX_FAILED_SIGNINS) {
-          await repo.updateUser(q, user.id, { failed_signins: 0, locked_until: new Date(Date.now() + LOCKOUT_MS) });
-          await recordAudit(q, { userId: null, label: 'system', ip: input.ip }, { orgId: user.org_id, action: 'user.locked', targetType: 'user', targetId: user.id, after: { locked_minutes: LOCKOUT_MS / 60_000 } });
-        } else {
-          await repo.updateUser(q, user.id, { failed_signins: failed });
-        }
-      });
+      await this.failedAttempt(user, attempt, input.ip);
       throw new AppError('API_AUTH_FAILED', BAD_CREDENTIALS);
     }
-    if (user.failed_signins !== 0 || user.locked_until !== null) await repo.updateUser(this.deps.db, user.id, { failed_signins: 0, locked_until: null });
     return this.passwordChecked(user, input.ip, input.userAgent);
+  }
+
+  /**
+   * Takes one of the account's sign-in attempts (a password or a second-factor code), or refuses
+   * the account while it is locked — whatever is sent, the right password too.
+   */
+  private async takeAttempt(user: repo.UserRow): Promise<number> {
+    const t = await repo.takeSigninAttempt(this.deps.db, user.id, { max: MAX_FAILED_SIGNINS, windowMs: LOCKOUT_MS, lockMs: LOCKOUT_MS });
+    if (t.taken) return t.attempt;
+    const waitMs = Math.max(1000, (t.lockedUntil?.getTime() ?? Date.now() + LOCKOUT_MS) - Date.now());
+    throw new AppError('RATE_LIMITED', 'Too many failed sign-ins for this account. Try again later or ask an admin for a set-up link.', {
+      headers: { 'retry-after': String(Math.ceil(waitMs / 1000)) },
+    });
+  }
+
+  /** A wrong password or code: the attempt stays counted; the one that locked the account is audited. */
+  private async failedAttempt(user: repo.UserRow, attempt: number, ip: string): Promise<void> {
+    if (attempt >= MAX_FAILED_SIGNINS) {
+      await recordAudit(this.deps.db, { userId: null, label: 'system', ip }, { orgId: user.org_id, action: 'user.locked', targetType: 'user', targetId: user.id, after: { locked_minutes: LOCKOUT_MS / 60_000 } });
+    }
   }
 
   /** After a checked password (sign-in, or set-up which has just set it): a session, or the TOTP step. */
@@ -123,6 +131,8 @@ export class ConsoleAuthService {
     if (!user || user.status !== 'active' || user.totp_secret_enc === null) {
       throw new AppError('API_AUTH_FAILED', 'The sign-in has expired or was tried too often. Start again with your email and password.');
     }
+    // Wrong codes count towards the account's lock like wrong passwords, across challenges.
+    const attempt = await this.takeAttempt(user);
     const code = input.code.replace(/\s/g, '');
     let ok = false;
     if (/^\d{6}$/.test(code)) {
@@ -139,7 +149,10 @@ export class ConsoleAuthService {
       ok = await repo.useRecoveryCode(this.deps.db, user.id, recoveryHash(user.id, code));
       if (ok) await recordAudit(this.deps.db, { userId: user.id, label: user.email, ip: input.ip }, { orgId: user.org_id, action: 'user.recovery_code_used', targetType: 'user', targetId: user.id });
     }
-    if (!ok) throw new AppError('API_AUTH_FAILED', 'That code is not right.');
+    if (!ok) {
+      await this.failedAttempt(user, attempt, input.ip);
+      throw new AppError('API_AUTH_FAILED', 'That code is not right.');
+    }
     await repo.useMfaChallenge(this.deps.db, hash);
     return this.startSession(user, input.ip, input.userAgent);
   }
@@ -155,6 +168,9 @@ export class ConsoleAuthService {
     const token = randomBytes(32).toString('base64url');
     const csrfToken = randomBytes(32).toString('base64url');
     await this.deps.db.tx(async (q) => {
+      // Only a completed sign-in forgets the attempts: a right password alone does not, when a
+      // second factor follows (else each new challenge would bring five more code guesses).
+      await repo.clearSigninAttempts(q, user.id);
       await repo.insertSession(q, {
         id_hash: tokenHash(token),
         user_id: user.id,

@@ -107,10 +107,14 @@ export class ProviderIntake {
     }
     await this.assertResourceOfAccount(target, cb);
     // Callbacks that arrive together are stored with one statement and one commit.
+    // Keyed by the account that verified it (issue #29 item 3): another account's event with the
+    // same provider id is another event, never a "duplicate" of this one.
+    const accountId = target === 'sandbox' ? null : target;
     const stored = await repo.insertEvent(this.ctx.db, {
       id: newRowId(),
       provider: providerName,
-      eventId: cb.eventId,
+      eventId: repo.accountEventId(accountId, cb.eventId),
+      providerAccountId: accountId,
       kind: cb.kind,
       reference: cb.reference,
       payload: cb,
@@ -226,7 +230,13 @@ export class ProviderIntake {
       if (same) same.push(ev);
       else byKind.set(ev.kind, [ev]);
     }
-    for (const [kind, same] of byKind) {
+    // News verified by one provider account applies to that account's orders and payouts only,
+    // checked again here: the resource may have come to exist after the intake's own check.
+    const foreign = await repo.foreignEvents(tx, events, idForOrderId);
+    for (const [kind, same0] of byKind) {
+      const same = same0.filter((ev) => !foreign.has(ev.id));
+      for (const ev of same0) if (foreign.has(ev.id)) done.push({ id: ev.id, outcome: 'other_account' });
+      if (same.length === 0) continue;
       const handler = this.handlers.get(kind as ProviderCallback['kind']);
       if (!handler) {
         for (const ev of same) await repo.markRetry(tx, ev.id, `no handler registered for ${kind} events`, retryDelayMs(ev.attempts));

@@ -57,6 +57,50 @@ export async function updateUser(
   await q.query(`UPDATE console_users SET ${assignments}, updated_at = now() WHERE id = $1`, [id, ...keys.map((k) => set[k])]);
 }
 
+/** A new window of attempts: none yet, the last one began more than a window ago, or a lock has ended. */
+const FRESH_WINDOW = `(u.signin_window_from IS NULL OR u.signin_window_from <= now() - make_interval(secs => $3::double precision / 1000)
+  OR u.locked_until IS NOT NULL)`;
+
+/**
+ * Takes one sign-in attempt (a password or a second-factor code) of the account's allowance, before
+ * anything is checked: one statement, so parallel attempts queue on the row and each sees the
+ * previous one's count. The attempt that uses the last of the window's allowance locks the account
+ * in the same statement. Answers the attempt number within the window (1..max), or null when the
+ * account is locked (no attempt taken) — and then when the lock ends.
+ */
+export async function takeSigninAttempt(
+  q: Queryable,
+  userId: string,
+  limits: { max: number; windowMs: number; lockMs: number },
+): Promise<{ taken: true; attempt: number } | { taken: false; lockedUntil: Date | null }> {
+  const r = await q.query<{ failed_signins: number }>(
+    // Every expression reads u as it is when this statement holds the row (a waiting statement
+    // re-reads the row a concurrent one just wrote), never an earlier snapshot.
+    `UPDATE console_users u
+        SET failed_signins = CASE WHEN ${FRESH_WINDOW} THEN 1 ELSE u.failed_signins + 1 END,
+            signin_window_from = CASE WHEN ${FRESH_WINDOW} THEN now() ELSE u.signin_window_from END,
+            locked_until = CASE WHEN (CASE WHEN ${FRESH_WINDOW} THEN 1 ELSE u.failed_signins + 1 END) >= $2
+                                THEN now() + make_interval(secs => $4::double precision / 1000) END,
+            updated_at = now()
+      WHERE u.id = $1 AND (u.locked_until IS NULL OR u.locked_until <= now())
+      RETURNING u.failed_signins`,
+    [userId, limits.max, limits.windowMs, limits.lockMs],
+  );
+  const row = r.rows[0];
+  if (row) return { taken: true, attempt: row.failed_signins };
+  const u = await q.query<{ locked_until: Date | null }>('SELECT locked_until FROM console_users WHERE id = $1', [userId]);
+  return { taken: false, lockedUntil: u.rows[0]?.locked_until ?? null };
+}
+
+/** A sign-in completed (a session started): the window's attempts are forgotten and any lock lifted. */
+export async function clearSigninAttempts(q: Queryable, userId: string): Promise<void> {
+  await q.query(
+    `UPDATE console_users SET failed_signins = 0, locked_until = NULL, signin_window_from = NULL, updated_at = now()
+      WHERE id = $1 AND (failed_signins <> 0 OR locked_until IS NOT NULL OR signin_window_from IS NOT NULL)`,
+    [userId],
+  );
+}
+
 export async function replaceSetupToken(q: Queryable, userId: string, tokenHash: Buffer, expiresAt: Date): Promise<void> {
   await q.query('DELETE FROM console_setup_tokens WHERE user_id = $1', [userId]);
   await q.query('INSERT INTO console_setup_tokens (token_hash, user_id, expires_at) VALUES ($1, $2, $3)', [tokenHash, userId, expiresAt]);

@@ -10,21 +10,34 @@ export interface ProviderEventRow {
   reference: string;
   payload: Record<string, unknown>;
   attempts: number;
+  /** The provider account that verified it; null for the built-in sandbox intake (and rows of older releases). */
+  provider_account_id: string | null;
 }
 
 export interface NewProviderEvent {
   id: string;
   provider: string;
+  /** Qualified by the verifying account (see accountEventId). */
   eventId: string;
+  providerAccountId: string | null;
   kind: string;
   reference: string;
   payload: unknown;
   rawBody: string;
 }
 
-const INSERT_EVENTS = prepared(`INSERT INTO provider_events (id, provider, event_id, kind, reference, payload, raw_body)
-  SELECT id, provider, event_id, kind, reference, payload, raw_body
-    FROM json_to_recordset($1::json) AS v(id uuid, provider text, event_id text, kind text, reference text, payload jsonb, raw_body text)
+/**
+ * The stored event id: the provider's own id qualified by the account that verified it, so one
+ * account's events never de-duplicate another's under the unique (provider, event_id) that the
+ * previous release's INSERT ... ON CONFLICT still names (migration 0036).
+ */
+export function accountEventId(providerAccountId: string | null, eventId: string): string {
+  return providerAccountId === null ? eventId : `${providerAccountId}:${eventId}`;
+}
+
+const INSERT_EVENTS = prepared(`INSERT INTO provider_events (id, provider, event_id, provider_account_id, kind, reference, payload, raw_body)
+  SELECT id, provider, event_id, provider_account_id, kind, reference, payload, raw_body
+    FROM json_to_recordset($1::json) AS v(id uuid, provider text, event_id text, provider_account_id uuid, kind text, reference text, payload jsonb, raw_body text)
   ON CONFLICT (provider, event_id) DO NOTHING RETURNING id`);
 
 /**
@@ -36,6 +49,7 @@ export async function insertEvents(q: Queryable, events: NewProviderEvent[]): Pr
     id: e.id,
     provider: e.provider,
     event_id: e.eventId,
+    provider_account_id: e.providerAccountId,
     kind: e.kind,
     reference: e.reference,
     payload: e.payload,
@@ -59,7 +73,7 @@ export async function claimDue(q: Queryable, limit: number): Promise<ProviderEve
   return r.rows.sort((a, b) => (a.kind === b.kind ? (a.reference < b.reference ? -1 : a.reference > b.reference ? 1 : 0) : a.kind < b.kind ? -1 : 1));
 }
 
-const CLAIM_DUE = prepared(`SELECT id, provider, event_id, kind, reference, payload, attempts FROM provider_events
+const CLAIM_DUE = prepared(`SELECT id, provider, event_id, kind, reference, payload, attempts, provider_account_id FROM provider_events
   WHERE state = 'pending' AND next_attempt_at <= now()
   ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED`);
 
@@ -86,6 +100,32 @@ export async function markRetry(q: Queryable, id: string, error: string, delayMs
       WHERE id = $1`,
     [id, error.slice(0, 500), delayMs],
   );
+}
+
+/**
+ * Of claimed events verified by a provider account, those whose order or payout belongs to another
+ * account (or to none): the news of one account never moves another's money, whenever the resource
+ * came to exist. One statement for the batch.
+ */
+export async function foreignEvents(q: Queryable, events: ProviderEventRow[], orderPk: (orderId: string) => string | null): Promise<Set<string>> {
+  const mine = events.filter((e) => e.provider_account_id !== null && (e.kind === 'collection' || e.kind === 'payout'));
+  if (mine.length === 0) return new Set();
+  const r = await q.query<{ id: string }>(
+    `SELECT v.id FROM unnest($1::uuid[], $2::text[], $3::text[], $4::uuid[], $5::uuid[]) AS v(id, kind, reference, account_id, order_pk)
+      WHERE (v.kind = 'collection' AND EXISTS (
+               SELECT 1 FROM payment_orders o WHERE o.id = v.order_pk AND o.provider_account_id IS DISTINCT FROM v.account_id))
+         OR (v.kind = 'payout' AND EXISTS (
+               SELECT 1 FROM payouts p JOIN bank_connections b ON b.id = p.bank_connection_id
+                WHERE p.transaction_id = v.reference AND b.provider_account_id IS DISTINCT FROM v.account_id))`,
+    [
+      mine.map((e) => e.id),
+      mine.map((e) => e.kind),
+      mine.map((e) => e.reference),
+      mine.map((e) => e.provider_account_id),
+      mine.map((e) => (e.kind === 'collection' ? orderPk(e.reference) : null)),
+    ],
+  );
+  return new Set(r.rows.map((row) => row.id));
 }
 
 export async function findByEventId(q: Queryable, provider: string, eventId: string) {

@@ -1,0 +1,13 @@
+-- Provider news is keyed by the provider account that verified it (issue #29 item 3,
+-- docs/providers.md "Whose news"). Organization B, signing with its own secret, could send its own
+-- intake an event carrying A's event id; de-duplicated by (provider, event_id) alone, A's genuine
+-- event was then answered "duplicate" and never applied.
+--
+-- Expand only. The previous release still runs `INSERT INTO provider_events ... ON CONFLICT
+-- (provider, event_id)` during a rolling upgrade, so the unique (provider, event_id) stays: this
+-- release stores event_id qualified by the account, "<provider_account_id>:<the provider's id>"
+-- (the built-in sandbox intake, which verifies for no account, keeps the bare id), which makes the
+-- same unique index per account; and it names the account in this nullable column (NULL: the
+-- built-in sandbox, or a row of the previous release), which the worker checks again before it
+-- applies the news to an order or a payout.
+ALTER TABLE provider_events ADD COLUMN IF NOT EXISTS provider_account_id uuid;
