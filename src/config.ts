@@ -25,7 +25,13 @@ export interface Config {
    */
   providerCallbackBaseUrl: string | undefined;
   adminToken: string;
+  /** ADMIN_TOKEN_PREVIOUS: still accepted by the admin API while a token rotation overlaps (docs/operations.md). */
+  adminTokenPrevious: string | undefined;
   masterKey: Buffer;
+  /** MASTER_KEY_PREVIOUS: still accepted for decryption while `tijori keys rotate-master` runs. */
+  masterKeyPrevious: Buffer | undefined;
+  /** LOOKUP_KEY: pins the key of keyed look-ups across master key rotations (src/security/vault.ts). */
+  lookupKey: Buffer | undefined;
   provider: string;
   /**
    * SANDBOX_IN_PRODUCTION=true: the operator's explicit consent to run the sandbox provider (no
@@ -135,9 +141,9 @@ function fileSecret(dataDir: string, file: string, make: () => string): string {
   return value;
 }
 
-function parseMasterKey(b64: string): Buffer {
+function parseMasterKey(b64: string, name = 'MASTER_KEY'): Buffer {
   const key = Buffer.from(b64, 'base64');
-  if (key.length !== 32) throw new Error('MASTER_KEY must be 32 bytes, base64-encoded');
+  if (key.length !== 32) throw new Error(`${name} must be 32 bytes, base64-encoded`);
   return key;
 }
 
@@ -188,7 +194,10 @@ export function loadConfig(env: Env = process.env): Config {
     publicBaseUrl: env.PUBLIC_BASE_URL ? env.PUBLIC_BASE_URL.replace(/\/+$/, '') : undefined,
     providerCallbackBaseUrl: env.PROVIDER_CALLBACK_BASE_URL ? env.PROVIDER_CALLBACK_BASE_URL.replace(/\/+$/, '') : undefined,
     adminToken,
+    adminTokenPrevious: env.ADMIN_TOKEN_PREVIOUS || undefined,
     masterKey,
+    masterKeyPrevious: env.MASTER_KEY_PREVIOUS ? parseMasterKey(env.MASTER_KEY_PREVIOUS, 'MASTER_KEY_PREVIOUS') : undefined,
+    lookupKey: env.LOOKUP_KEY ? parseMasterKey(env.LOOKUP_KEY, 'LOOKUP_KEY') : undefined,
     provider: env.PROVIDER || 'sandbox',
     sandboxInProduction: boolFrom(env, 'SANDBOX_IN_PRODUCTION', false),
     redisUrl: env.REDIS_URL || undefined,

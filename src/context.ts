@@ -145,7 +145,7 @@ export function buildContext(deps: ContextDeps): AppContext {
 
   // Foundations: nothing of ours below them.
   const metrics = new Metrics();
-  const vault = new Vault(config.masterKey);
+  const vault = new Vault(config.masterKey, { previous: config.masterKeyPrevious, lookup: config.lookupKey });
   const urls = new ListenerUrls(config);
   const publicBaseUrl = () => urls.publicBaseUrl();
   const providerCallbackBaseUrl = () => urls.providerCallbackBaseUrl();

@@ -11,6 +11,7 @@ import { destinationSet } from './commands/destination-set.js';
 import { eventList } from './commands/event-list.js';
 import { eventReplay } from './commands/event-replay.js';
 import { collectionsUse } from './commands/collections-use.js';
+import { keysRotateMaster } from './commands/keys-rotate-master.js';
 import { orgCreate } from './commands/org-create.js';
 import { providerAdd } from './commands/provider-add.js';
 import { providerList } from './commands/provider-list.js';
@@ -46,4 +47,5 @@ export const cliCommands: CliCommand[] = [
   eventReplay,
   userCreate,
   userList,
+  keysRotateMaster,
 ];

@@ -3,7 +3,13 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { OPERATOR, recordAudit } from '../../services/console/audit.js';
+import { Type } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+import { validationError } from '../../domain/errors.js';
 import { okEnvelope } from '../plugins/envelope.js';
+
+/** `--overlap-hours N`: how long the old secret keeps working (0–168, default 0). */
+const RotateBody = Type.Object({ overlap_hours: Type.Optional(Type.Integer({ minimum: 0, maximum: 168 })) }, { additionalProperties: false });
 import { ClientBody, ClientParams, IpBody, OrgBody, SetBody } from './schemas/clients.js';
 
 export async function registerAdminClientRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -58,9 +64,27 @@ export async function registerAdminClientRoutes(app: FastifyInstance, ctx: AppCo
     return okEnvelope(request, { client_id, ...after });
   });
 
+  // `tijori client rotate-secret [--overlap-hours N]` (contract §2, §11), audited as the operator.
   admin.post('/clients/:client_id/rotate-secret', { schema: { params: ClientParams } }, async (request) => {
     const { client_id } = request.params;
-    const secret = await ctx.clients.rotateSecret(client_id);
-    return okEnvelope(request, { client_id, client_secret: secret });
+    // The body is optional (contract §2's call sends none), so it is checked here rather than by the route schema.
+    const body: unknown = request.body ?? {};
+    if (!Value.Check(RotateBody, body)) throw validationError([{ field: 'overlap_hours', issue: 'must be an integer from 0 to 168' }]);
+    const overlapHours = body.overlap_hours ?? 0;
+    const actor = { ...OPERATOR, ip: request.ip };
+    const r = await ctx.clients.rotateSecretWithOverlap(client_id, overlapHours, (q, { orgId, previousSecretExpiresAt }) =>
+      recordAudit(q, actor, {
+        orgId,
+        action: 'api_client.secret_rotated',
+        targetType: 'api_client',
+        targetId: client_id,
+        after: { overlap_hours: overlapHours, previous_secret_expires_at: previousSecretExpiresAt?.toISOString() ?? null },
+      }),
+    );
+    return okEnvelope(request, {
+      client_id,
+      client_secret: r.secret,
+      ...(overlapHours > 0 ? { previous_secret_expires_at: r.previousSecretExpiresAt?.toISOString() ?? null } : {}),
+    });
   });
 }

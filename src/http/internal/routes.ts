@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { adminAuth } from './admin-auth.js';
 import { registerAdminCallbackRoutes } from './admin-callbacks.js';
+import { registerAdminKeyRoutes } from './admin-keys.js';
 import { registerAdminProviderAccountRoutes } from './admin-provider-accounts.js';
 import { registerAdminReviewRoutes } from './admin-reviews.js';
 import { registerAdminBankConnectionRoutes } from './admin-bank-connections.js';
@@ -24,6 +25,7 @@ export async function registerInternalRoutes(app: FastifyInstance, ctx: AppConte
       await registerAdminUserRoutes(admin, ctx);
       await registerAdminReviewRoutes(admin, ctx);
       await registerAdminProviderAccountRoutes(admin, ctx);
+      await registerAdminKeyRoutes(admin, ctx);
     },
     { prefix: '/admin' },
   );

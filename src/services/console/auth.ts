@@ -51,7 +51,7 @@ function totpFor(secretBase32: string, email: string): OTPAuth.TOTP {
   return new OTPAuth.TOTP({ issuer: 'Tijori', label: email, algorithm: 'SHA1', digits: 6, period: 30, secret: OTPAuth.Secret.fromBase32(secretBase32) });
 }
 
-function totpContext(userId: string): string {
+export function totpContext(userId: string): string {
   return `console-totp:${userId}`;
 }
 

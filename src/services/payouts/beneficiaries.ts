@@ -22,7 +22,8 @@ export interface ResolvedBeneficiary {
   accountNumber: string;
 }
 
-const encryptionContext = (id: string) => `beneficiary:${id}:account_number`;
+/** AES-GCM associated data of a beneficiary's account number (src/services/keys/encrypted-columns.ts lists it). */
+export const encryptionContext = (id: string) => `beneficiary:${id}:account_number`;
 
 export class BeneficiariesService {
   private readonly vault: Vault;

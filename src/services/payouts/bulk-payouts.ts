@@ -29,7 +29,7 @@ import type { PayoutSubmitter } from './payout-submission.js';
 import { createdEventData } from './payout-view.js';
 import { newTransactionId } from './payouts.js';
 
-const rowContext = (fileId: string, line: number) => `bulk_row:${fileId}:${line}`;
+export const rowContext = (fileId: string, line: number) => `bulk_row:${fileId}:${line}`;
 /** Issues listed in one answer; the message gives the full count. */
 const MAX_LISTED_ISSUES = 1000;
 

@@ -57,6 +57,8 @@ export type ClientChangeAudit = ClientSettings & { name?: string | null };
 export type ChangeHook<T> = (tx: Queryable, changed: T) => Promise<void>;
 
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
+/** The longest overlap of an API client secret rotation (contract §11: 0–168 hours). */
+export const MAX_OVERLAP_HOURS = 168;
 const SCOPES_ISSUE = 'must be one or more of collections:write, collections:read, payouts:write, payouts:read';
 const RATE_ISSUE = 'must be an integer from 1 to 1000000 per minute';
 
@@ -225,16 +227,35 @@ export class ClientsService {
   }
 
   async rotateSecret(clientId: string, onRotated?: ChangeHook<string>): Promise<string> {
+    return (await this.rotateSecretWithOverlap(clientId, 0, onRotated && ((tx) => onRotated(tx, clientId)))).secret;
+  }
+
+  /**
+   * A new secret; the old one keeps working for `overlapHours` (0–168; 0: it stops at once), so a
+   * merchant's fleet can move to the new one without failed requests (contract §11). `onRotated`
+   * runs in the rotation's transaction (its audit entry).
+   */
+  async rotateSecretWithOverlap(
+    clientId: string,
+    overlapHours: number,
+    onRotated?: ChangeHook<{ orgId: string; previousSecretExpiresAt: Date | null }>,
+  ): Promise<{ secret: string; previousSecretExpiresAt: Date | null }> {
+    if (!Number.isInteger(overlapHours) || overlapHours < 0 || overlapHours > MAX_OVERLAP_HOURS) {
+      throw validationError([{ field: 'overlap_hours', issue: `must be an integer from 0 to ${MAX_OVERLAP_HOURS}` }]);
+    }
     const secret = newClientSecret();
     try {
-      await this.db.tx(async (tx) => {
-        if (!(await repo.replaceSecretHash(tx, clientId, hashSecret(secret)))) throw new AppError('NOT_FOUND', 'No such client.');
-        await onRotated?.(tx, clientId);
+      const done = await this.db.tx(async (tx) => {
+        const r = await repo.replaceSecretHashWithOverlap(tx, clientId, hashSecret(secret), overlapHours);
+        if (r === null) throw new AppError('NOT_FOUND', 'No such client.');
+        const changed = { orgId: r.org_id, previousSecretExpiresAt: r.previous_secret_expires_at };
+        await onRotated?.(tx, changed);
+        return changed;
       });
+      return { secret, previousSecretExpiresAt: done.previousSecretExpiresAt };
     } finally {
       this.known.delete(clientId);
     }
-    return secret;
   }
 
   async listOfOrg(orgId: string): Promise<repo.ClientListRow[]> {
@@ -297,12 +318,19 @@ export class ClientsService {
       throw new AppError('API_AUTH_FAILED', 'Missing or invalid X-Service-Client-Id or Authorization: Bearer credentials.');
     }
     const row = await this.lookup(clientId);
-    if (!row || !row.active || !secretMatches(secret, row.secret_hash)) {
+    if (!row || !row.active || !(secretMatches(secret, row.secret_hash) || previousSecretMatches(secret, row))) {
       throw new AppError('API_AUTH_FAILED', 'Missing or invalid X-Service-Client-Id or Authorization: Bearer credentials.');
     }
     if (!ipAllowed(ip, row.allowed_ips)) throw new AppError('API_IP_NOT_ALLOWED', 'Requests from this source address are not allowed for this client.');
     return { pk: row.id, clientId: row.client_id, orgId: row.org_id, scopes: row.scopes, rateLimitPerMinute: row.rate_limit_per_minute };
   }
+}
+
+/** The replaced secret of a rotation with an overlap, until its expiry. */
+function previousSecretMatches(secret: string, row: repo.ClientRow): boolean {
+  const hash = row.previous_secret_hash;
+  const until = row.previous_secret_expires_at;
+  return hash !== null && hash !== undefined && until !== null && until !== undefined && until.getTime() > Date.now() && secretMatches(secret, hash);
 }
 
 export function requireScope(principal: Principal, scope: Scope): void {

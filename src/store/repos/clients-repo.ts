@@ -18,6 +18,9 @@ export interface ClientRow {
   allowed_ips: string[];
   rate_limit_per_minute: number;
   active: boolean;
+  /** The replaced secret's hash while a rotation overlaps (migration 0080), and when it stops working. */
+  previous_secret_hash?: Buffer | null;
+  previous_secret_expires_at?: Date | null;
 }
 
 export async function insertOrg(q: Queryable, org: { id: string; name: string }): Promise<OrgRow> {
@@ -44,7 +47,7 @@ export async function insertClient(
 
 export async function findClientByClientId(q: Queryable, clientId: string): Promise<ClientRow | null> {
   const r = await q.query<ClientRow>(
-    `SELECT id, client_id, org_id, name, secret_hash, scopes, allowed_ips, rate_limit_per_minute, active
+    `SELECT id, client_id, org_id, name, secret_hash, scopes, allowed_ips, rate_limit_per_minute, active, previous_secret_hash, previous_secret_expires_at
        FROM api_clients WHERE client_id = $1`,
     [clientId],
   );
@@ -86,8 +89,29 @@ export async function addAllowedIp(q: Queryable, clientId: string, ip: string): 
 }
 
 export async function replaceSecretHash(q: Queryable, clientId: string, hash: Buffer): Promise<boolean> {
-  const r = await q.query('UPDATE api_clients SET secret_hash = $2, secret_rotated_at = now() WHERE client_id = $1', [clientId, hash]);
-  return (r.rowCount ?? 0) === 1;
+  return (await replaceSecretHashWithOverlap(q, clientId, hash, 0)) !== null;
+}
+
+/**
+ * Replaces the secret; with `overlapHours` > 0 the replaced one keeps working that long (0: it stops
+ * at once, and any earlier overlap ends too). Null for an unknown client.
+ */
+export async function replaceSecretHashWithOverlap(
+  q: Queryable,
+  clientId: string,
+  hash: Buffer,
+  overlapHours: number,
+): Promise<{ org_id: string; previous_secret_expires_at: Date | null } | null> {
+  const r = await q.query<{ org_id: string; previous_secret_expires_at: Date | null }>(
+    `UPDATE api_clients
+        SET previous_secret_hash = CASE WHEN $3::int > 0 THEN secret_hash END,
+            previous_secret_expires_at = CASE WHEN $3::int > 0 THEN now() + make_interval(hours => $3::int) END,
+            secret_hash = $2, secret_rotated_at = now()
+      WHERE client_id = $1
+      RETURNING org_id, previous_secret_expires_at`,
+    [clientId, hash, overlapHours],
+  );
+  return r.rows[0] ?? null;
 }
 
 export interface ClientListRow {

@@ -1,0 +1,40 @@
+/**
+ * Admin API of key rotation (`tijori keys rotate-master`, docs/operations.md): one page of the
+ * master key rotation per call (the CLI loops, so a stopped rotation is resumed by running it
+ * again), and the verification that counts which key every value is under. The admin token's
+ * overlap (ADMIN_TOKEN_PREVIOUS) is in admin-auth.ts.
+ */
+import { Type } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { MasterKeyRotation } from '../../services/keys/master-key-rotation.js';
+import { okEnvelope } from '../plugins/envelope.js';
+
+const RotateBody = Type.Object(
+  {
+    cursor: Type.Optional(
+      Type.Object(
+        { column: Type.Integer({ minimum: 0, maximum: 1000 }), after: Type.Union([Type.Null(), Type.Array(Type.String({ maxLength: 200 }), { maxItems: 8 })]) },
+        { additionalProperties: false },
+      ),
+    ),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 5000 })),
+  },
+  { additionalProperties: false },
+);
+
+export async function registerAdminKeyRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const admin = app.withTypeProvider<TypeBoxTypeProvider>();
+  const rotation = new MasterKeyRotation({ db: ctx.db, vault: ctx.vault });
+
+  admin.post('/keys/rotate-master', { schema: { body: Type.Optional(RotateBody) } }, async (request) => {
+    const b = request.body ?? {};
+    const step = await rotation.step(b.cursor ?? null, b.limit, { label: 'operator', ip: request.ip });
+    return okEnvelope(request, step);
+  });
+
+  admin.post('/keys/rotate-master/verify', async (request) => {
+    return okEnvelope(request, await rotation.verify({ label: 'operator', ip: request.ip }));
+  });
+}
