@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { MemoryReplayStore, verifyCallback, verifyNodeRequest } from './verifier.js';
 import type { ReplayStore, VerifyResult } from './verifier.js';
 import { callbackHeaders, signCallback } from '../src/callbacks/signature.js';
+import { VERIFIER_CASES } from './verifier-cases.js';
 
 // Vector computed independently with openssl (see signature.test.ts).
 const SECRET = 'whsec_test_123';
@@ -227,4 +228,11 @@ test('verifyNodeRequest reads the raw body and suggests the status to answer', a
   const big = JSON.stringify({ event_id: 'e-2', pad: 'x'.repeat(2000) });
   assert.equal((await post(callbackHeaders({ eventId: 'e-2', secret: SECRET, rawBody: big }), big)).status, 413);
   assert.deepEqual(seen, ['ok', 'replayed', 'bad_signature', 'bad_signature', 'body_too_large']);
+});
+
+test('the shared table of cases (examples/verifier-cases.ts; the SDK runs it too)', async () => {
+  for (const c of VERIFIER_CASES) {
+    const r = await verifyCallback({ rawBody: c.rawBody, headers: c.headers, secret: c.secret, nowSeconds: c.nowSeconds });
+    assert.equal(r.ok ? 'ok' : r.reason, c.expect, c.name);
+  }
 });

@@ -34,6 +34,103 @@ export interface Page<T> {
   next_cursor: string | null;
 }
 
+/**
+ * What one successful answer said about itself, on every object a call returns as the
+ * non-enumerable `lastResponse` (so it never ends up in JSON.stringify or deepEqual).
+ */
+export interface ResponseMeta {
+  /**
+   * The answer's `request_id` (API §7). After an idempotent replay it is the request_id of the
+   * first create, the one that made the resource: quote it to support.
+   */
+  requestId: string;
+  /** `X-Request-Id` of this very exchange (differs from `requestId` only on a replay). */
+  attemptRequestId: string;
+  /** True when the service answered a repeated Idempotency-Key with the first create's answer (`Idempotent-Replayed: true`). */
+  idempotentReplayed: boolean;
+  status: number;
+  headers: Headers;
+}
+
+/** A returned object with its answer's metadata. */
+export type WithResponse<T> = T & { readonly lastResponse: ResponseMeta };
+
+/** Per call: what the constructor sets for every call, for this call only. */
+export interface RequestOptions {
+  /** Per-attempt timeout in ms. */
+  timeoutMs?: number;
+  /** Retries after the first attempt. */
+  maxRetries?: number;
+  /** Aborts the call (no further retry). */
+  signal?: AbortSignal;
+}
+
+function withResponse<T extends object>(value: T, meta: ResponseMeta): WithResponse<T> {
+  Object.defineProperty(value, 'lastResponse', { value: meta, enumerable: false, configurable: true });
+  return value as WithResponse<T>;
+}
+
+/**
+ * The answer of a list call: await it for one page, or iterate it for every item of every page
+ * from there on (`for await (const order of tijori.paymentOrders.list({ status: 'PAID' }))`).
+ * Nothing is fetched until it is awaited or iterated.
+ */
+export class ListPromise<T> implements Promise<WithResponse<Page<T>>>, AsyncIterable<T> {
+  readonly [Symbol.toStringTag] = 'ListPromise';
+  private first: Promise<WithResponse<Page<T>>> | undefined;
+
+  constructor(
+    private readonly fetchPage: (cursor: string | undefined) => Promise<WithResponse<Page<T>>>,
+    private readonly cursor: string | undefined,
+  ) {}
+
+  private page(): Promise<WithResponse<Page<T>>> {
+    this.first ??= this.fetchPage(this.cursor);
+    return this.first;
+  }
+
+  then<A = WithResponse<Page<T>>, B = never>(
+    onFulfilled?: ((value: WithResponse<Page<T>>) => A | PromiseLike<A>) | null,
+    onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
+  ): Promise<A | B> {
+    return this.page().then(onFulfilled, onRejected);
+  }
+
+  catch<B = never>(onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<WithResponse<Page<T>> | B> {
+    return this.page().catch(onRejected);
+  }
+
+  finally(onFinally?: (() => void) | null): Promise<WithResponse<Page<T>>> {
+    return this.page().finally(onFinally);
+  }
+
+  /** Every page, as arrays. */
+  async *pages(): AsyncGenerator<T[]> {
+    let page = await this.page();
+    for (;;) {
+      yield page.data;
+      if (page.next_cursor === null) return;
+      page = await this.fetchPage(page.next_cursor);
+    }
+  }
+
+  /** Every item of every page; keyset pages skip and repeat nothing while rows are added (contract §7). */
+  async *[Symbol.asyncIterator](): AsyncGenerator<T> {
+    for await (const items of this.pages()) yield* items;
+  }
+
+  /** Up to `max` items from every page (fetches only the pages it needs). */
+  async toArray(max = Number.POSITIVE_INFINITY): Promise<T[]> {
+    const out: T[] = [];
+    if (max <= 0) return out;
+    for await (const item of this) {
+      out.push(item);
+      if (out.length >= max) break;
+    }
+    return out;
+  }
+}
+
 function queryString(q: ListQuery<string>): string {
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(q)) {
@@ -50,16 +147,16 @@ export interface TijoriOptions {
   clientId: string;
   /** Server-side only; never ship it to a browser. */
   clientSecret: string;
-  /** Retries after the first attempt (default 3). */
+  /** Retries after the first attempt (default 3); per call: `{ maxRetries }`. */
   maxRetries?: number;
   /** First backoff step in ms (default 500), doubled each retry, with full jitter; Retry-After wins. */
   retryBaseMs?: number;
-  /** Per-attempt timeout in ms (default 30 000). */
+  /** Per-attempt timeout in ms (default 30 000); per call: `{ timeoutMs }`. */
   timeoutMs?: number;
   fetch?: typeof globalThis.fetch;
 }
 
-export interface CreateOptions {
+export interface CreateOptions extends RequestOptions {
   /** Reuse the key of an earlier, uncertain create (from the error it threw). Made here when absent. */
   idempotencyKey?: string;
 }
@@ -73,9 +170,22 @@ interface Call {
   body?: unknown;
   idempotencyKey?: string;
   retry: RetryRule;
+  options: RequestOptions;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason as Error);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason as Error);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 
 /**
  * What a failed attempt allows. A create with its key may be repeated after any uncertain outcome
@@ -89,6 +199,11 @@ function mayRetry(rule: RetryRule, status: number | null, code: ErrorCode | null
   if (status === null) return true;
   if (status >= 500) return true;
   return rule === 'idempotent-create' && status === 409 && code === 'IDEMPOTENCY_KEY_IN_PROGRESS';
+}
+
+interface Envelope<T> {
+  data: T;
+  request_id?: string;
 }
 
 export class Tijori {
@@ -110,17 +225,20 @@ export class Tijori {
 
   /** Payment orders (API §4.1, §4.2) and their list (contract §7). */
   readonly paymentOrders = {
-    create: async (body: CreatePaymentOrderRequest, options: CreateOptions = {}): Promise<PaymentOrder> =>
-      (await this.call<S['PaymentOrderEnvelope']>({ method: 'POST', path: '/merchant/payment-orders', body, idempotencyKey: options.idempotencyKey ?? crypto.randomUUID(), retry: 'idempotent-create' })).data,
+    create: (body: CreatePaymentOrderRequest, options: CreateOptions = {}): Promise<WithResponse<PaymentOrder>> =>
+      this.data<PaymentOrder>({ method: 'POST', path: '/merchant/payment-orders', body, idempotencyKey: options.idempotencyKey ?? crypto.randomUUID(), retry: 'idempotent-create', options }),
     /** `ref`: the service UUID or the order_id. */
-    get: async (ref: string): Promise<PaymentOrder> =>
-      (await this.call<S['PaymentOrderEnvelope']>({ method: 'GET', path: `/merchant/payment-orders/${encodeURIComponent(ref)}`, retry: 'read' })).data,
-    cancel: async (ref: string): Promise<PaymentOrder> =>
-      (await this.call<S['PaymentOrderEnvelope']>({ method: 'POST', path: `/merchant/payment-orders/${encodeURIComponent(ref)}/cancel`, retry: 'never-processed' })).data,
-    /** One page of this client's orders, newest first. */
-    list: (query: PaymentOrderListQuery = {}): Promise<Page<PaymentOrder>> => this.page<PaymentOrder>('/merchant/payment-orders', query),
+    get: (ref: string, options: RequestOptions = {}): Promise<WithResponse<PaymentOrder>> =>
+      this.data<PaymentOrder>({ method: 'GET', path: `/merchant/payment-orders/${encodeURIComponent(ref)}`, retry: 'read', options }),
+    cancel: (ref: string, options: RequestOptions = {}): Promise<WithResponse<PaymentOrder>> =>
+      this.data<PaymentOrder>({ method: 'POST', path: `/merchant/payment-orders/${encodeURIComponent(ref)}/cancel`, retry: 'never-processed', options }),
+    /**
+     * This client's orders, newest first: `await` it for one page, or
+     * `for await (const order of tijori.paymentOrders.list({ status: 'PAID' }))` for every order.
+     */
+    list: (query: PaymentOrderListQuery = {}, options: RequestOptions = {}): ListPromise<PaymentOrder> => this.list<PaymentOrder>('/merchant/payment-orders', query, options),
     /** Every page from `query.cursor` (or the newest) on: `for await (const page of tijori.paymentOrders.pages({ status: 'PAID' }))`. */
-    pages: (query: PaymentOrderListQuery = {}): AsyncGenerator<PaymentOrder[]> => this.pages<PaymentOrder>('/merchant/payment-orders', query),
+    pages: (query: PaymentOrderListQuery = {}, options: RequestOptions = {}): AsyncGenerator<PaymentOrder[]> => this.list<PaymentOrder>('/merchant/payment-orders', query, options).pages(),
   };
 
   /**
@@ -129,68 +247,72 @@ export class Tijori {
    */
   readonly refunds = {
     /** `orderRef`: the order's UUID or order_id. Without `amount_paise`, what is left to refund. */
-    create: async (orderRef: string, body: CreateRefundRequest = {}, options: CreateOptions = {}): Promise<Refund> =>
-      (
-        await this.call<S['RefundEnvelope']>({
-          method: 'POST',
-          path: `/merchant/payment-orders/${encodeURIComponent(orderRef)}/refunds`,
-          body,
-          idempotencyKey: options.idempotencyKey ?? crypto.randomUUID(),
-          retry: 'idempotent-create',
-        })
-      ).data,
+    create: (orderRef: string, body: CreateRefundRequest = {}, options: CreateOptions = {}): Promise<WithResponse<Refund>> =>
+      this.data<Refund>({
+        method: 'POST',
+        path: `/merchant/payment-orders/${encodeURIComponent(orderRef)}/refunds`,
+        body,
+        idempotencyKey: options.idempotencyKey ?? crypto.randomUUID(),
+        retry: 'idempotent-create',
+        options,
+      }),
     /** The refunds of one payment order, oldest first. */
-    list: async (orderRef: string): Promise<Refund[]> =>
-      (await this.call<S['RefundListEnvelope']>({ method: 'GET', path: `/merchant/payment-orders/${encodeURIComponent(orderRef)}/refunds`, retry: 'read' })).data,
+    list: (orderRef: string, options: RequestOptions = {}): Promise<WithResponse<Refund[]>> =>
+      this.data<Refund[]>({ method: 'GET', path: `/merchant/payment-orders/${encodeURIComponent(orderRef)}/refunds`, retry: 'read', options }),
     /** `ref`: the refund's UUID or refund_id. */
-    get: async (ref: string): Promise<Refund> =>
-      (await this.call<S['RefundEnvelope']>({ method: 'GET', path: `/merchant/refunds/${encodeURIComponent(ref)}`, retry: 'read' })).data,
+    get: (ref: string, options: RequestOptions = {}): Promise<WithResponse<Refund>> =>
+      this.data<Refund>({ method: 'GET', path: `/merchant/refunds/${encodeURIComponent(ref)}`, retry: 'read', options }),
   };
 
   /** Payouts (API §4.3, §4.4) and their list (contract §7). A created payout is submitted, not final: wait for SUCCESS with a UTR. */
   readonly payouts = {
-    create: async (body: CreatePayoutRequest, options: CreateOptions = {}): Promise<PayoutCreated> => {
-      const r = await this.call<S['PayoutCreatedEnvelope']>({ method: 'POST', path: '/merchant/payouts', body, idempotencyKey: options.idempotencyKey ?? crypto.randomUUID(), retry: 'idempotent-create' });
-      return { data: r.data, approval_required: r.approval_required, message: r.message };
+    create: async (body: CreatePayoutRequest, options: CreateOptions = {}): Promise<WithResponse<PayoutCreated>> => {
+      const { value: r, meta } = await this.call<S['PayoutCreatedEnvelope']>({ method: 'POST', path: '/merchant/payouts', body, idempotencyKey: options.idempotencyKey ?? crypto.randomUUID(), retry: 'idempotent-create', options });
+      return withResponse({ data: r.data, approval_required: r.approval_required, message: r.message }, meta);
     },
     /** `ref`: the payout UUID or the transaction_id. */
-    get: async (ref: string): Promise<Payout> =>
-      (await this.call<S['PayoutEnvelope']>({ method: 'GET', path: `/merchant/payouts/${encodeURIComponent(ref)}`, retry: 'read' })).data,
-    /** One page of this client's payouts, newest first. */
-    list: (query: PayoutListQuery = {}): Promise<Page<Payout>> => this.page<Payout>('/merchant/payouts', query),
+    get: (ref: string, options: RequestOptions = {}): Promise<WithResponse<Payout>> =>
+      this.data<Payout>({ method: 'GET', path: `/merchant/payouts/${encodeURIComponent(ref)}`, retry: 'read', options }),
+    /** This client's payouts, newest first: `await` it for one page, or `for await` over it for every payout. */
+    list: (query: PayoutListQuery = {}, options: RequestOptions = {}): ListPromise<Payout> => this.list<Payout>('/merchant/payouts', query, options),
     /** Every page from `query.cursor` (or the newest) on. */
-    pages: (query: PayoutListQuery = {}): AsyncGenerator<Payout[]> => this.pages<Payout>('/merchant/payouts', query),
+    pages: (query: PayoutListQuery = {}, options: RequestOptions = {}): AsyncGenerator<Payout[]> => this.list<Payout>('/merchant/payouts', query, options).pages(),
   };
 
-  private async page<T>(path: string, query: ListQuery<string>): Promise<Page<T>> {
-    const r = await this.call<{ data: T[]; next_cursor: string | null }>({ method: 'GET', path: `${path}${queryString(query)}`, retry: 'read' });
-    return { data: r.data, next_cursor: r.next_cursor };
+  private list<T>(path: string, query: ListQuery<string>, options: RequestOptions): ListPromise<T> {
+    return new ListPromise<T>(async (cursor) => {
+      const { cursor: _first, ...rest } = query;
+      const q: ListQuery<string> = cursor === undefined ? rest : { ...rest, cursor };
+      const { value: r, meta } = await this.call<{ data: T[]; next_cursor: string | null }>({ method: 'GET', path: `${path}${queryString(q)}`, retry: 'read', options });
+      return withResponse({ data: r.data, next_cursor: r.next_cursor }, meta);
+    }, query.cursor);
   }
 
-  /** Keyset pages stay correct while rows are added (contract §7): nothing is skipped or repeated. */
-  private async *pages<T>(path: string, query: ListQuery<string>): AsyncGenerator<T[]> {
-    let cursor = query.cursor;
-    do {
-      const page = await this.page<T>(path, { ...query, ...(cursor === undefined ? {} : { cursor }) });
-      yield page.data;
-      cursor = page.next_cursor ?? undefined;
-    } while (cursor !== undefined);
+  private async data<T>(c: Call): Promise<WithResponse<T>> {
+    const { value, meta } = await this.call<Envelope<T>>(c);
+    return withResponse(value.data as T & object, meta) as WithResponse<T>;
   }
 
-  private async call<T>(c: Call): Promise<T> {
+  private async call<T>(c: Call): Promise<{ value: T; meta: ResponseMeta }> {
     const headers: Record<string, string> = { ...this.auth, accept: 'application/json' };
     if (c.body !== undefined) headers['content-type'] = 'application/json';
     if (c.idempotencyKey !== undefined) headers['idempotency-key'] = c.idempotencyKey;
     const init = { method: c.method, headers, ...(c.body === undefined ? {} : { body: JSON.stringify(c.body) }) };
+    const maxRetries = c.options.maxRetries ?? this.maxRetries;
+    const timeoutMs = c.options.timeoutMs ?? this.timeoutMs;
+    const userSignal = c.options.signal;
     for (let attempt = 0; ; attempt++) {
       let res: Response;
       let text: string;
       try {
-        res = await this.fetchFn(`${this.baseUrl}${c.path}`, { ...init, signal: AbortSignal.timeout(this.timeoutMs) });
+        userSignal?.throwIfAborted();
+        const timeout = AbortSignal.timeout(timeoutMs);
+        const signal = userSignal ? AbortSignal.any([userSignal, timeout]) : timeout;
+        res = await this.fetchFn(`${this.baseUrl}${c.path}`, { ...init, signal });
         text = await res.text();
       } catch (cause) {
-        if (attempt < this.maxRetries && mayRetry(c.retry, null, null)) {
-          await sleep(this.backoffMs(attempt, undefined));
+        if (!userSignal?.aborted && attempt < maxRetries && mayRetry(c.retry, null, null)) {
+          await sleep(this.backoffMs(attempt, undefined), userSignal);
           continue;
         }
         throw new TijoriConnectionError(`no answer from ${c.method} ${c.path}: ${(cause as Error)?.message ?? String(cause)}`, { cause, ...(c.idempotencyKey ? { idempotencyKey: c.idempotencyKey } : {}) });
@@ -201,12 +323,23 @@ export class Tijori {
       } catch {
         parsed = undefined;
       }
-      if (res.ok && parsed !== undefined) return parsed as T;
+      const attemptRequestId = res.headers.get('x-request-id') ?? '';
+      if (res.ok && parsed !== undefined && parsed !== null && typeof parsed === 'object') {
+        const bodyId = (parsed as { request_id?: unknown }).request_id;
+        const meta: ResponseMeta = {
+          requestId: typeof bodyId === 'string' ? bodyId : attemptRequestId,
+          attemptRequestId,
+          idempotentReplayed: res.headers.get('idempotent-replayed') === 'true',
+          status: res.status,
+          headers: res.headers,
+        };
+        return { value: parsed as T, meta };
+      }
       const error = (parsed as { error?: { code?: ErrorCode; message?: string; request_id?: string; details?: [] } } | undefined)?.error;
       const retryAfter = Number(res.headers.get('retry-after') ?? Number.NaN);
       const retryAfterSeconds = Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter : undefined;
-      if (attempt < this.maxRetries && mayRetry(c.retry, res.status, error?.code ?? null)) {
-        await sleep(this.backoffMs(attempt, retryAfterSeconds));
+      if (attempt < maxRetries && mayRetry(c.retry, res.status, error?.code ?? null)) {
+        await sleep(this.backoffMs(attempt, retryAfterSeconds), userSignal);
         continue;
       }
       const key = c.idempotencyKey ? { idempotencyKey: c.idempotencyKey } : {};
@@ -215,7 +348,7 @@ export class Tijori {
         status: res.status,
         code: error.code,
         message: error.message ?? '',
-        requestId: error.request_id ?? res.headers.get('x-request-id') ?? '',
+        requestId: error.request_id ?? attemptRequestId,
         ...(error.details ? { details: error.details } : {}),
         ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
         ...key,

@@ -86,6 +86,48 @@ describe('payment orders', () => {
     assert.equal(r.seen[3]!.key, key);
   });
 
+  test('every successful answer tells its request_id and whether it was an idempotent replay (non-enumerable lastResponse)', async () => {
+    const key = crypto.randomUUID();
+    const first = await tijori.paymentOrders.create({ amount_paise: 12_300, purpose: 'Replay me' }, { idempotencyKey: key });
+    assert.match(first.lastResponse.requestId, /^[0-9a-f-]{36}$/);
+    assert.equal(first.lastResponse.attemptRequestId, first.lastResponse.requestId);
+    assert.equal(first.lastResponse.idempotentReplayed, false);
+    assert.equal(first.lastResponse.status, 201);
+    const again = await tijori.paymentOrders.create({ amount_paise: 12_300, purpose: 'Replay me' }, { idempotencyKey: key });
+    assert.equal(again.lastResponse.idempotentReplayed, true);
+    assert.equal(again.lastResponse.requestId, first.lastResponse.requestId, 'the request_id of the create that made it');
+    assert.notEqual(again.lastResponse.attemptRequestId, first.lastResponse.requestId, "this exchange's own X-Request-Id");
+    assert.ok(!Object.keys(again).includes('lastResponse') && !JSON.stringify(again).includes('lastResponse'));
+    const read = await tijori.paymentOrders.get(first.id);
+    assert.equal(read.lastResponse.idempotentReplayed, false);
+    assert.match(read.lastResponse.requestId, /^[0-9a-f-]{36}$/);
+    assert.equal((await tijori.paymentOrders.list({ limit: 1 })).lastResponse.status, 200);
+  });
+
+  test('timeout and retries per call: a call may wait less and retry less than the client does', async () => {
+    const slow = recordingFetch(async (_attempt, real) => {
+      await new Promise((r) => setTimeout(r, 300));
+      return real();
+    });
+    const patient = sdkFor({ fetch: slow.fetch });
+    const err = await patient.paymentOrders.get(crypto.randomUUID(), { timeoutMs: 50, maxRetries: 1 }).catch((e: unknown) => e);
+    assert.ok(err instanceof TijoriConnectionError, String(err));
+    assert.equal(slow.seen.length, 2, 'one retry, as asked for this call (the client says 3)');
+    // The signal of fetch is what times out: the recording fetch ignores it, so check it was given and aborted.
+    const signals: AbortSignal[] = [];
+    const capture: typeof fetch = async (input, init) => {
+      signals.push(init!.signal!);
+      return fetch(input, init);
+    };
+    const order = await sdkFor({ fetch: capture }).paymentOrders.create({ amount_paise: 10_000, purpose: 'Own timeout' }, { timeoutMs: 20_000, maxRetries: 0 });
+    assert.equal(order.status, 'AWAITING_CUSTOMER');
+    assert.equal(signals.length, 1);
+    const controller = new AbortController();
+    controller.abort(new Error('user gave up'));
+    const aborted = await tijori.paymentOrders.get(order.id, { signal: controller.signal }).catch((e: unknown) => e);
+    assert.ok(aborted instanceof TijoriConnectionError && /user gave up/.test(aborted.message));
+  });
+
   test('retries 503 and 429 (after Retry-After) with the same key; never retries a 422 or a cancel after 503', async () => {
     const unavailable = (status: number) =>
       new Response(JSON.stringify({ success: false, request_id: 'r', error: { code: status === 429 ? 'RATE_LIMITED' : 'SERVICE_UNAVAILABLE', message: 'm', request_id: 'r' } }), {
@@ -194,6 +236,14 @@ describe('lists', () => {
     let seen = 0;
     for await (const page of sdk.payouts.pages({ limit: 1 })) seen += page.length;
     assert.equal(seen, 1);
+
+    // A list is also an async iterable of its items, across pages.
+    const each = [];
+    for await (const o of sdk.paymentOrders.list({ limit: 2 })) each.push(o.id);
+    assert.deepEqual(each, orders.map((o) => o.id).reverse());
+    assert.deepEqual((await sdk.paymentOrders.list({ limit: 2 }).toArray(3)).map((o) => o.id), [orders[4]!.id, orders[3]!.id, orders[2]!.id]);
+    const paged = sdk.paymentOrders.list({ limit: 2 });
+    assert.equal((await paged).data.length, 2, 'awaited: the first page');
 
     await assert.rejects(sdk.paymentOrders.list({ cursor: 'forged' }), (e: unknown) => e instanceof TijoriApiError && e.status === 422 && e.code === 'VALIDATION_FAILED');
   });

@@ -377,6 +377,26 @@ export type webhooks = {
         patch?: never;
         trace?: never;
     };
+    test: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A test event: no money moved; answer 2xx.
+         * @description Delivered at least once; each attempt is re-signed with a new timestamp. Answer 2xx promptly; anything else is retried.
+         */
+        post: operations["webhook_test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 };
 export type components = {
     schemas: {
@@ -861,6 +881,11 @@ export type components = {
              */
             rejected_at: string;
         };
+        TestEventData: {
+            /** @description the destination it was sent to */
+            destination: "payin" | "payout";
+            message: string;
+        };
         /** @description PayIn destination */
         CollectionReceivedEvent: {
             /** @enum {string} */
@@ -1036,6 +1061,22 @@ export type components = {
              */
             created_at: string;
             data: components["schemas"]["PayoutReversedData"];
+        };
+        /** @description Only the destination it was sent to, whatever it subscribes to ("Send a test event" in the console). */
+        TestEvent: {
+            /** @enum {string} */
+            event: "test";
+            /**
+             * Format: uuid
+             * @description unique; store it to reject replays
+             */
+            event_id: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            created_at: string;
+            data: components["schemas"]["TestEventData"];
         };
     };
     responses: never;
@@ -2608,6 +2649,42 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PayoutReversedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx ends the delivery). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Signature or timestamp rejected; the delivery is retried. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_test: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description unique event identifier for replay protection */
+                "X-Service-Event-Id": string;
+                /** @description Unix time in seconds when this attempt was signed */
+                "X-Service-Timestamp": string;
+                /** @description `v1=` + lowercase hex HMAC-SHA256, keyed with the destination's signing secret, of `{timestamp}.{raw body}` (API §6.2). Compare in constant time; reject a timestamp more than 300 s away. */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TestEvent"];
             };
         };
         responses: {

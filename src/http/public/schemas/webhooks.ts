@@ -4,13 +4,13 @@
  * are what services/payouts/payout-view.ts and payment-order-transitions.ts write into the outbox.
  */
 import { type TSchema, Type } from '@sinclair/typebox';
-import { type EventKind, EVENT_KINDS } from '../../../services/callbacks/events.js';
+import { type EventKind, EVENT_KINDS, TEST_EVENT_KIND } from '../../../services/callbacks/events.js';
 import { type Component, Livemode, Nullable, refTo, Timestamp, Uuid } from './common.js';
 import { PayoutMode } from './payouts.js';
 import { Beneficiary } from './payouts.js';
 import { Refund } from './refunds.js';
 
-const eventOf = <K extends EventKind>(kind: K, id: string, data: TSchema, description: string) =>
+const eventOf = <K extends EventKind | typeof TEST_EVENT_KIND>(kind: K, id: string, data: TSchema, description: string) =>
   Type.Object(
     { event: Type.Literal(kind), event_id: Uuid('unique; store it to reject replays'), created_at: Timestamp(), data },
     { $id: id, additionalProperties: false, description },
@@ -95,9 +95,22 @@ export const CollectionClosedData = Type.Object(
   { $id: 'CollectionClosedData', additionalProperties: false },
 );
 
+/** `test` (docs/callbacks.md): the console's "Send a test event", sent only to the destination it was sent to. */
+export const TestEventData = Type.Object(
+  {
+    destination: Type.Union([Type.Literal('payin'), Type.Literal('payout')], { description: 'the destination it was sent to' }),
+    message: Type.String(),
+  },
+  { $id: 'TestEventData', additionalProperties: false },
+);
+
+/** Every type of event the service sends: the kinds of services/callbacks/events.ts and `test`. */
+export const WEBHOOK_EVENT_TYPES = [...EVENT_KINDS, TEST_EVENT_KIND] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
 const OPT_IN = 'Sent only to a destination that subscribes to it (`tijori destination set --events`, or the console).';
 
-const EVENTS: Record<EventKind, { schema: Component; summary: string }> = {
+const EVENTS: Record<WebhookEventType, { schema: Component; summary: string }> = {
   'collection.received': {
     schema: eventOf('collection.received', 'CollectionReceivedEvent', refTo(CollectionReceivedData), 'PayIn destination'),
     summary: 'A payment order was paid: fulfil only when data.status is PAID (and retrieve the order first).',
@@ -136,11 +149,15 @@ const EVENTS: Record<EventKind, { schema: Component; summary: string }> = {
     schema: eventOf('payout.rejected', 'PayoutRejectedEvent', refTo(PayoutRejectedData), `PayOut destination. ${OPT_IN}`),
     summary: 'A checker rejected a payout made in the console; no money moved (opt-in).',
   },
+  test: {
+    schema: eventOf(TEST_EVENT_KIND, 'TestEvent', refTo(TestEventData), 'Only the destination it was sent to, whatever it subscribes to ("Send a test event" in the console).'),
+    summary: 'A test event: no money moved; answer 2xx.',
+  },
 };
 
 export const WEBHOOK_EVENT_SCHEMAS: Component[] = [
-  CollectionReceivedData, PayoutCreatedData, PayoutSuccessData, PayoutFailedData, PayoutReversedData, RefundEventData, CollectionClosedData, PayoutRejectedData,
-  ...EVENT_KINDS.map((k) => EVENTS[k].schema),
+  CollectionReceivedData, PayoutCreatedData, PayoutSuccessData, PayoutFailedData, PayoutReversedData, RefundEventData, CollectionClosedData, PayoutRejectedData, TestEventData,
+  ...WEBHOOK_EVENT_TYPES.map((k) => EVENTS[k].schema),
 ];
 
 const SIGNATURE_HEADERS = [
@@ -156,7 +173,7 @@ const SIGNATURE_HEADERS = [
 /** The `webhooks` object of the document (OpenAPI 3.1). */
 export function webhooksSection(): Record<string, unknown> {
   return Object.fromEntries(
-    EVENT_KINDS.map((kind) => [
+    WEBHOOK_EVENT_TYPES.map((kind) => [
       kind,
       {
         post: {
