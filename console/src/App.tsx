@@ -1,28 +1,33 @@
 /** The console app: loads the session, then shows set-up, sign-in or the signed-in pages. */
-import { useCallback, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { api, onSessionEnded, type SessionInfo, setCsrfToken } from './api.js';
 import { ComingPage, Layout, PAGES } from './Layout.js';
-import { AccountPage } from './pages/AccountPage.js';
-import { ApiClientsPage } from './pages/ApiClientsPage.js';
-import { AuditLogPage } from './pages/AuditLogPage.js';
-import { BeneficiariesPage } from './pages/BeneficiariesPage.js';
-import { DestinationsPage } from './pages/DestinationsPage.js';
 import { OverviewPage } from './pages/overview/OverviewPage.js';
-import { BankConnectionsPage } from './pages/BankConnectionsPage.js';
-import { ProviderAccountsPage } from './pages/ProviderAccountsPage.js';
-import { RefundsPage } from './pages/RefundsPage.js';
-import { ReviewQueuePage } from './pages/ReviewQueuePage.js';
 import { SetupPage } from './pages/SetupPage.js';
 import { SignInPage } from './pages/SignInPage.js';
-import { UsersPage } from './pages/UsersPage.js';
-import { BulkPayoutsPage } from './pages/approvals/BulkPayoutsPage.js';
-import { NewPayoutPage } from './pages/approvals/NewPayoutPage.js';
-import { PayoutApprovalsPage } from './pages/approvals/PayoutApprovalsPage.js';
 import { moneyPage } from './pages/money/routes.js';
-import { EventsPage } from './pages/EventsPage.js';
-import { OrganizationPage } from './pages/OrganizationPage.js';
 import { PermissionsContext } from './permissions.js';
 import { navigate, usePath } from './router.js';
+
+/**
+ * The pages a person opens less often load when first opened (their own chunks), so the first load
+ * stays under 100 KB of gzipped JavaScript (test/console/bundle-size.test.ts).
+ */
+const AccountPage = lazy(() => import('./pages/AccountPage.js').then((m) => ({ default: m.AccountPage })));
+const ApiClientsPage = lazy(() => import('./pages/ApiClientsPage.js').then((m) => ({ default: m.ApiClientsPage })));
+const AuditLogPage = lazy(() => import('./pages/AuditLogPage.js').then((m) => ({ default: m.AuditLogPage })));
+const BeneficiariesPage = lazy(() => import('./pages/BeneficiariesPage.js').then((m) => ({ default: m.BeneficiariesPage })));
+const DestinationsPage = lazy(() => import('./pages/DestinationsPage.js').then((m) => ({ default: m.DestinationsPage })));
+const BankConnectionsPage = lazy(() => import('./pages/BankConnectionsPage.js').then((m) => ({ default: m.BankConnectionsPage })));
+const ProviderAccountsPage = lazy(() => import('./pages/ProviderAccountsPage.js').then((m) => ({ default: m.ProviderAccountsPage })));
+const RefundsPage = lazy(() => import('./pages/RefundsPage.js').then((m) => ({ default: m.RefundsPage })));
+const ReviewQueuePage = lazy(() => import('./pages/ReviewQueuePage.js').then((m) => ({ default: m.ReviewQueuePage })));
+const UsersPage = lazy(() => import('./pages/UsersPage.js').then((m) => ({ default: m.UsersPage })));
+const BulkPayoutsPage = lazy(() => import('./pages/approvals/BulkPayoutsPage.js').then((m) => ({ default: m.BulkPayoutsPage })));
+const NewPayoutPage = lazy(() => import('./pages/approvals/NewPayoutPage.js').then((m) => ({ default: m.NewPayoutPage })));
+const PayoutApprovalsPage = lazy(() => import('./pages/approvals/PayoutApprovalsPage.js').then((m) => ({ default: m.PayoutApprovalsPage })));
+const EventsPage = lazy(() => import('./pages/EventsPage.js').then((m) => ({ default: m.EventsPage })));
+const OrganizationPage = lazy(() => import('./pages/OrganizationPage.js').then((m) => ({ default: m.OrganizationPage })));
 
 export function App() {
   const path = usePath();
@@ -103,7 +108,7 @@ export function App() {
   return (
     <PermissionsContext.Provider value={session.permissions}>
       <Layout session={session} path={path} onSignOut={() => void signOut()}>
-        {page}
+        <Suspense fallback={<p className="loading">Loading…</p>}>{page}</Suspense>
       </Layout>
     </PermissionsContext.Provider>
   );

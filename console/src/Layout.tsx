@@ -1,8 +1,9 @@
 /** The signed-in frame: organization and user, the "Sign out" control, and the navigation of contract §5. */
-import type { MouseEvent, ReactNode } from 'react';
+import { type MouseEvent, type ReactNode, useState } from 'react';
 import type { SessionInfo } from './api.js';
 import { NoticesBanner } from './pages/NoticesBanner.js';
 import { BASE, navigate } from './router.js';
+import { setTimeZone, useTimeZone, zoneChoices, zoneName } from './timezone.js';
 
 /**
  * The pages of contract §5, in its order; `built` false shows an honest "not built yet" page;
@@ -12,7 +13,7 @@ export const PAGES: ReadonlyArray<{ path: string; name: string; built: boolean; 
   { path: '/', name: 'Overview', built: true },
   { path: '/payment-orders', name: 'Payment orders', built: true },
   { path: '/payouts', name: 'Payouts', built: true },
-  { path: '/new-payout', name: 'New payout', built: true },
+  { path: '/new-payout', name: 'New payout', built: true, need: 'payouts.make' },
   { path: '/payout-approvals', name: 'Payout approvals', built: true },
   { path: '/refunds', name: 'Refunds', built: true },
   { path: '/review-queue', name: 'Review queue', built: true },
@@ -36,7 +37,26 @@ function link(path: string) {
   };
 }
 
+/** The header's "Time zone" field: every date and day boundary of the console follows it (India's by default). */
+function ZonePicker() {
+  const zone = useTimeZone();
+  return (
+    <span className="zone">
+      <label htmlFor="time-zone">Time zone</label>
+      <select id="time-zone" value={zone} onChange={(e) => setTimeZone(e.target.value)}>
+        {zoneChoices().map((z) => (
+          <option key={z} value={z}>
+            {z === 'UTC' ? 'UTC' : `${z.replace(/_/g, ' ')} (${zoneName(z)})`}
+          </option>
+        ))}
+      </select>
+    </span>
+  );
+}
+
 export function Layout({ session, path, onSignOut, children }: { session: SessionInfo; path: string; onSignOut: () => void; children: ReactNode }) {
+  // On a phone the navigation is one scrolling row until "All pages" opens it (issue #32 item 3).
+  const [open, setOpen] = useState(false);
   return (
     <div className="shell">
       <header className="top">
@@ -50,15 +70,25 @@ export function Layout({ session, path, onSignOut, children }: { session: Sessio
           </a>{' '}
           <span className="role">({session.user.role})</span>
         </span>
+        <ZonePicker />
         <button type="button" className="secondary" onClick={onSignOut}>
           Sign out
         </button>
       </header>
-      <nav aria-label="Console">
-        <ul>
+      <nav aria-label="Console" className={open ? 'open' : undefined}>
+        <button type="button" className="secondary nav-toggle" aria-expanded={open} aria-controls="nav-pages" onClick={() => setOpen((o) => !o)}>
+          {open ? 'Fewer' : 'All pages'}
+        </button>
+        <ul id="nav-pages">
           {PAGES.filter((p) => !p.need || session.permissions.includes(p.need)).map((p) => (
             <li key={p.path}>
-              <a href={`${BASE}${p.path}`} onClick={link(p.path)} aria-current={path === p.path ? 'page' : undefined}>
+              <a
+                href={`${BASE}${p.path}`}
+                onClick={(e) => {
+                  setOpen(false);
+                  link(p.path)(e);
+                }}
+                aria-current={path === p.path ? 'page' : undefined}>
                 {p.name}
               </a>
             </li>

@@ -1,9 +1,10 @@
 /** Small shared pieces: a time with UTC on hover, an error line, a secret shown once with a copy button. */
-import { useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { localTime } from './format.js';
+import { useTimeZone } from './timezone.js';
 
 export function Time({ iso }: { iso: string }) {
-  const t = localTime(iso);
+  const t = localTime(iso, useTimeZone());
   return (
     <time dateTime={iso} title={t.utc}>
       {t.text}
@@ -11,10 +12,35 @@ export function Time({ iso }: { iso: string }) {
   );
 }
 
+/**
+ * A message brought to where the eye is (issue #32 item 2): scrolled into view when it appears or
+ * changes, so an answer to a button low on a page is never shown off-screen at the top.
+ */
+function useInView<T extends HTMLElement>(key: unknown) {
+  const ref = useRef<T>(null);
+  useEffect(() => {
+    if (key) ref.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [key]);
+  return ref;
+}
+
+/** An error, announced (role alert) and scrolled into view. */
 export function ErrorLine({ error }: { error: string | null }) {
+  const ref = useInView<HTMLParagraphElement>(error);
   return error ? (
-    <p className="error" role="alert">
+    <p className="error" role="alert" ref={ref}>
       {error}
+    </p>
+  ) : null;
+}
+
+/** A success message, announced (role status) and scrolled into view. */
+export function Notice({ message, children }: { message: string | null; children?: ReactNode }) {
+  const ref = useInView<HTMLParagraphElement>(message);
+  return message ? (
+    <p className="notice" role="status" ref={ref}>
+      {message}
+      {children}
     </p>
   ) : null;
 }

@@ -16,6 +16,7 @@ interface ApiClient {
   rate_limit_per_minute: number;
   status: 'active' | 'revoked';
   created_at: string;
+  last_used_at: string | null;
 }
 
 const readClients = () => api<ApiClient[]>('GET', '/api-clients');
@@ -28,6 +29,7 @@ const COLUMNS: Column<ApiClient>[] = [
   { title: 'Rate limit', cell: (c) => `${c.rate_limit_per_minute.toLocaleString('en-IN')}/min` },
   { title: 'Status', cell: (c) => c.status },
   { title: 'Created', cell: (c) => <Time iso={c.created_at} /> },
+  { title: 'Last used', cell: (c) => (c.last_used_at ? <Time iso={c.last_used_at} /> : 'Never') },
 ];
 
 export function ApiClientsPage({ canManage }: { canManage: boolean }) {

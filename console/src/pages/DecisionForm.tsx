@@ -4,16 +4,43 @@
  * "Approve", "Reject"); and the state every such page keeps around it (busy, the error line, the
  * notice of what was done). An action that needs the note is not sent without one.
  */
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { describe } from '../api.js';
-import { ErrorLine } from '../components.js';
+import { ErrorLine, Notice } from '../components.js';
 
 export interface DecisionAction {
   label: string;
   danger?: boolean;
   /** Whether the note must be written first (default true; e.g. a payout is approved without one). */
   needsNote?: boolean;
+  /**
+   * Asked before the action runs (issue #32 item 5): the question names the amount ("Approve the
+   * payout of ₹3,210.00 to Asha?") and `yes` is the button that goes ahead ("Yes, approve ₹3,210.00").
+   */
+  confirm?: { question: string; yes: string };
   run: (note: string) => void;
+}
+
+/** The confirmation step of an action: the question, focused and announced, "Yes, …" and "Cancel". */
+function ConfirmStep({ question, yes, onYes, onCancel }: { question: string; yes: string; onYes: () => void; onCancel: () => void }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    ref.current?.focus();
+    ref.current?.scrollIntoView?.({ block: 'nearest' });
+  }, []);
+  return (
+    <div className="confirm" role="alertdialog" aria-modal="false" aria-labelledby="confirm-question" tabIndex={-1} ref={ref}>
+      <p id="confirm-question">{question}</p>
+      <div className="row">
+        <button type="button" onClick={onYes}>
+          {yes}
+        </button>
+        <button type="button" className="secondary" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </div>
+  );
 }
 
 export function DecisionForm({
@@ -31,6 +58,7 @@ export function DecisionForm({
 }) {
   const [note, setNote] = useState('');
   const [missing, setMissing] = useState(false);
+  const [asking, setAsking] = useState<DecisionAction | null>(null);
   const submit = (e: FormEvent) => e.preventDefault();
   return (
     <form onSubmit={submit} className="decision">
@@ -43,7 +71,18 @@ export function DecisionForm({
         {missing ? <span role="alert">Write a note first. </span> : null}
         {hint}
       </p>
-      <div className="row">
+      {asking?.confirm ? (
+        <ConfirmStep
+          question={asking.confirm.question}
+          yes={asking.confirm.yes}
+          onCancel={() => setAsking(null)}
+          onYes={() => {
+            setAsking(null);
+            asking.run(note.trim());
+          }}
+        />
+      ) : null}
+      <div className="row" hidden={asking !== null}>
         {actions.map((a) => (
           <button
             key={a.label}
@@ -53,7 +92,8 @@ export function DecisionForm({
             onClick={() => {
               if (a.needsNote !== false && note.trim() === '') return setMissing(true);
               setMissing(false);
-              a.run(note.trim());
+              if (a.confirm) setAsking(a);
+              else a.run(note.trim());
             }}
           >
             {a.label}
@@ -65,7 +105,21 @@ export function DecisionForm({
 }
 
 /** A checker's Approve (no note needed) or Reject (with its reason) of a console payout or a bulk file. */
-export function ApproveOrReject({ hint, busy, decide }: { hint: string; busy: boolean; decide: (action: 'approve' | 'reject', note: string) => void }) {
+export function ApproveOrReject({
+  hint,
+  busy,
+  decide,
+  what,
+  amount,
+}: {
+  hint: string;
+  busy: boolean;
+  decide: (action: 'approve' | 'reject', note: string) => void;
+  /** What is approved, for the confirmation ("the payout TJP… to Asha", "the bulk file rent.csv (12 payouts)"). */
+  what: string;
+  /** Its amount, formatted ("₹3,210.00"). */
+  amount: string;
+}) {
   return (
     <DecisionForm
       busy={busy}
@@ -73,7 +127,7 @@ export function ApproveOrReject({ hint, busy, decide }: { hint: string; busy: bo
       noteMax={500}
       hint={hint}
       actions={[
-        { label: 'Approve', needsNote: false, run: (note) => decide('approve', note) },
+        { label: 'Approve', needsNote: false, confirm: { question: `Approve ${what}: ${amount} leaves your account?`, yes: `Yes, approve ${amount}` }, run: (note) => decide('approve', note) },
         { label: 'Reject', danger: true, run: (note) => decide('reject', note) },
       ]}
     />
@@ -109,11 +163,7 @@ export function DecisionOutcome({ error, done }: { error: string | null; done: s
   return (
     <>
       <ErrorLine error={error} />
-      {done ? (
-        <p className="notice" role="status">
-          {done}
-        </p>
-      ) : null}
+      <Notice message={done} />
     </>
   );
 }

@@ -5,7 +5,7 @@
  */
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { api, apiPage, describe } from '../api.js';
-import { ErrorLine, Time } from '../components.js';
+import { ErrorLine, Notice, Time } from '../components.js';
 import { dash, TableScroll } from './money/links.js';
 import { ReplayButton } from './ReplayButton.js';
 
@@ -63,7 +63,7 @@ function Subscriptions({ d, title, canManage, onSaved }: { d: DestinationState; 
         ))}
       </fieldset>
       {canManage ? <button type="submit">Save {title} event types</button> : null}
-      {message ? <p role="status" className="notice">{message}</p> : null}
+      <Notice message={message} />
       <ErrorLine error={error} />
     </form>
   );
@@ -209,7 +209,7 @@ export function DestinationControls({ d, title, canManage, onChanged }: { d: Des
           ) : null}
         </p>
       ) : null}
-      {message ? <p role="status" className="notice">{message}</p> : null}
+      <Notice message={message} />
       <ErrorLine error={error} />
       <DeliveryLog kind={d.kind} title={title} refresh={refresh} />
     </div>

@@ -5,7 +5,8 @@
  */
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { api, describe } from '../api.js';
-import { ErrorLine, Time } from '../components.js';
+import { ErrorLine, Notice, Time } from '../components.js';
+import { zonedInstant } from '../timezone.js';
 import { useCan } from '../permissions.js';
 import { Callbacks, type Delivery } from './money/Callbacks.js';
 import { FilterForm, type FilterField, usePagedList } from './FilteredList.js';
@@ -36,11 +37,10 @@ const TYPES = [
   'test',
 ];
 
-/** A local date-time field's value as ISO 8601 with the viewer's zone (what the API expects). */
+/** A date-time field's value, read in the chosen time zone, as ISO 8601 (what the API expects). */
 function isoOf(local: string): string | null {
   if (!local) return null;
-  const d = new Date(local);
-  return Number.isNaN(d.getTime()) ? null : d.toISOString();
+  return zonedInstant(local.slice(0, 16));
 }
 
 function EventDetail({ eventId }: { eventId: string }) {
@@ -96,7 +96,7 @@ function ReplayFailedForm({ onDone }: { onDone: () => void }) {
         <input id="replay-to" type="datetime-local" required value={to} onChange={(e) => setTo(e.target.value)} />
       </div>
       <button type="submit">Replay failed deliveries</button>
-      {message ? <p role="status" className="notice">{message}</p> : null}
+      <Notice message={message} />
       <ErrorLine error={error} />
     </form>
   );

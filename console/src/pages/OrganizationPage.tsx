@@ -5,7 +5,7 @@
  */
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { api, describe } from '../api.js';
-import { ErrorLine, Time } from '../components.js';
+import { ErrorLine, Notice, Time } from '../components.js';
 import { AppLink } from './money/links.js';
 
 interface OrgSettings {
@@ -96,7 +96,7 @@ export function OrganizationPage({ canManage, onRenamed }: { canManage: boolean;
               Save settings
             </button>
           </div>
-          {saved ? <p role="status">{saved}</p> : null}
+          <Notice message={saved} />
         </form>
       ) : (
         <dl className="facts">

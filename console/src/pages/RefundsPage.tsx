@@ -125,7 +125,11 @@ export function RefundsPage({ canDecide }: { canDecide: boolean }) {
               busy={busy}
               hint="Approving sends the refund to the provider; rejecting frees the amount to be refunded again."
               actions={[
-                { label: 'Approve', run: (note) => void decide('approve', refund, note) },
+                {
+                  label: 'Approve',
+                  confirm: { question: `Approve the refund ${refund.refund_id}: ${formatPaise(refund.amount_paise)} goes back to the payer?`, yes: `Yes, approve ${formatPaise(refund.amount_paise)}` },
+                  run: (note) => void decide('approve', refund, note),
+                },
                 { label: 'Reject', danger: true, run: (note) => void decide('reject', refund, note) },
               ]}
             />

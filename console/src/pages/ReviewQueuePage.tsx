@@ -135,7 +135,15 @@ export function ReviewQueuePage({ canDecide }: { canDecide: boolean }) {
               busy={busy}
               hint="Confirming needs the evidence in writing (e.g. the bank statement line with the UTR). Merchants fulfil on PAID only; a manual confirmation is shown as MANUALLY_CONFIRMED."
               actions={[
-                { label: 'Confirm payment', run: (note) => void decide('confirm', item.id, note) },
+                {
+                  label: 'Confirm payment',
+                  confirm: (() => {
+                    const order = item.order ? formatPaise(item.order.amount_paise) : 'the order';
+                    const reported = typeof item.provider_reported?.amount_paise === 'number' ? ` (the provider reported ${formatPaise(item.provider_reported.amount_paise)})` : '';
+                    return { question: `Confirm the payment of ${order}${reported} for order ${item.order?.order_id ?? ''}? It becomes MANUALLY_CONFIRMED.`, yes: `Yes, confirm payment of ${order}` };
+                  })(),
+                  run: (note) => void decide('confirm', item.id, note),
+                },
                 { label: 'Reject', danger: true, run: (note) => void decide('reject', item.id, note) },
               ]}
             />

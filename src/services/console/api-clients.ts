@@ -20,6 +20,8 @@ export interface ApiClientView {
   status: 'active' | 'revoked';
   created_at: string;
   secret_rotated_at: string | null;
+  /** When it last authenticated (to the minute), null if never since it was made. */
+  last_used_at: string | null;
 }
 
 function view(r: repo.ClientListRow): ApiClientView {
@@ -32,6 +34,7 @@ function view(r: repo.ClientListRow): ApiClientView {
     status: r.active ? 'active' : 'revoked',
     created_at: r.created_at.toISOString(),
     secret_rotated_at: r.secret_rotated_at?.toISOString() ?? null,
+    last_used_at: r.last_used_at?.toISOString() ?? null,
   };
 }
 

@@ -18,6 +18,8 @@ export type Permission =
   | 'payouts.make'
   | 'payouts.check'
   | 'reviews.decide'
+  /** Start a refund of a paid order from its page (issue #32 item 4); it then waits for a reviewer as contract §6 says. */
+  | 'refunds.request'
   /** Provider accounts (contract §8): list them with their intake addresses, add one, choose the collections account. */
   | 'providers.manage'
   /** What providers sent that could not be used (issue #22): on the provider accounts, order and payout pages. */
@@ -28,9 +30,9 @@ export type Permission =
 const DEVELOPER: Permission[] = ['clients.manage', 'destinations.manage', 'events.replay', 'providers.anomalies'];
 
 export const PERMISSIONS: Readonly<Record<ConsoleRole, readonly Permission[]>> = {
-  admin: ['read', 'self.manage', 'users.manage', 'org.manage', ...DEVELOPER, 'payouts.make', 'payouts.check', 'reviews.decide', 'providers.manage'],
+  admin: ['read', 'self.manage', 'users.manage', 'org.manage', ...DEVELOPER, 'payouts.make', 'payouts.check', 'reviews.decide', 'refunds.request', 'providers.manage'],
   developer: ['read', 'self.manage', ...DEVELOPER],
-  maker: ['read', 'self.manage', 'payouts.make'],
+  maker: ['read', 'self.manage', 'payouts.make', 'refunds.request'],
   checker: ['read', 'self.manage', 'payouts.check'],
   reviewer: ['read', 'self.manage', 'reviews.decide'],
   viewer: ['read'],

@@ -139,6 +139,24 @@ export class BulkPayoutsService {
     return this.get(person.orgId, id);
   }
 
+  /**
+   * One page of a file's rows for the checker's screen (issue #32 item 5): who is paid (name,
+   * account's last four digits, IFSC and bank), how much and how, with the payout's status once it
+   * exists; in line order after line `after`; `next_cursor` is the last line when more follow.
+   */
+  async rowsPage(orgId: string, id: string, after: number, limit: number) {
+    await this.get(orgId, id);
+    const rows = await repo.resultRows(this.ctx.db, id, after, limit + 1);
+    const page = rows.slice(0, limit);
+    return {
+      rows: page.map((r) => ({
+        line: r.line, name: r.name, account_number_last4: r.account_last4, ifsc: r.ifsc, bank_name: r.bank_name, amount_paise: Number(r.amount_paise),
+        mode: r.mode, remarks: r.remarks, client_reference: r.client_reference, error: r.error, transaction_id: r.transaction_id, status: r.status,
+      })),
+      next_cursor: rows.length > limit ? String(page[page.length - 1]!.line) : null,
+    };
+  }
+
   /** Every row with its result, in line order, read in pages (memory stays flat for 10,000 rows). */
   async *results(orgId: string, id: string): AsyncGenerator<repo.ResultRow> {
     await this.get(orgId, id);

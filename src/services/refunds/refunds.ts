@@ -67,8 +67,39 @@ export interface RefundsDeps {
 export class RefundsService {
   constructor(private readonly ctx: RefundsDeps) {}
 
+  /**
+   * A refund started by a console user (issue #32 item 4): the same create as the merchant API's,
+   * for an order of the user's organization, as the API client that made the order (the refund is
+   * that client's, its events go to that client's destinations). The Idempotency-Key (one per form)
+   * lives with that client under the console's path; its fingerprint covers the user. `onCreated`
+   * runs in the refund's transaction (the console writes its audit entry there).
+   */
+  async createForConsole(req: {
+    orgId: string;
+    userId: string;
+    orderRef: string;
+    body: CreateRefundBody;
+    key: string;
+    requestId: string;
+    onCreated: (tx: Queryable, refund: RefundRow) => Promise<void>;
+  }): Promise<CreateResponse> {
+    const ref = orderRefFor(req.orderRef);
+    const order = ref === null ? null : await orderRepo.findByIdOrOrderId(this.ctx.db, ref);
+    if (!order || order.org_id !== req.orgId) throw notFound('payment order');
+    const principal: Principal = { pk: order.client_pk, clientId: '', orgId: order.org_id, scopes: [], rateLimitPerMinute: 0 };
+    const scope: IdempotencyScope = { clientPk: order.client_pk, key: req.key, method: 'POST', path: `/console/api/payment-orders/${order.id}/refunds`, body: { user_id: req.userId, form: req.body } };
+    return this.create({ principal, scope, orderRef: order.id, body: req.body, requestId: req.requestId, onCreated: req.onCreated });
+  }
+
   /** POST /merchant/payment-orders/{order}/refunds (Idempotency-Key required). */
-  async create(req: { principal: Principal; scope: IdempotencyScope; orderRef: string; body: CreateRefundBody; requestId: string }): Promise<CreateResponse> {
+  async create(req: {
+    principal: Principal;
+    scope: IdempotencyScope;
+    orderRef: string;
+    body: CreateRefundBody;
+    requestId: string;
+    onCreated?: ((tx: Queryable, refund: RefundRow) => Promise<void>) | undefined;
+  }): Promise<CreateResponse> {
     const input = validateBody(req.body);
     const ref = orderRefFor(req.orderRef);
     // A replay is answered as it was, even if the order changed since.
@@ -102,6 +133,7 @@ export class RefundsService {
         });
         const refund = { ...row, order_id: order.order_id, provider_account_id: order.provider_account_id };
         await recordEvent(tx, refundEvent('collection.refund.requested', refund, order));
+        await req.onCreated?.(tx, row);
         const key = keyFor({ status: 201, body: { success: true, data: refundView(refund), request_id: req.requestId }, resourceType: 'refund', resourceId });
         // Several statements: a key no longer held must roll the refund back, not leave it without its key.
         if (!(await completeHeldKey(tx, key, resourceId))) throw keyNotHeld();

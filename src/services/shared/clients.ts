@@ -312,6 +312,16 @@ export class ClientsService {
    * Authenticates a merchant request: client id and secret first (401), then the IP allow list
    * (403). The scope is checked per route by `requireScope`.
    */
+  /** Clients whose use this instance noted in the last minute: "last used" costs one write a minute, off the request's path. */
+  private readonly used = new LRUCache<string, true>({ max: CLIENT_CACHE_ENTRIES, ttl: 60_000 });
+
+  private noteUse(pk: string): void {
+    if (this.used.has(pk)) return;
+    this.used.set(pk, true);
+    // "Last used" is a hint for people; a failed write never fails the request.
+    void repo.touchLastUsed(this.db, pk).catch(() => undefined);
+  }
+
   async authenticate(clientId: string | undefined, authorization: string | undefined, ip: string): Promise<Principal> {
     const secret = /^Bearer (\S+)$/.exec(authorization ?? '')?.[1];
     if (!clientId || !secret || clientId.length > 100 || secret.length > 200) {
@@ -322,6 +332,7 @@ export class ClientsService {
       throw new AppError('API_AUTH_FAILED', 'Missing or invalid X-Service-Client-Id or Authorization: Bearer credentials.');
     }
     if (!ipAllowed(ip, row.allowed_ips)) throw new AppError('API_IP_NOT_ALLOWED', 'Requests from this source address are not allowed for this client.');
+    this.noteUse(row.id);
     return { pk: row.id, clientId: row.client_id, orgId: row.org_id, scopes: row.scopes, rateLimitPerMinute: row.rate_limit_per_minute };
   }
 }

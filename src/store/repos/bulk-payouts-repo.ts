@@ -204,6 +204,7 @@ export interface ResultRow {
   name: string;
   account_last4: string;
   ifsc: string;
+  bank_name: string;
   amount_paise: string;
   mode: string;
   client_reference: string | null;
@@ -219,7 +220,7 @@ export interface ResultRow {
 /** Every row of a file with its payout's outcome, in line order, `afterLine` onwards (keyset pages). */
 export async function resultRows(q: Queryable, fileId: string, afterLine: number, limit: number): Promise<ResultRow[]> {
   const r = await q.query<ResultRow>(
-    `SELECT r.line, r.name, r.account_last4, r.ifsc, r.amount_paise, r.mode, r.client_reference, r.remarks, r.error,
+    `SELECT r.line, r.name, r.account_last4, r.ifsc, r.bank_name, r.amount_paise, r.mode, r.client_reference, r.remarks, r.error,
             p.id AS payout_id, p.transaction_id, p.status, p.utr, p.failure_reason
        FROM bulk_payout_rows r LEFT JOIN payouts p ON p.id = r.payout_id
       WHERE r.file_id = $1 AND r.line > $2 ORDER BY r.line LIMIT $3`,

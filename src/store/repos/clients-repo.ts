@@ -123,11 +123,17 @@ export interface ClientListRow {
   active: boolean;
   created_at: Date;
   secret_rotated_at: Date | null;
+  last_used_at: Date | null;
+}
+
+/** Notes a client's use (migration 0091); a no-op when it was noted in the last minute (by any instance). */
+export async function touchLastUsed(q: Queryable, pk: string): Promise<void> {
+  await q.query(`UPDATE api_clients SET last_used_at = now() WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`, [pk]);
 }
 
 export async function listClientsOfOrg(q: Queryable, orgId: string): Promise<ClientListRow[]> {
   const r = await q.query<ClientListRow>(
-    `SELECT client_id, name, scopes, allowed_ips, rate_limit_per_minute, active, created_at, secret_rotated_at
+    `SELECT client_id, name, scopes, allowed_ips, rate_limit_per_minute, active, created_at, secret_rotated_at, last_used_at
        FROM api_clients WHERE org_id = $1 AND NOT console_principal ORDER BY created_at DESC, client_id`,
     [orgId],
   );

@@ -17,7 +17,7 @@ export interface ListFilter {
   status?: string;
   from?: Date;
   to?: Date;
-  /** Exact-match search: already split into what each reference can be (see the service). */
+  /** Search by the prefix of a reference (or a whole id): already split into what each reference can be (see the service). */
   search?: { text: string; uuids: string[] };
   after?: Keyset;
   limit: number;
@@ -37,7 +37,9 @@ function where(f: ListFilter, searchColumns: string[]): { sql: string; params: u
   if (f.from !== undefined) parts.push(`created_at >= ${p(f.from)}`);
   if (f.to !== undefined) parts.push(`created_at < ${p(f.to)}`);
   if (f.search !== undefined) {
-    const ors = searchColumns.map((c) => `${c} = ${p(f.search?.text)}`);
+    // A reference starting with the text (LIKE with its wildcards escaped; indexes of migration 0090).
+    const prefix = p(`${f.search.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    const ors = searchColumns.map((c) => `${c} LIKE ${prefix}`);
     if (f.search.uuids.length > 0) ors.push(`id = ANY(${p(f.search.uuids)}::uuid[])`);
     parts.push(`(${ors.join(' OR ')})`);
   }

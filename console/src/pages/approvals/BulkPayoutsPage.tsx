@@ -7,10 +7,12 @@
  */
 import { type FormEvent, Fragment, useCallback, useEffect, useState } from 'react';
 import { api, ApiError, describe } from '../../api.js';
-import { Time } from '../../components.js';
+import { ErrorLine, Time } from '../../components.js';
 import { ApproveOrReject, DecisionOutcome, useDecision } from '../DecisionForm.js';
-import { formatPaise } from '../../format.js';
-import type { Column } from '../columns.js';
+import { formatPaise, words } from '../../format.js';
+import { type Column, RowsTable } from '../columns.js';
+import { Pager, useCursorPages } from '../CursorPages.js';
+import { TableScroll } from '../money/links.js';
 import { DetailPanel } from '../DetailPanel.js';
 import { QueueTable } from '../QueueTable.js';
 
@@ -58,6 +60,49 @@ function Preview({ f }: { f: BulkFile }) {
         {f.progress.not_created ? ` · ${f.progress.not_created} could not be created` : ''}
       </dd>
     </dl>
+  );
+}
+
+interface FileRow {
+  line: number;
+  name: string;
+  account_number_last4: string;
+  ifsc: string;
+  bank_name: string;
+  amount_paise: number;
+  mode: string;
+  remarks: string | null;
+  transaction_id: string | null;
+  status: string | null;
+  error: string | null;
+}
+
+const ROW_COLUMNS: Column<FileRow>[] = [
+  { title: 'Line', cell: (r) => r.line, numeric: true },
+  { title: 'Name', cell: (r) => r.name },
+  { title: 'Account', cell: (r) => `•••• ${r.account_number_last4}` },
+  { title: 'IFSC / bank', cell: (r) => `${r.ifsc} · ${r.bank_name}` },
+  { title: 'Amount', cell: (r) => formatPaise(r.amount_paise), numeric: true },
+  { title: 'Mode', cell: (r) => r.mode },
+  { title: 'Payout', cell: (r) => (r.error ? `Not created: ${r.error}` : r.status ? `${r.transaction_id ?? ''} ${words(r.status)}` : 'Waits for approval') },
+];
+
+/** The rows of a file, 25 a page: what a checker approves, not only its totals (issue #32 item 5). */
+function FileRows({ f }: { f: BulkFile }) {
+  const { rows, error, pager } = useCursorPages<FileRow>(`/bulk-payouts/${encodeURIComponent(f.id)}/rows`, 'limit=25');
+  return (
+    <section aria-labelledby="file-rows-title">
+      <h3 id="file-rows-title">Rows of {f.file_name}</h3>
+      <ErrorLine error={error} />
+      {rows === null ? (
+        <p>Loading…</p>
+      ) : (
+        <TableScroll label={`Rows of ${f.file_name}`}>
+          <RowsTable columns={ROW_COLUMNS} rows={rows} rowKey={(r) => r.line} alignTitles />
+        </TableScroll>
+      )}
+      <Pager label={`Pages of rows of ${f.file_name}`} pager={pager} />
+    </section>
   );
 }
 
@@ -140,7 +185,7 @@ export function BulkPayoutsPage({ canMake, canCheck, self }: { canMake: boolean;
         <form className="panel" onSubmit={(e) => void upload(e)} aria-labelledby="upload-title">
           <h2 id="upload-title">Upload a file</h2>
           <p className="hint" id="csv-hint">
-            CSV with the header <code>{HEADER}</code>, at most 10,000 rows; amounts in paise. Every row is checked before anything is created.
+            CSV with the header <code>{HEADER}</code>, at most 10,000 rows. <strong>Amounts are in paise, not rupees</strong>: ₹1,500.00 is written <code>150000</code> (the single payout form takes rupees). Every row is checked before anything is created.
           </p>
           <label htmlFor="bulk-file">CSV file</label>
           <input id="bulk-file" type="file" accept=".csv,text/csv" aria-describedby="csv-hint" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
@@ -152,8 +197,9 @@ export function BulkPayoutsPage({ canMake, canCheck, self }: { canMake: boolean;
       {current ? (
         <DetailPanel titleId="file-title" title={current.file_name} onClose={() => setSelected(null)}>
           <Preview f={current} />
+          <FileRows key={current.id} f={current} />
           {current.status === 'PENDING_APPROVAL' && canCheck && current.uploaded_by !== self ? (
-            <ApproveOrReject key={current.id} busy={busy} hint="Approving pays every row of the file; rejecting pays none." decide={(action, note) => void decide(action, current, note)} />
+            <ApproveOrReject key={current.id} busy={busy} what={`the bulk file ${current.file_name} (${current.row_count} payout${current.row_count === 1 ? '' : 's'})`} amount={formatPaise(current.total_paise)} hint="Approving pays every row of the file; rejecting pays none." decide={(action, note) => void decide(action, current, note)} />
           ) : current.status === 'PENDING_APPROVAL' && current.uploaded_by === self ? (
             <p>You uploaded this file, so another checker must approve or reject it.</p>
           ) : null}

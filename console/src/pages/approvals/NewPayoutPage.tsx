@@ -5,7 +5,7 @@
  */
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { api, describe, newIdempotencyKey } from '../../api.js';
-import { ErrorLine } from '../../components.js';
+import { ErrorLine, Notice } from '../../components.js';
 import { formatPaise } from '../../format.js';
 
 interface SavedBeneficiary {
@@ -99,7 +99,14 @@ export function NewPayoutPage({ canMake }: { canMake: boolean }) {
     try {
       setCreated(await api<Created>('POST', '/payouts', body, undefined, key));
       setFormKey(newIdempotencyKey());
+      // The whole form is cleared: a filled form after success invites paying twice.
+      setSavedId('');
+      setName('');
+      setAccount('');
+      setIfsc('');
+      setMobile('');
       setAmount('');
+      setMode('IMPS');
       setRemarks('');
     } catch (err) {
       setError(describe(err));
@@ -121,12 +128,13 @@ export function NewPayoutPage({ canMake }: { canMake: boolean }) {
       <h1>New payout</h1>
       <p className="hint">A payout made here waits for a checker other than you, in Payout approvals, before anything is sent to the bank.</p>
       <ErrorLine error={error} />
-      {created ? (
-        <p className="notice" role="status">
-          Payout {created.transaction_id} of {formatPaise(created.amount_paise)} to {created.beneficiary.name} ({created.beneficiary.bank_name}, account ending{' '}
-          {created.beneficiary.account_number_last4}) is {created.status}: a checker must approve it.
-        </p>
-      ) : null}
+      <Notice
+        message={
+          created
+            ? `Payout ${created.transaction_id} of ${formatPaise(created.amount_paise)} to ${created.beneficiary.name} (${created.beneficiary.bank_name}, account ending ${created.beneficiary.account_number_last4}) is ${created.status}: a checker must approve it. The form is cleared for the next payout.`
+            : null
+        }
+      />
       <form className="panel" onSubmit={(e) => void submit(e)} aria-labelledby="new-payout-title">
         <h2 id="new-payout-title">Payout details</h2>
         <label htmlFor="payout-saved">Saved beneficiary</label>

@@ -83,7 +83,7 @@ export function PayoutApprovalsPage({ canCheck, self }: { canCheck: boolean; sel
           ) : !canCheck ? (
             <p>Your role cannot approve payouts; a checker or an admin can.</p>
           ) : (
-            <ApproveOrReject key={row.id} busy={busy} hint="Approving sends the payout to the bank; rejecting moves no money." decide={(action, note) => void decide(action, row, note)} />
+            <ApproveOrReject key={row.id} busy={busy} what={`the payout ${row.transaction_id} to ${row.beneficiary.name} (${row.beneficiary.bank_name}, account ending ${row.beneficiary.account_number_last4}, ${row.mode})`} amount={formatPaise(row.amount_paise)} hint="Approving sends the payout to the bank; rejecting moves no money." decide={(action, note) => void decide(action, row, note)} />
           )}
         </DetailPanel>
       ) : null}

@@ -8,6 +8,8 @@ import { ErrorLine } from '../../components.js';
 import { byId, type Column, RowsTable } from '../columns.js';
 import { Pager, useCursorPages } from '../CursorPages.js';
 import { TableScroll } from './links.js';
+import { words } from '../../format.js';
+import { addDays, timeZone, useTimeZone, zonedDay, zonedInstant, zoneName } from '../../timezone.js';
 
 interface Filter {
   search: string;
@@ -19,11 +21,26 @@ interface Filter {
 const EMPTY: Filter = { search: '', status: '', from: '', to: '' };
 const PAGE_SIZE = 25;
 
-/** A date picked in the viewer's zone → the instant its day starts there (the API takes instants). */
+/** A date picked → the instant its day starts in the chosen time zone (the API takes instants). */
 function dayStart(date: string, plusDays = 0): string {
-  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
-  return new Date(y, m - 1, d + plusDays).toISOString();
+  return zonedInstant(date, timeZone(), plusDays) ?? date;
 }
+
+/** The date presets people use (issue #32 item 7), as From and To days in the chosen zone. */
+export function presetDays(preset: string, now = new Date()): { from: string; to: string } {
+  const today = zonedDay(now);
+  if (preset === 'yesterday') return { from: addDays(today, -1), to: addDays(today, -1) };
+  if (preset === 'last7') return { from: addDays(today, -6), to: today };
+  if (preset === 'month') return { from: `${today.slice(0, 8)}01`, to: today };
+  return { from: today, to: today };
+}
+
+const PRESETS = [
+  ['today', 'Today'],
+  ['yesterday', 'Yesterday'],
+  ['last7', 'Last 7 days'],
+  ['month', 'This month'],
+] as const;
 
 export function listQuery(f: Filter): URLSearchParams {
   const q = new URLSearchParams();
@@ -43,6 +60,7 @@ export function MoneyList<T extends { id: string }>(props: {
   noun: string;
 }) {
   const { endpoint, noun } = props;
+  const zone = useTimeZone();
   const [form, setForm] = useState<Filter>(EMPTY);
   const [filter, setFilter] = useState<Filter>(EMPTY);
   const params = listQuery(filter);
@@ -71,7 +89,7 @@ export function MoneyList<T extends { id: string }>(props: {
             <option value="">Any</option>
             {props.statuses.map((s) => (
               <option key={s} value={s}>
-                {s}
+                {words(s)}
               </option>
             ))}
           </select>
@@ -85,6 +103,24 @@ export function MoneyList<T extends { id: string }>(props: {
           <input id={id('to')} type="date" value={form.to} onChange={set('to')} />
         </div>
         <button type="submit">Apply</button>
+        <fieldset className="presets">
+          <legend>Dates ({zoneName(zone)})</legend>
+          {PRESETS.map(([p, name]) => (
+            <button
+              key={p}
+              type="button"
+              className="secondary"
+              onClick={() => {
+                const next = { ...form, ...presetDays(p), search: form.search.trim() };
+                setForm(next);
+                setFilter(next);
+                restart();
+              }}
+            >
+              {name}
+            </button>
+          ))}
+        </fieldset>
       </form>
       <p className="export">
         {/* The API streams every row the applied filter matches (not only this page); the session cookie goes with it. */}

@@ -92,7 +92,7 @@ export function OrderPage({ id }: { id: string }) {
           {/* A state move has no id; the history never reorders, so its place keys it. */}
           <TableSection id="history-title" title="State moves" columns={MOVE_COLUMNS} rows={data.history} rowKey={(_, i) => i} />
           <OrderProviderChecks orderRef={data.order.id} />
-          <OrderRefunds refunds={data.refunds} />
+          <OrderRefunds refunds={data.refunds} order={data.order} />
           <ProviderAnomalies id="order" query={`payment_order=${encodeURIComponent(data.order.order_id)}`} title="Provider anomalies" />
           <Callbacks deliveries={data.callbacks} />
         </>

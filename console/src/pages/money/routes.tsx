@@ -1,9 +1,11 @@
 /** The money pages' paths: the two lists and one order's or payout's page. */
-import type { ReactElement } from 'react';
-import { OrderPage } from './OrderPage.js';
+import { lazy, type ReactElement } from 'react';
 import { PaymentOrdersPage } from './PaymentOrdersPage.js';
-import { PayoutPage } from './PayoutPage.js';
 import { PayoutsPage } from './PayoutsPage.js';
+
+// One record's page loads when first opened (App.tsx wraps pages in Suspense).
+const OrderPage = lazy(() => import('./OrderPage.js').then((m) => ({ default: m.OrderPage })));
+const PayoutPage = lazy(() => import('./PayoutPage.js').then((m) => ({ default: m.PayoutPage })));
 
 export function moneyPage(path: string): ReactElement | null {
   if (path === '/payment-orders') return <PaymentOrdersPage />;

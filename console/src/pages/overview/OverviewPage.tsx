@@ -8,6 +8,7 @@ import { api, describe } from '../../api.js';
 import { ErrorLine } from '../../components.js';
 import { formatPaise } from '../../format.js';
 import { TableScroll } from '../money/links.js';
+import { useTimeZone, zoneName } from '../../timezone.js';
 
 const DailyChart = lazy(() => import('./DailyChart.js'));
 
@@ -33,13 +34,6 @@ interface Overview {
 
 const rate = (r: number | null): string => (r === null ? '—' : `${(r * 100).toLocaleString('en-IN', { maximumFractionDigits: 1 })}%`);
 
-function viewerZone(): string {
-  try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'Asia/Kolkata';
-  } catch {
-    return 'Asia/Kolkata';
-  }
-}
 
 function Figures({ title, t }: { title: string; t: Totals }) {
   return (
@@ -103,17 +97,19 @@ function FlowSection({ id, title, flow, color, monthName }: { id: string; title:
 export function OverviewPage() {
   const [data, setData] = useState<Overview | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const zone = useTimeZone();
 
   useEffect(() => {
     let live = true;
-    api<Overview>('GET', `/overview?tz=${encodeURIComponent(viewerZone())}`).then(
+    setData(null);
+    api<Overview>('GET', `/overview?tz=${encodeURIComponent(zone)}`).then(
       (o) => live && setData(o),
       (e) => live && setError(describe(e)),
     );
     return () => {
       live = false;
     };
-  }, []);
+  }, [zone]);
 
   const monthName = data ? new Date(`${data.month}-01T12:00:00Z`).toLocaleDateString(undefined, { month: 'long', year: 'numeric', timeZone: 'UTC' }) : '';
   return (
@@ -125,7 +121,7 @@ export function OverviewPage() {
       ) : (
         <>
           <p className="hint">
-            Today is {data.today} in {data.time_zone}. Amount: what succeeded (collections paid, payouts credited). Success rate: succeeded of those finished; open ones wait.
+            Today is {data.today} in {data.time_zone} ({zoneName(data.time_zone)}); days run midnight to midnight there (change it with Time zone at the top). Amount: what succeeded (collections paid, payouts credited). Success rate: succeeded of those finished; open ones wait.
           </p>
           <FlowSection id="collections" title="Collections" flow={data.collections} color="#0b5cad" monthName={monthName} />
           <FlowSection id="payouts" title="Payouts" flow={data.payouts} color="#1a7f37" monthName={monthName} />

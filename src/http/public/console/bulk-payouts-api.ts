@@ -30,6 +30,7 @@ export const BULK_OPS = {
   get: op({ operationId: 'consoleGetBulkPayouts', summary: 'A bulk payout file with its progress', access: 'read', description: '`data`: the file, its rows and progress.' }),
   approve: op({ operationId: 'consoleApproveBulkPayouts', summary: 'Approve a whole file (a checker who is not its uploader)', access: 'change', description: '`data`: the file, being submitted row by row.' }),
   reject: op({ operationId: 'consoleRejectBulkPayouts', summary: 'Reject a whole file', access: 'change', description: '`data`: the file, rejected; nothing is paid.' }),
+  rows: op({ operationId: 'consoleBulkPayoutRows', summary: "A page of a file's rows", access: 'read', description: '`data`: rows in line order (name, account last 4, IFSC, bank, amount, mode, payout status); `cursor`: the `next_cursor` of the page before; `limit` 1–100 (default 25).' }),
   results: consoleCsvOperation({ operationId: 'consoleBulkPayoutResults', summary: "Each row's result as CSV", description: 'CSV: one line per row with its payout and status (formula cells neutralised).' }),
 };
 
@@ -52,6 +53,14 @@ export async function registerBulkPayoutsApi(app: FastifyInstance, ctx: AppConte
   api.get('/bulk-payouts/:id', { schema: { ...BULK_OPS.get, params: FileParams }, config: { console: 'read' } }, async (request) => {
     const { id } = request.params;
     return okEnvelope(request, await ctx.bulkPayouts.get(sessionOf(request).user.org_id, id));
+  });
+
+  const RowsQuery = Type.Object({ cursor: Type.Optional(Type.String({ pattern: '^[0-9]{1,6}$' })), limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$' })) }, strict);
+  api.get('/bulk-payouts/:id/rows', { schema: { ...BULK_OPS.rows, params: FileParams, querystring: RowsQuery }, config: { console: 'read' } }, async (request) => {
+    const { id } = request.params;
+    const limit = Math.min(Math.max(Number(request.query.limit ?? 25), 1), 100);
+    const page = await ctx.bulkPayouts.rowsPage(sessionOf(request).user.org_id, id, Number(request.query.cursor ?? 0), limit);
+    return okEnvelope(request, page.rows, { next_cursor: page.next_cursor });
   });
 
   api.post('/bulk-payouts/:id/approve', { schema: { ...BULK_OPS.approve, params: FileParams, body: Type.Optional(DecisionBody) }, config: { console: 'payouts.check' } }, async (request) => {

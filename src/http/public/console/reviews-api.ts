@@ -10,7 +10,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../context.js';
 import { recordAudit } from '../../../services/console/audit.js';
 import { okEnvelope } from '../../plugins/envelope.js';
-import { DecisionBody, ItemParams, RefundListQuery, RefundParams, REVIEW_OPS, ReviewListQuery } from './schemas/reviews.js';
+import { idempotencyKeyOf, sendCreateResponse } from '../../plugins/idempotency.js';
+import { IdempotencyKeyHeaders } from '../schemas/common.js';
+import { DecisionBody, ItemParams, OrderParams, RefundListQuery, RefundParams, REVIEW_OPS, ReviewListQuery, StartRefundBody } from './schemas/reviews.js';
 import { actorOf, sessionOf } from './session.js';
 
 function limitOf(q: { limit?: string }): number {
@@ -67,6 +69,39 @@ export async function registerConsoleReviewRoutes(app: FastifyInstance, ctx: App
     const q = request.query;
     return okEnvelope(request, await ctx.refunds.list({ orgId: sessionOf(request).user.org_id, status: q.status, limit: limitOf(q) }));
   });
+
+  // A refund started on a paid order's page; it then follows contract §6's review like an API refund.
+  api.post(
+    '/payment-orders/:id/refunds',
+    {
+      preValidation: async (request) => {
+        idempotencyKeyOf(request);
+      },
+      schema: { ...REVIEW_OPS.startRefund, headers: IdempotencyKeyHeaders, params: OrderParams, body: StartRefundBody },
+      config: { console: 'refunds.request' },
+    },
+    async (request, reply) => {
+      const orgId = sessionOf(request).user.org_id;
+      const actor = actorOf(request);
+      const res = await ctx.refunds.createForConsole({
+        orgId,
+        userId: sessionOf(request).user.id,
+        orderRef: request.params.id,
+        body: request.body,
+        key: idempotencyKeyOf(request),
+        requestId: request.id,
+        onCreated: (tx, refund) =>
+          recordAudit(tx, actor, {
+            orgId,
+            action: 'refund.requested',
+            targetType: 'refund',
+            targetId: refund.refund_id,
+            after: { status: refund.status, amount_paise: Number(refund.amount_paise), reason: refund.reason },
+          }),
+      });
+      return sendCreateResponse(reply, res);
+    },
+  );
 
   for (const action of ['approve', 'reject'] as const) {
     api.post(`/refunds/:refund/${action}`, { schema: { ...REVIEW_OPS[action === 'approve' ? 'approveRefund' : 'rejectRefund'], params: RefundParams, body: DecisionBody }, config: { console: 'reviews.decide' } }, async (request) => {

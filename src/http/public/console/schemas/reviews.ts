@@ -11,6 +11,13 @@ export const RefundParams = Type.Object({ refund: Type.String({ minLength: 1, ma
 /** The note is required (for a confirmation it is the written evidence); the service checks it is not blank. */
 export const DecisionBody = Type.Object({ note: Type.String({ minLength: 1, maxLength: REVIEW_NOTE_MAX }) }, strict);
 
+/** A refund started on an order's page: the merchant API's body (contract §6); the amount defaults to what is left. */
+export const OrderParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+export const StartRefundBody = Type.Object(
+  { amount_paise: Type.Optional(Type.Integer({ minimum: 1 })), reason: Type.Optional(Type.String({ maxLength: 255 })) },
+  strict,
+);
+
 const DECIDE = 'Permission `reviews.decide` (reviewer, admin); the decision and its audit entry commit together.';
 /** The OpenAPI part of each route's schema (tag `console`). */
 export const REVIEW_OPS = {
@@ -20,5 +27,13 @@ export const REVIEW_OPS = {
   reject: op({ operationId: 'consoleRejectReviewItem', summary: 'Reject a review item (the order is unchanged)', access: 'change', description: `${DECIDE} \`data\`: the item.` }),
   listRefunds: op({ operationId: 'consoleListRefunds', summary: 'The refunds of the organization', access: 'read', description: '`data`: the refunds, newest first.' }),
   approveRefund: op({ operationId: 'consoleApproveRefund', summary: 'Approve a refund awaiting review', access: 'change', description: `${DECIDE} \`data\`: the refund.` }),
+  startRefund: op({
+    operationId: 'consoleStartRefund',
+    summary: 'Start a refund of a PAID or MANUALLY_CONFIRMED payment order',
+    access: 'change',
+    description:
+      'Permission `refunds.request` (maker, admin). Idempotent by the `Idempotency-Key` header (one per form). The refund waits in PENDING_REVIEW for a reviewer unless the organization skips review (contract §6). ' +
+      '409 INVALID_STATE unless the order is PAID or MANUALLY_CONFIRMED; 422 REFUND_EXCEEDS_AMOUNT past what is left. `data`: the refund.',
+  }),
   rejectRefund: op({ operationId: 'consoleRejectRefund', summary: 'Reject a refund awaiting review', access: 'change', description: `${DECIDE} \`data\`: the refund.` }),
 };
