@@ -1,8 +1,14 @@
-import { test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AppError } from './errors.js';
 import {
   assertAttemptTransition,
+  ATTEMPT_STATUS_OF,
+  decide,
+  initialState,
+  type PayoutAttemptStatus,
+  type PayoutMode,
+  type PayoutStatus,
   assertPayoutTransition,
   ATTEMPT_TRANSITIONS,
   canTransitionAttempt,
@@ -116,4 +122,54 @@ test('payout modes', () => {
   assert.equal(isPayoutMode('neft'), false);
   assert.equal(isPayoutMode('UPI'), false);
   assert.equal(isPayoutMode(1), false);
+});
+
+describe('decide: the one rule of every payout change after its create', () => {
+  const live = (status: PayoutStatus, attempt: PayoutAttemptStatus | null, mode: PayoutMode = 'IMPS') => ({ status, mode, attempt: attempt ? { status: attempt } : null });
+
+  test('a checker approves: PROCESSING with a first attempt and payout.created; rejects: REJECTED with the note', () => {
+    const approved = decide(live('PENDING_APPROVAL', null), { kind: 'approve' });
+    assert.equal(approved.result, 'applied');
+    assert.ok(approved.result === 'applied');
+    assert.deepEqual([approved.payout?.to, approved.attempt?.from, approved.attempt?.to, approved.event], ['PROCESSING', null, 'PENDING_SUBMIT', 'payout.created']);
+    const rejected = decide(live('PENDING_APPROVAL', null), { kind: 'reject', note: 'no' });
+    assert.ok(rejected.result === 'applied');
+    assert.deepEqual([rejected.payout?.to, rejected.payout?.detail, rejected.attempt, rejected.event], ['REJECTED', 'no', null, 'payout.rejected']);
+    assert.equal(decide(live('PROCESSING', 'PENDING_SUBMIT'), { kind: 'approve' }).result, 'stale');
+  });
+
+  test('bank news moves the attempt and, when it decides, the payout with its event', () => {
+    const ok = decide(live('PROCESSING', 'PROCESSING'), { kind: 'succeeded', bankReference: 'B1', utr: '123456789012', processedAt: new Date() });
+    assert.ok(ok.result === 'applied');
+    assert.deepEqual([ok.attempt?.to, ok.payout?.to, ok.payout?.utr, ok.event], ['SUCCESS', 'SUCCESS', '123456789012', 'payout.success']);
+    const accepted = decide(live('PROCESSING', 'PENDING_SUBMIT'), { kind: 'accepted', bankReference: 'B1' });
+    assert.ok(accepted.result === 'applied');
+    assert.deepEqual([accepted.attempt?.to, accepted.payout, accepted.event], ['PROCESSING', null, null]);
+    assert.equal(decide(live('SUCCESS', 'SUCCESS'), { kind: 'succeeded', bankReference: 'B1', utr: '123456789012', processedAt: new Date() }).result, 'unchanged');
+    assert.equal(decide(live('PROCESSING', 'PROCESSING'), { kind: 'unknown', error: 'late' }).result, 'stale');
+    assert.equal(decide(live('PROCESSING', 'PROCESSING'), { kind: 'succeeded', bankReference: 'B1', utr: 'short', processedAt: new Date() }).result, 'invalid_utr');
+  });
+
+  test('a reversal: REVERSED after a success, a failure before one', () => {
+    const after = decide(live('SUCCESS', 'SUCCESS'), { kind: 'reversed', bankReference: 'B1', reason: 'closed', reversedAt: new Date() });
+    assert.ok(after.result === 'applied');
+    assert.deepEqual([after.attempt?.to, after.payout?.to, after.event], ['REVERSED', 'REVERSED', 'payout.reversed']);
+    const before = decide(live('PROCESSING', 'PROCESSING'), { kind: 'reversed', bankReference: 'B1', reason: 'closed', reversedAt: new Date() });
+    assert.ok(before.result === 'applied');
+    assert.deepEqual([before.attempt?.to, before.payout?.to, before.payout?.failureReason, before.event], ['FAILED', 'FAILED', 'reversed by the provider: closed', 'payout.failed']);
+  });
+
+  test('giving up fails the payout once; the attempt status of every piece of news is one table', () => {
+    const failed = decide(live('PROCESSING', 'NOT_EXECUTED'), { kind: 'payout_failed', reason: 'tried' });
+    assert.ok(failed.result === 'applied');
+    assert.deepEqual([failed.attempt, failed.payout?.to, failed.event], [null, 'FAILED', 'payout.failed']);
+    assert.equal(decide(live('FAILED', 'NOT_EXECUTED'), { kind: 'payout_failed', reason: 'tried' }).result, 'unchanged');
+    for (const [kind, status] of Object.entries(ATTEMPT_STATUS_OF)) assert.ok(PAYOUT_ATTEMPT_STATUSES.includes(status), kind);
+  });
+
+  test('the channels start a payout: the console waits for approval, API and bulk rows are PROCESSING with an attempt', () => {
+    assert.deepEqual(initialState('console'), { status: 'PENDING_APPROVAL', firstAttempt: false, approvalRequired: true, event: null });
+    assert.deepEqual(initialState('api'), { status: 'PROCESSING', firstAttempt: true, approvalRequired: false, event: 'payout.created' });
+    assert.equal(initialState('bulk').approvalRequired, true);
+  });
 });

@@ -5,11 +5,9 @@
  * it is never re-sent; only a status inquiry decides it.
  */
 import { AppError } from './errors.js';
-import type { FieldIssue } from './errors.js';
-import { formatInr } from './money.js';
+import { isValidUtr, type PayoutMode } from './payout-rails.js';
 
-export const PAYOUT_MODES = ['IMPS', 'NEFT', 'RTGS'] as const;
-export type PayoutMode = (typeof PAYOUT_MODES)[number];
+export { PAYOUT_MODES, type PayoutMode, isPayoutMode, IMPS_MAX_PAISE, RTGS_MIN_PAISE, checkRailRules, isValidUtr } from './payout-rails.js';
 
 /**
  * PENDING_APPROVAL and REJECTED belong to console payouts only (maker-checker, contract §6): a
@@ -147,34 +145,154 @@ export function needsStatusInquiry(status: PayoutAttemptStatus): boolean {
   return status === 'UNKNOWN' || status === 'PROCESSING';
 }
 
-export function isPayoutMode(value: unknown): value is PayoutMode {
-  return typeof value === 'string' && (PAYOUT_MODES as readonly string[]).includes(value);
+/** What we learnt about an attempt, from a submit answer, a status inquiry or a bank callback. */
+export type AttemptNews =
+  | { kind: 'accepted'; bankReference: string }
+  | { kind: 'succeeded'; bankReference: string; utr: string; processedAt: Date }
+  | { kind: 'failed'; bankReference: string | null; reason: string }
+  /** The provider undid the transfer: SUCCESS → REVERSED; before any success it counts as 'failed'. */
+  | { kind: 'reversed'; bankReference: string; reason: string; reversedAt: Date }
+  | { kind: 'unknown'; error: string }
+  | { kind: 'not_executed'; detail: string };
+
+/** The attempt status each piece of news asks for (decide says whether the move is made). One rule for the writer and the inquiry log. */
+export const ATTEMPT_STATUS_OF: Readonly<Record<AttemptNews['kind'], PayoutAttemptStatus>> = Object.freeze({
+  accepted: 'PROCESSING',
+  succeeded: 'SUCCESS',
+  failed: 'FAILED',
+  reversed: 'REVERSED',
+  unknown: 'UNKNOWN',
+  not_executed: 'NOT_EXECUTED',
+});
+
+/**
+ * Everything that may change a payout row after its create: a checker's decision (console
+ * payouts), news about its live attempt, and giving up after proven non-executions.
+ */
+export type PayoutCommand =
+  | AttemptNews
+  | { kind: 'payout_failed'; reason: string }
+  | { kind: 'approve' }
+  | { kind: 'reject'; note: string };
+
+/** What decide needs to know of a payout: its status and mode, and its live attempt if it has one. */
+export interface PayoutState {
+  status: PayoutStatus;
+  mode: PayoutMode;
+  attempt: { status: PayoutAttemptStatus } | null;
 }
 
-/** RBI limits per transaction: IMPS at most ₹5,00,000 (Oct 2021), RTGS at least ₹2,00,000. */
-export const IMPS_MAX_PAISE = 50_000_000;
-export const RTGS_MIN_PAISE = 20_000_000;
+export type PayoutEventKind = 'payout.created' | 'payout.success' | 'payout.failed' | 'payout.reversed' | 'payout.rejected';
 
-/** Amount rules of the rail, as validation issues on `amount_paise`; NEFT has none. */
-export function checkRailRules(mode: PayoutMode, amountPaise: number): FieldIssue[] {
-  if (mode === 'IMPS' && amountPaise > IMPS_MAX_PAISE) {
-    return [{ field: 'amount_paise', issue: `IMPS allows at most ${formatInr(IMPS_MAX_PAISE)} (${IMPS_MAX_PAISE} paise)` }];
-  }
-  if (mode === 'RTGS' && amountPaise < RTGS_MIN_PAISE) {
-    return [{ field: 'amount_paise', issue: `RTGS needs at least ${formatInr(RTGS_MIN_PAISE)} (${RTGS_MIN_PAISE} paise)` }];
-  }
-  return [];
+/**
+ * - applied: the state moves (the decision lists every row change).
+ * - unchanged: already in that state (a duplicate callback, a repeated inquiry answer).
+ * - stale: the move is not in the tables from the current state (a late "unknown" after
+ *   "accepted", anything after a final state, a decision on a payout already decided).
+ * - invalid_utr: a success without a UTR of the mode's shape is never recorded as success.
+ */
+export type DecisionResult = 'applied' | 'unchanged' | 'stale' | 'invalid_utr';
+
+/** One row change of a decision; `from: null` opens a new attempt. Null fields keep what is stored. */
+export interface RowMove<S extends string> {
+  from: S | null;
+  to: S;
+  trigger: string;
+  detail: string | null;
+  bankReference: string | null;
+  utr: string | null;
+  failureReason: string | null;
 }
 
-/** IMPS: 12-digit RRN. NEFT: 16 characters, or the 22 some banks now issue. RTGS: 22. */
-const UTR_SHAPES: Record<PayoutMode, RegExp> = {
-  IMPS: /^[0-9]{12}$/,
-  NEFT: /^(?:[A-Za-z0-9]{16}|[A-Za-z0-9]{22})$/,
-  RTGS: /^[A-Za-z0-9]{22}$/,
-};
+export type PayoutDecision =
+  | { result: Exclude<DecisionResult, 'applied'> }
+  | {
+      result: 'applied';
+      /** The live attempt's move, or a first attempt (approve). */
+      attempt: RowMove<PayoutAttemptStatus> | null;
+      payout: (RowMove<PayoutStatus> & { processedAt: Date | null }) | null;
+      /** The event the payout's move announces, if any. */
+      event: PayoutEventKind | null;
+    };
 
-export function isValidUtr(mode: PayoutMode, utr: string): boolean {
-  return UTR_SHAPES[mode].test(utr);
+const NO_FIELDS = { bankReference: null, utr: null, failureReason: null } as const;
+
+/**
+ * The one rule of every payout change after its create, pure: what `command` does to a payout in
+ * `state`. The writer (services/payouts/payout-writer.ts) locks the rows, calls this, and writes
+ * exactly what it returns with its history and event.
+ */
+export function decide(state: PayoutState, command: PayoutCommand): PayoutDecision {
+  switch (command.kind) {
+    case 'approve':
+    case 'reject': {
+      const to = command.kind === 'approve' ? 'PROCESSING' : 'REJECTED';
+      const trigger = findTrigger(PAYOUT_TRANSITIONS, state.status, to);
+      if (trigger === undefined) return { result: 'stale' };
+      const note = command.kind === 'reject' ? command.note : null;
+      return {
+        result: 'applied',
+        attempt: command.kind === 'approve' ? { from: null, to: 'PENDING_SUBMIT', trigger: 'created', detail: null, ...NO_FIELDS } : null,
+        payout: { from: state.status, to, trigger, detail: note, ...NO_FIELDS, processedAt: null },
+        event: command.kind === 'approve' ? 'payout.created' : 'payout.rejected',
+      };
+    }
+    case 'payout_failed': {
+      if (state.status === 'FAILED') return { result: 'unchanged' };
+      const trigger = findTrigger(PAYOUT_TRANSITIONS, state.status, 'FAILED');
+      if (trigger === undefined) return { result: 'stale' };
+      return {
+        result: 'applied',
+        attempt: null,
+        payout: { from: state.status, to: 'FAILED', trigger, detail: command.reason, bankReference: null, utr: null, failureReason: command.reason, processedAt: null },
+        event: 'payout.failed',
+      };
+    }
+    default:
+      return decideNews(state, command);
+  }
+}
+
+function decideNews(state: PayoutState, reported: AttemptNews): PayoutDecision {
+  const attempt = state.attempt;
+  if (!attempt) return { result: 'stale' };
+  // A reversal of a transfer we never saw succeed (RazorpayX `processing` → `reversed`, or its
+  // `payout.reversed` webhook arriving before `payout.processed`) moved no money in the end: it is
+  // the attempt's failure. Only a SUCCESS can become REVERSED.
+  const news: AttemptNews =
+    reported.kind === 'reversed' && attempt.status !== 'SUCCESS' && attempt.status !== 'REVERSED'
+      ? { kind: 'failed', bankReference: reported.bankReference, reason: `reversed by the provider: ${reported.reason}` }
+      : reported;
+  const to = ATTEMPT_STATUS_OF[news.kind];
+  if (attempt.status === to) return { result: 'unchanged' };
+  const trigger = findTrigger(ATTEMPT_TRANSITIONS, attempt.status, to);
+  if (trigger === undefined) return { result: 'stale' };
+  if (news.kind === 'succeeded' && !isValidUtr(state.mode, news.utr)) return { result: 'invalid_utr' };
+  const fields = {
+    bankReference: news.kind === 'accepted' || news.kind === 'succeeded' || news.kind === 'failed' || news.kind === 'reversed' ? news.bankReference : null,
+    utr: news.kind === 'succeeded' ? news.utr : null,
+    failureReason: news.kind === 'failed' || news.kind === 'reversed' ? news.reason : null,
+  };
+  const detail = news.kind === 'unknown' ? news.error : news.kind === 'not_executed' ? news.detail : fields.failureReason;
+  const payoutTo = payoutStatusForAttempt(to);
+  if (payoutTo === state.status) return { result: 'applied', attempt: { from: attempt.status, to, trigger, detail, ...fields }, payout: null, event: null };
+  const payoutTrigger = findTrigger(PAYOUT_TRANSITIONS, state.status, payoutTo);
+  if (payoutTrigger === undefined) throw new AppError('INVALID_STATE', `A payout in status ${state.status} cannot move to ${payoutTo}.`);
+  return {
+    result: 'applied',
+    attempt: { from: attempt.status, to, trigger, detail, ...fields },
+    payout: { from: state.status, to: payoutTo, trigger: payoutTrigger, detail: null, ...fields, processedAt: news.kind === 'succeeded' ? news.processedAt : null },
+    event: news.kind === 'succeeded' ? 'payout.success' : news.kind === 'failed' ? 'payout.failed' : news.kind === 'reversed' ? 'payout.reversed' : null,
+  };
+}
+
+/** How a payout starts, by the channel that makes it: a console payout waits for its checker; a bulk row's file was approved as a whole. */
+export type PayoutChannel = 'api' | 'console' | 'bulk';
+
+export function initialState(channel: PayoutChannel): { status: PayoutStatus; firstAttempt: boolean; approvalRequired: boolean; event: PayoutEventKind | null } {
+  return channel === 'console'
+    ? { status: 'PENDING_APPROVAL', firstAttempt: false, approvalRequired: true, event: null }
+    : { status: 'PROCESSING', firstAttempt: true, approvalRequired: channel === 'bulk', event: 'payout.created' };
 }
 
 function unreachable(value: never): never {

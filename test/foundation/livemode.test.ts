@@ -16,7 +16,7 @@ import { loadConfig } from '../../src/config.js';
 import { AppError } from '../../src/domain/errors.js';
 import { createSandboxProvider } from '../../src/providers/sandbox/adapter.js';
 import { refuseTestProviderInProduction, StartRefusedError } from '../../src/service.js';
-import { insertCreate } from '../../src/store/repos/payouts-repo.js';
+import { insertKeyedCreate } from '../../src/store/repos/payout-writes-repo.js';
 import { newRowId } from '../../src/store/row-id.js';
 import { checkoutBody, createOrder, intentBody, tokenOf } from '../payin/helpers.js';
 import { createPayout, eventsOf, payoutBody, type PayoutWorld, startPayoutWorld, waitFor, waitForStatus } from '../payout/helpers.js';
@@ -81,6 +81,7 @@ describe('livemode on the sandbox: false everywhere', () => {
           id, attemptId: newRowId(), transactionId: `TJPLM${randomBytes(8).toString('hex').toUpperCase()}`, orgId: w.client.orgId, clientPk,
           bankConnectionId: w.bankConnectionId, beneficiary: { id: ben.id, name: ben.name, last4: ben.account_number_last4, ifsc: ben.ifsc, bankName: ben.bank_name },
           amountPaise: 10_000, mode: 'IMPS' as const, clientReference: null, remarks: null, livemode, createdAt: new Date(), leaseMs: 60_000,
+          status: 'PROCESSING' as const, approvalRequired: false, makerUserId: null, checkerUserId: null, bulk: null,
         },
         key: { client_pk: clientPk, key: randomUUID(), fingerprint: 'fp', response_status: 201, response_body: '{}', resource_type: 'payout' },
       };
@@ -88,7 +89,7 @@ describe('livemode on the sandbox: false everywhere', () => {
     const batch = [make(true), make(false), make(true)];
     // Written directly (not through the service), so no worker submits them: the attempt is leased for a minute.
     const db = w.t.database.db;
-    assert.deepEqual(await db.tx((tx) => Promise.all(batch.map((c) => insertCreate(tx, c)))), [true, true, true]);
+    assert.deepEqual(await db.tx((tx) => Promise.all(batch.map((c) => insertKeyedCreate(tx, c)))), [true, true, true]);
     for (const c of batch) assert.equal(await rowLivemode('payouts', c.payout.id), c.payout.livemode);
   });
 

@@ -21,12 +21,11 @@ import * as repo from '../../store/repos/bulk-payouts-repo.js';
 import * as bankConnectionsRepo from '../../store/repos/bank-connections-repo.js';
 import { lookupIfsc } from '../../domain/ifsc.js';
 import { recordAudit } from '../console/audit.js';
-import { recordEvent } from '../callbacks/events.js';
 import { type BulkRowIssue, readBulkCsv } from './bulk-csv.js';
 import type { BeneficiariesService } from './beneficiaries.js';
 import { type ConsolePerson, DECISION_NOTE_MAX, type PayoutApprovalsService } from './payout-approvals.js';
 import type { PayoutSubmitter } from './payout-submission.js';
-import { createdEventData } from './payout-view.js';
+import { createPayout, type PayoutDraft } from './payout-writer.js';
 import { newTransactionId } from './payouts.js';
 
 export const rowContext = (fileId: string, line: number) => `bulk_row:${fileId}:${line}`;
@@ -203,29 +202,23 @@ export class BulkPayoutsService {
     const ben = await this.ctx.beneficiaries.saveInline(file.org_id, clientPk, inline);
     // Live or test is the bank connection's provider account's (as for an API payout), not the built-in sandbox's.
     const bankConnectionProvider = await this.ctx.providers.forAccount(bankConnection.provider_account_id);
-    const p: repo.BulkPayoutCreate = {
-      id: newRowId(), attemptId: newRowId(), transactionId: newTransactionId(), orgId: file.org_id, clientPk, bankConnectionId: bankConnection.id,
+    const draft: PayoutDraft = {
+      id: newRowId(), transactionId: newTransactionId(), orgId: file.org_id, clientPk, bankConnectionId: bankConnection.id,
       beneficiary: { id: ben.id, name: ben.name, last4: ben.last4, ifsc: ben.ifsc, bankName: ben.bankName },
       amountPaise: Number(r.amount_paise), mode: r.mode, clientReference: r.client_reference, remarks: r.remarks, livemode: bankConnectionProvider.livemode,
-      makerUserId: file.uploaded_by, checkerUserId: file.decided_by, fileId: file.id, line: r.line, leaseMs: this.ctx.config.payout.leaseMs,
+      createdAt: new Date(), leaseMs: this.ctx.config.payout.leaseMs,
     };
-    const created = await this.ctx.db.tx(async (tx) => {
-      if (!(await repo.insertRowPayout(tx, p))) return false;
-      const now = new Date();
-      const facts = {
-        id: p.id, transaction_id: p.transactionId, client_reference: p.clientReference, amount_paise: p.amountPaise, currency: 'INR' as const, mode: p.mode,
-        beneficiary_id: ben.id, beneficiary_name: ben.name, beneficiary_last4: ben.last4, beneficiary_ifsc: ben.ifsc, beneficiary_bank_name: ben.bankName, livemode: p.livemode,
-      };
-      await recordEvent(tx, { orgId: p.orgId, kind: 'payout.created', aggregateType: 'payout', aggregateId: p.id, data: createdEventData(facts, now) }, now);
-      return true;
-    });
-    if (!created) return;
+    // The row's payout, its first attempt, history, `payout.created` and the row's link, through the one writer.
+    const { attemptId } = await this.ctx.db.tx((tx) =>
+      createPayout(tx, draft, { kind: 'bulk', makerUserId: file.uploaded_by, checkerUserId: file.decided_by, fileId: file.id, line: r.line }),
+    );
+    if (!attemptId) return;
     if (this.ctx.config.testCrashPoint === 'bulk_mid' && ++this.committedRows === 3) {
       this.ctx.log.warn({ file: file.id, line: r.line }, 'TIJORI_TEST_CRASH_POINT bulk_mid reached: killing the process');
       process.kill(process.pid, 'SIGKILL');
     }
     await this.ctx.submission.submitAfterCreate({
-      attemptId: p.attemptId, transactionId: p.transactionId, amountPaise: p.amountPaise, mode: p.mode, remarks: p.remarks, bankConnectionId: p.bankConnectionId,
+      attemptId, transactionId: draft.transactionId, amountPaise: draft.amountPaise, mode: draft.mode, remarks: draft.remarks, bankConnectionId: draft.bankConnectionId,
       beneficiary: { name: ben.name, accountNumber, ifsc: ben.ifsc },
     });
   }

@@ -16,22 +16,20 @@
  */
 import type { Config } from '../../config.js';
 import { AppError, notFound, validationError } from '../../domain/errors.js';
-import { assertPayoutTransition } from '../../domain/payout.js';
 import { charLength, isStorableText, isUuid } from '../../domain/text.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
 import type { Db } from '../../store/db.js';
-import { newRowId } from '../../store/row-id.js';
 import { completeHeldKey } from '../../store/repos/idempotency-keys-repo.js';
 import * as approvalsRepo from '../../store/repos/payout-approvals-repo.js';
 import * as repo from '../../store/repos/payouts-repo.js';
 import type { BeneficiariesService } from './beneficiaries.js';
 import type { Principal } from '../shared/clients.js';
 import { type Actor, recordAudit } from '../console/audit.js';
-import { recordEvent } from '../callbacks/events.js';
+import { createPayout, decideApproval, lockOrgPayout } from './payout-writer.js';
 import { type CreateResponse, type IdempotencyScope, type IdempotencyService, keyNotHeld } from '../shared/idempotency.js';
 import { type PayoutInstruction, checkPayoutInstruction } from './payout-input.js';
 import type { PayoutSubmitter } from './payout-submission.js';
-import { beneficiaryView, createdEventData, payoutEventBase, payoutView } from './payout-view.js';
+import { payoutView } from './payout-view.js';
 import { newTransactionId, type PayoutsService } from './payouts.js';
 
 /** The person acting, as the console knows them. */
@@ -59,16 +57,6 @@ export function consolePayoutView(p: approvalsRepo.ApprovalRow, attempts: Parame
     maker_user_id: p.maker_user_id,
     checker_user_id: p.checker_user_id,
     decision_note: p.decision_note,
-  };
-}
-
-export function rejectedEventData(p: approvalsRepo.ApprovalRow, note: string, at: Date) {
-  return {
-    ...payoutEventBase(p),
-    status: 'REJECTED',
-    beneficiary: beneficiaryView(p),
-    rejection_note: note,
-    rejected_at: at.toISOString(),
   };
 }
 
@@ -126,12 +114,12 @@ export class PayoutApprovalsService {
     // Leased: several statements write the payout, its audit entry and the key.
     const { response } = await this.ctx.idempotency.run(scope, { leased: true }, async ({ resourceId: id, keyFor }) =>
       this.ctx.db.tx(async (tx) => {
-        await approvalsRepo.insertPendingPayout(tx, {
+        await createPayout(tx, {
           id, transactionId: newTransactionId(), orgId: maker.orgId, clientPk: principal.pk, bankConnectionId: bankConnection.id,
           beneficiary: { id: ben.id, name: ben.name, last4: ben.last4, ifsc: ben.ifsc, bankName: ben.bankName },
           amountPaise: body.amount_paise, mode: body.mode, clientReference: body.client_reference ?? null, remarks: body.remarks ?? null,
-          livemode: bankConnectionProvider.livemode, makerUserId: maker.userId,
-        });
+          livemode: bankConnectionProvider.livemode, createdAt: new Date(), leaseMs: this.ctx.config.payout.leaseMs,
+        }, { kind: 'console', makerUserId: maker.userId });
         await recordAudit(tx, maker.actor, {
           orgId: maker.orgId, action: 'payout.created', targetType: 'payout', targetId: id,
           after: { status: 'PENDING_APPROVAL', amount_paise: body.amount_paise, mode: body.mode, beneficiary_id: ben.id, beneficiary_last4: ben.last4, ifsc: ben.ifsc },
@@ -158,7 +146,7 @@ export class PayoutApprovalsService {
 
   /** Locks the payout and checks that this checker may decide it now. */
   private async lockForDecision(tx: Parameters<Parameters<Db['tx']>[0]>[0], checker: ConsolePerson, id: string) {
-    const p = isUuid(id) ? await approvalsRepo.lockOrgPayout(tx, checker.orgId, id) : null;
+    const p = isUuid(id) ? await lockOrgPayout(tx, checker.orgId, id) : null;
     if (!p) throw notFound('payout');
     if (!p.approval_required) throw new AppError('INVALID_STATE', 'This payout was created through the merchant API; it needs no approval.');
     // Checked before the state: a maker is told they may never decide their own payout, whatever its state.
@@ -169,10 +157,8 @@ export class PayoutApprovalsService {
 
   /** A checker approves: PROCESSING and submitted exactly as an API payout is. */
   async approve(checker: ConsolePerson, id: string) {
-    const attemptId = newRowId();
     const decided = await this.ctx.db.tx(async (tx) => {
       const p = await this.lockForDecision(tx, checker, id);
-      assertPayoutTransition(p.status, 'PROCESSING');
       // The bank connection may have been deactivated, or lost the mode, since the maker's create: checked
       // again here, in the deciding transaction. Refused, the payout stays PENDING_APPROVAL (a
       // checker may still reject it; nothing moved).
@@ -181,17 +167,16 @@ export class PayoutApprovalsService {
       if (!modes.includes(p.mode)) {
         throw new AppError('MODE_NOT_ENABLED', `Mode ${p.mode} is no longer enabled on this payout's route (enabled: ${modes.join(', ')}); it stays pending: reject it, or approve it once the mode is enabled again.`);
       }
-      const now = new Date();
-      await approvalsRepo.markApproved(tx, { payoutId: p.id, attemptId, checkerUserId: checker.userId, leaseMs: this.ctx.config.payout.leaseMs });
-      await recordEvent(tx, { orgId: p.org_id, kind: 'payout.created', aggregateType: 'payout', aggregateId: p.id, data: createdEventData(p, now) }, now);
+      // PROCESSING with its first attempt (held by this request) and `payout.created`, through the one writer.
+      const { attemptId } = await decideApproval(tx, p, { kind: 'approve', checkerUserId: checker.userId, leaseMs: this.ctx.config.payout.leaseMs });
       await recordAudit(tx, checker.actor, {
         orgId: p.org_id, action: 'payout.approved', targetType: 'payout', targetId: p.id,
         before: { status: p.status, maker_user_id: p.maker_user_id }, after: { status: 'PROCESSING' },
       });
-      const s = await repo.loadSubmission(tx, attemptId);
-      return { p, s: s! };
+      const s = await repo.loadSubmission(tx, attemptId!);
+      return { p, s: s!, attemptId: attemptId! };
     });
-    const { p, s } = decided;
+    const { p, s, attemptId } = decided;
     await this.ctx.submission.submitAfterCreate({
       attemptId, transactionId: p.transaction_id, amountPaise: p.amount_paise, mode: p.mode, remarks: p.remarks, bankConnectionId: s.bank_connection_id,
       beneficiary: { name: p.beneficiary_name, accountNumber: this.ctx.beneficiaries.accountNumberOf({ id: s.beneficiary_id, account_number_enc: s.account_number_enc }), ifsc: p.beneficiary_ifsc },
@@ -207,10 +192,7 @@ export class PayoutApprovalsService {
     }
     await this.ctx.db.tx(async (tx) => {
       const p = await this.lockForDecision(tx, checker, id);
-      assertPayoutTransition(p.status, 'REJECTED');
-      const now = new Date();
-      await approvalsRepo.markRejected(tx, { payoutId: p.id, checkerUserId: checker.userId, note: text });
-      await recordEvent(tx, { orgId: p.org_id, kind: 'payout.rejected', aggregateType: 'payout', aggregateId: p.id, data: rejectedEventData(p, text, now) }, now);
+      await decideApproval(tx, p, { kind: 'reject', checkerUserId: checker.userId, note: text });
       await recordAudit(tx, checker.actor, {
         orgId: p.org_id, action: 'payout.rejected', targetType: 'payout', targetId: p.id,
         before: { status: p.status, maker_user_id: p.maker_user_id }, after: { status: 'REJECTED', note: text },

@@ -1,7 +1,7 @@
 /**
  * Records what we learnt about a payout attempt — a submit answer, a status inquiry, a bank
- * callback — as one unit of work: lock the attempt (with its payout), decide by the state rules
- * (payout-state.ts), write the move, history, event and next inquiry. The units of held attempts
+ * callback — as one unit of work: lock the attempt (with its payout), decide and write the move,
+ * history, event and next inquiry through the one writer (payout-writer.ts). The units of held attempts
  * that arrive together share a transaction (store/batched.ts sharedTransactions), and a lane's
  * callbacks share the intake's, where their single-item statements coalesce: N concurrent
  * submissions cost one transaction of ~4 round trips instead of N of ~7 each.
@@ -11,10 +11,9 @@ import type { Logger } from '../../observability/logger.js';
 import type { Metrics } from '../../observability/metrics.js';
 import type { ProviderAnomalies } from '../providers/provider-anomalies.js';
 import type { Db, Queryable } from '../../store/db.js';
-import * as repo from '../../store/repos/payouts-repo.js';
 import { newRowId } from '../../store/row-id.js';
 import { sharedTransactions } from '../../store/batched.js';
-import { type AttemptUpdate, type ChangeResult, type Locked, PayoutMove, planStateChange } from './payout-state.js';
+import { type AttemptUpdate, type ChangeResult, type Locked, lockAttempt, openRetryAttempt, PayoutMove } from './payout-writer.js';
 
 /** What the rules of recording bank answers use: the payout settings (attempts, lease, inquiry back-off), the logger and metrics. */
 export interface OutcomeRules {
@@ -57,12 +56,12 @@ export async function applyOutcome(ctx: OutcomeRules, tx: Queryable, news: Outco
   const { maxAttempts, leaseMs } = ctx.config.payout;
   const move = new PayoutMove(locked);
   let retry: { id: string; payoutId: string; attemptNo: number; leaseMs: number } | undefined;
-  const result = planStateChange(move, news.update);
+  const result = move.plan(news.update);
   if (result === 'applied' && locked.attempt.status === 'NOT_EXECUTED') {
     if (locked.attempt.attempt_no < maxAttempts) {
       retry = { id: newRowId(), payoutId: locked.payout.id, attemptNo: locked.attempt.attempt_no + 1, leaseMs };
     } else {
-      planStateChange(move, { kind: 'payout_failed', reason: `NOT_EXECUTED: the bank did not execute the transfer after ${maxAttempts} attempts` });
+      move.plan({ kind: 'payout_failed', reason: `NOT_EXECUTED: the bank did not execute the transfer after ${maxAttempts} attempts` });
     }
   }
   if (news.holder) {
@@ -72,13 +71,13 @@ export async function applyOutcome(ctx: OutcomeRules, tx: Queryable, news: Outco
   }
   await move.write(tx);
   if (!retry) return { result };
-  await repo.insertAttempt(tx, retry);
+  await openRetryAttempt(tx, retry);
   return { result, retryAttemptId: retry.id };
 }
 
 /** News about an attempt by its id, in the caller's transaction. */
 export async function recordOutcomeIn(ctx: OutcomeRules, tx: Queryable, attemptId: string, news: OutcomeNews): Promise<OutcomeResult> {
-  return applyOutcome(ctx, tx, news, await repo.lockAttempt(tx, attemptId));
+  return applyOutcome(ctx, tx, news, await lockAttempt(tx, attemptId));
 }
 
 export function reportOutcome(ctx: OutcomeRules, attemptId: string, update: AttemptUpdate, result: ChangeResult | 'missing'): void {

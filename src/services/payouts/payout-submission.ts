@@ -7,11 +7,11 @@
  * answer -> inquire again with backoff. Nothing here guesses.
  */
 import type { Config } from '../../config.js';
-import type { PayoutMode } from '../../domain/payout.js';
+import { ATTEMPT_STATUS_OF, type PayoutMode } from '../../domain/payout.js';
 import type { PayoutStatus as ProviderPayoutStatus, PayoutSubmitResult } from '../../providers/provider.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
 import * as repo from '../../store/repos/payouts-repo.js';
-import { type AttemptUpdate, type ChangeResult } from './payout-state.js';
+import { type AttemptUpdate, type ChangeResult, lockLatestAttempt } from './payout-writer.js';
 import { applyOutcome, inquiryDelayMs, type OutcomeRules, type PayoutOutcomeRecorder, reportOutcome } from './payout-outcomes.js';
 import type { BeneficiariesService } from './beneficiaries.js';
 import { afterCommit, type Db, type Queryable } from '../../store/db.js';
@@ -255,16 +255,6 @@ async function inquire(ctx: PayoutSubmissionDeps, claimed: repo.ClaimedAttempt):
   await logInquiry(payoutAnswer(st), null, 'not found yet: asked again later');
 }
 
-/** The attempt status an answer maps to (payout-state.ts decides whether the move is made). */
-const ATTEMPT_STATUS_OF: Record<ReturnType<typeof updateFromStatus>['kind'], string> = {
-  accepted: 'PROCESSING',
-  succeeded: 'SUCCESS',
-  failed: 'FAILED',
-  reversed: 'REVERSED',
-  unknown: 'UNKNOWN',
-  not_executed: 'NOT_EXECUTED',
-};
-
 /**
  * Entry point for the provider callback intake (POST /provider/sandbox/callbacks): verified payout
  * updates from the bank (`ProviderCallback` of kind 'payout'), applied in the intake's transaction
@@ -281,7 +271,7 @@ async function applyProviderPayoutUpdates(
 ): Promise<Array<ChangeResult | 'missing' | 'ignored' | 'unknown_reference'>> {
   return sideBySide(tx, callbacks, (cb) => cb.reference, async (t, cb) => {
     if (cb.status.status === 'NOT_FOUND') return 'ignored';
-    const locked = await repo.lockLatestAttempt(t, cb.reference);
+    const locked = await lockLatestAttempt(t, cb.reference);
     // Told once the intake's transaction commits: a rolled-back batch is applied again event by
     // event, and must not log, count or record its refusals twice.
     if (!locked) {

@@ -6,7 +6,6 @@
  * between is resumed by the payout worker.
  */
 import { randomBytes } from 'node:crypto';
-import { newRowId } from '../../store/row-id.js';
 import type { Config } from '../../config.js';
 import { AppError } from '../../domain/errors.js';
 import { isUuid } from '../../domain/text.js';
@@ -15,13 +14,13 @@ import type { CreateResponse, IdempotencyScope, IdempotencyService } from '../sh
 import type { CreateKey } from '../../store/repos/idempotency-keys-repo.js';
 import type { BeneficiariesService, ResolvedBeneficiary } from './beneficiaries.js';
 import { type CreatePayoutBody, type InlineBeneficiary, validateCreatePayout } from './payout-input.js';
-import { type EventInput, recordEvent } from '../callbacks/events.js';
+import { createPayout, type PayoutDraft } from './payout-writer.js';
 import { sharedTransactions } from '../../store/batched.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
 import type { Db, Queryable } from '../../store/db.js';
 import type { BankConnectionRow } from '../../store/repos/bank-connections-repo.js';
 import type { PayoutSubmitter, SubmissionInput } from './payout-submission.js';
-import { createdEventData, merchantPayoutView, payoutView } from './payout-view.js';
+import { merchantPayoutView, payoutView } from './payout-view.js';
 import { type ListQuery, listFilterOf, pageOf } from '../shared/list-page.js';
 import * as bankConnectionsRepo from '../../store/repos/bank-connections-repo.js';
 import * as repo from '../../store/repos/payouts-repo.js';
@@ -35,27 +34,21 @@ export function newTransactionId(): string {
   return `TJP${randomBytes(10).toString('hex').toUpperCase()}`;
 }
 
-/** A payout create ready to write: the payout, its key row, and its `payout.created` event. */
-type PayoutCreate = { payout: repo.NewPayout; key: CreateKey; event: EventInput };
-
 /** Creates that arrive together share a transaction (one row of store/batch-limits.ts; a lone create waits for nothing). */
 const inSharedTransaction = sharedTransactions('payoutCreates');
 
 /**
- * One create: payout, attempt, history and the completed key (one statement for all the creates of
- * the transaction), then its `payout.created` event; whether it was written (see IdempotencyService.run).
- * A takeover of a key left in progress (rare) writes with the key it holds, in a transaction of its own.
+ * One API create through the writer (payout, attempt, history and the completed key in one
+ * statement for all the creates of the transaction, then `payout.created`); whether it was written
+ * (see IdempotencyService.run), and its first attempt. A takeover of a key left in progress (rare)
+ * writes with the key it holds, in a transaction of its own.
  */
-async function insertCreate(db: Db, c: PayoutCreate): Promise<boolean> {
-  const write = async (tx: Queryable): Promise<boolean> => {
-    const written = c.key.held ? await repo.insertHeldCreate(tx, c) : await repo.insertCreate(tx, c);
-    if (written) await recordEvent(tx, c.event);
-    return written;
-  };
+function insertCreate(db: Db, draft: PayoutDraft, key: CreateKey): Promise<{ written: boolean; attemptId: string | null }> {
+  const write = (tx: Queryable) => createPayout(tx, draft, { kind: 'api', key });
   // Every create runs in the first round: repeats of one idempotency key share the key statement,
   // whose ON CONFLICT writes the key (and so the payout) once; a round per repeat would let a client
   // firing one key hold the shared transaction open.
-  return c.key.held ? db.tx(write) : inSharedTransaction(db, write, c.payout.id);
+  return key.held ? db.tx(write) : inSharedTransaction(db, write, draft.id);
 }
 
 /** What PayoutsService uses; built by the composition root (context.ts). */
@@ -122,7 +115,6 @@ export class PayoutsService {
     const bankConnectionProvider = await this.ctx.providers.forAccount(bankConnection.provider_account_id);
     const createdAt = new Date();
     const { response, made } = await this.ctx.idempotency.run(scope, { leased: false }, async ({ resourceId, keyFor }) => {
-      const attemptId = newRowId();
       const row: repo.PayoutRow = {
         id: resourceId, transaction_id: newTransactionId(), org_id: principal.orgId, client_pk: principal.pk,
         beneficiary_id: ben.id, beneficiary_name: ben.name, beneficiary_last4: ben.last4, beneficiary_ifsc: ben.ifsc,
@@ -142,21 +134,18 @@ export class PayoutsService {
         resourceType: 'payout',
         resourceId: row.id,
       });
-      // Payout, attempt, history and the completed key in one statement, with the payout.created event.
-      const written = await insertCreate(this.ctx.db, {
-        payout: {
-          id: row.id, attemptId, transactionId: row.transaction_id, orgId: row.org_id, clientPk: row.client_pk, bankConnectionId: bankConnection.id,
-          beneficiary: { id: ben.id, name: ben.name, last4: ben.last4, ifsc: ben.ifsc, bankName: ben.bankName },
-          amountPaise: row.amount_paise, mode: row.mode, clientReference: row.client_reference, remarks: row.remarks,
-          livemode: row.livemode, createdAt, leaseMs: this.ctx.config.payout.leaseMs,
-        },
-        key,
-        event: { orgId: row.org_id, kind: 'payout.created', aggregateType: 'payout', aggregateId: row.id, data: createdEventData(row, createdAt) },
-      });
-      const submission: SubmissionInput = {
-        attemptId, bankConnectionId: bankConnection.id, transactionId: row.transaction_id, amountPaise: row.amount_paise, mode: row.mode,
-        beneficiary: { name: ben.name, accountNumber: ben.accountNumber, ifsc: ben.ifsc }, remarks: row.remarks,
-      };
+      const { written, attemptId } = await insertCreate(this.ctx.db, {
+        id: row.id, transactionId: row.transaction_id, orgId: row.org_id, clientPk: row.client_pk, bankConnectionId: bankConnection.id,
+        beneficiary: { id: ben.id, name: ben.name, last4: ben.last4, ifsc: ben.ifsc, bankName: ben.bankName },
+        amountPaise: row.amount_paise, mode: row.mode, clientReference: row.client_reference, remarks: row.remarks,
+        livemode: row.livemode, createdAt, leaseMs: this.ctx.config.payout.leaseMs,
+      }, key);
+      const submission: SubmissionInput | null = attemptId
+        ? {
+            attemptId, bankConnectionId: bankConnection.id, transactionId: row.transaction_id, amountPaise: row.amount_paise, mode: row.mode,
+            beneficiary: { name: ben.name, accountNumber: ben.accountNumber, ifsc: ben.ifsc }, remarks: row.remarks,
+          }
+        : null;
       return { key, written, made: submission };
     });
     // The bank hears of the payout only after its create committed (this request holds the attempt's lease).

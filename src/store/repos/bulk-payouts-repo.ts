@@ -149,56 +149,6 @@ export async function completeFile(q: Queryable, id: string): Promise<void> {
   await q.query(`UPDATE bulk_payout_files SET status = 'COMPLETED', completed_at = now(), locked_until = NULL WHERE id = $1 AND status = 'APPROVED'`, [id]);
 }
 
-export interface BulkPayoutCreate {
-  id: string;
-  attemptId: string;
-  transactionId: string;
-  orgId: string;
-  clientPk: string;
-  bankConnectionId: string;
-  beneficiary: { id: string; name: string; last4: string; ifsc: string; bankName: string };
-  amountPaise: number;
-  mode: PayoutMode;
-  clientReference: string | null;
-  remarks: string | null;
-  livemode: boolean;
-  makerUserId: string;
-  checkerUserId: string;
-  fileId: string;
-  line: number;
-  leaseMs: number;
-}
-
-/**
- * A row's payout, approved with its file: PROCESSING with its first attempt (PENDING_SUBMIT,
- * leased to the submitting worker) and history, and the row pointed at it, in one statement.
- * Unique by (file, line): false when the row already has its payout (nothing is written).
- */
-export async function insertRowPayout(q: Queryable, p: BulkPayoutCreate): Promise<boolean> {
-  const r = await q.query<{ n: number }>(
-    `WITH ins AS (
-       INSERT INTO payouts (id, transaction_id, org_id, client_pk, bank_connection_id, beneficiary_id, beneficiary_name, beneficiary_last4,
-                            beneficiary_ifsc, beneficiary_bank_name, amount_paise, mode, client_reference, remarks, livemode, status,
-                            approval_required, maker_user_id, checker_user_id, decided_at, bulk_file_id, bulk_line, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, 'PROCESSING', true, $16, $17, now(), $18, $19, now())
-       ON CONFLICT (bulk_file_id, bulk_line) WHERE bulk_file_id IS NOT NULL DO NOTHING RETURNING id),
-     a AS (INSERT INTO payout_attempts (id, payout_id, attempt_no, status, next_check_at, locked_until)
-           SELECT $20, id, 1, 'PENDING_SUBMIT', now() + make_interval(secs => $21::double precision / 1000),
-                  now() + make_interval(secs => $21::double precision / 1000) FROM ins RETURNING id, payout_id),
-     h AS (INSERT INTO payout_transitions (payout_id, attempt_id, entity, from_status, to_status, trigger)
-           SELECT payout_id, NULL, 'payout', NULL, 'PROCESSING', 'created' FROM a
-           UNION ALL SELECT payout_id, id, 'attempt', NULL, 'PENDING_SUBMIT', 'created' FROM a),
-     row_upd AS (UPDATE bulk_payout_rows SET payout_id = ins.id FROM ins WHERE file_id = $18 AND line = $19 RETURNING 1)
-     SELECT (SELECT count(*)::int FROM row_upd) AS n`,
-    [
-      p.id, p.transactionId, p.orgId, p.clientPk, p.bankConnectionId, p.beneficiary.id, p.beneficiary.name, p.beneficiary.last4, p.beneficiary.ifsc,
-      p.beneficiary.bankName, p.amountPaise, p.mode, p.clientReference, p.remarks, p.livemode, p.makerUserId, p.checkerUserId, p.fileId, p.line,
-      p.attemptId, p.leaseMs,
-    ],
-  );
-  return r.rows[0]!.n === 1;
-}
-
 export interface ResultRow {
   line: number;
   name: string;

@@ -1,4 +1,7 @@
-/** SQL of console payouts (maker-checker, migration 0023): the console principal, pending payouts, decisions. */
+/**
+ * SQL of console payouts (maker-checker, migration 0023): the console principal, reads of pending
+ * payouts. Their create and decisions are written by payout-writes-repo.ts, as every payout change.
+ */
 import { randomBytes } from 'node:crypto';
 import { newRowId } from '../row-id.js';
 import type { Queryable } from '../db.js';
@@ -26,38 +29,6 @@ export async function findConsolePrincipal(q: Queryable, orgId: string): Promise
   return row ? { pk: row.id, clientId: row.client_id } : null;
 }
 
-export interface NewPendingPayout {
-  id: string;
-  transactionId: string;
-  orgId: string;
-  clientPk: string;
-  bankConnectionId: string;
-  beneficiary: { id: string; name: string; last4: string; ifsc: string; bankName: string };
-  amountPaise: number;
-  mode: PayoutMode;
-  clientReference: string | null;
-  remarks: string | null;
-  livemode: boolean;
-  makerUserId: string;
-}
-
-/** A console payout waiting for a checker, with its first history row. No attempt exists until approval. */
-export async function insertPendingPayout(q: Queryable, p: NewPendingPayout): Promise<void> {
-  await q.query(
-    `WITH ins AS (
-       INSERT INTO payouts (id, transaction_id, org_id, client_pk, bank_connection_id, beneficiary_id, beneficiary_name, beneficiary_last4,
-                            beneficiary_ifsc, beneficiary_bank_name, amount_paise, mode, client_reference, remarks, livemode, status,
-                            approval_required, maker_user_id, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, 'PENDING_APPROVAL', true, $16, now()) RETURNING id)
-     INSERT INTO payout_transitions (payout_id, attempt_id, entity, from_status, to_status, trigger)
-     SELECT id, NULL, 'payout', NULL, 'PENDING_APPROVAL', 'created' FROM ins`,
-    [
-      p.id, p.transactionId, p.orgId, p.clientPk, p.bankConnectionId, p.beneficiary.id, p.beneficiary.name, p.beneficiary.last4, p.beneficiary.ifsc,
-      p.beneficiary.bankName, p.amountPaise, p.mode, p.clientReference, p.remarks, p.livemode, p.makerUserId,
-    ],
-  );
-}
-
 export type ApprovalRow = PayoutRow & {
   maker_user_id: string | null;
   checker_user_id: string | null;
@@ -67,36 +38,12 @@ export type ApprovalRow = PayoutRow & {
   bank_connection_id: string;
 };
 
-const APPROVAL_COLUMNS = `${PAYOUT_COLUMNS}, p.maker_user_id, p.checker_user_id, p.approval_required, p.decision_note, p.bank_connection_id`;
+export const APPROVAL_COLUMNS = `${PAYOUT_COLUMNS}, p.maker_user_id, p.checker_user_id, p.approval_required, p.decision_note, p.bank_connection_id`;
 
 /** One payout of the organization, read without a lock (a view never waits for a checker deciding it). */
 export async function findOrgPayout(q: Queryable, orgId: string, id: string): Promise<ApprovalRow | null> {
   const r = await q.query<ApprovalRow>(`SELECT ${APPROVAL_COLUMNS} FROM payouts p WHERE p.id = $1 AND p.org_id = $2`, [id, orgId]);
   return r.rows[0] ?? null;
-}
-
-/** Locks one payout of the organization for a decision (two checkers at once: the second waits, then sees the first's decision). */
-export async function lockOrgPayout(q: Queryable, orgId: string, id: string): Promise<ApprovalRow | null> {
-  const r = await q.query<ApprovalRow>(`SELECT ${APPROVAL_COLUMNS} FROM payouts p WHERE p.id = $1 AND p.org_id = $2 FOR UPDATE`, [id, orgId]);
-  return r.rows[0] ?? null;
-}
-
-/**
- * Approval: PENDING_APPROVAL -> PROCESSING and the first attempt (PENDING_SUBMIT, held by the
- * approving request for `leaseMs`, exactly as an API create holds it), with both history rows.
- */
-export async function markApproved(q: Queryable, a: { payoutId: string; attemptId: string; checkerUserId: string; leaseMs: number }): Promise<void> {
-  await q.query(
-    `WITH up AS (UPDATE payouts SET status = 'PROCESSING', checker_user_id = $3, decided_at = now(), updated_at = now()
-                  WHERE id = $1 AND status = 'PENDING_APPROVAL' RETURNING id),
-          a AS (INSERT INTO payout_attempts (id, payout_id, attempt_no, status, next_check_at, locked_until)
-                SELECT $2, id, 1, 'PENDING_SUBMIT', now() + make_interval(secs => $4::double precision / 1000),
-                       now() + make_interval(secs => $4::double precision / 1000) FROM up RETURNING id, payout_id)
-     INSERT INTO payout_transitions (payout_id, attempt_id, entity, from_status, to_status, trigger)
-     SELECT payout_id, NULL, 'payout', 'PENDING_APPROVAL', 'PROCESSING', 'approved' FROM a
-     UNION ALL SELECT payout_id, id, 'attempt', NULL, 'PENDING_SUBMIT', 'created' FROM a`,
-    [a.payoutId, a.attemptId, a.checkerUserId, a.leaseMs],
-  );
 }
 
 /**
@@ -107,16 +54,6 @@ export async function markApproved(q: Queryable, a: { payoutId: string; attemptI
 export async function lockActiveBankConnectionModes(q: Queryable, orgId: string, bankConnectionId: string): Promise<PayoutMode[] | null> {
   const r = await q.query<{ modes: PayoutMode[] }>('SELECT modes FROM bank_connections WHERE id = $1 AND org_id = $2 AND active FOR SHARE', [bankConnectionId, orgId]);
   return r.rows[0]?.modes ?? null;
-}
-
-export async function markRejected(q: Queryable, r: { payoutId: string; checkerUserId: string; note: string }): Promise<void> {
-  await q.query(
-    `WITH up AS (UPDATE payouts SET status = 'REJECTED', checker_user_id = $2, decided_at = now(), decision_note = $3, updated_at = now()
-                  WHERE id = $1 AND status = 'PENDING_APPROVAL' RETURNING id)
-     INSERT INTO payout_transitions (payout_id, attempt_id, entity, from_status, to_status, trigger, detail)
-     SELECT id, NULL, 'payout', 'PENDING_APPROVAL', 'REJECTED', 'rejected', $3 FROM up`,
-    [r.payoutId, r.checkerUserId, r.note],
-  );
 }
 
 export type PendingRow = PayoutRow & { maker_user_id: string; maker_email: string | null };
