@@ -132,6 +132,33 @@ test('master key: rotated online with both keys accepted, resumable, verified an
   await stop(c);
 });
 
+test('master key: a second rotation while the service keeps writing (orders, beneficiaries, destinations) ends complete', async () => {
+  // The database of the test above is all under B (LOOKUP_KEY stays A); now B -> C with writes racing the rotation.
+  const keyC = randomBytes(32);
+  const t = await start({ MASTER_KEY: b64(keyC), MASTER_KEY_PREVIOUS: b64(keyB), LOOKUP_KEY: b64(keyA) });
+  const client = await t.createClient({});
+  assert.equal((await t.admin('POST', '/routes', { org: client.orgId, modes: ['IMPS'] })).status, 201);
+  const writes = (async () => {
+    for (let i = 0; i < 8; i++) {
+      await createOrder(t, client, checkoutBody({ callback_url: 'https://merchant.example/o', callback_secret: `racing-secret-${i}-${'r'.repeat(32)}` }));
+      await payoutTo(t, client, payoutBody(11_000 + i, { beneficiary: { name: 'Meera Iyer', account_number: `7000100020${i}`, ifsc: 'HDFC0000001', mobile: '9876543210', details_confirmation: true } }));
+      const org = await t.createOrg(`Racing ${i}`);
+      assert.equal((await t.admin('PUT', `/orgs/${org}/destinations/payout`, { url: 'https://merchant.example/p' })).status, 201);
+    }
+  })();
+  const run = await runTijori(t, ['keys', 'rotate-master', '--batch', '1', '--json']);
+  await writes;
+  assert.equal(run.code, 0, run.stderr);
+  assert.ok(parseJsonOutput(run).rotated > 0);
+  // Whatever the interleaving, a second run finds nothing left under B (the racing rows were written under C).
+  const second = parseJsonOutput(await runTijori(t, ['keys', 'rotate-master', '--json']));
+  assert.equal(second.complete, true);
+  assert.equal(second.rotated, 0);
+  const underC = await openedBy(new Vault(keyC));
+  assert.equal(underC.opened, underC.total);
+  await stop(t);
+});
+
 test('API client secret: rotated with an overlap, both secrets work until it ends; without one the old stops at once; audited', async () => {
   const t = await start({});
   const client = await t.createClient({});
