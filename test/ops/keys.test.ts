@@ -121,6 +121,9 @@ test('master key: rotated online with both keys accepted, resumable, verified an
   assert.ok(!JSON.stringify(audit.rows).includes(signingSecret), 'no secret in the audit log');
   await stop(b);
 
+  // The old key retired without pinning the look-up key: refused at start, saying what to set.
+  await assert.rejects(start({ MASTER_KEY: b64(keyB) }), /look-up key does not match .*set LOOKUP_KEY/);
+
   // The old key retired: MASTER_KEY=B alone, LOOKUP_KEY=A pinning the keyed look-ups.
   const c = await start({ MASTER_KEY: b64(keyB), LOOKUP_KEY: b64(keyA) });
   const again = await payoutTo(c, client, { beneficiary_id: beneficiaryId, amount_paise: 10_200, mode: 'IMPS' });
@@ -160,7 +163,8 @@ test('master key: a second rotation while the service keeps writing (orders, ben
 });
 
 test('API client secret: rotated with an overlap, both secrets work until it ends; without one the old stops at once; audited', async () => {
-  const t = await start({});
+  // (The database is shared with the rotations above: its look-ups stay under key A.)
+  const t = await start({ LOOKUP_KEY: b64(keyA) });
   const client = await t.createClient({});
   const probe = async (secret: string) => (await t.api('GET', `/merchant/payment-orders/${randomUUID()}`, { client: { ...client, secret } })).status;
   assert.equal(await probe(client.secret), 404);
@@ -202,7 +206,7 @@ test('API client secret: rotated with an overlap, both secrets work until it end
 test('admin token: ADMIN_TOKEN_PREVIOUS accepted during the overlap, each use counted and warned, the overlap audited once', async () => {
   const oldToken = randomBytes(16).toString('hex');
   const newToken = randomBytes(16).toString('hex');
-  const t = await start({ ADMIN_TOKEN: newToken, ADMIN_TOKEN_PREVIOUS: oldToken });
+  const t = await start({ ADMIN_TOKEN: newToken, ADMIN_TOKEN_PREVIOUS: oldToken, LOOKUP_KEY: b64(keyA) });
   const call = (token: string) => fetch(`${t.svc.internalUrl}/admin/orgs`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Org' }) });
   assert.equal((await call(newToken)).status, 201);
   assert.equal((await call(oldToken)).status, 201);
@@ -220,7 +224,7 @@ test('admin token: ADMIN_TOKEN_PREVIOUS accepted during the overlap, each use co
   await stop(t);
 
   // The overlap over: the old token is refused.
-  const t2 = await start({ ADMIN_TOKEN: newToken });
+  const t2 = await start({ ADMIN_TOKEN: newToken, LOOKUP_KEY: b64(keyA) });
   const refused = await fetch(`${t2.svc.internalUrl}/admin/orgs`, { method: 'POST', headers: { authorization: `Bearer ${oldToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Org' }) });
   assert.equal(refused.status, 401);
   await stop(t2);
