@@ -18,6 +18,7 @@ import { sandboxSigningSecret } from './sandbox/signing.js';
 import { Db } from './store/db.js';
 import { type EmbeddedPostgresHandle, startEmbeddedPostgres } from './store/embedded.js';
 import { StartupError } from './startup-error.js';
+import { lookupKeyMismatch } from './services/keys/master-key-rotation.js';
 import { migrate } from './store/migrate.js';
 import type { Worker } from './workers/polling-worker.js';
 import { createWorkers } from './workers/registry.js';
@@ -136,6 +137,8 @@ async function startInOrder(config: Config, log: Logger, started: Array<() => Pr
   started.push(() => rateLimiter.close());
   let internalUrl = '';
   const ctx = buildContext({ config, db, log, rateLimiter, provider, sandbox: provider.controls });
+  const lookupMismatch = await lookupKeyMismatch(db, ctx.vault);
+  if (lookupMismatch !== null) throw new StartupError(lookupMismatch);
   ctx.readiness.ready('database'); // connected and migrated
 
   const publicApp = await buildPublicApp(ctx);

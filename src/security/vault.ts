@@ -75,6 +75,14 @@ export class Vault {
     }
   }
 
+  /**
+   * A public fingerprint of the look-up key (an HMAC of a constant: reveals nothing of the key),
+   * recorded by a master key rotation so that a start with another look-up key is refused.
+   */
+  lookupFingerprint(): string {
+    return createHmac('sha256', this.lookupKey).update('tijori/lookup-key-fingerprint').digest('hex').slice(0, 16);
+  }
+
   /** Deterministic keyed hash for look-ups; reveals equality only, to holders of the key. */
   lookupHash(value: string, scope: string): Buffer {
     return createHmac('sha256', this.lookupKey).update(scope).update('\0').update(value).digest();

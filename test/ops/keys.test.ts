@@ -121,6 +121,9 @@ test('master key: rotated online with both keys accepted, resumable, verified an
   assert.ok(!JSON.stringify(audit.rows).includes(signingSecret), 'no secret in the audit log');
   await stop(b);
 
+  // The old key retired without pinning the look-up key: refused at start, saying what to set.
+  await assert.rejects(start({ MASTER_KEY: b64(keyB) }), /look-up key does not match .*set LOOKUP_KEY/);
+
   // The old key retired: MASTER_KEY=B alone, LOOKUP_KEY=A pinning the keyed look-ups.
   const c = await start({ MASTER_KEY: b64(keyB), LOOKUP_KEY: b64(keyA) });
   const again = await payoutTo(c, client, { beneficiary_id: beneficiaryId, amount_paise: 10_200, mode: 'IMPS' });
@@ -132,8 +135,36 @@ test('master key: rotated online with both keys accepted, resumable, verified an
   await stop(c);
 });
 
+test('master key: a second rotation while the service keeps writing (orders, beneficiaries, destinations) ends complete', async () => {
+  // The database of the test above is all under B (LOOKUP_KEY stays A); now B -> C with writes racing the rotation.
+  const keyC = randomBytes(32);
+  const t = await start({ MASTER_KEY: b64(keyC), MASTER_KEY_PREVIOUS: b64(keyB), LOOKUP_KEY: b64(keyA) });
+  const client = await t.createClient({});
+  assert.equal((await t.admin('POST', '/routes', { org: client.orgId, modes: ['IMPS'] })).status, 201);
+  const writes = (async () => {
+    for (let i = 0; i < 8; i++) {
+      await createOrder(t, client, checkoutBody({ callback_url: 'https://merchant.example/o', callback_secret: `racing-secret-${i}-${'r'.repeat(32)}` }));
+      await payoutTo(t, client, payoutBody(11_000 + i, { beneficiary: { name: 'Meera Iyer', account_number: `7000100020${i}`, ifsc: 'HDFC0000001', mobile: '9876543210', details_confirmation: true } }));
+      const org = await t.createOrg(`Racing ${i}`);
+      assert.equal((await t.admin('PUT', `/orgs/${org}/destinations/payout`, { url: 'https://merchant.example/p' })).status, 201);
+    }
+  })();
+  const run = await runTijori(t, ['keys', 'rotate-master', '--batch', '1', '--json']);
+  await writes;
+  assert.equal(run.code, 0, run.stderr);
+  assert.ok(parseJsonOutput(run).rotated > 0);
+  // Whatever the interleaving, a second run finds nothing left under B (the racing rows were written under C).
+  const second = parseJsonOutput(await runTijori(t, ['keys', 'rotate-master', '--json']));
+  assert.equal(second.complete, true);
+  assert.equal(second.rotated, 0);
+  const underC = await openedBy(new Vault(keyC));
+  assert.equal(underC.opened, underC.total);
+  await stop(t);
+});
+
 test('API client secret: rotated with an overlap, both secrets work until it ends; without one the old stops at once; audited', async () => {
-  const t = await start({});
+  // (The database is shared with the rotations above: its look-ups stay under key A.)
+  const t = await start({ LOOKUP_KEY: b64(keyA) });
   const client = await t.createClient({});
   const probe = async (secret: string) => (await t.api('GET', `/merchant/payment-orders/${randomUUID()}`, { client: { ...client, secret } })).status;
   assert.equal(await probe(client.secret), 404);
@@ -175,7 +206,7 @@ test('API client secret: rotated with an overlap, both secrets work until it end
 test('admin token: ADMIN_TOKEN_PREVIOUS accepted during the overlap, each use counted and warned, the overlap audited once', async () => {
   const oldToken = randomBytes(16).toString('hex');
   const newToken = randomBytes(16).toString('hex');
-  const t = await start({ ADMIN_TOKEN: newToken, ADMIN_TOKEN_PREVIOUS: oldToken });
+  const t = await start({ ADMIN_TOKEN: newToken, ADMIN_TOKEN_PREVIOUS: oldToken, LOOKUP_KEY: b64(keyA) });
   const call = (token: string) => fetch(`${t.svc.internalUrl}/admin/orgs`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Org' }) });
   assert.equal((await call(newToken)).status, 201);
   assert.equal((await call(oldToken)).status, 201);
@@ -193,7 +224,7 @@ test('admin token: ADMIN_TOKEN_PREVIOUS accepted during the overlap, each use co
   await stop(t);
 
   // The overlap over: the old token is refused.
-  const t2 = await start({ ADMIN_TOKEN: newToken });
+  const t2 = await start({ ADMIN_TOKEN: newToken, LOOKUP_KEY: b64(keyA) });
   const refused = await fetch(`${t2.svc.internalUrl}/admin/orgs`, { method: 'POST', headers: { authorization: `Bearer ${oldToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Org' }) });
   assert.equal(refused.status, 401);
   await stop(t2);

@@ -122,7 +122,21 @@ export class MasterKeyRotation {
       }
     }
     const complete = columns.every((c) => c.previous === 0 && c.unreadable === 0);
-    await this.audit(actor, 'master_key.rotation_verified', { complete, columns });
+    await this.audit(actor, 'master_key.rotation_verified', { complete, columns, lookup_fingerprint: this.deps.vault.lookupFingerprint() });
     return { complete, columns };
   }
+}
+
+/**
+ * Null when this instance's look-up key is the one the database's keyed look-ups were made with (or
+ * no rotation recorded one); else the message of a refused start. A start after a rotation without
+ * LOOKUP_KEY would otherwise break every checkout link already sent and duplicate beneficiaries.
+ */
+export async function lookupKeyMismatch(db: Db, vault: Vault): Promise<string | null> {
+  const recorded = await repo.recordedLookupFingerprint(db);
+  if (recorded === null || recorded === vault.lookupFingerprint()) return null;
+  return (
+    `the look-up key does not match the one this database's keyed look-ups were made with (fingerprint ${recorded}, ` +
+    `recorded by the last \`tijori keys rotate-master\`): set LOOKUP_KEY to the master key in use before the first rotation (docs/operations.md, "The master key")`
+  );
 }

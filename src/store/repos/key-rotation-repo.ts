@@ -82,3 +82,12 @@ export async function listOperatorAudit(q: Queryable, limit: number): Promise<Ar
   );
   return res.rows;
 }
+
+/** The look-up key fingerprint the last verified master key rotation recorded, if any. */
+export async function recordedLookupFingerprint(q: Queryable): Promise<string | null> {
+  const res = await q.query<{ fp: string | null }>(
+    `SELECT detail->>'lookup_fingerprint' AS fp FROM operator_audit_log
+      WHERE action = 'master_key.rotation_verified' AND detail ? 'lookup_fingerprint' ORDER BY id DESC LIMIT 1`,
+  );
+  return res.rows[0]?.fp ?? null;
+}
