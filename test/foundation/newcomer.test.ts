@@ -126,3 +126,28 @@ test('NODE_ENV=production with an unreachable database: exit 1 and one log line,
   assert.equal(fatal[0]?.err, undefined, 'no stack trace');
   assert.ok(!r.stderr.includes('s3cret-password'), 'the password is not logged');
 });
+
+test('metric families with labels are on /metrics at zero from the start, before any event', async () => {
+  // A service of its own: nothing has happened in it yet.
+  const fresh = await startTestService({ RUN_WORKERS: 'false' });
+  try {
+    const text = await (await fetch(`${fresh.svc.internalUrl}/metrics`)).text();
+    for (const series of [
+      'tijori_payout_submissions_total{outcome="UNKNOWN"} 0',
+      'tijori_payout_inquiries_total{answer="NO_ANSWER"} 0',
+      'tijori_refund_submissions_total{outcome="UNKNOWN"} 0',
+      'tijori_callback_attempts_total{result="delivered"} 0',
+      'tijori_callback_attempts_total{result="timeout"} 0',
+      'tijori_client_lookups_total{source="database"} 0',
+      'tijori_payout_attempts_unresolved{status="UNKNOWN"} 0',
+      'tijori_payout_attempt_oldest_unresolved_seconds{status="UNKNOWN"} 0',
+      'tijori_refunds_unresolved{submission="UNKNOWN"} 0',
+      'tijori_refund_oldest_unresolved_seconds{submission="UNKNOWN"} 0',
+      'tijori_payout_invalid_utr_total 0',
+    ]) {
+      assert.ok(text.split('\n').includes(series), `${series} in:\n${text.split('\n').filter((l) => l.startsWith('tijori_p') || l.startsWith('tijori_c') || l.startsWith('tijori_r')).join('\n')}`);
+    }
+  } finally {
+    await fresh.stop();
+  }
+});
