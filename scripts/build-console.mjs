@@ -8,10 +8,24 @@
  *
  * usage: node scripts/build-console.mjs [ROOT]
  */
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { constants, brotliCompressSync, gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
+
+/**
+ * Each script and stylesheet also precompressed, NAME.br and NAME.gz beside it (issue #28): the
+ * server sends the one the browser accepts, with no compression work per request.
+ */
+function precompress(assetsDir) {
+  for (const name of readdirSync(assetsDir)) {
+    if (!/\.(js|css)$/.test(name)) continue;
+    const body = readFileSync(join(assetsDir, name));
+    writeFileSync(join(assetsDir, `${name}.br`), brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }));
+    writeFileSync(join(assetsDir, `${name}.gz`), gzipSync(body, { level: 9 }));
+  }
+}
 
 /** Builds into DIST/console (DIST: ROOT/dist unless given, e.g. the staging folder of build.mjs). */
 export async function buildConsole(rootDir, distDir) {
@@ -40,6 +54,7 @@ export async function buildConsole(rootDir, distDir) {
   const js = outputs.find(([, o]) => o.entryPoint?.endsWith('main.tsx'))?.[0];
   const css = outputs.find(([f]) => f.endsWith('.css'))?.[0];
   if (!js || !css) throw new Error('console build: no entry script or stylesheet in the output');
+  precompress(join(tmp, 'assets'));
   const html = readFileSync(join(root, 'console', 'index.html'), 'utf8').replace('%JS%', basename(js)).replace('%CSS%', basename(css));
   writeFileSync(join(tmp, 'index.html'), html);
   const old = `${final}.old-${process.pid}-${Date.now()}`;

@@ -6,7 +6,7 @@
  * process, which saves about 35 MB of resident memory (the loader's transform and source-map
  * caches) and its start-up work. Type checking is `npm run check` (tsc); tests run the sources
  * through tsx. Then builds the merchant console's app into dist/console (build-console.mjs).
- * Takes well under a few seconds.
+ * Takes a few seconds (3–5 s measured).
  *
  * The build is made beside dist/ and then put in its place, so a process starting from dist/ (the
  * service, the `tijori` CLI, which builds when src/ is newer than dist/.built-at) never sees it

@@ -3,7 +3,7 @@
  * production (NODE_ENV=production) MASTER_KEY and DATABASE_URL must be given explicitly.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 export interface Config {
@@ -32,6 +32,8 @@ export interface Config {
   masterKeyPrevious: Buffer | undefined;
   /** LOOKUP_KEY: pins the key of keyed look-ups across master key rotations (src/security/vault.ts). */
   lookupKey: Buffer | undefined;
+  /** The development secrets (master.key, admin-token) this load generated into DATA_DIR: a start that fails removes them again. */
+  generatedSecretFiles: string[];
   provider: string;
   /**
    * SANDBOX_IN_PRODUCTION=true: the operator's explicit consent to run the sandbox provider (no
@@ -131,14 +133,23 @@ function boolFrom(env: Env, name: string, fallback: boolean): boolean {
   throw new Error(`${name} must be true or false, got "${env[name]}"`);
 }
 
-/** A development secret is generated once into DATA_DIR so restarts keep it. */
-function fileSecret(dataDir: string, file: string, make: () => string): string {
+/** A development secret is generated once into DATA_DIR so restarts keep it; `generated` collects the files made now. */
+function fileSecret(dataDir: string, file: string, make: () => string, generated: string[]): string {
   const path = join(dataDir, file);
   if (existsSync(path)) return readFileSync(path, 'utf8').trim();
   mkdirSync(dataDir, { recursive: true });
   const value = make();
   writeFileSync(path, `${value}\n`, { mode: 0o600 });
+  generated.push(path);
   return value;
+}
+
+/**
+ * Removes the development secrets a load generated, after a start that failed: left behind, a
+ * later CLI call would read an admin-token no running service knows (issue #28).
+ */
+export function removeGeneratedSecrets(config: Pick<Config, 'generatedSecretFiles'>): void {
+  for (const path of config.generatedSecretFiles) rmSync(path, { force: true });
 }
 
 function parseMasterKey(b64: string, name = 'MASTER_KEY'): Buffer {
@@ -169,6 +180,16 @@ export function sandboxFaultsFrom(raw: string | undefined): SandboxFaults {
 }
 
 export function loadConfig(env: Env = process.env): Config {
+  const generated: string[] = [];
+  try {
+    return { ...readConfig(env, generated), generatedSecretFiles: generated };
+  } catch (err) {
+    removeGeneratedSecrets({ generatedSecretFiles: generated });
+    throw err;
+  }
+}
+
+function readConfig(env: Env, generated: string[]): Omit<Config, 'generatedSecretFiles'> {
   const production = env.NODE_ENV === 'production';
   const dataDir = resolve(env.DATA_DIR || './data');
   const host = env.HOST || '127.0.0.1';
@@ -177,9 +198,9 @@ export function loadConfig(env: Env = process.env): Config {
   if (production && !env.DATABASE_URL) throw new Error('DATABASE_URL is required in production');
   if (production && env.SANDBOX_FAULTS) throw new Error('SANDBOX_FAULTS is for tests and demos only and must not be set in production');
   if (production && scaleFrom(env, 'CALLBACK_RETRY_SCALE') !== 1) throw new Error('CALLBACK_RETRY_SCALE is for tests only and must not be set in production');
-  const masterKey = parseMasterKey(env.MASTER_KEY || fileSecret(dataDir, 'master.key', () => randomBytes(32).toString('base64')));
+  const masterKey = parseMasterKey(env.MASTER_KEY || fileSecret(dataDir, 'master.key', () => randomBytes(32).toString('base64'), generated));
   const providerTimeoutMs = intFrom(env, 'PROVIDER_TIMEOUT_MS', 3_000);
-  const adminToken = env.ADMIN_TOKEN || fileSecret(dataDir, 'admin-token', () => randomBytes(32).toString('base64url'));
+  const adminToken = env.ADMIN_TOKEN || fileSecret(dataDir, 'admin-token', () => randomBytes(32).toString('base64url'), generated);
   const callbackAllowPrivateNetworks = boolFrom(env, 'CALLBACK_ALLOW_PRIVATE_NETWORKS', false);
   return {
     production,

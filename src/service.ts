@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { Config } from './config.js';
+import { type Config, removeGeneratedSecrets } from './config.js';
 import { type AppContext, buildContext } from './context.js';
 import { buildInternalApp } from './http/internal/app.js';
 import { createRateLimiter } from './security/rate-limiter.js';
@@ -15,7 +15,7 @@ import type { Provider } from './providers/provider.js';
 import { createSandboxProvider } from './providers/sandbox/adapter.js';
 import { startSandboxServer } from './sandbox/server.js';
 import { sandboxSigningSecret } from './sandbox/signing.js';
-import { Db } from './store/db.js';
+import { DatabaseUnavailableError, Db, isUnavailableError } from './store/db.js';
 import { type EmbeddedPostgresHandle, startEmbeddedPostgres } from './store/embedded.js';
 import { StartupError } from './startup-error.js';
 import { lookupKeyMismatch } from './services/keys/master-key-rotation.js';
@@ -86,13 +86,47 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     return await startInOrder(config, log, started);
   } catch (err) {
     await undo();
+    removeGeneratedSecrets(config);
     throw describeStartFailure(err, config);
   }
 }
 
-/** EADDRINUSE on a listener becomes one line that names the port and the variable that sets it. */
+/** The database a URL names, without its password: `host:port/database`. */
+function databaseOf(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.hostname}:${u.port || '5432'}${u.pathname}`;
+  } catch {
+    return 'DATABASE_URL';
+  }
+}
+
+/** What a failed connection's error means to an operator, in a few words. */
+function connectionCause(err: unknown): string {
+  const e = (err instanceof DatabaseUnavailableError ? err.cause : err) as { code?: string; message?: string } | undefined;
+  const causes: Record<string, string> = {
+    ECONNREFUSED: 'connection refused',
+    ENOTFOUND: 'host not found',
+    EAI_AGAIN: 'host not found (DNS lookup failed)',
+    ETIMEDOUT: 'the connection timed out',
+    EHOSTUNREACH: 'host unreachable',
+    '28P01': 'password authentication failed',
+    '28000': 'this user may not connect',
+    '3D000': 'the database does not exist',
+  };
+  return (e?.code && causes[e.code]) || (e?.message ?? String(err)).split('\n')[0] || 'unknown error';
+}
+
+/**
+ * Mistakes an operator fixes become one line saying what to do (operations.md): EADDRINUSE on a
+ * listener names the port and the variable that sets it; an external database that cannot be
+ * reached or refuses us names it (without the password) and why.
+ */
 function describeStartFailure(err: unknown, config: Config): unknown {
   const e = err as NodeJS.ErrnoException & { port?: number; address?: string };
+  if (config.databaseUrl && (err instanceof DatabaseUnavailableError || isUnavailableError(err) || ['28P01', '28000', '3D000'].includes(String(e?.code)))) {
+    return new StartupError(`cannot use the database at ${databaseOf(config.databaseUrl)} (DATABASE_URL): ${connectionCause(err)}: check that PostgreSQL runs there and accepts this user, or fix DATABASE_URL`);
+  }
   if (e?.code !== 'EADDRINUSE') return err;
   const which = e.port === config.port ? 'PORT' : e.port === config.internalPort ? 'INTERNAL_PORT' : e.port === config.sandboxPort ? 'SANDBOX_PORT' : 'the port';
   return new StartupError(`${e.address ?? '127.0.0.1'}:${e.port} is already in use (${which}): stop what listens there, or set ${which === 'the port' ? 'another port' : `${which} to another port (0: any free port)`}`);

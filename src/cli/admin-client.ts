@@ -10,9 +10,14 @@ export interface AdminClient {
 }
 
 export function adminToken(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.ADMIN_TOKEN) return env.ADMIN_TOKEN;
+  return adminTokenWithSource(env).token;
+}
+
+/** The admin token and where it came from (ADMIN_TOKEN, or the file's path): an error names it. */
+export function adminTokenWithSource(env: NodeJS.ProcessEnv = process.env): { token: string; source: string } {
+  if (env.ADMIN_TOKEN) return { token: env.ADMIN_TOKEN, source: 'ADMIN_TOKEN' };
   const file = join(resolve(env.DATA_DIR || './data'), 'admin-token');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  if (existsSync(file)) return { token: readFileSync(file, 'utf8').trim(), source: file };
   throw new CliError(`no admin token: set ADMIN_TOKEN or run from the directory whose DATA_DIR holds admin-token (looked for ${file})`);
 }
 
@@ -53,7 +58,7 @@ export function createAdminClient(env: NodeJS.ProcessEnv = process.env): AdminCl
   const base = adminBaseUrl(env);
   return {
     async request<T>(method: string, path: string, body?: unknown): Promise<T> {
-      const token = adminToken(env);
+      const { token, source } = adminTokenWithSource(env);
       let res: Response;
       try {
         res = await fetch(`${base}${path}`, {
@@ -75,7 +80,14 @@ export function createAdminClient(env: NodeJS.ProcessEnv = process.env): AdminCl
       if (!res.ok || !parsed.success) {
         const e = parsed.error;
         const details = e?.details?.map((d) => `${d.field} ${d.issue}`).join('; ');
-        throw new CliError(`${e?.code ?? `HTTP ${res.status}`}: ${e?.message ?? 'request failed'}${details ? ` (${details})` : ''}`);
+        // A refused token says where it was read from: a file left in another DATA_DIR is the usual cause.
+        const tokenHint =
+          res.status === 401
+            ? source === 'ADMIN_TOKEN'
+              ? ' (the admin token came from ADMIN_TOKEN)'
+              : ` (the admin token was read from ${source}: set ADMIN_TOKEN, or DATA_DIR to the running service's)`
+            : '';
+        throw new CliError(`${e?.code ?? `HTTP ${res.status}`}: ${e?.message ?? 'request failed'}${details ? ` (${details})` : ''}${tokenHint}`);
       }
       return parsed.data as T;
     },

@@ -4,6 +4,7 @@ import { callbacksReplay } from './commands/callbacks-replay.js';
 import { callbacksShow } from './commands/callbacks-show.js';
 import { clientAllowIp } from './commands/client-allow-ip.js';
 import { clientCreate } from './commands/client-create.js';
+import { clientList } from './commands/client-list.js';
 import { clientRotateSecret } from './commands/client-rotate-secret.js';
 import { clientSet } from './commands/client-set.js';
 import { destinationEnable } from './commands/destination-enable.js';
@@ -13,6 +14,7 @@ import { eventReplay } from './commands/event-replay.js';
 import { collectionsUse } from './commands/collections-use.js';
 import { keysRotateMaster } from './commands/keys-rotate-master.js';
 import { orgCreate } from './commands/org-create.js';
+import { orgList } from './commands/org-list.js';
 import { providerAdd } from './commands/provider-add.js';
 import { providerList } from './commands/provider-list.js';
 import { orgSet } from './commands/org-set.js';
@@ -27,7 +29,9 @@ import { userList } from './commands/user-list.js';
 export const cliCommands: CliCommand[] = [
   orgCreate,
   orgSet,
+  orgList,
   clientCreate,
+  clientList,
   clientAllowIp,
   clientRotateSecret,
   clientSet,

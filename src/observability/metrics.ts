@@ -1,6 +1,34 @@
 /** Prometheus metrics of one instance, served on the internal listener at /metrics. */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
+/**
+ * Families with labels whose values are known before any event. Each is registered when the
+ * instance starts, every known series at 0, so alert rules (`rate(...) > 0`, `absent(...)`) see
+ * the series from the first scrape instead of only after the first event (issue #28). The code
+ * that counts gets the same family back from counter()/gauge() by name.
+ */
+const KNOWN_FAMILIES: Array<{ type: 'counter' | 'gauge'; name: string; help: string; label: string; values: readonly string[] }> = [
+  { type: 'counter', name: 'tijori_payout_submissions_total', help: 'Payout submissions by provider answer', label: 'outcome', values: ['ACCEPTED', 'REJECTED', 'UNKNOWN'] },
+  { type: 'counter', name: 'tijori_payout_inquiries_total', help: 'Payout status inquiries by answer', label: 'answer', values: ['NOT_FOUND', 'PENDING', 'SUCCESS', 'FAILED', 'REVERSED', 'NO_ANSWER'] },
+  { type: 'counter', name: 'tijori_refund_submissions_total', help: 'Refund submissions by provider answer', label: 'outcome', values: ['COMPLETED', 'FAILED', 'UNKNOWN'] },
+  {
+    type: 'counter',
+    name: 'tijori_callback_attempts_total',
+    help: 'Callback delivery attempts, by result',
+    label: 'result',
+    // `http_<status>` series appear with their first answer: there are too many statuses to list.
+    values: ['delivered', 'timeout', 'connect_timeout', 'host_unreachable', 'network_error', 'tls_error', 'redirect_not_followed'],
+  },
+  { type: 'counter', name: 'tijori_client_lookups_total', help: 'Authentications by where the client row came from: cache, unknown_cache (a known-unknown id) or database', label: 'source', values: ['cache', 'unknown_cache', 'database'] },
+  { type: 'gauge', name: 'tijori_payout_attempts_unresolved', help: 'Payout attempts not yet decided, by status', label: 'status', values: ['PENDING_SUBMIT', 'PROCESSING', 'UNKNOWN'] },
+  { type: 'gauge', name: 'tijori_payout_attempt_oldest_unresolved_seconds', help: 'Age of the oldest undecided payout attempt, by status', label: 'status', values: ['PENDING_SUBMIT', 'PROCESSING', 'UNKNOWN'] },
+  { type: 'gauge', name: 'tijori_refunds_unresolved', help: 'Refunds PROCESSING at the provider, by submission state', label: 'submission', values: ['NOT_SENT', 'ACCEPTED', 'UNKNOWN'] },
+  { type: 'gauge', name: 'tijori_refund_oldest_unresolved_seconds', help: 'Age of the oldest PROCESSING refund, by submission state', label: 'submission', values: ['NOT_SENT', 'ACCEPTED', 'UNKNOWN'] },
+];
+
+/** Families without labels that are counted only where an event happens: registered at start so they read 0. */
+const PLAIN_COUNTERS: Array<{ name: string; help: string }> = [{ name: 'tijori_payout_invalid_utr_total', help: 'Provider successes rejected for a UTR of the wrong shape' }];
+
 export class Metrics {
   readonly registry = new Registry();
   readonly httpRequests = new Counter({
@@ -20,6 +48,16 @@ export class Metrics {
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'tijori_' });
+    for (const f of KNOWN_FAMILIES) {
+      if (f.type === 'counter') {
+        const c = this.counter(f.name, f.help, [f.label]);
+        for (const v of f.values) c.inc({ [f.label]: v }, 0);
+      } else {
+        const g = this.gauge(f.name, f.help, [f.label]);
+        for (const v of f.values) g.set({ [f.label]: v }, 0);
+      }
+    }
+    for (const c of PLAIN_COUNTERS) this.counter(c.name, c.help);
   }
 
   /** Lets other parts (workers, providers) register their own metrics on the same registry. */

@@ -96,7 +96,7 @@ test('usage errors: one line and at most one hint on stderr, nothing on stdout, 
   const cases: Array<[string[], RegExp]> = [
     [['frobnicate'], /^tijori: unknown command "frobnicate"$/],
     [['org', 'frobnicate'], /^tijori: unknown command "org frobnicate"$/],
-    [['org'], /^tijori: "org" needs a subcommand: create, set$/],
+    [['org'], /^tijori: "org" needs a subcommand: create, set, list$/],
     [[], /^tijori: a command is needed$/],
     [['--bogus'], /^tijori: unknown flag --bogus$/],
     [['org', 'create', '--name', 'x', '--bogus'], /^tijori: org create: unknown flag --bogus$/],

@@ -9,6 +9,7 @@ import { execFile, spawn } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
+import { Writable } from 'node:stream';
 import { dirname, join } from 'node:path';
 import { after, test } from 'node:test';
 import pg from 'pg';
@@ -247,5 +248,31 @@ test('as root, a DATA_DIR that is itself private (mktemp -d) is opened for trave
     assert.equal(statSync(dataDir).mode & 0o777, 0o701, 'others may enter DATA_DIR, not list it');
   } finally {
     await h.stop();
+  }
+});
+
+test('as root, npm start from a clone in a private folder says in one log line where the database files are', { skip: !asRoot && 'not running as root', timeout: 120_000 }, async () => {
+  const privateFolder = mkdtempSync(join(tmpdir(), 'tijori-private-'));
+  dirs.push(privateFolder);
+  const dataDir = join(privateFolder, 'clone', 'data');
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk, _enc, cb) {
+      lines.push(...String(chunk).split('\n').filter(Boolean));
+      cb();
+    },
+  });
+  const config = loadConfig({ PORT: '0', INTERNAL_PORT: '0', SANDBOX_PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'info' });
+  const svc = await startService(config, { log: createLogger('info', sink) });
+  const clusterDir = readFileSync(join(dataDir, 'db', 'pg-location'), 'utf8').trim();
+  try {
+    assert.equal((await fetch(`${svc.publicUrl}/healthz`)).status, 200);
+    const said = lines.map((l) => JSON.parse(l) as { msg: string; databaseFiles?: string }).filter((l) => l.msg.startsWith('embedded PostgreSQL started'));
+    assert.equal(said.length, 1, lines.join('\n'));
+    assert.equal(said[0]?.msg, `embedded PostgreSQL started; its files are in ${clusterDir} (the postgres user it runs as cannot enter ${privateFolder})`);
+    assert.ok(clusterDir.startsWith('/var/lib/tijori/'), clusterDir);
+  } finally {
+    await svc.stop();
+    rmSync(dirname(clusterDir), { recursive: true, force: true });
   }
 });

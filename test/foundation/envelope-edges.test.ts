@@ -61,7 +61,7 @@ test('a known path with another method → 405 METHOD_NOT_ALLOWED with Allow (me
     [`${ts.svc.publicUrl}/checkout/abcdefghijklmnopqrst/details`, 'GET', 'POST'],
     [`${ts.svc.publicUrl}/healthz`, 'POST', 'GET, HEAD'],
     [`${ts.svc.internalUrl}/provider/sandbox/callbacks`, 'GET', 'POST'],
-    [`${ts.svc.internalUrl}/admin/orgs`, 'DELETE', 'POST'],
+    [`${ts.svc.internalUrl}/admin/orgs`, 'DELETE', 'GET, HEAD, POST'],
   ];
   for (const [url, method, allow] of cases) {
     const res = await fetch(url, { method });

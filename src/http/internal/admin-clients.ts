@@ -11,6 +11,7 @@ import { okEnvelope } from '../plugins/envelope.js';
 /** `--overlap-hours N`: how long the old secret keeps working (0–168, default 0). */
 const RotateBody = Type.Object({ overlap_hours: Type.Optional(Type.Integer({ minimum: 0, maximum: 168 })) }, { additionalProperties: false });
 import { ClientBody, ClientParams, IpBody, OrgBody, SetBody } from './schemas/clients.js';
+import { OrgParams } from './schemas/users.js';
 
 export async function registerAdminClientRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const admin = app.withTypeProvider<TypeBoxTypeProvider>();
@@ -18,6 +19,20 @@ export async function registerAdminClientRoutes(app: FastifyInstance, ctx: AppCo
     const { name } = request.body;
     const org = await ctx.clients.createOrg(name);
     return reply.code(201).send(okEnvelope(request, { id: org.id, name: org.name }));
+  });
+
+  // `tijori org list` and `tijori client list`: a lost id can be found again.
+  admin.get('/orgs', async (request) => {
+    const orgs = await ctx.clients.listOrgs();
+    return okEnvelope(request, orgs.map((o) => ({ id: o.id, name: o.name, created_at: o.created_at.toISOString() })));
+  });
+
+  admin.get('/orgs/:org/clients', { schema: { params: OrgParams } }, async (request) => {
+    const rows = await ctx.clients.listOfKnownOrg(request.params.org);
+    return okEnvelope(
+      request,
+      rows.map((c) => ({ client_id: c.client_id, name: c.name, scopes: c.scopes, status: c.active ? 'active' : 'revoked', created_at: c.created_at.toISOString() })),
+    );
   });
 
   admin.post('/clients', { schema: { body: ClientBody } }, async (request, reply) => {

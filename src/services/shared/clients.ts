@@ -262,6 +262,16 @@ export class ClientsService {
     return repo.listClientsOfOrg(this.db, orgId);
   }
 
+  async listOrgs(): Promise<repo.OrgRow[]> {
+    return repo.listOrgs(this.db);
+  }
+
+  /** The organization's API clients (`tijori client list`); NOT_FOUND for an unknown organization. */
+  async listOfKnownOrg(orgId: string): Promise<repo.ClientListRow[]> {
+    if (!UUID_RE.test(orgId) || !(await repo.findOrg(this.db, orgId))) throw new AppError('NOT_FOUND', 'No such organization.');
+    return repo.listClientsOfOrg(this.db, orgId);
+  }
+
   /** Revokes a client: its requests fail from now on (within CLIENT_CACHE_MS on other instances). */
   async revoke(clientId: string, onRevoked?: ChangeHook<string>): Promise<boolean> {
     try {

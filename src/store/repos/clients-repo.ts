@@ -28,6 +28,12 @@ export async function insertOrg(q: Queryable, org: { id: string; name: string })
   return r.rows[0] as OrgRow;
 }
 
+/** Every organization, oldest first (`tijori org list`: an operator finds a lost id again). */
+export async function listOrgs(q: Queryable): Promise<OrgRow[]> {
+  const r = await q.query<OrgRow>('SELECT id, name, created_at FROM organizations ORDER BY created_at, id');
+  return r.rows;
+}
+
 export async function findOrg(q: Queryable, id: string): Promise<OrgRow | null> {
   const r = await q.query<OrgRow>('SELECT id, name, created_at FROM organizations WHERE id = $1', [id]);
   return r.rows[0] ?? null;
