@@ -96,10 +96,13 @@ test('overview: days are the zone\'s calendar days (a row at 00:01 IST on the 1s
     const ist = (await viewerA.call('GET', '/overview?tz=Asia/Kolkata&date=2026-04-15')).body.data;
     assert.equal(ist.today, '2026-04-15');
     assert.equal(ist.collections.daily.length, 15);
-    assert.deepEqual(ist.collections.daily[0], { date: '2026-04-01', count: 1, succeeded: 0, failed: 0, amount_paise: 0 });
+    // Every figure also has its failed and pending amounts; collections their refunds and net (issue #32 item 6).
+    assert.deepEqual(ist.collections.daily[0], { date: '2026-04-01', count: 1, succeeded: 0, failed: 0, amount_paise: 0, failed_amount_paise: 0, pending_amount_paise: ordersA[1].amount_paise });
     assert.equal(ist.collections.daily[9].failed, 1);
-    assert.deepEqual(ist.collections.today, { count: 1, succeeded: 1, failed: 0, amount_paise: 40_000, success_rate: 1 });
-    assert.deepEqual(ist.collections.month, { count: 3, succeeded: 1, failed: 1, amount_paise: 40_000, success_rate: 0.5 });
+    assert.deepEqual(ist.collections.today, { count: 1, succeeded: 1, failed: 0, amount_paise: 40_000, failed_amount_paise: 0, pending_amount_paise: 0, success_rate: 1, refunded_paise: 0, net_paise: 40_000 });
+    assert.deepEqual(ist.collections.month, {
+      count: 3, succeeded: 1, failed: 1, amount_paise: 40_000, failed_amount_paise: ordersA[2].amount_paise, pending_amount_paise: ordersA[1].amount_paise, success_rate: 0.5, refunded_paise: 0, net_paise: 40_000,
+    });
     assert.equal(ist.payouts.month.count, 0, 'the payout of 16 April (IST) is after "today"');
     const utc = (await viewerA.call('GET', '/overview?tz=UTC&date=2026-04-15')).body.data;
     assert.equal(utc.collections.daily[0].count, 0, '18:31 UTC on 31 March is March in UTC');
@@ -142,7 +145,7 @@ test('overview: its statements use the (org_id, created_at) indexes on a seeded 
   await sql('ANALYZE payment_orders');
   await sql('ANALYZE payouts');
   for (const table of ['payment_orders', 'payouts'] as const) {
-    const plan = await sql(`EXPLAIN (FORMAT JSON) ${OVERVIEW_SQL_FOR_TESTS(table)}`, [seedOrg.orgId, new Date().toISOString().slice(0, 10), 'Asia/Kolkata', COLLECTION_CLASSES.succeeded, COLLECTION_CLASSES.failed]);
+    const plan = await sql(`EXPLAIN (FORMAT JSON) ${OVERVIEW_SQL_FOR_TESTS(table)}`, [seedOrg.orgId, new Date().toISOString().slice(0, 10), 'Asia/Kolkata', COLLECTION_CLASSES.succeeded, COLLECTION_CLASSES.failed, []]);
     const text = JSON.stringify(plan.rows[0]);
     assert.ok(!text.includes('"Seq Scan"'), `${table}: no sequential scan: ${text}`);
     assert.match(text, new RegExp(`"Index Name":"${table}_org_created_idx"`), `${table}: ${text}`);

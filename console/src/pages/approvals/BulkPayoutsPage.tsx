@@ -7,7 +7,7 @@
  */
 import { type FormEvent, Fragment, useCallback, useEffect, useState } from 'react';
 import { api, ApiError, describe } from '../../api.js';
-import { ErrorLine, Time } from '../../components.js';
+import { ErrorLine, Status, Time } from '../../components.js';
 import { ApproveOrReject, DecisionOutcome, useDecision } from '../DecisionForm.js';
 import { formatPaise, words } from '../../format.js';
 import { type Column, RowsTable } from '../columns.js';
@@ -111,7 +111,7 @@ const COLUMNS: Column<BulkFile>[] = [
   { title: 'File', cell: (f) => f.file_name },
   { title: 'Rows', cell: (f) => f.row_count, numeric: true },
   { title: 'Total', cell: (f) => formatPaise(f.total_paise), numeric: true },
-  { title: 'Status', cell: (f) => f.status },
+  { title: 'Status', cell: (f) => <Status status={f.status} /> },
   { title: 'Uploaded by', cell: (f) => f.uploader ?? '—' },
 ];
 
