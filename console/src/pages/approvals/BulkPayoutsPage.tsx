@@ -50,7 +50,7 @@ function Preview({ f }: { f: BulkFile }) {
       ))}
       <dt>Status</dt>
       <dd>
-        {f.status}
+        {words(f.status)}
         {f.decider ? ` (decided by ${f.decider})` : ''}
         {f.decision_note ? `: ${f.decision_note}` : ''}
       </dd>
@@ -97,7 +97,7 @@ function FileRows({ f }: { f: BulkFile }) {
       {rows === null ? (
         <p>Loading…</p>
       ) : (
-        <TableScroll label={`Rows of ${f.file_name}`}>
+        <TableScroll label={`Table of the rows of ${f.file_name}`}>
           <RowsTable columns={ROW_COLUMNS} rows={rows} rowKey={(r) => r.line} alignTitles />
         </TableScroll>
       )}
