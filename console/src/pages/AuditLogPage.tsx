@@ -27,7 +27,7 @@ function shown(field: string, v: unknown): string {
 
 /**
  * The change as "field: before → after", one line a field (issue #32 item 6); a field only before
- * or only after shows that side alone; unchanged fields are left out when both sides are given.
+ * or only after shows that side alone ("note: — → …" when the entry has a before); unchanged fields are left out.
  */
 export function changeLines(before: unknown, after: unknown): string[] {
   const obj = (v: unknown): Record<string, unknown> | null => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
@@ -45,7 +45,8 @@ export function changeLines(before: unknown, after: unknown): string[] {
       if (JSON.stringify(b[f]) === JSON.stringify(a[f])) continue;
       lines.push(`${f}: ${shown(f, b[f])} → ${shown(f, a[f])}`);
     } else if (inA) lines.push(b ? `${f}: — → ${shown(f, a![f])}` : `${f}: ${shown(f, a![f])}`);
-    else lines.push(`${f}: ${shown(f, b![f])} → —`);
+    // Only before: what the entry recorded as context (e.g. the amount of a refund approved), not a removal.
+    else lines.push(`${f}: ${shown(f, b![f])}`);
   }
   return lines;
 }
