@@ -1,5 +1,5 @@
 /** The signed-in frame: organization and user, the "Sign out" control, and the navigation of contract §5. */
-import { type MouseEvent, type ReactNode, useState } from 'react';
+import { type MouseEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import type { SessionInfo } from './api.js';
 import { NoticesBanner } from './pages/NoticesBanner.js';
 import { BASE, navigate } from './router.js';
@@ -57,6 +57,13 @@ function ZonePicker() {
 export function Layout({ session, path, onSignOut, children }: { session: SessionInfo; path: string; onSignOut: () => void; children: ReactNode }) {
   // On a phone the navigation is one scrolling row until "All pages" opens it (issue #32 item 3).
   const [open, setOpen] = useState(false);
+  // On a phone the current page's link is scrolled into the row, so the row says where one is.
+  const navRef = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const current = navRef.current?.querySelector('a[aria-current="page"]');
+    const list = current?.closest('ul');
+    if (current instanceof HTMLElement && list && list.scrollWidth > list.clientWidth) list.scrollLeft += current.getBoundingClientRect().left - list.getBoundingClientRect().left - 16;
+  }, [path]);
   return (
     <div className="shell">
       <header className="top">
@@ -75,7 +82,7 @@ export function Layout({ session, path, onSignOut, children }: { session: Sessio
           Sign out
         </button>
       </header>
-      <nav aria-label="Console" className={open ? 'open' : undefined}>
+      <nav aria-label="Console" className={open ? 'open' : undefined} ref={navRef}>
         <button type="button" className="secondary nav-toggle" aria-expanded={open} aria-controls="nav-pages" onClick={() => setOpen((o) => !o)}>
           {open ? 'Fewer' : 'All pages'}
         </button>

@@ -1,6 +1,6 @@
 /** Small shared pieces: a time with UTC on hover, an error line, a secret shown once with a copy button. */
 import { type ReactNode, useEffect, useRef, useState } from 'react';
-import { localTime } from './format.js';
+import { localTime, words } from './format.js';
 import { useTimeZone } from './timezone.js';
 
 export function Time({ iso }: { iso: string }) {
@@ -52,8 +52,10 @@ export function Notice({ message, children }: { message: string | null; children
 export function SecretOnce({ label, value, onDone }: { label: string; value: string; onDone: () => void }) {
   const [copied, setCopied] = useState(false);
   const id = `secret-${label.toLowerCase().replace(/\s+/g, '-')}`;
+  // Shown where the eye is, whichever button made it (a rotate low in a table).
+  const ref = useInView<HTMLElement>(value);
   return (
-    <section className="secret" aria-labelledby={`${id}-title`}>
+    <section className="secret" aria-labelledby={`${id}-title`} ref={ref}>
       <h3 id={`${id}-title`}>Copy the secret now</h3>
       <p>It is shown only this once. Store it where your server can read it; if it is lost, rotate it.</p>
       <label htmlFor={id}>{label}</label>
@@ -73,5 +75,14 @@ export function SecretOnce({ label, value, onDone }: { label: string; value: str
         I have stored it
       </button>
     </section>
+  );
+}
+
+/** A status in words ("Pending review"); the API's name (PENDING_REVIEW) on hover, for developers. */
+export function Status({ status }: { status: string }) {
+  return (
+    <span className={`status status-${status.toLowerCase()}`} title={status}>
+      {words(status)}
+    </span>
   );
 }

@@ -53,7 +53,7 @@ describe('bulk payouts page in a browser', { skip: SKIP_NO_BROWSER }, () => {
         const good = [HEADER, `"Rao, Kiran",50100012340011,HDFC0000001,9812345611,${150_000 + width},IMPS,invoice 1,B-${width}-1`, `Meena,50100012340012,HDFC0000001,9812345612,250000,NEFT,,B-${width}-2`, `Zed,50100012340013,HDFC0000001,9812345613,20000000,RTGS,,B-${width}-3`].join('\r\n');
         await choose(page, fileName, `\uFEFF${good}\r\n`);
         await page.getByRole('status').filter({ hasText: `${fileName} uploaded: 3 rows` }).waitFor();
-        const preview = page.getByRole('region', { name: fileName });
+        const preview = page.getByRole('region', { name: fileName, exact: true });
         const text = await preview.innerText();
         assert.match(text, /IMPS\s+1 row, ₹1,5\d\d\.\d\d/);
         assert.match(text, /NEFT\s+1 row, ₹2,500\.00/);
@@ -73,8 +73,12 @@ describe('bulk payouts page in a browser', { skip: SKIP_NO_BROWSER }, () => {
         assert.equal(await page.getByLabel('CSV file').count(), 0, 'a checker does not upload');
         await page.getByRole('button', { name: `Open file ${fileName}` }).click();
         await page.getByRole('button', { name: 'Approve' }).click();
+        // The confirmation names the file's total (issue #32 item 5), and the rows are in front of the checker.
+        assert.match(await page.getByRole('alertdialog').innerText(), /Approve the bulk file .* \(3 payouts\): ₹2,0\d,\d\d\d\.\d\d leaves your account\?/);
+        assert.equal(await page.getByRole('region', { name: `Rows of ${fileName}`, exact: true }).locator('tbody tr').count(), 3);
+        await page.getByRole('button', { name: /^Yes, approve ₹/ }).click();
         await page.getByRole('status').filter({ hasText: 'approved' }).waitFor();
-        const preview = page.getByRole('region', { name: fileName });
+        const preview = page.getByRole('region', { name: fileName, exact: true });
         await preview.getByText('3 of 3 submitted · 3 succeeded').waitFor({ timeout: 30_000 });
         assert.deepEqual(await seriousA11yViolations(page), [], 'bulk page after approval');
         await shot(page, `bulk-approved-${width}`);

@@ -112,7 +112,7 @@ describe('console money pages in a browser', { skip: SKIP_NO_BROWSER }, () => {
         const done = await refundRows.nth(0).innerText();
         assert.match(done, new RegExp(completedRefund.refund_id));
         assert.match(done, /₹123\.45/);
-        assert.match(done, /COMPLETED/);
+        assert.match(done, /Completed/);
         assert.match(done, /One item returned/);
         assert.ok(completedRefund.provider_reference && done.includes(completedRefund.provider_reference), done);
         assert.equal(await refundRows.nth(0).locator('time').count(), 2, 'requested and completed times');
@@ -120,7 +120,7 @@ describe('console money pages in a browser', { skip: SKIP_NO_BROWSER }, () => {
         const waiting = await refundRows.nth(1).innerText();
         assert.match(waiting, new RegExp(pendingRefund.refund_id));
         assert.match(waiting, /₹50\.00/);
-        assert.match(waiting, /PENDING_REVIEW/);
+        assert.match(waiting, /Pending review/);
         assert.match(waiting, /Damaged box/);
         await a11y(page, 'payment order page');
         await shot(page, `payment-order-${width}`);

@@ -97,10 +97,13 @@ test('overview: days are the zone\'s calendar days (a row at 00:01 IST on the 1s
     const ist = (await viewerA.call('GET', '/overview?tz=Asia/Kolkata&date=2026-04-15')).body.data;
     assert.equal(ist.today, '2026-04-15');
     assert.equal(ist.collections.daily.length, 15);
-    assert.deepEqual(ist.collections.daily[0], { date: '2026-04-01', count: 1, succeeded: 0, failed: 0, amount_paise: 0 });
+    // Every figure also has its failed and pending amounts; collections their refunds and net (issue #32 item 6).
+    assert.deepEqual(ist.collections.daily[0], { date: '2026-04-01', count: 1, succeeded: 0, failed: 0, amount_paise: 0, failed_amount_paise: 0, pending_amount_paise: ordersA[1].amount_paise });
     assert.equal(ist.collections.daily[9].failed, 1);
-    assert.deepEqual(ist.collections.today, { count: 1, succeeded: 1, failed: 0, amount_paise: 40_000, success_rate: 1 });
-    assert.deepEqual(ist.collections.month, { count: 3, succeeded: 1, failed: 1, amount_paise: 40_000, success_rate: 0.5 });
+    assert.deepEqual(ist.collections.today, { count: 1, succeeded: 1, failed: 0, amount_paise: 40_000, failed_amount_paise: 0, pending_amount_paise: 0, success_rate: 1, refunded_paise: 0, net_paise: 40_000 });
+    assert.deepEqual(ist.collections.month, {
+      count: 3, succeeded: 1, failed: 1, amount_paise: 40_000, failed_amount_paise: ordersA[2].amount_paise, pending_amount_paise: ordersA[1].amount_paise, success_rate: 0.5, refunded_paise: 0, net_paise: 40_000,
+    });
     assert.equal(ist.payouts.month.count, 0, 'the payout of 16 April (IST) is after "today"');
     const utc = (await viewerA.call('GET', '/overview?tz=UTC&date=2026-04-15')).body.data;
     assert.equal(utc.collections.daily[0].count, 0, '18:31 UTC on 31 March is March in UTC');
@@ -153,7 +156,7 @@ test('overview: its statements read the large tables only through an index led b
     await assertServedByFilterIndex(
       sql,
       OVERVIEW_SQL_FOR_TESTS(table),
-      [seedOrg.orgId, new Date().toISOString().slice(0, 10), 'Asia/Kolkata', COLLECTION_CLASSES.succeeded, COLLECTION_CLASSES.failed],
+      [seedOrg.orgId, new Date().toISOString().slice(0, 10), 'Asia/Kolkata', COLLECTION_CLASSES.succeeded, COLLECTION_CLASSES.failed, []],
       table,
       { equality: ['org_id'], range: ['created_at'] },
     );

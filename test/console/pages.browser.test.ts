@@ -65,11 +65,12 @@ describe('console overview, beneficiaries, payout routes and client edit in a br
         const collections = page.getByRole('region', { name: 'Collections' });
         await collections.locator('.chart canvas').first().waitFor();
         const c = await collections.innerText();
-        assert.match(c, /Today[\s\S]*Count\s*2[\s\S]*Amount\s*₹1,23,456\.00[\s\S]*Success rate\s*100%/);
+        // Net first (issue #32 item 6): no refund yet, so net and gross agree.
+        assert.match(c, /Today[\s\S]*Count\s*2[\s\S]*Net \(collected − refunds\)\s*₹1,23,456\.00[\s\S]*Collected \(gross\)\s*₹1,23,456\.00[\s\S]*Refunded\s*₹0\.00[\s\S]*Success rate\s*100%/);
         const p = await page.getByRole('region', { name: 'Payouts' }).innerText();
-        assert.match(p, /Count\s*2[\s\S]*Amount\s*₹5,000\.00/);
+        assert.match(p, /Count\s*2[\s\S]*Paid out\s*₹5,000\.00/);
         // Chromium names the zone by its older alias; PostgreSQL knows both.
-        assert.match(await page.locator('main').innerText(), /in Asia\/(Kolkata|Calcutta)\./);
+        assert.match(await page.locator('main').innerText(), /in Asia\/(Kolkata|Calcutta) \(IST\)/);
         assert.match((await collections.getByRole('img').getAttribute('aria-label')) ?? '', /₹1,23,456\.00/);
         await page.getByRole('region', { name: 'Payouts' }).locator('.chart canvas').first().waitFor();
         await a11y(page, 'overview');

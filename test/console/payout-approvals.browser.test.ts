@@ -84,6 +84,7 @@ describe('payout form and approvals pages in a browser', { skip: SKIP_NO_BROWSER
         await page.getByRole('button', { name: `Open payout ${approveId}` }).click();
         assert.deepEqual(await seriousA11yViolations(page), [], 'approval panel');
         await page.getByRole('button', { name: 'Approve' }).click();
+        await page.getByRole('button', { name: 'Yes, approve ₹1,500.50' }).click();
         await page.getByRole('status').filter({ hasText: `${approveId} approved` }).waitFor();
         await waitFor('the approved payout to succeed', async () => ((await payoutRow(approveId)).status === 'SUCCESS' ? true : undefined));
 

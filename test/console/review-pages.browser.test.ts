@@ -70,19 +70,21 @@ describe('review queue and refunds pages in a browser', { skip: SKIP_NO_BROWSER 
         await a11y(page, 'review item with the decision form');
         await shot(page, `review-item-${width}`);
         await page.getByRole('button', { name: 'Confirm payment' }).click();
+        await page.getByRole('button', { name: /^Yes, confirm payment of ₹/ }).click();
         await page.getByRole('status').filter({ hasText: 'MANUALLY_CONFIRMED' }).waitFor();
         assert.equal((await orderRow(ts, m.id)).status, 'MANUALLY_CONFIRMED');
 
         await page.getByRole('navigation').getByRole('link', { name: 'Refunds', exact: true }).click();
         await page.getByRole('heading', { name: 'Refunds' }).waitFor();
         const refundRow = page.getByRole('row').filter({ hasText: rf.refund_id });
-        assert.match(await refundRow.innerText(), /₹1,500\.00[\s\S]*PENDING_REVIEW/);
+        assert.match(await refundRow.innerText(), /₹1,500\.00[\s\S]*Pending review/);
         await a11y(page, 'refunds');
         await shot(page, `refunds-${width}`);
         await page.getByRole('button', { name: `Open refund ${rf.refund_id}` }).click();
         await page.getByLabel('Note').fill('Parcel returned, checked by the warehouse');
         await a11y(page, 'refund with the decision form');
         await page.getByRole('button', { name: 'Approve' }).click();
+        await page.getByRole('button', { name: 'Yes, approve ₹1,500.00' }).click();
         await page.getByRole('status').filter({ hasText: 'approved' }).waitFor();
         assert.notEqual(await refundStatus(rf.id), 'PENDING_REVIEW');
         assertCleanConsoleRun(rec, ts.svc.publicUrl);
@@ -106,6 +108,7 @@ describe('review queue and refunds pages in a browser', { skip: SKIP_NO_BROWSER 
       const r = await other.call('POST', `/review-items/${m.itemId}/reject`, { note: 'no such credit' });
       assert.equal(r.status, 200, r.text);
       await page.getByRole('button', { name: 'Confirm payment' }).click();
+      await page.getByRole('button', { name: /^Yes, confirm payment of ₹/ }).click();
       const alert = page.getByRole('alert');
       await alert.waitFor();
       assert.match(await alert.innerText(), /already decided by sunil@asha\.example \(rejected\)/);

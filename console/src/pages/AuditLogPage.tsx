@@ -1,6 +1,7 @@
 /** The audit log: every change made in the console, newest first, filtered by action and person. */
 import { useCallback, useState } from 'react';
 import { ErrorLine, Time } from '../components.js';
+import { formatPaise } from '../format.js';
 import { FilterForm, type FilterField, usePagedList } from './FilteredList.js';
 
 interface Entry {
@@ -15,11 +16,39 @@ interface Entry {
   ip: string | null;
 }
 
-function change(e: Entry): string {
-  const fmt = (v: unknown) => (v === null || v === undefined ? '' : JSON.stringify(v));
-  const before = fmt(e.before);
-  const after = fmt(e.after);
-  return before && after ? `${before} → ${after}` : before || after || '—';
+/** One value as a person reads it: text as is, amounts in paise as rupees, lists joined, the rest as JSON. */
+function shown(field: string, v: unknown): string {
+  if (v === null || v === undefined) return '—';
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' && /paise$/.test(field)) return formatPaise(v);
+  if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return v.length ? v.join(', ') : '(none)';
+  return JSON.stringify(v);
+}
+
+/**
+ * The change as "field: before → after", one line a field (issue #32 item 6); a field only before
+ * or only after shows that side alone ("note: — → …" when the entry has a before); unchanged fields are left out.
+ */
+export function changeLines(before: unknown, after: unknown): string[] {
+  const obj = (v: unknown): Record<string, unknown> | null => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
+  const b = obj(before);
+  const a = obj(after);
+  if ((before !== null && before !== undefined && !b) || (after !== null && after !== undefined && !a)) {
+    return [`${shown('', before)} → ${shown('', after)}`];
+  }
+  const fields = [...new Set([...Object.keys(b ?? {}), ...Object.keys(a ?? {})])];
+  const lines: string[] = [];
+  for (const f of fields) {
+    const inB = b !== null && f in b;
+    const inA = a !== null && f in a;
+    if (inB && inA) {
+      if (JSON.stringify(b[f]) === JSON.stringify(a[f])) continue;
+      lines.push(`${f}: ${shown(f, b[f])} → ${shown(f, a[f])}`);
+    } else if (inA) lines.push(b ? `${f}: — → ${shown(f, a![f])}` : `${f}: ${shown(f, a![f])}`);
+    // Only before: what the entry recorded as context (e.g. the amount of a refund approved), not a removal.
+    else lines.push(`${f}: ${shown(f, b![f])}`);
+  }
+  return lines;
 }
 
 const FILTERS: FilterField[] = [
@@ -77,7 +106,12 @@ export function AuditLogPage() {
                   <td>
                     {e.target_type} <code>{e.target_id ?? ''}</code>
                   </td>
-                  <td className="change">{change(e)}</td>
+                  <td className="change">
+                    {(() => {
+                      const lines = changeLines(e.before, e.after);
+                      return lines.length === 0 ? '—' : lines.map((l, i) => <div key={i}>{l}</div>);
+                    })()}
+                  </td>
                   <td>{e.ip ?? '—'}</td>
                 </tr>
               ))}

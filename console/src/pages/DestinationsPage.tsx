@@ -5,7 +5,7 @@
  */
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { api, describe } from '../api.js';
-import { ErrorLine, SecretOnce, Time } from '../components.js';
+import { ErrorLine, Notice, SecretOnce, Time } from '../components.js';
 import { DestinationControls, type DestinationState } from './DestinationControls.js';
 
 type Destination = DestinationState;
@@ -98,7 +98,7 @@ export function DestinationsPage({ canManage }: { canManage: boolean }) {
       <ErrorLine error={error} />
       {secret ? (
         <>
-          <p role="status">New signing secret of the {secret.title} destination.</p>
+          <Notice message={`New signing secret of the ${secret.title} destination.`} />
           <SecretOnce label="Signing secret" value={secret.value} onDone={() => setSecret(null)} />
         </>
       ) : null}

@@ -10,6 +10,7 @@ import { zonedInstant } from '../timezone.js';
 import { useCan } from '../permissions.js';
 import { Callbacks, type Delivery } from './money/Callbacks.js';
 import { FilterForm, type FilterField, usePagedList } from './FilteredList.js';
+import { AppLink } from './money/links.js';
 import { ReplayButton } from './ReplayButton.js';
 
 interface EventRow {
@@ -20,6 +21,14 @@ interface EventRow {
   created_at: string;
   delivery_state: 'failed' | 'pending' | 'delivered' | 'none';
   deliveries: number;
+  reference?: string | null;
+}
+
+/** The order or payout an event is about, linked to its page. */
+function About({ e }: { e: EventRow }) {
+  if (e.aggregate_type === 'payment_order') return <AppLink to={`/payment-orders/${encodeURIComponent(e.aggregate_id)}`}>Order {e.reference ?? e.aggregate_id}</AppLink>;
+  if (e.aggregate_type === 'payout') return <AppLink to={`/payouts/${encodeURIComponent(e.aggregate_id)}`}>Payout {e.reference ?? e.aggregate_id}</AppLink>;
+  return <>—</>;
 }
 
 const TYPES = [
@@ -159,6 +168,7 @@ export function EventsPage() {
               <tr>
                 <th scope="col">When</th>
                 <th scope="col">Type</th>
+                <th scope="col">About</th>
                 <th scope="col">Event</th>
                 <th scope="col">Delivery</th>
                 <th scope="col">Actions</th>
@@ -174,6 +184,9 @@ export function EventsPage() {
                     <code>{e.type}</code>
                   </td>
                   <td>
+                    <About e={e} />
+                  </td>
+                  <td>
                     <code>{e.event_id}</code>
                   </td>
                   <td>{e.delivery_state === 'none' ? 'no destination' : e.delivery_state}</td>
@@ -187,7 +200,8 @@ export function EventsPage() {
                     >
                       Deliveries
                     </button>{' '}
-                    <ReplayButton eventId={e.event_id} label={`Replay event ${e.event_id}`} />
+                    {/* Replay sends to a destination: none was there for this event, so nothing to replay. */}
+                    {e.delivery_state === 'none' ? null : <ReplayButton eventId={e.event_id} label={`Replay event ${e.event_id}`} />}
                   </td>
                 </tr>
               ))}

@@ -5,7 +5,7 @@
  */
 import { useCallback, useEffect, useState } from 'react';
 import { api, ApiError, describe } from '../api.js';
-import { Time } from '../components.js';
+import { Status, Time } from '../components.js';
 import { formatPaise } from '../format.js';
 import { DecisionForm, DecisionOutcome, useDecision } from './DecisionForm.js';
 import type { Column } from './columns.js';
@@ -35,7 +35,7 @@ const COLUMNS: Column<Refund>[] = [
   { title: 'Order', cell: (r) => <code>{r.order_id}</code> },
   { title: 'Amount', cell: (r) => formatPaise(r.amount_paise), numeric: true },
   { title: 'Reason', cell: (r) => r.reason ?? '—' },
-  { title: 'Status', cell: (r) => r.status },
+  { title: 'Status', cell: (r) => <Status status={r.status} /> },
 ];
 
 export function RefundsPage({ canDecide }: { canDecide: boolean }) {
@@ -103,7 +103,7 @@ export function RefundsPage({ canDecide }: { canDecide: boolean }) {
             <dd>{refund.reason ?? '—'}</dd>
             <dt>Status</dt>
             <dd>
-              {refund.status}
+              <Status status={refund.status} />
               {refund.reviewed_by ? ` (reviewed by ${refund.reviewed_by})` : ''}
             </dd>
             {refund.review_note ? (

@@ -44,6 +44,7 @@ export interface EventView {
   created_at: string;
   delivery_state: logRepo.DeliveryState;
   deliveries: number;
+  reference: string | null;
 }
 
 export class EventLogService {
@@ -77,6 +78,7 @@ export class EventLogService {
         created_at: r.created_at.toISOString(),
         delivery_state: r.delivery_state,
         deliveries: r.deliveries,
+        reference: r.reference,
       }),
       (last) => last.id,
     );

@@ -126,13 +126,14 @@ export class ConsoleMoney {
    * and its refunds (as GET /merchant/payment-orders/{order}/refunds shows them, oldest first,
    * with who reviewed each and why one failed).
    */
-  async order(orgId: string, ref: string) {
+  async order(orgId: string, ref: string, payerInFull = false) {
     const r = orderRefFor(ref.trim());
     const o = r ? await ordersRepo.findByIdOrOrderId(this.deps.db, r) : null;
     if (!o || o.org_id !== orgId) throw notFound('payment order');
     const [history, deliveries, refunds] = await Promise.all([ordersRepo.history(this.deps.db, o.id), repo.deliveriesOf(this.deps.db, orgId, o.id), refundsOfOrder(this.deps.db, o.id)]);
     return {
       order: paymentOrderView(o, checkoutUrl(this.deps.publicBaseUrl(), checkoutTokenFor(this.deps.vault, o.id))),
+      payer: payerView(o, payerInFull),
       history: history.map((h) => ({ from_status: h.from_status, to_status: h.to_status, cause: h.trigger, detail: h.detail, at: iso(h.created_at) })),
       callbacks: deliveries.map(deliveryView),
       refunds: refunds.map((r) => ({ ...refundView(r), reviewed_by: r.reviewed_by, failure_reason: r.failure_reason })),
@@ -178,7 +179,20 @@ function orderListView(r: repo.OrderListRow) {
     utr: r.bank_transaction_id,
     livemode: r.livemode,
     created_at: r.created_at.toISOString(),
+    purpose: r.purpose,
+    customer_name: r.customer_name,
+    paid_at: r.confirmed_at ? r.confirmed_at.toISOString() : null,
   };
+}
+
+/**
+ * The payer of an order on its console page (issue #32 item 6): in full for the roles that act on
+ * payments (admin, reviewer: `reviews.decide`), masked for the others (a***@example.in, ••••••5678).
+ */
+export function payerView(o: { customer_name: string | null; customer_email: string | null; customer_phone: string | null }, inFull: boolean) {
+  const email = o.customer_email && !inFull ? o.customer_email.replace(/^(.)[^@]*(@.*)$/, '$1***$2') : o.customer_email;
+  const phone = o.customer_phone && !inFull ? `${'•'.repeat(Math.max(o.customer_phone.length - 4, 0))}${o.customer_phone.slice(-4)}` : o.customer_phone;
+  return { name: o.customer_name, email, phone, masked: !inFull };
 }
 
 function payoutListView(r: repo.PayoutListRow) {

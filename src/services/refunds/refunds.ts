@@ -79,15 +79,17 @@ export class RefundsService {
     userId: string;
     orderRef: string;
     body: CreateRefundBody;
-    key: string;
+    /** Read once the order is found (a missing key is then a 400; another organization's order a 404 first). */
+    key: () => string;
     requestId: string;
     onCreated: (tx: Queryable, refund: RefundRow) => Promise<void>;
   }): Promise<CreateResponse> {
     const ref = orderRefFor(req.orderRef);
     const order = ref === null ? null : await orderRepo.findByIdOrOrderId(this.ctx.db, ref);
     if (!order || order.org_id !== req.orgId) throw notFound('payment order');
+    const key = req.key();
     const principal: Principal = { pk: order.client_pk, clientId: '', orgId: order.org_id, scopes: [], rateLimitPerMinute: 0 };
-    const scope: IdempotencyScope = { clientPk: order.client_pk, key: req.key, method: 'POST', path: `/console/api/payment-orders/${order.id}/refunds`, body: { user_id: req.userId, form: req.body } };
+    const scope: IdempotencyScope = { clientPk: order.client_pk, key, method: 'POST', path: `/console/api/payment-orders/${order.id}/refunds`, body: { user_id: req.userId, form: req.body } };
     return this.create({ principal, scope, orderRef: order.id, body: req.body, requestId: req.requestId, onCreated: req.onCreated });
   }
 

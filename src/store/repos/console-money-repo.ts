@@ -57,13 +57,17 @@ export interface OrderListRow {
   bank_transaction_id: string | null;
   livemode: boolean;
   created_at: Date;
+  purpose: string;
+  customer_name: string | null;
+  confirmed_at: Date | null;
   key_ts: string;
 }
 
 export async function listOrders(q: Queryable, f: ListFilter): Promise<OrderListRow[]> {
   const w = where(f, ['merchant_order_reference', 'bank_transaction_id']);
   const r = await q.query<OrderListRow>(
-    `SELECT id, order_id, merchant_order_reference, amount_paise, status, response_mode, bank_transaction_id, livemode, created_at, ${KEY_TS}
+    `SELECT id, order_id, merchant_order_reference, amount_paise, status, response_mode, bank_transaction_id, livemode, created_at,
+            purpose, customer_name, confirmed_at, ${KEY_TS}
        FROM payment_orders WHERE ${w.sql} ORDER BY created_at DESC, id DESC LIMIT $${w.params.length}`,
     w.params,
   );

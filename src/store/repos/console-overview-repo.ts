@@ -14,6 +14,10 @@ export interface DayAggregate {
   failed: number;
   /** Sum of the succeeded ones' amounts, in paise. */
   amount_paise: number;
+  /** Sum of the failed ones' amounts (issue #32 item 6). */
+  failed_amount_paise: number;
+  /** Sum of those still open (neither succeeded, failed nor closed without money: a payout rejected by its checker). */
+  pending_amount_paise: number;
 }
 
 interface RawDay {
@@ -22,12 +26,16 @@ interface RawDay {
   succeeded: string;
   failed: string;
   amount_paise: string;
+  failed_amount_paise: string;
+  pending_amount_paise: string;
 }
 
 /** Which statuses count as succeeded and as failed (finished without money moving); the rest are still open. */
 export interface StatusClasses {
   succeeded: readonly string[];
   failed: readonly string[];
+  /** Finished with no money moved and not a failure (a rejected payout): neither failed nor pending. */
+  closed?: readonly string[];
 }
 
 /**
@@ -39,7 +47,9 @@ function monthSql(table: 'payment_orders' | 'payouts'): string {
                  count(*) AS count,
                  count(*) FILTER (WHERE status = ANY ($4::text[])) AS succeeded,
                  count(*) FILTER (WHERE status = ANY ($5::text[])) AS failed,
-                 coalesce(sum(amount_paise) FILTER (WHERE status = ANY ($4::text[])), 0) AS amount_paise
+                 coalesce(sum(amount_paise) FILTER (WHERE status = ANY ($4::text[])), 0) AS amount_paise,
+                 coalesce(sum(amount_paise) FILTER (WHERE status = ANY ($5::text[])), 0) AS failed_amount_paise,
+                 coalesce(sum(amount_paise) FILTER (WHERE NOT (status = ANY ($4::text[]) OR status = ANY ($5::text[]) OR status = ANY ($6::text[]))), 0) AS pending_amount_paise
             FROM ${table}
            WHERE org_id = $1
              AND created_at >= (date_trunc('month', $2::date::timestamp) AT TIME ZONE $3)
@@ -48,8 +58,33 @@ function monthSql(table: 'payment_orders' | 'payouts'): string {
 }
 
 export async function monthByDay(q: Queryable, table: 'payment_orders' | 'payouts', orgId: string, day: string, zone: string, classes: StatusClasses): Promise<DayAggregate[]> {
-  const r = await q.query<RawDay>(monthSql(table), [orgId, day, zone, classes.succeeded, classes.failed]);
-  return r.rows.map((d) => ({ day: d.day, count: Number(d.count), succeeded: Number(d.succeeded), failed: Number(d.failed), amount_paise: Number(d.amount_paise) }));
+  const r = await q.query<RawDay>(monthSql(table), [orgId, day, zone, classes.succeeded, classes.failed, classes.closed ?? []]);
+  return r.rows.map((d) => ({
+    day: d.day,
+    count: Number(d.count),
+    succeeded: Number(d.succeeded),
+    failed: Number(d.failed),
+    amount_paise: Number(d.amount_paise),
+    failed_amount_paise: Number(d.failed_amount_paise),
+    pending_amount_paise: Number(d.pending_amount_paise),
+  }));
+}
+
+/**
+ * Refunds completed in the month holding `day`, per day of their completion in `zone` (paise): what
+ * the Overview takes off collections for the net figure (issue #32 item 6).
+ */
+export async function refundsByDay(q: Queryable, orgId: string, day: string, zone: string): Promise<Map<string, number>> {
+  const r = await q.query<{ day: string; amount_paise: string }>(
+    `SELECT to_char((completed_at AT TIME ZONE $3)::date, 'YYYY-MM-DD') AS day, sum(amount_paise) AS amount_paise
+       FROM refunds
+      WHERE org_id = $1 AND status = 'COMPLETED'
+        AND completed_at >= (date_trunc('month', $2::date::timestamp) AT TIME ZONE $3)
+        AND completed_at <  ((date_trunc('month', $2::date::timestamp) + interval '1 month') AT TIME ZONE $3)
+      GROUP BY 1`,
+    [orgId, day, zone],
+  );
+  return new Map(r.rows.map((x) => [x.day, Number(x.amount_paise)]));
 }
 
 /** Today's date in `zone` as PostgreSQL's clock and zone data say (the same data the month query uses). */

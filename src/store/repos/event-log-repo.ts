@@ -29,6 +29,8 @@ export interface EventListRow {
   created_at: Date;
   delivery_state: DeliveryState;
   deliveries: number;
+  /** The order's order_id or the payout's transaction_id (issue #32 item 6: the Events page names them). */
+  reference: string | null;
 }
 
 export interface EventListFilter {
@@ -47,7 +49,11 @@ export async function listEvents(q: Queryable, f: EventListFilter): Promise<Even
   const r = await q.query<EventListRow>(
     `SELECT * FROM (
        SELECT e.id, e.kind, e.aggregate_type, e.aggregate_id, e.created_at, ${STATE_SQL} AS delivery_state,
-              (SELECT count(*)::int FROM callback_deliveries d WHERE d.event_id = e.id) AS deliveries
+              (SELECT count(*)::int FROM callback_deliveries d WHERE d.event_id = e.id) AS deliveries,
+              CASE e.aggregate_type
+                WHEN 'payment_order' THEN (SELECT o.order_id FROM payment_orders o WHERE o.id = e.aggregate_id AND o.org_id = e.org_id)
+                WHEN 'payout' THEN (SELECT p.transaction_id FROM payouts p WHERE p.id = e.aggregate_id AND p.org_id = e.org_id)
+              END AS reference
          FROM events e
         WHERE e.org_id = $1
           AND ($2::text IS NULL OR e.kind = $2)

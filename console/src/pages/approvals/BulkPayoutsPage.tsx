@@ -7,7 +7,7 @@
  */
 import { type FormEvent, Fragment, useCallback, useEffect, useState } from 'react';
 import { api, ApiError, describe } from '../../api.js';
-import { ErrorLine, Time } from '../../components.js';
+import { ErrorLine, Status, Time } from '../../components.js';
 import { ApproveOrReject, DecisionOutcome, useDecision } from '../DecisionForm.js';
 import { formatPaise, words } from '../../format.js';
 import { type Column, RowsTable } from '../columns.js';
@@ -50,7 +50,7 @@ function Preview({ f }: { f: BulkFile }) {
       ))}
       <dt>Status</dt>
       <dd>
-        {f.status}
+        {words(f.status)}
         {f.decider ? ` (decided by ${f.decider})` : ''}
         {f.decision_note ? `: ${f.decision_note}` : ''}
       </dd>
@@ -97,7 +97,7 @@ function FileRows({ f }: { f: BulkFile }) {
       {rows === null ? (
         <p>Loading…</p>
       ) : (
-        <TableScroll label={`Rows of ${f.file_name}`}>
+        <TableScroll label={`Table of the rows of ${f.file_name}`}>
           <RowsTable columns={ROW_COLUMNS} rows={rows} rowKey={(r) => r.line} alignTitles />
         </TableScroll>
       )}
@@ -111,7 +111,7 @@ const COLUMNS: Column<BulkFile>[] = [
   { title: 'File', cell: (f) => f.file_name },
   { title: 'Rows', cell: (f) => f.row_count, numeric: true },
   { title: 'Total', cell: (f) => formatPaise(f.total_paise), numeric: true },
-  { title: 'Status', cell: (f) => f.status },
+  { title: 'Status', cell: (f) => <Status status={f.status} /> },
   { title: 'Uploaded by', cell: (f) => f.uploader ?? '—' },
 ];
 

@@ -1,5 +1,5 @@
 /** One payment order: its facts, every state move with time and cause, its provider checks, its refunds, its callbacks. */
-import { ErrorLine, Time } from '../../components.js';
+import { ErrorLine, Status, Time } from '../../components.js';
 import { formatPaise } from '../../format.js';
 import { type Delivery, Callbacks } from './Callbacks.js';
 import { AppLink, dash } from './links.js';
@@ -26,6 +26,8 @@ interface OrderDetail {
     livemode: boolean;
     created_at: string;
   };
+  /** Masked (a***@example.in, ••••••5678) unless the role acts on payments (admin, reviewer). */
+  payer?: { name: string | null; email: string | null; phone: string | null; masked: boolean };
   history: StateMove[];
   callbacks: Delivery[];
   refunds: OrderRefund[];
@@ -65,7 +67,13 @@ export function OrderPage({ id }: { id: string }) {
             <dd>{formatPaise(data.order.amount_paise)}</dd>
             <dt>Status</dt>
             <dd>
-              <span className={`status status-${data.order.status.toLowerCase()}`}>{data.order.status}</span> (provider: {data.order.provider_status})
+              <Status status={data.order.status} /> (provider: {data.order.provider_status})
+            </dd>
+            <dt>Payer</dt>
+            <dd>
+              {data.payer && (data.payer.name || data.payer.email || data.payer.phone)
+                ? [data.payer.name, data.payer.email, data.payer.phone].filter(Boolean).join(' · ') + (data.payer.masked ? ' (masked for your role)' : '')
+                : '—'}
             </dd>
             <dt>Your reference</dt>
             <dd>{dash(data.order.merchant_order_reference)}</dd>

@@ -5,7 +5,7 @@
  */
 import { type FormEvent, useState } from 'react';
 import { api, describe, newIdempotencyKey } from '../../api.js';
-import { ErrorLine, Notice, Time } from '../../components.js';
+import { ErrorLine, Notice, Status, Time } from '../../components.js';
 import { formatPaise, words } from '../../format.js';
 import { useCan } from '../../permissions.js';
 import { rupeesToPaise } from '../approvals/NewPayoutPage.js';
@@ -126,7 +126,7 @@ export function OrderRefunds({ refunds: loaded, order }: { refunds: OrderRefund[
                   </td>
                   <td className="num">{formatPaise(r.amount_paise)}</td>
                   <td>
-                    <span className={`status status-${r.status.toLowerCase()}`}>{words(r.status)}</span>
+                    <Status status={r.status} />
                     {r.reviewed_by ? ` (reviewed by ${r.reviewed_by})` : ''}
                     {r.failure_reason ? ` — ${r.failure_reason}` : ''}
                   </td>

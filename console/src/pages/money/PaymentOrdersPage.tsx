@@ -1,5 +1,5 @@
 /** "Payment orders": the organization's collections, newest first, searched by any reference. */
-import { Time } from '../../components.js';
+import { Status, Time } from '../../components.js';
 import { formatPaise } from '../../format.js';
 import { AppLink, dash } from './links.js';
 import type { Column } from '../columns.js';
@@ -25,7 +25,7 @@ const columns: Column<OrderRow>[] = [
   { title: 'Order', cell: (o) => <AppLink to={`/payment-orders/${o.id}`}><code>{o.order_id}</code></AppLink> },
   { title: 'Your reference', cell: (o) => dash(o.merchant_order_reference) },
   { title: 'Amount', cell: (o) => formatPaise(o.amount_paise), numeric: true },
-  { title: 'Status', cell: (o) => <span className={`status status-${o.status.toLowerCase()}`}>{o.status}</span> },
+  { title: 'Status', cell: (o) => <Status status={o.status} /> },
   { title: 'UTR', cell: (o) => dash(o.utr) },
 ];
 

@@ -1,5 +1,5 @@
 /** One payout: its facts, each attempt (bank reference, UTR, inquiries), each inquiry, its state moves and callbacks. */
-import { ErrorLine, Time } from '../../components.js';
+import { ErrorLine, Status, Time } from '../../components.js';
 import { formatPaise } from '../../format.js';
 import { type Delivery, Callbacks } from './Callbacks.js';
 import { AppLink, dash } from './links.js';
@@ -86,7 +86,7 @@ export function PayoutPage({ id }: { id: string }) {
             <dd>{formatPaise(p.amount_paise)}</dd>
             <dt>Status</dt>
             <dd>
-              <span className={`status status-${p.status.toLowerCase()}`}>{p.status}</span>
+              <Status status={p.status} />
               {p.failure_reason ? ` (${p.failure_reason})` : ''}
             </dd>
             <dt>Beneficiary</dt>

@@ -1,5 +1,5 @@
 /** "Payouts": the organization's bank transfers, newest first, searched by any reference. */
-import { Time } from '../../components.js';
+import { Status, Time } from '../../components.js';
 import { formatPaise } from '../../format.js';
 import { AppLink, dash } from './links.js';
 import type { Column } from '../columns.js';
@@ -28,7 +28,7 @@ const columns: Column<PayoutRow>[] = [
   { title: 'Beneficiary', cell: (p) => `${p.beneficiary_name} ••${p.account_number_last4}` },
   { title: 'Amount', cell: (p) => formatPaise(p.amount_paise), numeric: true },
   { title: 'Mode', cell: (p) => p.mode },
-  { title: 'Status', cell: (p) => <span className={`status status-${p.status.toLowerCase()}`}>{p.status}</span> },
+  { title: 'Status', cell: (p) => <Status status={p.status} /> },
   { title: 'UTR', cell: (p) => dash(p.utr) },
 ];
 

@@ -18,11 +18,15 @@ interface Totals {
   failed: number;
   amount_paise: number;
   success_rate: number | null;
+  failed_amount_paise: number;
+  pending_amount_paise: number;
+  refunded_paise?: number;
+  net_paise?: number;
 }
 interface Flow {
   today: Totals;
   month: Totals;
-  daily: Array<{ date: string; count: number; succeeded: number; failed: number; amount_paise: number }>;
+  daily: Array<{ date: string; count: number; succeeded: number; failed: number; amount_paise: number; failed_amount_paise: number; pending_amount_paise: number }>;
 }
 interface Overview {
   time_zone: string;
@@ -42,8 +46,25 @@ function Figures({ title, t }: { title: string; t: Totals }) {
       <dl>
         <dt>Count</dt>
         <dd>{t.count.toLocaleString('en-IN')}</dd>
-        <dt>Amount</dt>
-        <dd>{formatPaise(t.amount_paise)}</dd>
+        {t.net_paise !== undefined ? (
+          <>
+            <dt>Net (collected − refunds)</dt>
+            <dd>{formatPaise(t.net_paise)}</dd>
+            <dt>Collected (gross)</dt>
+            <dd>{formatPaise(t.amount_paise)}</dd>
+            <dt>Refunded</dt>
+            <dd>{formatPaise(t.refunded_paise ?? 0)}</dd>
+          </>
+        ) : (
+          <>
+            <dt>Paid out</dt>
+            <dd>{formatPaise(t.amount_paise)}</dd>
+          </>
+        )}
+        <dt>Pending</dt>
+        <dd>{formatPaise(t.pending_amount_paise)}</dd>
+        <dt>Failed</dt>
+        <dd>{formatPaise(t.failed_amount_paise)}</dd>
         <dt>Success rate</dt>
         <dd>{rate(t.success_rate)}</dd>
       </dl>
@@ -121,7 +142,7 @@ export function OverviewPage() {
       ) : (
         <>
           <p className="hint">
-            Today is {data.today} in {data.time_zone} ({zoneName(data.time_zone)}); days run midnight to midnight there (change it with Time zone at the top). Amount: what succeeded (collections paid, payouts credited). Success rate: succeeded of those finished; open ones wait.
+            Today is {data.today} in {data.time_zone} ({zoneName(data.time_zone)}); days run midnight to midnight there (change it with Time zone at the top). Collected and paid out: what succeeded (collections paid, payouts credited); net takes off refunds completed in the period; pending: still open; failed: finished without money moving. Success rate: succeeded of those finished; open ones wait.
           </p>
           <FlowSection id="collections" title="Collections" flow={data.collections} color="#0b5cad" monthName={monthName} />
           <FlowSection id="payouts" title="Payouts" flow={data.payouts} color="#1a7f37" monthName={monthName} />

@@ -11,6 +11,8 @@ import type { MoneyListQuery, Page } from '../../../services/console/money.js';
 import { okEnvelope } from '../../plugins/envelope.js';
 import { csvStream, rupeesOf } from './csv.js';
 import { ListQuery, MONEY_OPS, RefParams } from './schemas/money.js';
+import { can } from '../../../services/console/roles.js';
+import type { ConsoleRole } from '../../../store/repos/console-repo.js';
 import { sessionOf } from './session.js';
 
 function listQuery(orgId: string, q: Static<typeof ListQuery>): MoneyListQuery {
@@ -38,7 +40,7 @@ interface MoneyKind<R, D> {
   ops: { list: typeof MONEY_OPS.listOrders; export: typeof MONEY_OPS.exportOrders; get: typeof MONEY_OPS.getOrder };
   list: (q: MoneyListQuery) => Promise<Page<R>>;
   export: (q: ExportQuery) => AsyncGenerator<R>;
-  detail: (orgId: string, ref: string) => Promise<D>;
+  detail: (orgId: string, ref: string, role: ConsoleRole) => Promise<D>;
   fileName: string;
   columns: CsvColumns<R>;
 }
@@ -64,13 +66,14 @@ function registerMoneyRoutes<R, D>(app: FastifyInstance, kind: MoneyKind<R, D>):
     })();
     return reply
       .header('content-type', 'text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="${kind.fileName}"`)
+      // Dated (the day in India): a finance person keeps one file a day side by side.
+      .header('content-disposition', `attachment; filename="${kind.fileName.replace(/\.csv$/, '')}-${new Date(Date.now() + 5.5 * 3_600_000).toISOString().slice(0, 10)}.csv"`)
       .send(csvStream(all, kind.columns));
   });
 
   api.get(`${kind.path}/:ref`, { schema: { ...kind.ops.get, params: RefParams }, config: { console: 'read' } }, async (request) => {
     const { ref } = request.params;
-    return okEnvelope(request, await kind.detail(sessionOf(request).user.org_id, ref));
+    return okEnvelope(request, await kind.detail(sessionOf(request).user.org_id, ref, sessionOf(request).user.role));
   });
 }
 
@@ -83,7 +86,7 @@ export async function registerMoneyApi(app: FastifyInstance, ctx: AppContext): P
     ops: { list: MONEY_OPS.listOrders, export: MONEY_OPS.exportOrders, get: MONEY_OPS.getOrder },
     list: (q: MoneyListQuery) => money().listOrders(q),
     export: (q: ExportQuery) => money().exportOrders(q),
-    detail: (orgId: string, ref: string) => money().order(orgId, ref),
+    detail: (orgId: string, ref: string, role: ConsoleRole) => money().order(orgId, ref, can(role, 'reviews.decide')),
     fileName: 'payment-orders.csv',
     columns: [
       { header: 'created_at', value: (o) => o.created_at },
@@ -94,6 +97,9 @@ export async function registerMoneyApi(app: FastifyInstance, ctx: AppContext): P
       { header: 'status', value: (o) => o.status },
       { header: 'response_mode', value: (o) => o.response_mode },
       { header: 'utr', value: (o) => o.utr },
+      { header: 'paid_at', value: (o) => o.paid_at },
+      { header: 'purpose', value: (o) => o.purpose },
+      { header: 'customer_name', value: (o) => o.customer_name },
       { header: 'livemode', value: (o) => o.livemode },
     ],
   });

@@ -6,6 +6,7 @@
  * decision's own transaction, so a decision and its audit entry commit together or not at all.
  */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../context.js';
 import { recordAudit } from '../../../services/console/audit.js';
@@ -74,10 +75,8 @@ export async function registerConsoleReviewRoutes(app: FastifyInstance, ctx: App
   api.post(
     '/payment-orders/:id/refunds',
     {
-      preValidation: async (request) => {
-        idempotencyKeyOf(request);
-      },
-      schema: { ...REVIEW_OPS.startRefund, headers: IdempotencyKeyHeaders, params: OrderParams, body: StartRefundBody },
+      // The Idempotency-Key is required once the order is found: another organization's order is a 404 first.
+      schema: { ...REVIEW_OPS.startRefund, headers: Type.Partial(IdempotencyKeyHeaders), params: OrderParams, body: StartRefundBody },
       config: { console: 'refunds.request' },
     },
     async (request, reply) => {
@@ -88,7 +87,7 @@ export async function registerConsoleReviewRoutes(app: FastifyInstance, ctx: App
         userId: sessionOf(request).user.id,
         orderRef: request.params.id,
         body: request.body,
-        key: idempotencyKeyOf(request),
+        key: () => idempotencyKeyOf(request),
         requestId: request.id,
         onCreated: (tx, refund) =>
           recordAudit(tx, actor, {
