@@ -168,7 +168,7 @@ export type webhooks = {
         put?: never;
         /**
          * A payment order was paid: fulfil only when data.status is PAID (and retrieve the order first).
-         * @description Delivered at least once; each attempt is re-signed with a new timestamp. Answer 2xx promptly; anything else is retried.
+         * @description Delivered at least once; each attempt is re-signed with a new timestamp. Answer 2xx promptly; anything else is retried. A destination set to the Standard Webhooks scheme (contract §11) gets `webhook-id`, `webhook-timestamp` and `webhook-signature` (`v1,` + Base64 HMAC-SHA256 of `id.timestamp.body`) instead of the three X-Service headers, with the same body.
          */
         post: operations["webhook_collection_received"];
         delete?: never;
@@ -188,7 +188,7 @@ export type webhooks = {
         put?: never;
         /**
          * A refund was requested (informational).
-         * @description Delivered at least once; each attempt is re-signed with a new timestamp. Answer 2xx promptly; anything else is retried.
+         * @description Delivered at least once; each attempt is re-signed with a new timestamp. Answer 2xx promptly; anything else is retried. A destination set to the Standard Webhooks scheme (contract §11) gets `webhook-id`, `webhook-timestamp` and `webhook-signature` (`v1,` + Base64 HMAC-SHA256 of `id.timestamp.body`) instead of the three X-Service headers, with the same body.
          */
         post: operations["webhook_collection_refund_requested"];
         delete?: never;
@@ -208,7 +208,7 @@ export type webhooks = {
         put?: never;
         /**
          * A refund was completed (informational).
-         * @description Delivered at least once; each attempt is re-signed with a new timestamp. Answer 2xx promptly; anything else is retried.
+         * @description Delivered at least once; each attempt is re-signed with a new timestamp. Answer 2xx promptly; anything else is retried. A destination set to the Standard Webhooks scheme (contract §11) gets `webhook-id`, `webhook-timestamp` and `webhook-signature` (`v1,` + Base64 HMAC-SHA256 of `id.timestamp.body`) instead of the three X-Service headers, with the same body.
          */
         post: operations["webhook_collection_refund_completed"];
         delete?: never;
@@ -228,7 +228,7 @@ export type webhooks = {
         put?: never;
         /**
          * A payout was created.
-         * @description Delivered at least once; each attempt is re-signed with a new timestamp. Answer 2xx promptly; anything else is retried.
+         * @description Delivered at least once; each attempt is re-signed with a new timestamp. Answer 2xx promptly; anything else is retried. A destination set to the Standard Webhooks scheme (contract §11) gets `webhook-id`, `webhook-timestamp` and `webhook-signature` (`v1,` + Base64 HMAC-SHA256 of `id.timestamp.body`) instead of the three X-Service headers, with the same body.
          */
         post: operations["webhook_payout_created"];
         delete?: never;
@@ -248,7 +248,7 @@ export type webhooks = {
         put?: never;
         /**
          * The only event that means a completed bank transfer; retain its UTR.
-         * @description Delivered at least once; each attempt is re-signed with a new timestamp. Answer 2xx promptly; anything else is retried.
+         * @description Delivered at least once; each attempt is re-signed with a new timestamp. Answer 2xx promptly; anything else is retried. A destination set to the Standard Webhooks scheme (contract §11) gets `webhook-id`, `webhook-timestamp` and `webhook-signature` (`v1,` + Base64 HMAC-SHA256 of `id.timestamp.body`) instead of the three X-Service headers, with the same body.
          */
         post: operations["webhook_payout_success"];
         delete?: never;
@@ -268,7 +268,7 @@ export type webhooks = {
         put?: never;
         /**
          * A payout failed.
-         * @description Delivered at least once; each attempt is re-signed with a new timestamp. Answer 2xx promptly; anything else is retried.
+         * @description Delivered at least once; each attempt is re-signed with a new timestamp. Answer 2xx promptly; anything else is retried. A destination set to the Standard Webhooks scheme (contract §11) gets `webhook-id`, `webhook-timestamp` and `webhook-signature` (`v1,` + Base64 HMAC-SHA256 of `id.timestamp.body`) instead of the three X-Service headers, with the same body.
          */
         post: operations["webhook_payout_failed"];
         delete?: never;
@@ -288,7 +288,7 @@ export type webhooks = {
         put?: never;
         /**
          * A payment order failed at the provider (opt-in).
-         * @description Delivered at least once; each attempt is re-signed with a new timestamp. Answer 2xx promptly; anything else is retried.
+         * @description Delivered at least once; each attempt is re-signed with a new timestamp. Answer 2xx promptly; anything else is retried. A destination set to the Standard Webhooks scheme (contract §11) gets `webhook-id`, `webhook-timestamp` and `webhook-signature` (`v1,` + Base64 HMAC-SHA256 of `id.timestamp.body`) instead of the three X-Service headers, with the same body.
          */
         post: operations["webhook_collection_failed"];
         delete?: never;
@@ -308,7 +308,7 @@ export type webhooks = {
         put?: never;
         /**
          * A payment order's window ended without payment (opt-in).
-         * @description Delivered at least once; each attempt is re-signed with a new timestamp. Answer 2xx promptly; anything else is retried.
+         * @description Delivered at least once; each attempt is re-signed with a new timestamp. Answer 2xx promptly; anything else is retried. A destination set to the Standard Webhooks scheme (contract §11) gets `webhook-id`, `webhook-timestamp` and `webhook-signature` (`v1,` + Base64 HMAC-SHA256 of `id.timestamp.body`) instead of the three X-Service headers, with the same body.
          */
         post: operations["webhook_collection_expired"];
         delete?: never;
@@ -328,7 +328,7 @@ export type webhooks = {
         put?: never;
         /**
          * A payment order was cancelled (opt-in).
-         * @description Delivered at least once; each attempt is re-signed with a new timestamp. Answer 2xx promptly; anything else is retried.
+         * @description Delivered at least once; each attempt is re-signed with a new timestamp. Answer 2xx promptly; anything else is retried. A destination set to the Standard Webhooks scheme (contract §11) gets `webhook-id`, `webhook-timestamp` and `webhook-signature` (`v1,` + Base64 HMAC-SHA256 of `id.timestamp.body`) instead of the three X-Service headers, with the same body.
          */
         post: operations["webhook_collection_cancelled"];
         delete?: never;
@@ -348,7 +348,7 @@ export type webhooks = {
         put?: never;
         /**
          * A checker rejected a payout made in the console; no money moved (opt-in).
-         * @description Delivered at least once; each attempt is re-signed with a new timestamp. Answer 2xx promptly; anything else is retried.
+         * @description Delivered at least once; each attempt is re-signed with a new timestamp. Answer 2xx promptly; anything else is retried. A destination set to the Standard Webhooks scheme (contract §11) gets `webhook-id`, `webhook-timestamp` and `webhook-signature` (`v1,` + Base64 HMAC-SHA256 of `id.timestamp.body`) instead of the three X-Service headers, with the same body.
          */
         post: operations["webhook_payout_rejected"];
         delete?: never;
@@ -368,7 +368,7 @@ export type webhooks = {
         put?: never;
         /**
          * A payout that had succeeded was reversed by the bank; its amount was credited back (opt-in).
-         * @description Delivered at least once; each attempt is re-signed with a new timestamp. Answer 2xx promptly; anything else is retried.
+         * @description Delivered at least once; each attempt is re-signed with a new timestamp. Answer 2xx promptly; anything else is retried. A destination set to the Standard Webhooks scheme (contract §11) gets `webhook-id`, `webhook-timestamp` and `webhook-signature` (`v1,` + Base64 HMAC-SHA256 of `id.timestamp.body`) instead of the three X-Service headers, with the same body.
          */
         post: operations["webhook_payout_reversed"];
         delete?: never;
@@ -388,7 +388,7 @@ export type webhooks = {
         put?: never;
         /**
          * A test event: no money moved; answer 2xx.
-         * @description Delivered at least once; each attempt is re-signed with a new timestamp. Answer 2xx promptly; anything else is retried.
+         * @description Delivered at least once; each attempt is re-signed with a new timestamp. Answer 2xx promptly; anything else is retried. A destination set to the Standard Webhooks scheme (contract §11) gets `webhook-id`, `webhook-timestamp` and `webhook-signature` (`v1,` + Base64 HMAC-SHA256 of `id.timestamp.body`) instead of the three X-Service headers, with the same body.
          */
         post: operations["webhook_test"];
         delete?: never;
@@ -425,12 +425,19 @@ export type components = {
             };
             request_id: string;
         };
+        /** @enum {string} */
         ResponseMode: "CHECKOUT" | "INTENT";
-        /** @description API §3.1 */
+        /**
+         * @description API §3.1
+         * @enum {string}
+         */
         PaymentOrderStatus: "AWAITING_CUSTOMER" | "PENDING_PAYMENT" | "AWAITING_CONFIRMATION" | "PAID" | "MANUALLY_CONFIRMED" | "FAILED" | "EXPIRED" | "CANCELLED" | "REFUNDED";
         /** @description API §4.1. CHECKOUT (default): the hosted page collects payer details. INTENT: customer fields and explicit consent are required. */
         CreatePaymentOrderRequest: {
-            /** @description INR, in paise */
+            /**
+             * Format: int64
+             * @description INR, in paise
+             */
             amount_paise: number;
             purpose: string;
             /** @description echoed back; max 120 characters */
@@ -491,6 +498,7 @@ export type components = {
             /** @description service order identifier; usable in paths */
             order_id: string;
             merchant_order_reference: string | null;
+            /** Format: int64 */
             amount_paise: number;
             /** @enum {string} */
             currency: "INR";
@@ -547,9 +555,15 @@ export type components = {
             next_cursor: string | null;
             request_id: string;
         };
-        /** @description as enabled on the payout route */
+        /**
+         * @description as enabled on the payout route
+         * @enum {string}
+         */
         PayoutMode: "IMPS" | "NEFT" | "RTGS";
-        /** @description API §3.2, contract §4 */
+        /**
+         * @description API §3.2, contract §4
+         * @enum {string}
+         */
         PayoutStatus: "PROCESSING" | "SUCCESS" | "FAILED" | "REVERSED";
         InlineBeneficiary: {
             name: string;
@@ -572,7 +586,10 @@ export type components = {
             beneficiary?: components["schemas"]["InlineBeneficiary"];
             /** @description an active payout route; the default route when omitted */
             bank_connection_id?: string;
-            /** @description INR, in paise. IMPS at most 50000000, RTGS at least 20000000. */
+            /**
+             * Format: int64
+             * @description INR, in paise. IMPS at most 50000000, RTGS at least 20000000.
+             */
             amount_paise: number;
             mode: components["schemas"]["PayoutMode"];
             client_reference?: string;
@@ -601,6 +618,7 @@ export type components = {
             /** @description service transaction identifier; usable in paths */
             transaction_id: string;
             client_reference: string | null;
+            /** Format: int64 */
             amount_paise: number;
             /** @enum {string} */
             currency: "INR";
@@ -651,10 +669,16 @@ export type components = {
             next_cursor: string | null;
             request_id: string;
         };
-        /** @description PENDING_REVIEW → PROCESSING → COMPLETED; or REJECTED (by a reviewer) or FAILED (at the provider) */
+        /**
+         * @description PENDING_REVIEW → PROCESSING → COMPLETED; or REJECTED (by a reviewer) or FAILED (at the provider)
+         * @enum {string}
+         */
         RefundStatus: "PENDING_REVIEW" | "PROCESSING" | "COMPLETED" | "REJECTED" | "FAILED";
         CreateRefundRequest: {
-            /** @description INR paise; defaults to what is left to refund */
+            /**
+             * Format: int64
+             * @description INR paise; defaults to what is left to refund
+             */
             amount_paise?: number;
             reason?: string;
         };
@@ -668,6 +692,7 @@ export type components = {
             /** @description our reference, also the provider's idempotency key; usable in paths */
             refund_id: string;
             order_id: string;
+            /** Format: int64 */
             amount_paise: number;
             /** @enum {string} */
             currency: "INR";
@@ -702,10 +727,14 @@ export type components = {
         CollectionReceivedData: {
             order_id: string;
             merchant_order_reference: string | null;
-            /** @description PAID: the provider confirmed it (fulfil); MANUALLY_CONFIRMED: an operations reviewer confirmed payment evidence (contract §6) */
+            /**
+             * @description PAID: the provider confirmed it (fulfil); MANUALLY_CONFIRMED: an operations reviewer confirmed payment evidence (contract §6)
+             * @enum {string}
+             */
             status: "PAID" | "MANUALLY_CONFIRMED";
             /** @description `SUCCESS` with PAID */
             provider_status: string;
+            /** Format: int64 */
             amount_paise: number;
             /** @enum {string} */
             currency: "INR";
@@ -723,6 +752,7 @@ export type components = {
             payout_id: string;
             transaction_id: string;
             client_reference: string | null;
+            /** Format: int64 */
             amount_paise: number;
             /** @enum {string} */
             currency: "INR";
@@ -743,6 +773,7 @@ export type components = {
             payout_id: string;
             transaction_id: string;
             client_reference: string | null;
+            /** Format: int64 */
             amount_paise: number;
             /** @enum {string} */
             currency: "INR";
@@ -766,6 +797,7 @@ export type components = {
             payout_id: string;
             transaction_id: string;
             client_reference: string | null;
+            /** Format: int64 */
             amount_paise: number;
             /** @enum {string} */
             currency: "INR";
@@ -788,6 +820,7 @@ export type components = {
             payout_id: string;
             transaction_id: string;
             client_reference: string | null;
+            /** Format: int64 */
             amount_paise: number;
             /** @enum {string} */
             currency: "INR";
@@ -822,6 +855,7 @@ export type components = {
             /** @description our reference, also the provider's idempotency key; usable in paths */
             refund_id: string;
             order_id: string;
+            /** Format: int64 */
             amount_paise: number;
             /** @enum {string} */
             currency: "INR";
@@ -845,10 +879,12 @@ export type components = {
         CollectionClosedData: {
             order_id: string;
             merchant_order_reference: string | null;
+            /** @enum {string} */
             status: "FAILED" | "EXPIRED" | "CANCELLED";
             provider_status: string;
             /** @description why the provider failed it (FAILED); null otherwise */
             failure_reason: string | null;
+            /** Format: int64 */
             amount_paise: number;
             /** @enum {string} */
             currency: "INR";
@@ -865,6 +901,7 @@ export type components = {
             payout_id: string;
             transaction_id: string;
             client_reference: string | null;
+            /** Format: int64 */
             amount_paise: number;
             /** @enum {string} */
             currency: "INR";
@@ -882,7 +919,10 @@ export type components = {
             rejected_at: string;
         };
         TestEventData: {
-            /** @description the destination it was sent to */
+            /**
+             * @description the destination it was sent to
+             * @enum {string}
+             */
             destination: "payin" | "payout";
             message: string;
         };
@@ -1097,7 +1137,7 @@ export interface operations {
                 /** @description only resources created at or before this time */
                 created_to?: string;
                 /** @description page size, 1–100 (default 20) */
-                limit?: string;
+                limit?: number;
                 /** @description the `next_cursor` of the previous page */
                 cursor?: string;
             };
@@ -1129,7 +1169,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`, `SELF_APPROVAL_DENIED`. The client lacks the scope, or the source address is not on its allow list. */
+            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`. The client lacks the scope, or the source address is not on its allow list. */
             403: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
@@ -1140,7 +1180,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `VALIDATION_FAILED`, `IDEMPOTENCY_KEY_REUSED`, `SENSITIVE_DATA_REJECTED`, `BENEFICIARY_INVALID`, `ROUTE_INVALID`, `MODE_NOT_ENABLED`, `REFUND_EXCEEDS_AMOUNT`. A field breaks a rule (`error.details`), the Idempotency-Key was used for a different request, or a reference does not resolve. */
+            /** @description `VALIDATION_FAILED`. A field breaks a rule (`error.details`), the Idempotency-Key was used for a different request, or a reference does not resolve. */
             422: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
@@ -1241,7 +1281,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`, `SELF_APPROVAL_DENIED`. The client lacks the scope, or the source address is not on its allow list. */
+            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`. The client lacks the scope, or the source address is not on its allow list. */
             403: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
@@ -1252,7 +1292,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `IDEMPOTENCY_KEY_IN_PROGRESS`, `INVALID_STATE`, `DUPLICATE_FILE`. The first request with this Idempotency-Key is still running, or the resource is not in a state that allows this. */
+            /** @description `IDEMPOTENCY_KEY_IN_PROGRESS`. The first request with this Idempotency-Key is still running, or the resource is not in a state that allows this. */
             409: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
@@ -1285,7 +1325,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `VALIDATION_FAILED`, `IDEMPOTENCY_KEY_REUSED`, `SENSITIVE_DATA_REJECTED`, `BENEFICIARY_INVALID`, `ROUTE_INVALID`, `MODE_NOT_ENABLED`, `REFUND_EXCEEDS_AMOUNT`. A field breaks a rule (`error.details`), the Idempotency-Key was used for a different request, or a reference does not resolve. */
+            /** @description `VALIDATION_FAILED`, `IDEMPOTENCY_KEY_REUSED`, `SENSITIVE_DATA_REJECTED`. A field breaks a rule (`error.details`), the Idempotency-Key was used for a different request, or a reference does not resolve. */
             422: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
@@ -1369,7 +1409,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`, `SELF_APPROVAL_DENIED`. The client lacks the scope, or the source address is not on its allow list. */
+            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`. The client lacks the scope, or the source address is not on its allow list. */
             403: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
@@ -1382,6 +1422,17 @@ export interface operations {
             };
             /** @description `NOT_FOUND`. No such resource for this client (resources are scoped to the organization and the API client). */
             404: {
+                headers: {
+                    /** @description The request_id of this answer (also in its body). */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `VALIDATION_FAILED`. A field breaks a rule (`error.details`), the Idempotency-Key was used for a different request, or a reference does not resolve. */
+            422: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
@@ -1453,7 +1504,7 @@ export interface operations {
                     "application/json": components["schemas"]["PaymentOrderEnvelope"];
                 };
             };
-            /** @description `INVALID_JSON`, `IDEMPOTENCY_KEY_REQUIRED`, `IDEMPOTENCY_KEY_INVALID`. The body is not JSON, or the Idempotency-Key header is missing or not a UUID v4. Do not retry unchanged. */
+            /** @description `INVALID_JSON`. The body is not JSON, or the Idempotency-Key header is missing or not a UUID v4. Do not retry unchanged. */
             400: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
@@ -1475,7 +1526,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`, `SELF_APPROVAL_DENIED`. The client lacks the scope, or the source address is not on its allow list. */
+            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`. The client lacks the scope, or the source address is not on its allow list. */
             403: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
@@ -1497,7 +1548,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `IDEMPOTENCY_KEY_IN_PROGRESS`, `INVALID_STATE`, `DUPLICATE_FILE`. The first request with this Idempotency-Key is still running, or the resource is not in a state that allows this. */
+            /** @description `INVALID_STATE`. The first request with this Idempotency-Key is still running, or the resource is not in a state that allows this. */
             409: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
@@ -1530,7 +1581,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `VALIDATION_FAILED`, `IDEMPOTENCY_KEY_REUSED`, `SENSITIVE_DATA_REJECTED`, `BENEFICIARY_INVALID`, `ROUTE_INVALID`, `MODE_NOT_ENABLED`, `REFUND_EXCEEDS_AMOUNT`. A field breaks a rule (`error.details`), the Idempotency-Key was used for a different request, or a reference does not resolve. */
+            /** @description `VALIDATION_FAILED`. A field breaks a rule (`error.details`), the Idempotency-Key was used for a different request, or a reference does not resolve. */
             422: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
@@ -1590,7 +1641,7 @@ export interface operations {
                 /** @description only resources created at or before this time */
                 created_to?: string;
                 /** @description page size, 1–100 (default 20) */
-                limit?: string;
+                limit?: number;
                 /** @description the `next_cursor` of the previous page */
                 cursor?: string;
             };
@@ -1622,7 +1673,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`, `SELF_APPROVAL_DENIED`. The client lacks the scope, or the source address is not on its allow list. */
+            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`. The client lacks the scope, or the source address is not on its allow list. */
             403: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
@@ -1633,7 +1684,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `VALIDATION_FAILED`, `IDEMPOTENCY_KEY_REUSED`, `SENSITIVE_DATA_REJECTED`, `BENEFICIARY_INVALID`, `ROUTE_INVALID`, `MODE_NOT_ENABLED`, `REFUND_EXCEEDS_AMOUNT`. A field breaks a rule (`error.details`), the Idempotency-Key was used for a different request, or a reference does not resolve. */
+            /** @description `VALIDATION_FAILED`. A field breaks a rule (`error.details`), the Idempotency-Key was used for a different request, or a reference does not resolve. */
             422: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
@@ -1734,7 +1785,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`, `SELF_APPROVAL_DENIED`. The client lacks the scope, or the source address is not on its allow list. */
+            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`. The client lacks the scope, or the source address is not on its allow list. */
             403: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
@@ -1745,7 +1796,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `IDEMPOTENCY_KEY_IN_PROGRESS`, `INVALID_STATE`, `DUPLICATE_FILE`. The first request with this Idempotency-Key is still running, or the resource is not in a state that allows this. */
+            /** @description `IDEMPOTENCY_KEY_IN_PROGRESS`. The first request with this Idempotency-Key is still running, or the resource is not in a state that allows this. */
             409: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
@@ -1778,7 +1829,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `VALIDATION_FAILED`, `IDEMPOTENCY_KEY_REUSED`, `SENSITIVE_DATA_REJECTED`, `BENEFICIARY_INVALID`, `ROUTE_INVALID`, `MODE_NOT_ENABLED`, `REFUND_EXCEEDS_AMOUNT`. A field breaks a rule (`error.details`), the Idempotency-Key was used for a different request, or a reference does not resolve. */
+            /** @description `VALIDATION_FAILED`, `IDEMPOTENCY_KEY_REUSED`, `SENSITIVE_DATA_REJECTED`, `BENEFICIARY_INVALID`, `ROUTE_INVALID`, `MODE_NOT_ENABLED`. A field breaks a rule (`error.details`), the Idempotency-Key was used for a different request, or a reference does not resolve. */
             422: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
@@ -1862,7 +1913,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`, `SELF_APPROVAL_DENIED`. The client lacks the scope, or the source address is not on its allow list. */
+            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`. The client lacks the scope, or the source address is not on its allow list. */
             403: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
@@ -1875,6 +1926,17 @@ export interface operations {
             };
             /** @description `NOT_FOUND`. No such resource for this client (resources are scoped to the organization and the API client). */
             404: {
+                headers: {
+                    /** @description The request_id of this answer (also in its body). */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `VALIDATION_FAILED`. A field breaks a rule (`error.details`), the Idempotency-Key was used for a different request, or a reference does not resolve. */
+            422: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
@@ -1957,7 +2019,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`, `SELF_APPROVAL_DENIED`. The client lacks the scope, or the source address is not on its allow list. */
+            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`. The client lacks the scope, or the source address is not on its allow list. */
             403: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
@@ -1970,6 +2032,17 @@ export interface operations {
             };
             /** @description `NOT_FOUND`. No such resource for this client (resources are scoped to the organization and the API client). */
             404: {
+                headers: {
+                    /** @description The request_id of this answer (also in its body). */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `VALIDATION_FAILED`. A field breaks a rule (`error.details`), the Idempotency-Key was used for a different request, or a reference does not resolve. */
+            422: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
@@ -2072,7 +2145,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`, `SELF_APPROVAL_DENIED`. The client lacks the scope, or the source address is not on its allow list. */
+            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`. The client lacks the scope, or the source address is not on its allow list. */
             403: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
@@ -2094,7 +2167,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `IDEMPOTENCY_KEY_IN_PROGRESS`, `INVALID_STATE`, `DUPLICATE_FILE`. The first request with this Idempotency-Key is still running, or the resource is not in a state that allows this. */
+            /** @description `IDEMPOTENCY_KEY_IN_PROGRESS`, `INVALID_STATE`. The first request with this Idempotency-Key is still running, or the resource is not in a state that allows this. */
             409: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
@@ -2127,7 +2200,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `VALIDATION_FAILED`, `IDEMPOTENCY_KEY_REUSED`, `SENSITIVE_DATA_REJECTED`, `BENEFICIARY_INVALID`, `ROUTE_INVALID`, `MODE_NOT_ENABLED`, `REFUND_EXCEEDS_AMOUNT`. A field breaks a rule (`error.details`), the Idempotency-Key was used for a different request, or a reference does not resolve. */
+            /** @description `VALIDATION_FAILED`, `IDEMPOTENCY_KEY_REUSED`, `SENSITIVE_DATA_REJECTED`, `REFUND_EXCEEDS_AMOUNT`. A field breaks a rule (`error.details`), the Idempotency-Key was used for a different request, or a reference does not resolve. */
             422: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
@@ -2211,7 +2284,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`, `SELF_APPROVAL_DENIED`. The client lacks the scope, or the source address is not on its allow list. */
+            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`. The client lacks the scope, or the source address is not on its allow list. */
             403: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
@@ -2224,6 +2297,17 @@ export interface operations {
             };
             /** @description `NOT_FOUND`. No such resource for this client (resources are scoped to the organization and the API client). */
             404: {
+                headers: {
+                    /** @description The request_id of this answer (also in its body). */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `VALIDATION_FAILED`. A field breaks a rule (`error.details`), the Idempotency-Key was used for a different request, or a reference does not resolve. */
+            422: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;

@@ -31,14 +31,49 @@ const headerName = (name: string) => name.replace(/(^|-)([a-z])/g, (_m, dash: st
 type Json = Record<string, unknown>;
 const objectsIn = (value: unknown): Json[] => (value && typeof value === 'object' ? (Object.values(value) as Json[]) : []);
 
+/**
+ * `format: int64` on every `*_paise` integer (contract §11), wherever it is (components, bodies,
+ * nullable unions): rupee amounts above ₹2.14 crore overflow a 32-bit integer in generated clients.
+ */
+function markPaise(node: unknown, paise = false): void {
+  if (Array.isArray(node)) {
+    for (const n of node) markPaise(n, paise);
+    return;
+  }
+  if (!node || typeof node !== 'object') return;
+  const o = node as Json;
+  if (paise && o.type === 'integer') o.format = 'int64';
+  for (const [key, value] of Object.entries(o)) {
+    if (key === 'properties' && value && typeof value === 'object') {
+      for (const [name, prop] of Object.entries(value as Json)) markPaise(prop, name.endsWith('_paise'));
+    } else if (key === 'anyOf' || key === 'oneOf' || key === 'allOf') markPaise(value, paise);
+    else markPaise(value, false);
+  }
+}
+
+/**
+ * Query parameters arrive as text, so the route's schema of `limit` is a pattern (1–100); the
+ * document says what a generator should send: an integer from 1 to 100.
+ */
+function typeLimit(parameter: Json): void {
+  if (parameter.in !== 'query' || parameter.name !== 'limit') return;
+  const schema = parameter.schema as Json | undefined;
+  parameter.schema = { type: 'integer', minimum: 1, maximum: 100, default: 20, ...(schema?.description ? { description: schema.description } : {}) };
+}
+
 function finishDocument(doc: Json): Json {
+  markPaise(doc.components);
+  markPaise(doc.paths);
   // The console's paths are absolute on the service origin; the document's server is /api/v1.
   for (const [path, item] of Object.entries((doc.paths ?? {}) as Record<string, Json>)) {
     if (path.startsWith(`${CONSOLE_API_PREFIX}/`)) item.servers = [{ url: '/', description: 'the service origin: the console API is not under /api/v1' }];
   }
   for (const item of objectsIn(doc.paths)) {
     for (const op of objectsIn(item)) {
-      for (const p of (op.parameters ?? []) as Json[]) if (p.in === 'header') p.name = headerName(String(p.name));
+      for (const p of (op.parameters ?? []) as Json[]) {
+        if (p.in === 'header') p.name = headerName(String(p.name));
+        typeLimit(p);
+      }
       for (const response of objectsIn(op.responses)) {
         for (const header of objectsIn(response.headers)) {
           const schema = header.schema as Json | undefined;
@@ -68,6 +103,7 @@ export const SWAGGER_OPTIONS: FastifyDynamicSwaggerOptions = {
     tags: [
       { name: 'payment orders', description: 'INR collections: hosted checkout or UPI intent (API §4.1, §4.2)' },
       { name: 'payouts', description: 'Direct bank payouts (API §4.3, §4.4)' },
+      { name: 'refunds', description: 'Refunds of paid payment orders (contract §6)' },
       {
         name: CONSOLE_TAG,
         description:
