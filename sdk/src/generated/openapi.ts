@@ -1152,6 +1152,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1174,6 +1178,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1185,6 +1193,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1198,6 +1210,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1209,6 +1225,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1222,6 +1242,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1253,6 +1277,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Present (`true`) when this is the stored answer of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1264,6 +1292,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1286,6 +1318,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1297,6 +1333,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1308,6 +1348,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1319,6 +1363,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1330,6 +1378,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1343,6 +1395,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1354,6 +1410,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1367,6 +1427,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1392,6 +1456,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1414,6 +1482,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1425,6 +1497,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1436,6 +1512,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1449,6 +1529,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1460,6 +1544,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1473,6 +1561,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1498,6 +1590,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1509,6 +1605,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1531,6 +1631,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1542,6 +1646,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1553,6 +1661,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1564,6 +1676,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1575,6 +1691,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1586,6 +1706,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1599,6 +1723,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1610,6 +1738,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1623,6 +1755,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1656,6 +1792,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1678,6 +1818,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1689,6 +1833,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1702,6 +1850,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1713,6 +1865,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1726,6 +1882,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1757,6 +1917,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Present (`true`) when this is the stored answer of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1768,6 +1932,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1790,6 +1958,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1801,6 +1973,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1812,6 +1988,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1823,6 +2003,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1834,6 +2018,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1847,6 +2035,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1858,6 +2050,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1871,6 +2067,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1896,6 +2096,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1918,6 +2122,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1929,6 +2137,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1940,6 +2152,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1953,6 +2169,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1964,6 +2184,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1977,6 +2201,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2002,6 +2230,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2024,6 +2256,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2035,6 +2271,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2046,6 +2286,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2059,6 +2303,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2070,6 +2318,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2083,6 +2335,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2117,6 +2373,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Present (`true`) when this is the stored answer of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2128,6 +2388,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2150,6 +2414,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2161,6 +2429,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2172,6 +2444,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2183,6 +2459,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2194,6 +2474,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2205,6 +2489,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2218,6 +2506,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2229,6 +2521,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2242,6 +2538,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2267,6 +2567,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2289,6 +2593,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2300,6 +2608,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2311,6 +2623,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2324,6 +2640,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2335,6 +2655,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2348,6 +2672,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {

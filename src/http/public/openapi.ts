@@ -61,9 +61,29 @@ function typeLimit(parameter: Json): void {
   parameter.schema = { type: 'integer', minimum: 1, maximum: 100, default: 20, ...(schema?.description ? { description: schema.description } : {}) };
 }
 
+/** Contract §11: the client's per-minute quota, on every answer once the client is authenticated. */
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Policy': {
+    description: "The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `\"per-minute\";q=LIMIT;w=60`.",
+    schema: { type: 'string', example: '"per-minute";q=600;w=60' },
+  },
+  RateLimit: {
+    description: 'What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back).',
+    schema: { type: 'string', example: '"per-minute";r=599;t=1' },
+  },
+};
+
 function finishDocument(doc: Json): Json {
   markPaise(doc.components);
   markPaise(doc.paths);
+  for (const [path, item] of Object.entries((doc.paths ?? {}) as Record<string, Json>)) {
+    if (path.startsWith(`${CONSOLE_API_PREFIX}/`)) continue;
+    for (const op of objectsIn(item)) {
+      for (const [status, response] of Object.entries((op.responses ?? {}) as Record<string, Json>)) {
+        if (status !== '401') response.headers = { ...(response.headers as Json | undefined), ...RATE_LIMIT_HEADERS };
+      }
+    }
+  }
   // The console's paths are absolute on the service origin; the document's server is /api/v1.
   for (const [path, item] of Object.entries((doc.paths ?? {}) as Record<string, Json>)) {
     if (path.startsWith(`${CONSOLE_API_PREFIX}/`)) item.servers = [{ url: '/', description: 'the service origin: the console API is not under /api/v1' }];
