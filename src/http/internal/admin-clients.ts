@@ -60,7 +60,9 @@ export async function registerAdminClientRoutes(app: FastifyInstance, ctx: AppCo
 
   admin.post('/clients/:client_id/rotate-secret', { schema: { params: ClientParams } }, async (request) => {
     const { client_id } = request.params;
-    const secret = await ctx.clients.rotateSecret(client_id);
-    return okEnvelope(request, { client_id, client_secret: secret });
+    // Optional body {overlap_hours}: 0–168 (contract §11), checked by the service.
+    const overlap = (request.body as { overlap_hours?: unknown } | undefined)?.overlap_hours ?? 0;
+    const r = await ctx.clients.rotateSecretWithOverlap(client_id, typeof overlap === 'number' ? overlap : Number.NaN);
+    return okEnvelope(request, { client_id, client_secret: r.secret, old_secret_expires_at: r.oldSecretExpiresAt?.toISOString() ?? null });
   });
 }

@@ -96,6 +96,9 @@ export interface ClientsServiceOptions {
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** `tijori client rotate-secret --overlap-hours N`: at most a week (contract §11). */
+export const MAX_SECRET_OVERLAP_HOURS = 168;
+
 export class ClientsService {
   /**
    * Known clients and unknown ids are cached apart, each least-recently-used with a bound: ids
@@ -224,17 +227,32 @@ export class ClientsService {
     return after;
   }
 
-  async rotateSecret(clientId: string, onRotated?: ChangeHook<string>): Promise<string> {
+  /**
+   * A new secret, shown once. With `overlapHours` (0–168, contract §11) the old secret stays valid
+   * that long, so a fleet can be updated without errors; with 0 it stops at once (within
+   * CLIENT_CACHE_MS on other instances).
+   */
+  async rotateSecret(clientId: string, onRotated?: ChangeHook<string>, overlapHours = 0): Promise<string> {
+    return (await this.rotateSecretWithOverlap(clientId, overlapHours, onRotated)).secret;
+  }
+
+  async rotateSecretWithOverlap(clientId: string, overlapHours: number, onRotated?: ChangeHook<string>): Promise<{ secret: string; oldSecretExpiresAt: Date | null }> {
+    if (!Number.isInteger(overlapHours) || overlapHours < 0 || overlapHours > MAX_SECRET_OVERLAP_HOURS) {
+      throw validationError([{ field: 'overlap_hours', issue: `must be an integer from 0 to ${MAX_SECRET_OVERLAP_HOURS}` }]);
+    }
     const secret = newClientSecret();
+    let expiresAt: Date | null = null;
     try {
       await this.db.tx(async (tx) => {
-        if (!(await repo.replaceSecretHash(tx, clientId, hashSecret(secret)))) throw new AppError('NOT_FOUND', 'No such client.');
+        const r = await repo.replaceSecretHash(tx, clientId, hashSecret(secret), overlapHours);
+        if (!r) throw new AppError('NOT_FOUND', 'No such client.');
+        expiresAt = r.previous_secret_expires_at;
         await onRotated?.(tx, clientId);
       });
     } finally {
       this.known.delete(clientId);
     }
-    return secret;
+    return { secret, oldSecretExpiresAt: expiresAt };
   }
 
   async listOfOrg(orgId: string): Promise<repo.ClientListRow[]> {
@@ -297,12 +315,17 @@ export class ClientsService {
       throw new AppError('API_AUTH_FAILED', 'Missing or invalid X-Service-Client-Id or Authorization: Bearer credentials.');
     }
     const row = await this.lookup(clientId);
-    if (!row || !row.active || !secretMatches(secret, row.secret_hash)) {
+    if (!row || !row.active || !(secretMatches(secret, row.secret_hash) || previousSecretMatches(secret, row))) {
       throw new AppError('API_AUTH_FAILED', 'Missing or invalid X-Service-Client-Id or Authorization: Bearer credentials.');
     }
     if (!ipAllowed(ip, row.allowed_ips)) throw new AppError('API_IP_NOT_ALLOWED', 'Requests from this source address are not allowed for this client.');
     return { pk: row.id, clientId: row.client_id, orgId: row.org_id, scopes: row.scopes, rateLimitPerMinute: row.rate_limit_per_minute };
   }
+}
+
+/** The secret before a rotation with an overlap, while its overlap lasts (contract §11). */
+function previousSecretMatches(secret: string, row: repo.ClientRow): boolean {
+  return row.previous_secret_hash !== null && row.previous_secret_expires_at !== null && row.previous_secret_expires_at.getTime() > Date.now() && secretMatches(secret, row.previous_secret_hash);
 }
 
 export function requireScope(principal: Principal, scope: Scope): void {

@@ -14,6 +14,9 @@ export interface ClientRow {
   org_id: string;
   name: string | null;
   secret_hash: Buffer;
+  /** The secret before a rotation with an overlap, valid until previous_secret_expires_at (contract §11). */
+  previous_secret_hash: Buffer | null;
+  previous_secret_expires_at: Date | null;
   scopes: Scope[];
   allowed_ips: string[];
   rate_limit_per_minute: number;
@@ -32,7 +35,7 @@ export async function findOrg(q: Queryable, id: string): Promise<OrgRow | null> 
 
 export async function insertClient(
   q: Queryable,
-  c: Omit<ClientRow, 'active'>,
+  c: Omit<ClientRow, 'active' | 'previous_secret_hash' | 'previous_secret_expires_at'>,
 ): Promise<ClientRow> {
   const r = await q.query<ClientRow>(
     `INSERT INTO api_clients (id, client_id, org_id, name, secret_hash, scopes, allowed_ips, rate_limit_per_minute)
@@ -44,7 +47,7 @@ export async function insertClient(
 
 export async function findClientByClientId(q: Queryable, clientId: string): Promise<ClientRow | null> {
   const r = await q.query<ClientRow>(
-    `SELECT id, client_id, org_id, name, secret_hash, scopes, allowed_ips, rate_limit_per_minute, active
+    `SELECT id, client_id, org_id, name, secret_hash, previous_secret_hash, previous_secret_expires_at, scopes, allowed_ips, rate_limit_per_minute, active
        FROM api_clients WHERE client_id = $1`,
     [clientId],
   );
@@ -54,7 +57,7 @@ export async function findClientByClientId(q: Queryable, clientId: string): Prom
 /** The client row locked for a change of its settings (inside a transaction). */
 export async function lockClient(q: Queryable, clientId: string): Promise<ClientRow | null> {
   const r = await q.query<ClientRow>(
-    `SELECT id, client_id, org_id, name, secret_hash, scopes, allowed_ips, rate_limit_per_minute, active
+    `SELECT id, client_id, org_id, name, secret_hash, previous_secret_hash, previous_secret_expires_at, scopes, allowed_ips, rate_limit_per_minute, active
        FROM api_clients WHERE client_id = $1 FOR UPDATE`,
     [clientId],
   );
@@ -85,9 +88,19 @@ export async function addAllowedIp(q: Queryable, clientId: string, ip: string): 
   return r.rows[0]?.allowed_ips ?? null;
 }
 
-export async function replaceSecretHash(q: Queryable, clientId: string, hash: Buffer): Promise<boolean> {
-  const r = await q.query('UPDATE api_clients SET secret_hash = $2, secret_rotated_at = now() WHERE client_id = $1', [clientId, hash]);
-  return (r.rowCount ?? 0) === 1;
+export async function replaceSecretHash(q: Queryable, clientId: string, hash: Buffer, overlapHours = 0): Promise<{ previous_secret_expires_at: Date | null } | null> {
+  // With an overlap the secret in use now stays valid for overlapHours; without one (or 0) any
+  // earlier overlap ends too: only the new secret works.
+  const r = await q.query<{ previous_secret_expires_at: Date | null }>(
+    `UPDATE api_clients
+        SET previous_secret_hash = CASE WHEN $3::int > 0 THEN secret_hash END,
+            previous_secret_expires_at = CASE WHEN $3::int > 0 THEN now() + make_interval(hours => $3::int) END,
+            secret_hash = $2, secret_rotated_at = now()
+      WHERE client_id = $1
+      RETURNING previous_secret_expires_at`,
+    [clientId, hash, overlapHours],
+  );
+  return r.rows[0] ?? null;
 }
 
 export interface ClientListRow {
