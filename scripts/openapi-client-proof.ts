@@ -84,6 +84,19 @@ export async function pay(beneficiaryId: string): Promise<string> {
   return [created.data.data.transaction_id, created.data.approval_required, reason].join(' ');
 }
 
+// The request rules are in the types: an INTENT order without the customer, or a payout with
+// neither beneficiary_id nor beneficiary, does not compile (one with both is refused by the
+// service: TypeScript's unions allow extra members).
+export const intentWithoutCustomer = () =>
+  // @ts-expect-error INTENT needs customer_name, customer_email, customer_phone and customer_consent
+  api.POST('/merchant/payment-orders', { params: { header: { 'Idempotency-Key': crypto.randomUUID() } }, body: { amount_paise: 100, purpose: 'x', response_mode: 'INTENT' } });
+export const noBeneficiary = () =>
+  api.POST('/merchant/payouts', {
+    params: { header: { 'Idempotency-Key': crypto.randomUUID() } },
+    // @ts-expect-error one of beneficiary_id and beneficiary is required
+    body: { amount_paise: 100, mode: 'IMPS' },
+  });
+
 export async function refund(orderRef: string): Promise<string> {
   const created = await api.POST('/merchant/payment-orders/{order}/refunds', {
     params: { header: { 'Idempotency-Key': crypto.randomUUID() }, path: { order: orderRef } },

@@ -66,15 +66,24 @@ test('lists every merchant route with operationId, request schema, headers and e
     assert.equal(schema.properties.livemode.type, 'boolean', `${name} documents livemode`);
     assert.ok(schema.required.includes('livemode'), `${name} requires livemode`);
   }
-  const body = resolve(doc.paths['/merchant/payment-orders'].post.requestBody.content['application/json'].schema);
+  // The request rules a generator would lose are whole request types (issue 31): INTENT needs the customer.
+  const union = resolve(doc.paths['/merchant/payment-orders'].post.requestBody.content['application/json'].schema);
+  assert.deepEqual(union.oneOf.map((r: any) => r.$ref), ['#/components/schemas/CheckoutPaymentOrderRequest', '#/components/schemas/IntentPaymentOrderRequest']);
+  const body = doc.components.schemas.CheckoutPaymentOrderRequest;
+  const intent = doc.components.schemas.IntentPaymentOrderRequest;
   assert.equal(body.additionalProperties, false);
   assert.deepEqual(body.required.sort(), ['amount_paise', 'purpose']);
   assert.equal(body.properties.amount_paise.minimum, 100);
   assert.equal(body.properties.amount_paise.maximum, 10_000_000_000);
-  assert.ok(body.allOf.some((r: any) => JSON.stringify(r.if?.properties?.response_mode).includes('INTENT') && r.then.required.includes('customer_phone')), 'INTENT needs the customer');
+  assert.deepEqual(intent.properties.response_mode.enum, ['INTENT']);
+  for (const f of ['customer_phone', 'customer_name', 'customer_email', 'customer_consent', 'response_mode']) assert.ok(intent.required.includes(f), `INTENT needs ${f}`);
+  assert.ok(body.allOf.some((r: any) => r.if?.required?.includes('callback_url')), 'callback_url together with callback_secret');
   assert.match(body.properties.callback_url.pattern, /^\^\[Hh\]/);
   const payout = resolve(doc.paths['/merchant/payouts'].post.requestBody.content['application/json'].schema);
-  assert.ok(payout.allOf.some((r: any) => r.oneOf?.length === 2), 'beneficiary_id XOR beneficiary');
+  assert.equal(payout.oneOf.length, 2, 'beneficiary_id XOR beneficiary');
+  const [saved, inline] = payout.oneOf.map(resolve);
+  assert.ok(saved.required.includes('beneficiary_id') && !saved.properties.beneficiary && saved.additionalProperties === false);
+  assert.ok(inline.required.includes('beneficiary') && !inline.properties.beneficiary_id && inline.additionalProperties === false);
   assert.ok(resolve(doc.paths['/merchant/payouts'].post.responses['201'].content['application/json'].schema).properties.approval_required);
 });
 

@@ -433,33 +433,7 @@ export type components = {
          */
         PaymentOrderStatus: "AWAITING_CUSTOMER" | "PENDING_PAYMENT" | "AWAITING_CONFIRMATION" | "PAID" | "MANUALLY_CONFIRMED" | "FAILED" | "EXPIRED" | "CANCELLED" | "REFUNDED";
         /** @description API §4.1. CHECKOUT (default): the hosted page collects payer details. INTENT: customer fields and explicit consent are required. */
-        CreatePaymentOrderRequest: {
-            /**
-             * Format: int64
-             * @description INR, in paise
-             */
-            amount_paise: number;
-            purpose: string;
-            /** @description echoed back; max 120 characters */
-            merchant_order_reference?: string;
-            response_mode?: components["schemas"]["ResponseMode"];
-            /** @description required for INTENT */
-            customer_name?: string;
-            /** @description required for INTENT */
-            customer_email?: string;
-            /** @description Indian 10-digit mobile, no +91; required for INTENT */
-            customer_phone?: string;
-            /** @description must be true for INTENT */
-            customer_consent?: boolean;
-            /** @description default 30; the window starts when payer details are given */
-            expires_in_minutes?: number;
-            /** @description this order's own callback destination; required together with callback_secret. Loopback, private, link-local and metadata addresses are refused unless the operator allows them. */
-            callback_url?: string;
-            /** @description signing secret for callback_url; required together with callback_url */
-            callback_secret?: string;
-            /** @description where the hosted page sends the payer back; a browser convenience only, never proof of payment */
-            return_url?: string;
-        } & (unknown & unknown & unknown);
+        CreatePaymentOrderRequest: components["schemas"]["CheckoutPaymentOrderRequest"] | components["schemas"]["IntentPaymentOrderRequest"];
         HostedCheckoutAction: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -580,21 +554,7 @@ export type components = {
             details_confirmation: true;
         };
         /** @description API §4.3. Exactly one of beneficiary_id and beneficiary. */
-        CreatePayoutRequest: {
-            /** @description an active confirmed beneficiary; required when beneficiary is omitted */
-            beneficiary_id?: string;
-            beneficiary?: components["schemas"]["InlineBeneficiary"];
-            /** @description an active payout route; the default route when omitted */
-            bank_connection_id?: string;
-            /**
-             * Format: int64
-             * @description INR, in paise. IMPS at most 50000000, RTGS at least 20000000.
-             */
-            amount_paise: number;
-            mode: components["schemas"]["PayoutMode"];
-            client_reference?: string;
-            remarks?: string;
-        } & ((unknown | unknown) & unknown & unknown);
+        CreatePayoutRequest: components["schemas"]["PayoutToSavedBeneficiaryRequest"] | components["schemas"]["PayoutToNewBeneficiaryRequest"];
         /** @description API §2.4 */
         Beneficiary: {
             /** Format: uuid */
@@ -1118,6 +1078,96 @@ export type components = {
             created_at: string;
             data: components["schemas"]["TestEventData"];
         };
+        /** @description A payment order paid on the hosted checkout (`response_mode` CHECKOUT, or absent). */
+        CheckoutPaymentOrderRequest: {
+            /**
+             * Format: int64
+             * @description INR, in paise
+             */
+            amount_paise: number;
+            purpose: string;
+            /** @description echoed back; max 120 characters */
+            merchant_order_reference?: string;
+            /** @enum {string} */
+            response_mode?: "CHECKOUT";
+            /** @description required for INTENT */
+            customer_name?: string;
+            /** @description required for INTENT */
+            customer_email?: string;
+            /** @description Indian 10-digit mobile, no +91; required for INTENT */
+            customer_phone?: string;
+            /** @description must be true for INTENT */
+            customer_consent?: boolean;
+            /** @description default 30; the window starts when payer details are given */
+            expires_in_minutes?: number;
+            /** @description this order's own callback destination; required together with callback_secret. Loopback, private, link-local and metadata addresses are refused unless the operator allows them. */
+            callback_url?: string;
+            /** @description signing secret for callback_url; required together with callback_url */
+            callback_secret?: string;
+            /** @description where the hosted page sends the payer back; a browser convenience only, never proof of payment */
+            return_url?: string;
+        } & (unknown & unknown);
+        /** @description A payment order answered with a UPI intent: the customer fields and consent are required. */
+        IntentPaymentOrderRequest: {
+            /**
+             * Format: int64
+             * @description INR, in paise
+             */
+            amount_paise: number;
+            purpose: string;
+            /** @description echoed back; max 120 characters */
+            merchant_order_reference?: string;
+            /** @enum {string} */
+            response_mode: "INTENT";
+            /** @description required for INTENT */
+            customer_name: string;
+            /** @description required for INTENT */
+            customer_email: string;
+            /** @description Indian 10-digit mobile, no +91; required for INTENT */
+            customer_phone: string;
+            /**
+             * @description must be true for INTENT
+             * @enum {boolean}
+             */
+            customer_consent: true;
+            /** @description default 30; the window starts when payer details are given */
+            expires_in_minutes?: number;
+            /** @description this order's own callback destination; required together with callback_secret. Loopback, private, link-local and metadata addresses are refused unless the operator allows them. */
+            callback_url?: string;
+            /** @description signing secret for callback_url; required together with callback_url */
+            callback_secret?: string;
+            /** @description where the hosted page sends the payer back; a browser convenience only, never proof of payment */
+            return_url?: string;
+        } & (unknown & unknown);
+        /** @description A payout to a beneficiary saved before (`beneficiary_id`). */
+        PayoutToSavedBeneficiaryRequest: {
+            /** @description an active payout route; the default route when omitted */
+            bank_connection_id?: string;
+            /**
+             * Format: int64
+             * @description INR, in paise. IMPS at most 50000000, RTGS at least 20000000.
+             */
+            amount_paise: number;
+            mode: components["schemas"]["PayoutMode"];
+            client_reference?: string;
+            remarks?: string;
+            /** @description an active confirmed beneficiary; required when beneficiary is omitted */
+            beneficiary_id: string;
+        } & (unknown & unknown);
+        /** @description A payout to a beneficiary given in full (`beneficiary`), saved for later. */
+        PayoutToNewBeneficiaryRequest: {
+            /** @description an active payout route; the default route when omitted */
+            bank_connection_id?: string;
+            /**
+             * Format: int64
+             * @description INR, in paise. IMPS at most 50000000, RTGS at least 20000000.
+             */
+            amount_paise: number;
+            mode: components["schemas"]["PayoutMode"];
+            client_reference?: string;
+            remarks?: string;
+            beneficiary: components["schemas"]["InlineBeneficiary"];
+        } & (unknown & unknown);
     };
     responses: never;
     parameters: never;

@@ -73,7 +73,59 @@ const RATE_LIMIT_HEADERS = {
   },
 };
 
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+/**
+ * The two request rules a generator loses when they are `if/then` or an `allOf` of `oneOf`s
+ * (INTENT needs the customer; exactly one of beneficiary_id and beneficiary) stated again as a
+ * `oneOf` of whole request types, so openapi-typescript makes a union that enforces them. Only the
+ * document changes: the service validates with the route's own schema (same rules, same words).
+ */
+function discriminateRequests(schemas: Json | undefined): void {
+  const po = schemas?.CreatePaymentOrderRequest as Json | undefined;
+  if (schemas && po && Array.isArray(po.allOf) && !po.oneOf) {
+    const rules = po.allOf as Json[];
+    const intent = rules.find((r) => (r.if as Json | undefined)?.properties && ((r.if as Json).properties as Json).response_mode);
+    const others = rules.filter((r) => r !== intent);
+    const props = po.properties as Json;
+    const common = { type: 'object', additionalProperties: false, ...(others.length > 0 ? { allOf: others } : {}) };
+    schemas.CheckoutPaymentOrderRequest = {
+      ...common,
+      description: 'A payment order paid on the hosted checkout (`response_mode` CHECKOUT, or absent).',
+      properties: { ...props, response_mode: { type: 'string', enum: ['CHECKOUT'] } },
+      required: po.required,
+    };
+    schemas.IntentPaymentOrderRequest = {
+      ...common,
+      description: 'A payment order answered with a UPI intent: the customer fields and consent are required.',
+      properties: { ...props, response_mode: { type: 'string', enum: ['INTENT'] }, customer_consent: { ...(props.customer_consent as Json), enum: [true] } },
+      required: [...new Set([...(po.required as string[]), 'response_mode', ...((((intent?.then as Json | undefined)?.required as string[] | undefined) ?? []))])],
+    };
+    schemas.CreatePaymentOrderRequest = { description: po.description, oneOf: [ref('CheckoutPaymentOrderRequest'), ref('IntentPaymentOrderRequest')] };
+  }
+  const payout = schemas?.CreatePayoutRequest as Json | undefined;
+  if (schemas && payout && Array.isArray(payout.allOf) && !payout.oneOf) {
+    const others = (payout.allOf as Json[]).filter((r) => !r.oneOf);
+    const { beneficiary_id: byId, beneficiary: inline, ...rest } = payout.properties as Json;
+    const common = { type: 'object', additionalProperties: false, ...(others.length > 0 ? { allOf: others } : {}) };
+    schemas.PayoutToSavedBeneficiaryRequest = {
+      ...common,
+      description: 'A payout to a beneficiary saved before (`beneficiary_id`).',
+      properties: { ...rest, beneficiary_id: byId },
+      required: [...(payout.required as string[]), 'beneficiary_id'],
+    };
+    schemas.PayoutToNewBeneficiaryRequest = {
+      ...common,
+      description: 'A payout to a beneficiary given in full (`beneficiary`), saved for later.',
+      properties: { ...rest, beneficiary: inline },
+      required: [...(payout.required as string[]), 'beneficiary'],
+    };
+    schemas.CreatePayoutRequest = { description: payout.description, oneOf: [ref('PayoutToSavedBeneficiaryRequest'), ref('PayoutToNewBeneficiaryRequest')] };
+  }
+}
+
 function finishDocument(doc: Json): Json {
+  discriminateRequests((doc.components as Json | undefined)?.schemas as Json | undefined);
   markPaise(doc.components);
   markPaise(doc.paths);
   for (const [path, item] of Object.entries((doc.paths ?? {}) as Record<string, Json>)) {
