@@ -3,7 +3,9 @@
  * (as the tests do: its own database from TEST_DATABASE_URL), takes /api/v1/openapi.json from it,
  * generates types with the openapi-typescript CLI, and type-checks (tsc --strict) a small
  * openapi-fetch program that reads order_id, checkout_url, next_action.upi_uri and
- * attempts[0].utr without a cast. Exit 1 if any of that fails. CI runs it (.ci/run).
+ * attempts[0].utr without a cast, and calls every other merchant operation (lists with cursors,
+ * cancel, payouts, refunds) under strict, noUncheckedIndexedAccess and exactOptionalPropertyTypes.
+ * Exit 1 if any of that fails. CI runs it (.ci/run).
  *   TEST_DATABASE_URL=... npm run proof:openapi-client
  */
 import { execFileSync } from 'node:child_process';
@@ -52,11 +54,65 @@ export async function settle(ref: string): Promise<string | null> {
   const utr: string | null | undefined = payout.data.data.attempts[0]?.utr;
   return utr ?? null;
 }
+
+// Every other merchant operation (issue 31): lists with cursors, cancel, payouts, refunds.
+export async function everyPaidOrder(): Promise<string[]> {
+  const ids: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await api.GET('/merchant/payment-orders', { params: { query: { status: 'PAID', limit: 100, ...(cursor === undefined ? {} : { cursor }) } } });
+    if (page.error) throw new Error(page.error.error.code);
+    for (const o of page.data.data) ids.push(o.order_id);
+    cursor = page.data.next_cursor ?? undefined;
+  } while (cursor !== undefined);
+  return ids;
+}
+
+export async function cancel(ref: string): Promise<string> {
+  const r = await api.POST('/merchant/payment-orders/{order}/cancel', { params: { path: { order: ref } } });
+  return r.error ? r.error.error.code : r.data.data.status;
+}
+
+export async function pay(beneficiaryId: string): Promise<string> {
+  const created = await api.POST('/merchant/payouts', {
+    params: { header: { 'Idempotency-Key': crypto.randomUUID() } },
+    body: { beneficiary_id: beneficiaryId, amount_paise: 25_000_000_000, mode: 'RTGS' },
+  });
+  if (created.error) return created.error.error.code;
+  const failed = await api.GET('/merchant/payouts', { params: { query: { status: 'FAILED', created_from: '2026-11-01T00:00:00+05:30' } } });
+  const reason: string | undefined = failed.data?.data[0]?.failure_reason ?? undefined;
+  return [created.data.data.transaction_id, created.data.approval_required, reason].join(' ');
+}
+
+// The request rules are in the types: an INTENT order without the customer, or a payout with
+// neither beneficiary_id nor beneficiary, does not compile (one with both is refused by the
+// service: TypeScript's unions allow extra members).
+export const intentWithoutCustomer = () =>
+  // @ts-expect-error INTENT needs customer_name, customer_email, customer_phone and customer_consent
+  api.POST('/merchant/payment-orders', { params: { header: { 'Idempotency-Key': crypto.randomUUID() } }, body: { amount_paise: 100, purpose: 'x', response_mode: 'INTENT' } });
+export const noBeneficiary = () =>
+  api.POST('/merchant/payouts', {
+    params: { header: { 'Idempotency-Key': crypto.randomUUID() } },
+    // @ts-expect-error one of beneficiary_id and beneficiary is required
+    body: { amount_paise: 100, mode: 'IMPS' },
+  });
+
+export async function refund(orderRef: string): Promise<string> {
+  const created = await api.POST('/merchant/payment-orders/{order}/refunds', {
+    params: { header: { 'Idempotency-Key': crypto.randomUUID() }, path: { order: orderRef } },
+    body: { amount_paise: 2_500, reason: 'one item returned' },
+  });
+  if (created.error) return created.error.error.code;
+  const all = await api.GET('/merchant/payment-orders/{order}/refunds', { params: { path: { order: orderRef } } });
+  const one = await api.GET('/merchant/refunds/{refund}', { params: { path: { refund: created.data.data.refund_id } } });
+  const amount: number = created.data.data.amount_paise;
+  return [amount, all.data?.data.length ?? 0, one.data?.data.status ?? one.error?.error.code].join(' ');
+}
 `,
 );
 writeFileSync(
   join(dir, 'tsconfig.json'),
-  JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023', 'DOM'], strict: true, noUncheckedIndexedAccess: true, noEmit: true, skipLibCheck: true }, files: ['program.ts'] }),
+  JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023', 'DOM'], strict: true, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, noEmit: true, skipLibCheck: true }, files: ['program.ts'] }),
 );
 execFileSync('npx', ['tsc', '-p', join(dir, 'tsconfig.json')], { stdio: 'inherit' });
 console.log('openapi-typescript + openapi-fetch: the program type-checks without a cast');

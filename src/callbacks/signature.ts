@@ -61,3 +61,52 @@ export function callbackHeaders(args: {
     'X-Service-Signature': signCallback({ secret: args.secret, timestamp, rawBody: args.rawBody }),
   };
 }
+
+/** The signing schemes of a destination (contract §11). */
+export const SIGNING_SCHEMES = ['tijori-v1', 'standard-webhooks'] as const;
+export type SigningScheme = (typeof SIGNING_SCHEMES)[number];
+
+/**
+ * A `whsec_` secret as Standard Webhooks defines it: `whsec_` + standard Base64 of 24–64 bytes.
+ * Returns the key bytes, or null when `secret` is not one (then it cannot sign that scheme).
+ */
+export function standardWebhooksKey(secret: string): Buffer | null {
+  const m = /^whsec_([A-Za-z0-9+/]+={0,2})$/.exec(secret);
+  if (!m || m[1]!.length % 4 !== 0) return null;
+  const key = Buffer.from(m[1]!, 'base64');
+  return key.length >= 24 && key.length <= 64 ? key : null;
+}
+
+export type StandardWebhooksHeaders = {
+  'Content-Type': 'application/json';
+  'webhook-id': string;
+  'webhook-timestamp': string;
+  'webhook-signature': string;
+};
+
+/**
+ * Standard Webhooks headers for one attempt: `webhook-id` (the event id), `webhook-timestamp`
+ * (Unix seconds) and `webhook-signature` = `v1,` + Base64 HMAC-SHA256(key, `id.timestamp.body`),
+ * the key being the decoded part of the `whsec_` secret. Fresh at every attempt, like callbackHeaders.
+ */
+export function standardWebhooksHeaders(args: { eventId: string; secret: string; rawBody: RawBody; nowSeconds?: number }): StandardWebhooksHeaders {
+  const timestamp = args.nowSeconds ?? Math.floor(Date.now() / 1000);
+  assertTimestamp(timestamp);
+  const key = standardWebhooksKey(args.secret);
+  if (key === null) throw new TypeError('a Standard Webhooks secret is whsec_ + standard Base64 of 24 to 64 bytes');
+  const hmac = createHmac('sha256', key);
+  hmac.update(`${args.eventId}.${timestamp}.`, 'utf8');
+  if (typeof args.rawBody === 'string') hmac.update(args.rawBody, 'utf8');
+  else hmac.update(args.rawBody);
+  return {
+    'Content-Type': 'application/json',
+    'webhook-id': args.eventId,
+    'webhook-timestamp': String(timestamp),
+    'webhook-signature': `v1,${hmac.digest('base64')}`,
+  };
+}
+
+/** The headers of one attempt in the destination's scheme. */
+export function signedHeaders(scheme: SigningScheme, args: { eventId: string; secret: string; rawBody: RawBody; nowSeconds?: number }): Record<string, string> {
+  return scheme === 'standard-webhooks' ? standardWebhooksHeaders(args) : callbackHeaders(args);
+}

@@ -8,6 +8,7 @@ import { clientList } from './commands/client-list.js';
 import { clientRotateSecret } from './commands/client-rotate-secret.js';
 import { clientSet } from './commands/client-set.js';
 import { destinationEnable } from './commands/destination-enable.js';
+import { destinationActivateSecret, destinationRotateSecret } from './commands/destination-secret.js';
 import { destinationSet } from './commands/destination-set.js';
 import { eventList } from './commands/event-list.js';
 import { eventReplay } from './commands/event-replay.js';
@@ -37,6 +38,8 @@ export const cliCommands: CliCommand[] = [
   clientSet,
   destinationSet,
   destinationEnable,
+  destinationRotateSecret,
+  destinationActivateSecret,
   bankConnectionCreate,
   providerAdd,
   providerList,

@@ -4,6 +4,8 @@
  */
 export const ERROR_CODES = [
   'INVALID_JSON',
+  // A request Node's HTTP parser could not read at all (malformed request line, unknown method, HTTP/9.9).
+  'MALFORMED_REQUEST',
   'IDEMPOTENCY_KEY_REQUIRED',
   'IDEMPOTENCY_KEY_INVALID',
   'API_AUTH_FAILED',
@@ -17,6 +19,7 @@ export const ERROR_CODES = [
   'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',
   'HEADERS_TOO_LARGE',
+  'REQUEST_TIMEOUT',
   'VALIDATION_FAILED',
   'IDEMPOTENCY_KEY_REUSED',
   'SENSITIVE_DATA_REJECTED',
@@ -35,6 +38,7 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 export function httpStatusOf(code: ErrorCode): number {
   switch (code) {
     case 'INVALID_JSON':
+    case 'MALFORMED_REQUEST':
     case 'IDEMPOTENCY_KEY_REQUIRED':
     case 'IDEMPOTENCY_KEY_INVALID':
       return 400;
@@ -52,6 +56,8 @@ export function httpStatusOf(code: ErrorCode): number {
     case 'INVALID_STATE':
     case 'DUPLICATE_FILE': // a bulk payout file with the SHA-256 of one the organization uploaded before
       return 409;
+    case 'REQUEST_TIMEOUT':
+      return 408;
     case 'GONE':
       return 410;
     case 'PAYLOAD_TOO_LARGE':

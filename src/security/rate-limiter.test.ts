@@ -19,6 +19,19 @@ test('gcra allows a burst of the per-minute limit, then paces requests', () => {
   assert.equal(gcra(tat, now + 1000, 60).decision.allowed, true);
 });
 
+test('gcra tells what is left: remaining requests and the time until the quota is whole again', () => {
+  let tat = 0;
+  const now = 1_000_000;
+  const left: number[] = [];
+  for (let i = 0; i < 4; i++) {
+    const r = gcra(tat, now, 3);
+    tat = r.newTat;
+    left.push(r.decision.remaining!);
+    if (i < 3) assert.equal(r.decision.resetMs, (i + 1) * 20_000);
+  }
+  assert.deepEqual(left, [2, 1, 0, 0]);
+});
+
 test('memory limiter keeps clients apart', async () => {
   let now = 0;
   const rl = new MemoryRateLimiter(() => now);
@@ -36,13 +49,19 @@ test('redis limiter is shared by two instances', { skip: process.env.TEST_REDIS_
   const key = `test-${Math.random()}`;
   try {
     let allowed = 0;
+    const remaining: Array<number | undefined> = [];
     for (let i = 0; i < 10; i++) {
-      if ((await (i % 2 ? a : b).take(key, 6)).allowed) allowed++;
+      const r = await (i % 2 ? a : b).take(key, 6);
+      remaining.push(r.remaining);
+      if (r.allowed) allowed++;
     }
     assert.equal(allowed, 6);
+    // What the RateLimit header tells (contract §11), from Redis' own clock: 5, 4, … 0 left, then 0.
+    assert.deepEqual(remaining.slice(0, 7), [5, 4, 3, 2, 1, 0, 0]);
     const d = await a.take(key, 6);
     assert.equal(d.allowed, false);
     assert.ok(d.retryAfterMs > 0);
+    assert.ok(d.resetMs! > 50_000 && d.resetMs! <= 60_000, String(d.resetMs));
   } finally {
     await a.close();
     await b.close();

@@ -9,6 +9,17 @@ export interface RateDecision {
   allowed: boolean;
   /** Milliseconds until the next request would be allowed (0 when allowed). */
   retryAfterMs: number;
+  /** Requests still allowed at once after this one (the RateLimit header's `r`). */
+  remaining?: number;
+  /** Milliseconds until the whole per-minute quota is available again (its `t`). */
+  resetMs?: number;
+}
+
+/** What is left of a client's quota, from the theoretical arrival time after this request. */
+export function quotaLeft(tatAfter: number, now: number, limitPerMinute: number): { remaining: number; resetMs: number } {
+  const interval = PERIOD_MS / limitPerMinute;
+  const used = Math.max(tatAfter - now, 0);
+  return { remaining: Math.max(Math.floor((PERIOD_MS - used) / interval), 0), resetMs: Math.ceil(used) };
 }
 
 export interface RateLimiter {
@@ -23,8 +34,8 @@ export function gcra(tat: number, now: number, limitPerMinute: number): { decisi
   const interval = PERIOD_MS / limitPerMinute;
   const base = Math.max(tat, now);
   const newTat = base + interval;
-  if (newTat - now > PERIOD_MS) return { decision: { allowed: false, retryAfterMs: Math.ceil(newTat - now - PERIOD_MS) }, newTat: tat };
-  return { decision: { allowed: true, retryAfterMs: 0 }, newTat };
+  if (newTat - now > PERIOD_MS) return { decision: { allowed: false, retryAfterMs: Math.ceil(newTat - now - PERIOD_MS), ...quotaLeft(base, now, limitPerMinute) }, newTat: tat };
+  return { decision: { allowed: true, retryAfterMs: 0, ...quotaLeft(newTat, now, limitPerMinute) }, newTat };
 }
 
 export class MemoryRateLimiter implements RateLimiter {
@@ -56,10 +67,10 @@ local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
 if tat < now then tat = now end
 local newTat = tat + interval
 if newTat - now > period then
-  return {0, math.ceil(newTat - now - period)}
+  return {0, math.ceil(newTat - now - period), math.ceil(tat - now)}
 end
 redis.call('SET', KEYS[1], tostring(newTat), 'PX', math.ceil(newTat - now) + 1000)
-return {1, 0}
+return {1, 0, math.ceil(newTat - now)}
 `;
 
 export class RedisRateLimiter implements RateLimiter {
@@ -68,9 +79,10 @@ export class RedisRateLimiter implements RateLimiter {
   }
 
   async take(key: string, limitPerMinute: number): Promise<RateDecision> {
-    const cmd = (this.redis as unknown as { tijoriGcra: (k: string, i: number, p: number) => Promise<[number, number]> }).tijoriGcra;
-    const [allowed, retry] = await cmd.call(this.redis, `tijori:rl:${key}`, PERIOD_MS / limitPerMinute, PERIOD_MS);
-    return { allowed: allowed === 1, retryAfterMs: Number(retry) };
+    const cmd = (this.redis as unknown as { tijoriGcra: (k: string, i: number, p: number) => Promise<[number, number, number?]> }).tijoriGcra;
+    const [allowed, retry, used] = await cmd.call(this.redis, `tijori:rl:${key}`, PERIOD_MS / limitPerMinute, PERIOD_MS);
+    // `used`: the quota in use after this request, in ms of the period (absent from a script loaded by an older release).
+    return { allowed: allowed === 1, retryAfterMs: Number(retry), ...(used === undefined ? {} : quotaLeft(Number(used), 0, limitPerMinute)) };
   }
 
   async close(): Promise<void> {

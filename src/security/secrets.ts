@@ -23,9 +23,12 @@ export function newClientSecret(): string {
   return `tj_secret_${randomBytes(32).toString('base64url')}`;
 }
 
-/** Signing secret of a callback destination (shown once, stored encrypted). */
+/**
+ * Signing secret of a callback destination (shown once, stored encrypted): `whsec_` + standard
+ * Base64 of 32 random bytes, so it also serves the Standard Webhooks scheme (contract §11).
+ */
 export function newSigningSecret(): string {
-  return `whsec_${randomBytes(32).toString('base64url')}`;
+  return `whsec_${randomBytes(32).toString('base64')}`;
 }
 
 export function hashSecret(secret: string): Buffer {

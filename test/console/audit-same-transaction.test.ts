@@ -71,7 +71,8 @@ test('an API client change whose audit entry fails is rolled back: create, rotat
 test('a destination change whose audit entry fails is rolled back: first set, URL change, secret rotation', async () => {
   const orgId = await w.t.createOrg('Audit tx destinations');
   const destinations = w.t.svc.ctx.console.destinations;
-  const dest = async () => (await db().query<{ url: string; secret_enc: Buffer }>(`SELECT url, secret_enc FROM callback_destinations WHERE org_id = $1 AND kind = 'payin'`, [orgId])).rows[0] ?? null;
+  const dest = async () =>
+    (await db().query<{ url: string; secret_enc: Buffer; next_secret_enc: Buffer | null }>(`SELECT url, secret_enc, next_secret_enc FROM callback_destinations WHERE org_id = $1 AND kind = 'payin'`, [orgId])).rows[0] ?? null;
 
   await rejectsWithForeignKey(destinations.set(orgId, 'payin', 'https://merchant.example.com/first', ghost()));
   assert.equal(await dest(), null, 'the destination was not created');
@@ -87,11 +88,13 @@ test('a destination change whose audit entry fails is rolled back: first set, UR
 
   await rejectsWithForeignKey(destinations.rotate(orgId, 'payin', ghost()));
   assert.ok((await dest())!.secret_enc.equals(original.secret_enc), 'the secret was not replaced');
+  assert.equal((await dest())!.next_secret_enc, null, 'no new secret waits');
 
   await destinations.set(orgId, 'payin', 'https://merchant.example.com/second', real);
   await destinations.rotate(orgId, 'payin', real);
   assert.equal((await dest())!.url, 'https://merchant.example.com/second');
-  assert.ok(!(await dest())!.secret_enc.equals(original.secret_enc));
+  assert.ok((await dest())!.secret_enc.equals(original.secret_enc), 'the old secret signs until activation (contract §11)');
+  assert.ok((await dest())!.next_secret_enc);
   const actions = (await db().query<{ action: string; before: unknown; after: unknown }>(`SELECT action, before, after FROM console_audit_log WHERE org_id = $1 AND target_type = 'destination' ORDER BY id`, [orgId])).rows;
   assert.deepEqual(
     actions.map((a) => [a.action, a.before, a.after]),

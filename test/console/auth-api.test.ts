@@ -261,4 +261,18 @@ test('callback destinations: the signing secret once on first set-up and on rota
   assert.ok(!log.text.includes('whsec_'));
   const otherOrg = await signedInUser(ts, orgA, 'dest-a@example.com', 'developer');
   assert.deepEqual((await otherOrg.call('GET', '/destinations')).body.data, []);
+
+  // Rotation without downtime (contract §11): the new secret waits until "Activate new secret".
+  assert.ok(Date.parse(rotated.body.data.active_from) - Date.now() > 71 * 3600_000, 'active_from: 72 h on');
+  assert.equal((await viewer.call('GET', '/destinations')).body.data[0].next_secret_active_from, rotated.body.data.active_from);
+  assert.equal((await viewer.call('POST', '/destinations/payin/activate-secret')).status, 403);
+  const activated = await dev.call('POST', '/destinations/payin/activate-secret');
+  assert.equal(activated.status, 200, activated.text);
+  assert.equal(activated.body.data.kind, 'payin');
+  assert.equal((await viewer.call('GET', '/destinations')).body.data[0].next_secret_active_from, null);
+  const again = await dev.call('POST', '/destinations/payin/activate-secret');
+  assert.equal(again.status, 409, 'nothing waits any more');
+  assert.equal(again.body.error.code, 'INVALID_STATE');
+  const after = await dev.call('GET', '/audit-log?action=destination.secret_activated');
+  assert.equal(after.body.data.length, 1);
 });

@@ -107,6 +107,12 @@ describe('merchant console in a browser', { skip: SKIP_NO_BROWSER }, () => {
       const second = await page.getByLabel('Signing secret', { exact: true }).inputValue();
       assert.match(second, /^whsec_/);
       assert.notEqual(second, first);
+      // Contract §11: the old secret signs until "Activate new secret".
+      await page.getByText('A new signing secret waits').waitFor();
+      page.once('dialog', (d) => void d.accept());
+      await page.getByRole('button', { name: 'Activate new secret' }).click();
+      await page.getByRole('button', { name: 'Activate new secret' }).waitFor({ state: 'detached' });
+      assert.equal(await page.getByText('A new signing secret waits').count(), 0);
       assertCleanConsoleRun(rec, ts.svc.publicUrl);
     } finally {
       await rec.close();

@@ -77,3 +77,29 @@ test('a known path with another method → 405 METHOD_NOT_ALLOWED with Allow (me
   assert.equal(unknown.headers.get('allow'), null);
   assert.equal(((await unknown.json()) as any).error.code, 'NOT_FOUND');
 });
+
+test('405 comes before the body is read: a body-less QUERY, or a PUT with a body that is not JSON, is 405 with Allow', async () => {
+  const url = new URL(`${ts.svc.publicUrl}/api/v1/merchant/payment-orders`);
+  const cases = [
+    `QUERY ${url.pathname} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`,
+    `PUT ${url.pathname} HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 3\r\nConnection: close\r\n\r\nabc`,
+    `PATCH ${url.pathname} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 5\r\nConnection: close\r\n\r\n{bad}`,
+  ];
+  for (const head of cases) {
+    const r = envelopeOf(await rawRequest(ts.svc.publicUrl, head));
+    assert.equal(r.status, 405, head.split('\r\n')[0]);
+    assert.equal(r.headers['allow'], 'GET, HEAD, POST');
+    assert.equal(r.body.error.code, 'METHOD_NOT_ALLOWED');
+  }
+});
+
+test('what Node cannot parse (unknown method, malformed request line, HTTP/9.9) → 400 MALFORMED_REQUEST in the envelope with a request_id', async () => {
+  for (const line of ['FROB /api/v1/merchant/payment-orders HTTP/1.1', 'GET /api/v1/merchant/payment-orders HTTP/9.9', 'GET  HTTP/1.1', 'this is not http']) {
+    const r = envelopeOf(await rawRequest(ts.svc.publicUrl, `${line}\r\nHost: x\r\n\r\n`));
+    assert.equal(r.status, 400, line);
+    assert.equal(r.body.success, false);
+    assert.equal(r.body.error.code, 'MALFORMED_REQUEST', line);
+    assert.match(r.body.request_id, /^[0-9a-f-]{36}$/);
+    assert.equal(r.headers['x-request-id'], r.body.request_id);
+  }
+});

@@ -171,6 +171,27 @@ describe('rate limit and financial create checks', () => {
     assert.equal(last?.json().error.code, 'RATE_LIMITED');
   });
 
+  test('RateLimit-Policy and RateLimit (draft 08+ syntax) on every answer of an authenticated client, errors included; not before authentication', async () => {
+    const c = await ts.createClient({ scopes: ['payouts:read'], rateLimit: 3 });
+    const seen: Array<[number, unknown, unknown]> = [];
+    for (let i = 0; i < 4; i++) {
+      const r = await probe.inject({ method: 'GET', url: '/probe', headers: headers(c) });
+      seen.push([r.statusCode, r.headers['ratelimit-policy'], r.headers['ratelimit']]);
+    }
+    assert.deepEqual(seen.map((x) => [x[0], x[1]]), [200, 200, 200, 429].map((s) => [s, '"per-minute";q=3;w=60']));
+    assert.deepEqual(seen.map((x) => /^"per-minute";r=(\d+);t=(\d+)$/.exec(String(x[2]))?.[1]), ['2', '1', '0', '0']);
+    for (const x of seen) assert.ok(Number(/;t=(\d+)$/.exec(String(x[2]))![1]) <= 60);
+    // An error answer after authentication carries them too (here: a scope the client lacks).
+    const other = await ts.createClient({ scopes: ['payouts:read'], rateLimit: 100 });
+    const denied = await ts.api('POST', '/merchant/payment-orders', { client: other, idempotencyKey: crypto.randomUUID(), body: { amount_paise: 100, purpose: 'x' } });
+    assert.equal(denied.status, 403);
+    assert.equal(denied.headers.get('ratelimit-policy'), '"per-minute";q=100;w=60');
+    assert.match(String(denied.headers.get('ratelimit')), /^"per-minute";r=99;t=1$/);
+    const anonymous = await probe.inject({ method: 'GET', url: '/probe', headers: headers({ ...c, secret: 'wrong' }) });
+    assert.equal(anonymous.statusCode, 401);
+    assert.equal(anonymous.headers['ratelimit-policy'], undefined, 'no client is known: no quota to tell');
+  });
+
   test('Idempotency-Key required and UUID v4; sensitive fields 422 before schema; schema 422 with details', async () => {
     const h = headers(client, { 'content-type': 'application/json' });
     const missing = await probe.inject({ method: 'POST', url: '/probe', headers: h, payload: { n: 1 } });

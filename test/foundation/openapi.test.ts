@@ -31,14 +31,14 @@ test('lists every merchant route with operationId, request schema, headers and e
   const expect: [string, string, string, string[]][] = [
     ['/merchant/payment-orders', 'post', 'createPaymentOrder', ['201', '400', '401', '403', '409', '413', '415', '422', '429', '500', '503']],
     ['/merchant/payment-orders', 'get', 'listPaymentOrders', ['200', '401', '403', '422', '429', '500', '503']],
-    ['/merchant/payment-orders/{order}', 'get', 'getPaymentOrder', ['200', '401', '403', '404', '429', '500', '503']],
+    ['/merchant/payment-orders/{order}', 'get', 'getPaymentOrder', ['200', '401', '403', '404', '422', '429', '500', '503']],
     ['/merchant/payment-orders/{order}/cancel', 'post', 'cancelPaymentOrder', ['200', '400', '401', '403', '404', '409', '413', '415', '422', '429', '500', '503']],
     ['/merchant/payouts', 'post', 'createPayout', ['201', '400', '401', '403', '409', '413', '415', '422', '429', '500', '503']],
     ['/merchant/payouts', 'get', 'listPayouts', ['200', '401', '403', '422', '429', '500', '503']],
-    ['/merchant/payouts/{payout}', 'get', 'getPayout', ['200', '401', '403', '404', '429', '500', '503']],
+    ['/merchant/payouts/{payout}', 'get', 'getPayout', ['200', '401', '403', '404', '422', '429', '500', '503']],
     ['/merchant/payment-orders/{order}/refunds', 'post', 'createRefund', ['201', '400', '401', '403', '404', '409', '413', '415', '422', '429', '500', '503']],
-    ['/merchant/payment-orders/{order}/refunds', 'get', 'listOrderRefunds', ['200', '401', '403', '404', '429', '500', '503']],
-    ['/merchant/refunds/{refund}', 'get', 'getRefund', ['200', '401', '403', '404', '429', '500', '503']],
+    ['/merchant/payment-orders/{order}/refunds', 'get', 'listOrderRefunds', ['200', '401', '403', '404', '422', '429', '500', '503']],
+    ['/merchant/refunds/{refund}', 'get', 'getRefund', ['200', '401', '403', '404', '422', '429', '500', '503']],
   ];
   const merchantPaths = Object.keys(doc.paths).filter((path) => !path.startsWith('/console/api/'));
   assert.deepEqual(merchantPaths.sort(), [...new Set(expect.map(([path]) => path))].sort(), 'no internal or checkout route is published');
@@ -66,15 +66,24 @@ test('lists every merchant route with operationId, request schema, headers and e
     assert.equal(schema.properties.livemode.type, 'boolean', `${name} documents livemode`);
     assert.ok(schema.required.includes('livemode'), `${name} requires livemode`);
   }
-  const body = resolve(doc.paths['/merchant/payment-orders'].post.requestBody.content['application/json'].schema);
+  // The request rules a generator would lose are whole request types (issue 31): INTENT needs the customer.
+  const union = resolve(doc.paths['/merchant/payment-orders'].post.requestBody.content['application/json'].schema);
+  assert.deepEqual(union.oneOf.map((r: any) => r.$ref), ['#/components/schemas/CheckoutPaymentOrderRequest', '#/components/schemas/IntentPaymentOrderRequest']);
+  const body = doc.components.schemas.CheckoutPaymentOrderRequest;
+  const intent = doc.components.schemas.IntentPaymentOrderRequest;
   assert.equal(body.additionalProperties, false);
   assert.deepEqual(body.required.sort(), ['amount_paise', 'purpose']);
   assert.equal(body.properties.amount_paise.minimum, 100);
   assert.equal(body.properties.amount_paise.maximum, 10_000_000_000);
-  assert.ok(body.allOf.some((r: any) => JSON.stringify(r.if?.properties?.response_mode).includes('INTENT') && r.then.required.includes('customer_phone')), 'INTENT needs the customer');
+  assert.deepEqual(intent.properties.response_mode.enum, ['INTENT']);
+  for (const f of ['customer_phone', 'customer_name', 'customer_email', 'customer_consent', 'response_mode']) assert.ok(intent.required.includes(f), `INTENT needs ${f}`);
+  assert.ok(body.allOf.some((r: any) => r.if?.required?.includes('callback_url')), 'callback_url together with callback_secret');
   assert.match(body.properties.callback_url.pattern, /^\^\[Hh\]/);
   const payout = resolve(doc.paths['/merchant/payouts'].post.requestBody.content['application/json'].schema);
-  assert.ok(payout.allOf.some((r: any) => r.oneOf?.length === 2), 'beneficiary_id XOR beneficiary');
+  assert.equal(payout.oneOf.length, 2, 'beneficiary_id XOR beneficiary');
+  const [saved, inline] = payout.oneOf.map(resolve);
+  assert.ok(saved.required.includes('beneficiary_id') && !saved.properties.beneficiary && saved.additionalProperties === false);
+  assert.ok(inline.required.includes('beneficiary') && !inline.properties.beneficiary_id && inline.additionalProperties === false);
   assert.ok(resolve(doc.paths['/merchant/payouts'].post.responses['201'].content['application/json'].schema).properties.approval_required);
 });
 
@@ -89,8 +98,8 @@ test('named components: both next_action variants, payout with attempts, benefic
 });
 
 test('webhooks: every event kind with its payload and the three signature headers', () => {
-  assert.deepEqual(Object.keys(doc.webhooks).sort(), [...EVENT_KINDS].sort());
-  for (const kind of EVENT_KINDS) {
+  assert.deepEqual(Object.keys(doc.webhooks).sort(), [...EVENT_KINDS, 'test'].sort());
+  for (const kind of [...EVENT_KINDS, 'test']) {
     const op = doc.webhooks[kind].post;
     assert.deepEqual(op.parameters.map((p: any) => p.name).sort(), ['X-Service-Event-Id', 'X-Service-Signature', 'X-Service-Timestamp']);
     const payload = resolve(op.requestBody.content['application/json'].schema);
@@ -173,4 +182,57 @@ test('the console API is in the document: tag console, operationIds, cookie and 
   assert.deepEqual(Object.keys(merchant.components.securitySchemes).sort(), ['clientId', 'clientSecret']);
   assert.ok(!merchant.tags.some((t: any) => t.name === 'console'));
   assert.ok(doc.paths['/console/api/session'], 'merchantDocument leaves the document it was given as it was');
+});
+
+test('exact enough for generators (issue 31): int64 paise, one enum per status, only the errors an operation answers, refunds tag, integer limit', async () => {
+  // Every *_paise integer is format int64 (contract §11), in components and in operations.
+  const paise: string[] = [];
+  const walk = (n: any, path: string): void => {
+    if (Array.isArray(n)) return n.forEach((x, i) => walk(x, `${path}[${i}]`));
+    if (!n || typeof n !== 'object') return;
+    for (const [name, prop] of Object.entries<any>(n.properties ?? {})) {
+      if (!name.endsWith('_paise')) continue;
+      const ints = [prop, ...(prop.anyOf ?? [])].filter((x: any) => x.type === 'integer');
+      for (const i of ints) paise.push(`${path}.${name}:${i.format}`);
+    }
+    for (const [k, v] of Object.entries(n)) walk(v, `${path}.${k}`);
+  };
+  walk(doc, '');
+  assert.ok(paise.length >= 10, paise.join('\n'));
+  assert.deepEqual(paise.filter((p) => !p.endsWith(':int64')), []);
+  // One enum, not an anyOf of single values; a wrong status is told every allowed one.
+  for (const name of ['PaymentOrderStatus', 'PayoutStatus', 'RefundStatus', 'PayoutMode', 'ResponseMode']) {
+    assert.equal(doc.components.schemas[name].type, 'string', name);
+    assert.ok(Array.isArray(doc.components.schemas[name].enum) && !doc.components.schemas[name].anyOf, name);
+  }
+  const status = doc.paths['/merchant/payment-orders'].get.parameters.find((p: any) => p.name === 'status');
+  assert.ok(status.schema.enum.includes('PAID'));
+  const bad = await ts.api('GET', '/merchant/payment-orders?status=PAYED&created_from=yesterday', { client });
+  assert.equal(bad.status, 422);
+  assert.deepEqual(bad.body.error.details.map((d: any) => d.field).sort(), ['created_from', 'status'], 'the parameter names, as the document names them');
+  assert.match(bad.body.error.details.find((d: any) => d.field === 'status').issue, /one of AWAITING_CUSTOMER, .*PAID/);
+  const order = await ts.api('GET', '/merchant/payment-orders?created_from=2026-12-02T00:00:00Z&created_to=2026-12-01T00:00:00Z', { client });
+  assert.equal(order.body.error.details[0].field, 'created_from', 'the same form from the service as from the schema');
+  // A 65-character id is a documented 422 on the by-id GETs.
+  for (const path of ['/merchant/payment-orders/', '/merchant/payouts/', '/merchant/refunds/']) {
+    const r = await ts.api('GET', path + 'x'.repeat(65), { client });
+    assert.equal(r.status, 422, path);
+    const op = doc.paths[`${path}{${path.includes('orders') ? 'order' : path.includes('payouts') ? 'payout' : 'refund'}}`].get;
+    assert.ok(op.responses['422'], `${path} documents 422`);
+  }
+  // Only codes an operation can answer: no console-only code on a merchant operation.
+  for (const [path, item] of Object.entries<any>(doc.paths)) {
+    if (path.startsWith('/console/api/')) continue;
+    for (const op of Object.values<any>(item)) {
+      const text = JSON.stringify(op.responses);
+      for (const code of ['SELF_APPROVAL_DENIED', 'DUPLICATE_FILE']) assert.ok(!text.includes(code), `${op.operationId} lists ${code}`);
+    }
+  }
+  assert.ok(!JSON.stringify(doc.paths['/merchant/payment-orders'].post.responses['422']).includes('REFUND_EXCEEDS_AMOUNT'));
+  assert.ok(JSON.stringify(doc.paths['/merchant/payment-orders/{order}/refunds'].post.responses['422']).includes('REFUND_EXCEEDS_AMOUNT'));
+  assert.ok(doc.tags.some((t: any) => t.name === 'refunds'), 'the refunds tag is declared');
+  for (const path of ['/merchant/payment-orders', '/merchant/payouts']) {
+    const limit = doc.paths[path].get.parameters.find((p: any) => p.name === 'limit');
+    assert.deepEqual([limit.schema.type, limit.schema.minimum, limit.schema.maximum], ['integer', 1, 100]);
+  }
 });

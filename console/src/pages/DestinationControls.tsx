@@ -15,6 +15,10 @@ export interface DestinationState {
   events: string[];
   available_events: string[];
   status: 'enabled' | 'disabled';
+  /** How deliveries are signed (contract §11). */
+  scheme: 'tijori-v1' | 'standard-webhooks';
+  /** A rotated secret waiting to take over: when it will by itself (null: none waits). */
+  next_secret_active_from: string | null;
   failing_since: string | null;
   disabled_at: string | null;
   updated_at: string;

@@ -53,6 +53,13 @@ function DestinationForm({ kind, title, current, canManage, onSaved, onError }: 
       ) : (
         <p className="hint">Not configured: no {title} callbacks are sent.</p>
       )}
+      {current?.scheme === 'standard-webhooks' ? <p className="hint">Signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature).</p> : null}
+      {current?.next_secret_active_from ? (
+        <p className="hint" role="status">
+          A new signing secret waits: deliveries are still signed with the old one until you activate the new one, or by themselves from{' '}
+          <Time iso={current.next_secret_active_from} />.
+        </p>
+      ) : null}
       <label htmlFor={`${kind}-url`}>{title} URL</label>
       <input id={`${kind}-url`} type="url" required readOnly={!canManage} placeholder="https://merchant.example/callbacks" value={url} onChange={(e) => setUrl(e.target.value)} />
       {canManage ? (
@@ -66,12 +73,29 @@ function DestinationForm({ kind, title, current, canManage, onSaved, onError }: 
               className="secondary"
               disabled={busy}
               onClick={() => {
-                if (window.confirm(`Rotate the ${title} signing secret? Callbacks are signed with the new one from now on.`)) {
+                if (window.confirm(`Rotate the ${title} signing secret? Callbacks stay signed with the old one until you activate the new one (or 72 hours pass): give the new one to your receiver first.`)) {
                   void run(async () => (await api<{ signing_secret: string }>('POST', `/destinations/${kind}/rotate-secret`)).signing_secret);
                 }
               }}
             >
               Rotate {title} signing secret
+            </button>
+          ) : null}
+          {current?.next_secret_active_from ? (
+            <button
+              type="button"
+              className="secondary"
+              disabled={busy}
+              onClick={() => {
+                if (window.confirm(`Activate the new ${title} signing secret? From now on only it signs; the old one is gone.`)) {
+                  void run(async () => {
+                    await api('POST', `/destinations/${kind}/activate-secret`);
+                    return null;
+                  });
+                }
+              }}
+            >
+              Activate new secret
             </button>
           ) : null}
         </>

@@ -168,7 +168,7 @@ export type webhooks = {
         put?: never;
         /**
          * A payment order was paid: fulfil only when data.status is PAID (and retrieve the order first).
-         * @description Delivered at least once; each attempt is re-signed with a new timestamp. Answer 2xx promptly; anything else is retried.
+         * @description Delivered at least once; each attempt is re-signed with a new timestamp. Answer 2xx promptly; anything else is retried. A destination set to the Standard Webhooks scheme (contract §11) gets `webhook-id`, `webhook-timestamp` and `webhook-signature` (`v1,` + Base64 HMAC-SHA256 of `id.timestamp.body`) instead of the three X-Service headers, with the same body.
          */
         post: operations["webhook_collection_received"];
         delete?: never;
@@ -188,7 +188,7 @@ export type webhooks = {
         put?: never;
         /**
          * A refund was requested (informational).
-         * @description Delivered at least once; each attempt is re-signed with a new timestamp. Answer 2xx promptly; anything else is retried.
+         * @description Delivered at least once; each attempt is re-signed with a new timestamp. Answer 2xx promptly; anything else is retried. A destination set to the Standard Webhooks scheme (contract §11) gets `webhook-id`, `webhook-timestamp` and `webhook-signature` (`v1,` + Base64 HMAC-SHA256 of `id.timestamp.body`) instead of the three X-Service headers, with the same body.
          */
         post: operations["webhook_collection_refund_requested"];
         delete?: never;
@@ -208,7 +208,7 @@ export type webhooks = {
         put?: never;
         /**
          * A refund was completed (informational).
-         * @description Delivered at least once; each attempt is re-signed with a new timestamp. Answer 2xx promptly; anything else is retried.
+         * @description Delivered at least once; each attempt is re-signed with a new timestamp. Answer 2xx promptly; anything else is retried. A destination set to the Standard Webhooks scheme (contract §11) gets `webhook-id`, `webhook-timestamp` and `webhook-signature` (`v1,` + Base64 HMAC-SHA256 of `id.timestamp.body`) instead of the three X-Service headers, with the same body.
          */
         post: operations["webhook_collection_refund_completed"];
         delete?: never;
@@ -228,7 +228,7 @@ export type webhooks = {
         put?: never;
         /**
          * A payout was created.
-         * @description Delivered at least once; each attempt is re-signed with a new timestamp. Answer 2xx promptly; anything else is retried.
+         * @description Delivered at least once; each attempt is re-signed with a new timestamp. Answer 2xx promptly; anything else is retried. A destination set to the Standard Webhooks scheme (contract §11) gets `webhook-id`, `webhook-timestamp` and `webhook-signature` (`v1,` + Base64 HMAC-SHA256 of `id.timestamp.body`) instead of the three X-Service headers, with the same body.
          */
         post: operations["webhook_payout_created"];
         delete?: never;
@@ -248,7 +248,7 @@ export type webhooks = {
         put?: never;
         /**
          * The only event that means a completed bank transfer; retain its UTR.
-         * @description Delivered at least once; each attempt is re-signed with a new timestamp. Answer 2xx promptly; anything else is retried.
+         * @description Delivered at least once; each attempt is re-signed with a new timestamp. Answer 2xx promptly; anything else is retried. A destination set to the Standard Webhooks scheme (contract §11) gets `webhook-id`, `webhook-timestamp` and `webhook-signature` (`v1,` + Base64 HMAC-SHA256 of `id.timestamp.body`) instead of the three X-Service headers, with the same body.
          */
         post: operations["webhook_payout_success"];
         delete?: never;
@@ -268,7 +268,7 @@ export type webhooks = {
         put?: never;
         /**
          * A payout failed.
-         * @description Delivered at least once; each attempt is re-signed with a new timestamp. Answer 2xx promptly; anything else is retried.
+         * @description Delivered at least once; each attempt is re-signed with a new timestamp. Answer 2xx promptly; anything else is retried. A destination set to the Standard Webhooks scheme (contract §11) gets `webhook-id`, `webhook-timestamp` and `webhook-signature` (`v1,` + Base64 HMAC-SHA256 of `id.timestamp.body`) instead of the three X-Service headers, with the same body.
          */
         post: operations["webhook_payout_failed"];
         delete?: never;
@@ -288,7 +288,7 @@ export type webhooks = {
         put?: never;
         /**
          * A payment order failed at the provider (opt-in).
-         * @description Delivered at least once; each attempt is re-signed with a new timestamp. Answer 2xx promptly; anything else is retried.
+         * @description Delivered at least once; each attempt is re-signed with a new timestamp. Answer 2xx promptly; anything else is retried. A destination set to the Standard Webhooks scheme (contract §11) gets `webhook-id`, `webhook-timestamp` and `webhook-signature` (`v1,` + Base64 HMAC-SHA256 of `id.timestamp.body`) instead of the three X-Service headers, with the same body.
          */
         post: operations["webhook_collection_failed"];
         delete?: never;
@@ -308,7 +308,7 @@ export type webhooks = {
         put?: never;
         /**
          * A payment order's window ended without payment (opt-in).
-         * @description Delivered at least once; each attempt is re-signed with a new timestamp. Answer 2xx promptly; anything else is retried.
+         * @description Delivered at least once; each attempt is re-signed with a new timestamp. Answer 2xx promptly; anything else is retried. A destination set to the Standard Webhooks scheme (contract §11) gets `webhook-id`, `webhook-timestamp` and `webhook-signature` (`v1,` + Base64 HMAC-SHA256 of `id.timestamp.body`) instead of the three X-Service headers, with the same body.
          */
         post: operations["webhook_collection_expired"];
         delete?: never;
@@ -328,7 +328,7 @@ export type webhooks = {
         put?: never;
         /**
          * A payment order was cancelled (opt-in).
-         * @description Delivered at least once; each attempt is re-signed with a new timestamp. Answer 2xx promptly; anything else is retried.
+         * @description Delivered at least once; each attempt is re-signed with a new timestamp. Answer 2xx promptly; anything else is retried. A destination set to the Standard Webhooks scheme (contract §11) gets `webhook-id`, `webhook-timestamp` and `webhook-signature` (`v1,` + Base64 HMAC-SHA256 of `id.timestamp.body`) instead of the three X-Service headers, with the same body.
          */
         post: operations["webhook_collection_cancelled"];
         delete?: never;
@@ -348,7 +348,7 @@ export type webhooks = {
         put?: never;
         /**
          * A checker rejected a payout made in the console; no money moved (opt-in).
-         * @description Delivered at least once; each attempt is re-signed with a new timestamp. Answer 2xx promptly; anything else is retried.
+         * @description Delivered at least once; each attempt is re-signed with a new timestamp. Answer 2xx promptly; anything else is retried. A destination set to the Standard Webhooks scheme (contract §11) gets `webhook-id`, `webhook-timestamp` and `webhook-signature` (`v1,` + Base64 HMAC-SHA256 of `id.timestamp.body`) instead of the three X-Service headers, with the same body.
          */
         post: operations["webhook_payout_rejected"];
         delete?: never;
@@ -368,7 +368,7 @@ export type webhooks = {
         put?: never;
         /**
          * A payout that had succeeded was reversed by the bank; its amount was credited back (opt-in).
-         * @description Delivered at least once; each attempt is re-signed with a new timestamp. Answer 2xx promptly; anything else is retried.
+         * @description Delivered at least once; each attempt is re-signed with a new timestamp. Answer 2xx promptly; anything else is retried. A destination set to the Standard Webhooks scheme (contract §11) gets `webhook-id`, `webhook-timestamp` and `webhook-signature` (`v1,` + Base64 HMAC-SHA256 of `id.timestamp.body`) instead of the three X-Service headers, with the same body.
          */
         post: operations["webhook_payout_reversed"];
         delete?: never;
@@ -388,7 +388,7 @@ export type webhooks = {
         put?: never;
         /**
          * A test event: no money moved; answer 2xx.
-         * @description Delivered at least once; each attempt is re-signed with a new timestamp. Answer 2xx promptly; anything else is retried.
+         * @description Delivered at least once; each attempt is re-signed with a new timestamp. Answer 2xx promptly; anything else is retried. A destination set to the Standard Webhooks scheme (contract §11) gets `webhook-id`, `webhook-timestamp` and `webhook-signature` (`v1,` + Base64 HMAC-SHA256 of `id.timestamp.body`) instead of the three X-Service headers, with the same body.
          */
         post: operations["webhook_test"];
         delete?: never;
@@ -410,7 +410,7 @@ export type components = {
          * @description Machine-readable error code (contract §4).
          * @enum {string}
          */
-        ErrorCode: "INVALID_JSON" | "IDEMPOTENCY_KEY_REQUIRED" | "IDEMPOTENCY_KEY_INVALID" | "API_AUTH_FAILED" | "API_SCOPE_DENIED" | "API_IP_NOT_ALLOWED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "GONE" | "IDEMPOTENCY_KEY_IN_PROGRESS" | "INVALID_STATE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "VALIDATION_FAILED" | "IDEMPOTENCY_KEY_REUSED" | "SENSITIVE_DATA_REJECTED" | "BENEFICIARY_INVALID" | "ROUTE_INVALID" | "MODE_NOT_ENABLED" | "REFUND_EXCEEDS_AMOUNT" | "SELF_APPROVAL_DENIED" | "DUPLICATE_FILE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "INVALID_JSON" | "MALFORMED_REQUEST" | "IDEMPOTENCY_KEY_REQUIRED" | "IDEMPOTENCY_KEY_INVALID" | "API_AUTH_FAILED" | "API_SCOPE_DENIED" | "API_IP_NOT_ALLOWED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "GONE" | "IDEMPOTENCY_KEY_IN_PROGRESS" | "INVALID_STATE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "VALIDATION_FAILED" | "IDEMPOTENCY_KEY_REUSED" | "SENSITIVE_DATA_REJECTED" | "BENEFICIARY_INVALID" | "ROUTE_INVALID" | "MODE_NOT_ENABLED" | "REFUND_EXCEEDS_AMOUNT" | "SELF_APPROVAL_DENIED" | "DUPLICATE_FILE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
         /** @description Every error answer (API §7). */
         ErrorEnvelope: {
             /** @enum {boolean} */
@@ -425,34 +425,15 @@ export type components = {
             };
             request_id: string;
         };
+        /** @enum {string} */
         ResponseMode: "CHECKOUT" | "INTENT";
-        /** @description API §3.1 */
+        /**
+         * @description API §3.1
+         * @enum {string}
+         */
         PaymentOrderStatus: "AWAITING_CUSTOMER" | "PENDING_PAYMENT" | "AWAITING_CONFIRMATION" | "PAID" | "MANUALLY_CONFIRMED" | "FAILED" | "EXPIRED" | "CANCELLED" | "REFUNDED";
         /** @description API §4.1. CHECKOUT (default): the hosted page collects payer details. INTENT: customer fields and explicit consent are required. */
-        CreatePaymentOrderRequest: {
-            /** @description INR, in paise */
-            amount_paise: number;
-            purpose: string;
-            /** @description echoed back; max 120 characters */
-            merchant_order_reference?: string;
-            response_mode?: components["schemas"]["ResponseMode"];
-            /** @description required for INTENT */
-            customer_name?: string;
-            /** @description required for INTENT */
-            customer_email?: string;
-            /** @description Indian 10-digit mobile, no +91; required for INTENT */
-            customer_phone?: string;
-            /** @description must be true for INTENT */
-            customer_consent?: boolean;
-            /** @description default 30; the window starts when payer details are given */
-            expires_in_minutes?: number;
-            /** @description this order's own callback destination; required together with callback_secret. Loopback, private, link-local and metadata addresses are refused unless the operator allows them. */
-            callback_url?: string;
-            /** @description signing secret for callback_url; required together with callback_url */
-            callback_secret?: string;
-            /** @description where the hosted page sends the payer back; a browser convenience only, never proof of payment */
-            return_url?: string;
-        } & (unknown & unknown & unknown);
+        CreatePaymentOrderRequest: components["schemas"]["CheckoutPaymentOrderRequest"] | components["schemas"]["IntentPaymentOrderRequest"];
         HostedCheckoutAction: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -491,6 +472,7 @@ export type components = {
             /** @description service order identifier; usable in paths */
             order_id: string;
             merchant_order_reference: string | null;
+            /** Format: int64 */
             amount_paise: number;
             /** @enum {string} */
             currency: "INR";
@@ -547,9 +529,15 @@ export type components = {
             next_cursor: string | null;
             request_id: string;
         };
-        /** @description as enabled on the payout route */
+        /**
+         * @description as enabled on the payout route
+         * @enum {string}
+         */
         PayoutMode: "IMPS" | "NEFT" | "RTGS";
-        /** @description API §3.2, contract §4 */
+        /**
+         * @description API §3.2, contract §4
+         * @enum {string}
+         */
         PayoutStatus: "PROCESSING" | "SUCCESS" | "FAILED" | "REVERSED";
         InlineBeneficiary: {
             name: string;
@@ -566,18 +554,7 @@ export type components = {
             details_confirmation: true;
         };
         /** @description API §4.3. Exactly one of beneficiary_id and beneficiary. */
-        CreatePayoutRequest: {
-            /** @description an active confirmed beneficiary; required when beneficiary is omitted */
-            beneficiary_id?: string;
-            beneficiary?: components["schemas"]["InlineBeneficiary"];
-            /** @description an active payout route; the default route when omitted */
-            bank_connection_id?: string;
-            /** @description INR, in paise. IMPS at most 50000000, RTGS at least 20000000. */
-            amount_paise: number;
-            mode: components["schemas"]["PayoutMode"];
-            client_reference?: string;
-            remarks?: string;
-        } & ((unknown | unknown) & unknown & unknown);
+        CreatePayoutRequest: components["schemas"]["PayoutToSavedBeneficiaryRequest"] | components["schemas"]["PayoutToNewBeneficiaryRequest"];
         /** @description API §2.4 */
         Beneficiary: {
             /** Format: uuid */
@@ -601,6 +578,7 @@ export type components = {
             /** @description service transaction identifier; usable in paths */
             transaction_id: string;
             client_reference: string | null;
+            /** Format: int64 */
             amount_paise: number;
             /** @enum {string} */
             currency: "INR";
@@ -651,10 +629,16 @@ export type components = {
             next_cursor: string | null;
             request_id: string;
         };
-        /** @description PENDING_REVIEW → PROCESSING → COMPLETED; or REJECTED (by a reviewer) or FAILED (at the provider) */
+        /**
+         * @description PENDING_REVIEW → PROCESSING → COMPLETED; or REJECTED (by a reviewer) or FAILED (at the provider)
+         * @enum {string}
+         */
         RefundStatus: "PENDING_REVIEW" | "PROCESSING" | "COMPLETED" | "REJECTED" | "FAILED";
         CreateRefundRequest: {
-            /** @description INR paise; defaults to what is left to refund */
+            /**
+             * Format: int64
+             * @description INR paise; defaults to what is left to refund
+             */
             amount_paise?: number;
             reason?: string;
         };
@@ -668,6 +652,7 @@ export type components = {
             /** @description our reference, also the provider's idempotency key; usable in paths */
             refund_id: string;
             order_id: string;
+            /** Format: int64 */
             amount_paise: number;
             /** @enum {string} */
             currency: "INR";
@@ -702,10 +687,14 @@ export type components = {
         CollectionReceivedData: {
             order_id: string;
             merchant_order_reference: string | null;
-            /** @description PAID: the provider confirmed it (fulfil); MANUALLY_CONFIRMED: an operations reviewer confirmed payment evidence (contract §6) */
+            /**
+             * @description PAID: the provider confirmed it (fulfil); MANUALLY_CONFIRMED: an operations reviewer confirmed payment evidence (contract §6)
+             * @enum {string}
+             */
             status: "PAID" | "MANUALLY_CONFIRMED";
             /** @description `SUCCESS` with PAID */
             provider_status: string;
+            /** Format: int64 */
             amount_paise: number;
             /** @enum {string} */
             currency: "INR";
@@ -723,6 +712,7 @@ export type components = {
             payout_id: string;
             transaction_id: string;
             client_reference: string | null;
+            /** Format: int64 */
             amount_paise: number;
             /** @enum {string} */
             currency: "INR";
@@ -743,6 +733,7 @@ export type components = {
             payout_id: string;
             transaction_id: string;
             client_reference: string | null;
+            /** Format: int64 */
             amount_paise: number;
             /** @enum {string} */
             currency: "INR";
@@ -766,6 +757,7 @@ export type components = {
             payout_id: string;
             transaction_id: string;
             client_reference: string | null;
+            /** Format: int64 */
             amount_paise: number;
             /** @enum {string} */
             currency: "INR";
@@ -788,6 +780,7 @@ export type components = {
             payout_id: string;
             transaction_id: string;
             client_reference: string | null;
+            /** Format: int64 */
             amount_paise: number;
             /** @enum {string} */
             currency: "INR";
@@ -822,6 +815,7 @@ export type components = {
             /** @description our reference, also the provider's idempotency key; usable in paths */
             refund_id: string;
             order_id: string;
+            /** Format: int64 */
             amount_paise: number;
             /** @enum {string} */
             currency: "INR";
@@ -845,10 +839,12 @@ export type components = {
         CollectionClosedData: {
             order_id: string;
             merchant_order_reference: string | null;
+            /** @enum {string} */
             status: "FAILED" | "EXPIRED" | "CANCELLED";
             provider_status: string;
             /** @description why the provider failed it (FAILED); null otherwise */
             failure_reason: string | null;
+            /** Format: int64 */
             amount_paise: number;
             /** @enum {string} */
             currency: "INR";
@@ -865,6 +861,7 @@ export type components = {
             payout_id: string;
             transaction_id: string;
             client_reference: string | null;
+            /** Format: int64 */
             amount_paise: number;
             /** @enum {string} */
             currency: "INR";
@@ -882,7 +879,10 @@ export type components = {
             rejected_at: string;
         };
         TestEventData: {
-            /** @description the destination it was sent to */
+            /**
+             * @description the destination it was sent to
+             * @enum {string}
+             */
             destination: "payin" | "payout";
             message: string;
         };
@@ -1078,6 +1078,96 @@ export type components = {
             created_at: string;
             data: components["schemas"]["TestEventData"];
         };
+        /** @description A payment order paid on the hosted checkout (`response_mode` CHECKOUT, or absent). */
+        CheckoutPaymentOrderRequest: {
+            /**
+             * Format: int64
+             * @description INR, in paise
+             */
+            amount_paise: number;
+            purpose: string;
+            /** @description echoed back; max 120 characters */
+            merchant_order_reference?: string;
+            /** @enum {string} */
+            response_mode?: "CHECKOUT";
+            /** @description required for INTENT */
+            customer_name?: string;
+            /** @description required for INTENT */
+            customer_email?: string;
+            /** @description Indian 10-digit mobile, no +91; required for INTENT */
+            customer_phone?: string;
+            /** @description must be true for INTENT */
+            customer_consent?: boolean;
+            /** @description default 30; the window starts when payer details are given */
+            expires_in_minutes?: number;
+            /** @description this order's own callback destination; required together with callback_secret. Loopback, private, link-local and metadata addresses are refused unless the operator allows them. */
+            callback_url?: string;
+            /** @description signing secret for callback_url; required together with callback_url */
+            callback_secret?: string;
+            /** @description where the hosted page sends the payer back; a browser convenience only, never proof of payment */
+            return_url?: string;
+        } & (unknown & unknown);
+        /** @description A payment order answered with a UPI intent: the customer fields and consent are required. */
+        IntentPaymentOrderRequest: {
+            /**
+             * Format: int64
+             * @description INR, in paise
+             */
+            amount_paise: number;
+            purpose: string;
+            /** @description echoed back; max 120 characters */
+            merchant_order_reference?: string;
+            /** @enum {string} */
+            response_mode: "INTENT";
+            /** @description required for INTENT */
+            customer_name: string;
+            /** @description required for INTENT */
+            customer_email: string;
+            /** @description Indian 10-digit mobile, no +91; required for INTENT */
+            customer_phone: string;
+            /**
+             * @description must be true for INTENT
+             * @enum {boolean}
+             */
+            customer_consent: true;
+            /** @description default 30; the window starts when payer details are given */
+            expires_in_minutes?: number;
+            /** @description this order's own callback destination; required together with callback_secret. Loopback, private, link-local and metadata addresses are refused unless the operator allows them. */
+            callback_url?: string;
+            /** @description signing secret for callback_url; required together with callback_url */
+            callback_secret?: string;
+            /** @description where the hosted page sends the payer back; a browser convenience only, never proof of payment */
+            return_url?: string;
+        } & (unknown & unknown);
+        /** @description A payout to a beneficiary saved before (`beneficiary_id`). */
+        PayoutToSavedBeneficiaryRequest: {
+            /** @description an active payout route; the default route when omitted */
+            bank_connection_id?: string;
+            /**
+             * Format: int64
+             * @description INR, in paise. IMPS at most 50000000, RTGS at least 20000000.
+             */
+            amount_paise: number;
+            mode: components["schemas"]["PayoutMode"];
+            client_reference?: string;
+            remarks?: string;
+            /** @description an active confirmed beneficiary; required when beneficiary is omitted */
+            beneficiary_id: string;
+        } & (unknown & unknown);
+        /** @description A payout to a beneficiary given in full (`beneficiary`), saved for later. */
+        PayoutToNewBeneficiaryRequest: {
+            /** @description an active payout route; the default route when omitted */
+            bank_connection_id?: string;
+            /**
+             * Format: int64
+             * @description INR, in paise. IMPS at most 50000000, RTGS at least 20000000.
+             */
+            amount_paise: number;
+            mode: components["schemas"]["PayoutMode"];
+            client_reference?: string;
+            remarks?: string;
+            beneficiary: components["schemas"]["InlineBeneficiary"];
+        } & (unknown & unknown);
     };
     responses: never;
     parameters: never;
@@ -1097,7 +1187,7 @@ export interface operations {
                 /** @description only resources created at or before this time */
                 created_to?: string;
                 /** @description page size, 1–100 (default 20) */
-                limit?: string;
+                limit?: number;
                 /** @description the `next_cursor` of the previous page */
                 cursor?: string;
             };
@@ -1112,6 +1202,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1129,22 +1223,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`, `SELF_APPROVAL_DENIED`. The client lacks the scope, or the source address is not on its allow list. */
+            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`. The client lacks the scope, or the source address is not on its allow list. */
             403: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `VALIDATION_FAILED`, `IDEMPOTENCY_KEY_REUSED`, `SENSITIVE_DATA_REJECTED`, `BENEFICIARY_INVALID`, `ROUTE_INVALID`, `MODE_NOT_ENABLED`, `REFUND_EXCEEDS_AMOUNT`. A field breaks a rule (`error.details`), the Idempotency-Key was used for a different request, or a reference does not resolve. */
+            /** @description `VALIDATION_FAILED`. A field breaks a rule (`error.details`), the Idempotency-Key was used for a different request, or a reference does not resolve. */
             422: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1158,6 +1260,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1169,6 +1275,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1182,6 +1292,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1213,6 +1327,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Present (`true`) when this is the stored answer of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1224,6 +1342,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1241,22 +1363,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`, `SELF_APPROVAL_DENIED`. The client lacks the scope, or the source address is not on its allow list. */
+            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`. The client lacks the scope, or the source address is not on its allow list. */
             403: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `IDEMPOTENCY_KEY_IN_PROGRESS`, `INVALID_STATE`, `DUPLICATE_FILE`. The first request with this Idempotency-Key is still running, or the resource is not in a state that allows this. */
+            /** @description `IDEMPOTENCY_KEY_IN_PROGRESS`. The first request with this Idempotency-Key is still running, or the resource is not in a state that allows this. */
             409: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1268,6 +1398,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1279,17 +1413,25 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `VALIDATION_FAILED`, `IDEMPOTENCY_KEY_REUSED`, `SENSITIVE_DATA_REJECTED`, `BENEFICIARY_INVALID`, `ROUTE_INVALID`, `MODE_NOT_ENABLED`, `REFUND_EXCEEDS_AMOUNT`. A field breaks a rule (`error.details`), the Idempotency-Key was used for a different request, or a reference does not resolve. */
+            /** @description `VALIDATION_FAILED`, `IDEMPOTENCY_KEY_REUSED`, `SENSITIVE_DATA_REJECTED`. A field breaks a rule (`error.details`), the Idempotency-Key was used for a different request, or a reference does not resolve. */
             422: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1303,6 +1445,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1314,6 +1460,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1327,6 +1477,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1352,6 +1506,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1369,11 +1527,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`, `SELF_APPROVAL_DENIED`. The client lacks the scope, or the source address is not on its allow list. */
+            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`. The client lacks the scope, or the source address is not on its allow list. */
             403: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1385,6 +1547,25 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `VALIDATION_FAILED`. A field breaks a rule (`error.details`), the Idempotency-Key was used for a different request, or a reference does not resolve. */
+            422: {
+                headers: {
+                    /** @description The request_id of this answer (also in its body). */
+                    "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1398,6 +1579,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1409,6 +1594,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1422,6 +1611,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1447,17 +1640,25 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["PaymentOrderEnvelope"];
                 };
             };
-            /** @description `INVALID_JSON`, `IDEMPOTENCY_KEY_REQUIRED`, `IDEMPOTENCY_KEY_INVALID`. The body is not JSON, or the Idempotency-Key header is missing or not a UUID v4. Do not retry unchanged. */
+            /** @description `INVALID_JSON`. The body is not JSON, or the Idempotency-Key header is missing or not a UUID v4. Do not retry unchanged. */
             400: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1475,11 +1676,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`, `SELF_APPROVAL_DENIED`. The client lacks the scope, or the source address is not on its allow list. */
+            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`. The client lacks the scope, or the source address is not on its allow list. */
             403: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1491,17 +1696,25 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `IDEMPOTENCY_KEY_IN_PROGRESS`, `INVALID_STATE`, `DUPLICATE_FILE`. The first request with this Idempotency-Key is still running, or the resource is not in a state that allows this. */
+            /** @description `INVALID_STATE`. The first request with this Idempotency-Key is still running, or the resource is not in a state that allows this. */
             409: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1513,6 +1726,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1524,17 +1741,25 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `VALIDATION_FAILED`, `IDEMPOTENCY_KEY_REUSED`, `SENSITIVE_DATA_REJECTED`, `BENEFICIARY_INVALID`, `ROUTE_INVALID`, `MODE_NOT_ENABLED`, `REFUND_EXCEEDS_AMOUNT`. A field breaks a rule (`error.details`), the Idempotency-Key was used for a different request, or a reference does not resolve. */
+            /** @description `VALIDATION_FAILED`. A field breaks a rule (`error.details`), the Idempotency-Key was used for a different request, or a reference does not resolve. */
             422: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1548,6 +1773,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1559,6 +1788,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1572,6 +1805,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1590,7 +1827,7 @@ export interface operations {
                 /** @description only resources created at or before this time */
                 created_to?: string;
                 /** @description page size, 1–100 (default 20) */
-                limit?: string;
+                limit?: number;
                 /** @description the `next_cursor` of the previous page */
                 cursor?: string;
             };
@@ -1605,6 +1842,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1622,22 +1863,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`, `SELF_APPROVAL_DENIED`. The client lacks the scope, or the source address is not on its allow list. */
+            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`. The client lacks the scope, or the source address is not on its allow list. */
             403: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `VALIDATION_FAILED`, `IDEMPOTENCY_KEY_REUSED`, `SENSITIVE_DATA_REJECTED`, `BENEFICIARY_INVALID`, `ROUTE_INVALID`, `MODE_NOT_ENABLED`, `REFUND_EXCEEDS_AMOUNT`. A field breaks a rule (`error.details`), the Idempotency-Key was used for a different request, or a reference does not resolve. */
+            /** @description `VALIDATION_FAILED`. A field breaks a rule (`error.details`), the Idempotency-Key was used for a different request, or a reference does not resolve. */
             422: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1651,6 +1900,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1662,6 +1915,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1675,6 +1932,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1706,6 +1967,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Present (`true`) when this is the stored answer of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1717,6 +1982,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1734,22 +2003,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`, `SELF_APPROVAL_DENIED`. The client lacks the scope, or the source address is not on its allow list. */
+            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`. The client lacks the scope, or the source address is not on its allow list. */
             403: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `IDEMPOTENCY_KEY_IN_PROGRESS`, `INVALID_STATE`, `DUPLICATE_FILE`. The first request with this Idempotency-Key is still running, or the resource is not in a state that allows this. */
+            /** @description `IDEMPOTENCY_KEY_IN_PROGRESS`. The first request with this Idempotency-Key is still running, or the resource is not in a state that allows this. */
             409: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1761,6 +2038,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1772,17 +2053,25 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `VALIDATION_FAILED`, `IDEMPOTENCY_KEY_REUSED`, `SENSITIVE_DATA_REJECTED`, `BENEFICIARY_INVALID`, `ROUTE_INVALID`, `MODE_NOT_ENABLED`, `REFUND_EXCEEDS_AMOUNT`. A field breaks a rule (`error.details`), the Idempotency-Key was used for a different request, or a reference does not resolve. */
+            /** @description `VALIDATION_FAILED`, `IDEMPOTENCY_KEY_REUSED`, `SENSITIVE_DATA_REJECTED`, `BENEFICIARY_INVALID`, `ROUTE_INVALID`, `MODE_NOT_ENABLED`. A field breaks a rule (`error.details`), the Idempotency-Key was used for a different request, or a reference does not resolve. */
             422: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1796,6 +2085,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1807,6 +2100,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1820,6 +2117,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1845,6 +2146,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1862,11 +2167,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`, `SELF_APPROVAL_DENIED`. The client lacks the scope, or the source address is not on its allow list. */
+            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`. The client lacks the scope, or the source address is not on its allow list. */
             403: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1878,6 +2187,25 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `VALIDATION_FAILED`. A field breaks a rule (`error.details`), the Idempotency-Key was used for a different request, or a reference does not resolve. */
+            422: {
+                headers: {
+                    /** @description The request_id of this answer (also in its body). */
+                    "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1891,6 +2219,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1902,6 +2234,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1915,6 +2251,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1940,6 +2280,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1957,11 +2301,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`, `SELF_APPROVAL_DENIED`. The client lacks the scope, or the source address is not on its allow list. */
+            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`. The client lacks the scope, or the source address is not on its allow list. */
             403: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1973,6 +2321,25 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `VALIDATION_FAILED`. A field breaks a rule (`error.details`), the Idempotency-Key was used for a different request, or a reference does not resolve. */
+            422: {
+                headers: {
+                    /** @description The request_id of this answer (also in its body). */
+                    "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1986,6 +2353,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1997,6 +2368,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2010,6 +2385,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2044,6 +2423,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Present (`true`) when this is the stored answer of an earlier request with the same Idempotency-Key. */
                     "Idempotent-Replayed"?: "true";
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2055,6 +2438,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2072,11 +2459,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`, `SELF_APPROVAL_DENIED`. The client lacks the scope, or the source address is not on its allow list. */
+            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`. The client lacks the scope, or the source address is not on its allow list. */
             403: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2088,17 +2479,25 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `IDEMPOTENCY_KEY_IN_PROGRESS`, `INVALID_STATE`, `DUPLICATE_FILE`. The first request with this Idempotency-Key is still running, or the resource is not in a state that allows this. */
+            /** @description `IDEMPOTENCY_KEY_IN_PROGRESS`, `INVALID_STATE`. The first request with this Idempotency-Key is still running, or the resource is not in a state that allows this. */
             409: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2110,6 +2509,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2121,17 +2524,25 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `VALIDATION_FAILED`, `IDEMPOTENCY_KEY_REUSED`, `SENSITIVE_DATA_REJECTED`, `BENEFICIARY_INVALID`, `ROUTE_INVALID`, `MODE_NOT_ENABLED`, `REFUND_EXCEEDS_AMOUNT`. A field breaks a rule (`error.details`), the Idempotency-Key was used for a different request, or a reference does not resolve. */
+            /** @description `VALIDATION_FAILED`, `IDEMPOTENCY_KEY_REUSED`, `SENSITIVE_DATA_REJECTED`, `REFUND_EXCEEDS_AMOUNT`. A field breaks a rule (`error.details`), the Idempotency-Key was used for a different request, or a reference does not resolve. */
             422: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2145,6 +2556,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2156,6 +2571,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2169,6 +2588,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2194,6 +2617,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2211,11 +2638,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`, `SELF_APPROVAL_DENIED`. The client lacks the scope, or the source address is not on its allow list. */
+            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`. The client lacks the scope, or the source address is not on its allow list. */
             403: {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2227,6 +2658,25 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `VALIDATION_FAILED`. A field breaks a rule (`error.details`), the Idempotency-Key was used for a different request, or a reference does not resolve. */
+            422: {
+                headers: {
+                    /** @description The request_id of this answer (also in its body). */
+                    "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2240,6 +2690,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2251,6 +2705,10 @@ export interface operations {
                 headers: {
                     /** @description The request_id of this answer (also in its body). */
                     "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2264,6 +2722,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before retrying. */
                     "Retry-After": string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {

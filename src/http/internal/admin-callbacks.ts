@@ -2,7 +2,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { OPERATOR } from '../../services/console/audit.js';
+import { OPERATOR, recordAudit } from '../../services/console/audit.js';
 import { okEnvelope } from '../plugins/envelope.js';
 import { DestinationBody, DestinationParams, EventListQuery, EventParams, OrgParams, ReplayFailedBody } from './schemas/callbacks.js';
 
@@ -10,9 +10,24 @@ export async function registerAdminCallbackRoutes(app: FastifyInstance, ctx: App
   const admin = app.withTypeProvider<TypeBoxTypeProvider>();
   admin.put('/orgs/:org/destinations/:kind', { schema: { params: DestinationParams, body: DestinationBody } }, async (request, reply) => {
     const { org, kind } = request.params;
-    const { url, events } = request.body;
-    const d = await ctx.destinations.set({ orgId: org, kind, url, events, actor: OPERATOR });
-    return reply.code(d.created ? 201 : 200).send(okEnvelope(request, { kind: d.kind, url: d.url, signing_secret: d.signing_secret, events: d.events }));
+    const { url, events, scheme } = request.body;
+    const d = await ctx.destinations.set({ orgId: org, kind, url, events, scheme, actor: OPERATOR });
+    return reply.code(d.created ? 201 : 200).send(okEnvelope(request, { kind: d.kind, url: d.url, signing_secret: d.signing_secret, events: d.events, scheme: d.scheme }));
+  });
+
+  // Secret rotation without downtime (contract §11): `tijori destination rotate-secret` / `activate-secret`.
+  admin.post('/orgs/:org/destinations/:kind/rotate-secret', { schema: { params: DestinationParams } }, async (request) => {
+    const { org, kind } = request.params;
+    const r = await ctx.destinations.rotateSecret(org, kind, (tx, k) => recordAudit(tx, OPERATOR, { orgId: org, action: 'destination.secret_rotated', targetType: 'destination', targetId: k }));
+    return okEnvelope(request, r);
+  });
+
+  admin.post('/orgs/:org/destinations/:kind/activate-secret', { schema: { params: DestinationParams } }, async (request) => {
+    const { org, kind } = request.params;
+    const r = await ctx.destinations.activateSecret(org, kind, (tx, k) =>
+      recordAudit(tx, OPERATOR, { orgId: org, action: 'destination.secret_activated', targetType: 'destination', targetId: k, after: { by: 'hand' } }),
+    );
+    return okEnvelope(request, r);
   });
 
   admin.post('/orgs/:org/destinations/:kind/enable', { schema: { params: DestinationParams } }, async (request) => {

@@ -83,6 +83,17 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, err: unk
  */
 export function installEnvelope(app: FastifyInstance, allowed?: AllowedMethods): void {
   app.setErrorHandler((err, request, reply) => sendError(request, reply, err));
+  // A path that exists with other methods is refused before its body is read (no 400 INVALID_JSON
+  // or 415 for a body the route would never take): the not-found route runs onRequest first.
+  if (allowed) {
+    app.addHook('onRequest', async (request) => {
+      if (!request.is404) return;
+      const methods = allowed.of(request.url);
+      if (methods.length === 0) return;
+      const allow = methods.join(', ');
+      throw new AppError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on this path; allowed: ${allow}.`, { headers: { allow } });
+    });
+  }
   app.setNotFoundHandler((request, reply) => {
     const methods = allowed?.of(request.url) ?? [];
     if (methods.length === 0) return sendError(request, reply, new AppError('NOT_FOUND', 'No such resource or path.'));
@@ -106,10 +117,11 @@ export function answerClientError(err: Error & { code?: string }, socket: Duplex
     body = JSON.stringify(errorEnvelope(requestId, 'HEADERS_TOO_LARGE', 'The request headers are larger than the server accepts (16 KiB in all).'));
   } else if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
     status = 408;
-    body = '{"error":"Request Timeout","message":"Client Timeout","statusCode":408}';
+    body = JSON.stringify(errorEnvelope(requestId, 'REQUEST_TIMEOUT', 'The request was not received in time.'));
   } else {
+    // A malformed request line, an unknown method, an HTTP version other than 1.0/1.1, bad header syntax.
     status = 400;
-    body = '{"error":"Bad Request","message":"Client Error","statusCode":400}';
+    body = JSON.stringify(errorEnvelope(requestId, 'MALFORMED_REQUEST', 'The request could not be read as HTTP/1.1.'));
   }
   log.debug({ request_id: requestId, err: err.message, code: err.code, status }, 'client error before a request');
   if (socket.writable) {

@@ -5,11 +5,12 @@
  * then fail the scope check or validation are counted too); then the scope check. The principal is
  * attached to the request for handlers.
  */
-import type { FastifyRequest, RouteShorthandOptions } from 'fastify';
+import type { FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../domain/errors.js';
 import type { Scope } from '../../domain/scopes.js';
 import { type Principal, requireScope } from '../../services/shared/clients.js';
+import type { RateDecision } from '../../security/rate-limiter.js';
 import { rateLimitedError } from './source-limits.js';
 
 declare module 'fastify' {
@@ -37,8 +38,22 @@ async function authenticate(ctx: AppContext, request: FastifyRequest): Promise<P
   }
 }
 
-async function takeClientLimit(ctx: AppContext, request: FastifyRequest, principal: Principal): Promise<void> {
-  let decision: { allowed: boolean; retryAfterMs: number };
+/**
+ * `RateLimit-Policy` and `RateLimit` (draft-ietf-httpapi-ratelimit-headers-08 and later: Structured
+ * Field lists) for the client's per-minute limit, on every answer once the client is known, errors
+ * included (contract §11): `"per-minute";q=LIMIT;w=60` and `"per-minute";r=REMAINING;t=SECONDS`.
+ */
+export const RATE_LIMIT_POLICY_NAME = 'per-minute';
+
+function rateLimitHeaders(reply: FastifyReply, limitPerMinute: number, decision: RateDecision): void {
+  reply.header('ratelimit-policy', `"${RATE_LIMIT_POLICY_NAME}";q=${limitPerMinute};w=60`);
+  if (decision.remaining !== undefined && decision.resetMs !== undefined) {
+    reply.header('ratelimit', `"${RATE_LIMIT_POLICY_NAME}";r=${decision.remaining};t=${Math.ceil(decision.resetMs / 1000)}`);
+  }
+}
+
+async function takeClientLimit(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, principal: Principal): Promise<void> {
+  let decision: RateDecision;
   try {
     decision = await ctx.rateLimiter.take(principal.pk, principal.rateLimitPerMinute);
   } catch (err) {
@@ -46,15 +61,16 @@ async function takeClientLimit(ctx: AppContext, request: FastifyRequest, princip
     request.log.warn({ err: (err as Error).message }, 'rate limiter unavailable; request allowed');
     return;
   }
+  rateLimitHeaders(reply, principal.rateLimitPerMinute, decision);
   if (!decision.allowed) throw rateLimitedError(decision, `Rate limit of ${principal.rateLimitPerMinute} requests per minute exceeded.`);
 }
 
 export function merchantRoute(ctx: AppContext, scope: Scope): Pick<RouteShorthandOptions, 'onRequest'> {
   return {
-    onRequest: async (request: FastifyRequest) => {
+    onRequest: async (request: FastifyRequest, reply: FastifyReply) => {
       const principal = await authenticate(ctx, request);
       request.principal = principal;
-      await takeClientLimit(ctx, request, principal);
+      await takeClientLimit(ctx, request, reply, principal);
       requireScope(principal, scope);
     },
   };

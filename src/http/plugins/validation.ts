@@ -65,7 +65,9 @@ export function validationDetails(errors: FastifySchemaValidationError[], contex
   for (const e of errors as AjvError[]) {
     if (isEchoOfAnotherError(e)) continue;
     const field = fieldOf(e);
-    const fullField = context && context !== 'body' ? `${context}.${field}` : field;
+    // A body field, a query parameter and a path parameter are each named as the document names
+    // them (`created_from`, not `querystring.created_from`): one form for one parameter everywhere.
+    const fullField = context && context !== 'body' && context !== 'querystring' && context !== 'params' ? `${context}.${field}` : field;
     if (seen.has(fullField)) continue;
     seen.add(fullField);
     out.push({ field: fullField, issue: issueOf(e) });

@@ -31,14 +31,121 @@ const headerName = (name: string) => name.replace(/(^|-)([a-z])/g, (_m, dash: st
 type Json = Record<string, unknown>;
 const objectsIn = (value: unknown): Json[] => (value && typeof value === 'object' ? (Object.values(value) as Json[]) : []);
 
+/**
+ * `format: int64` on every `*_paise` integer (contract §11), wherever it is (components, bodies,
+ * nullable unions): rupee amounts above ₹2.14 crore overflow a 32-bit integer in generated clients.
+ */
+function markPaise(node: unknown, paise = false): void {
+  if (Array.isArray(node)) {
+    for (const n of node) markPaise(n, paise);
+    return;
+  }
+  if (!node || typeof node !== 'object') return;
+  const o = node as Json;
+  if (paise && o.type === 'integer') o.format = 'int64';
+  for (const [key, value] of Object.entries(o)) {
+    if (key === 'properties' && value && typeof value === 'object') {
+      for (const [name, prop] of Object.entries(value as Json)) markPaise(prop, name.endsWith('_paise'));
+    } else if (key === 'anyOf' || key === 'oneOf' || key === 'allOf') markPaise(value, paise);
+    else markPaise(value, false);
+  }
+}
+
+/**
+ * Query parameters arrive as text, so the route's schema of `limit` is a pattern (1–100); the
+ * document says what a generator should send: an integer from 1 to 100.
+ */
+function typeLimit(parameter: Json): void {
+  if (parameter.in !== 'query' || parameter.name !== 'limit') return;
+  const schema = parameter.schema as Json | undefined;
+  parameter.schema = { type: 'integer', minimum: 1, maximum: 100, default: 20, ...(schema?.description ? { description: schema.description } : {}) };
+}
+
+/** Contract §11: the client's per-minute quota, on every answer once the client is authenticated. */
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Policy': {
+    description: "The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `\"per-minute\";q=LIMIT;w=60`.",
+    schema: { type: 'string', example: '"per-minute";q=600;w=60' },
+  },
+  RateLimit: {
+    description: 'What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back).',
+    schema: { type: 'string', example: '"per-minute";r=599;t=1' },
+  },
+};
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+/**
+ * The two request rules a generator loses when they are `if/then` or an `allOf` of `oneOf`s
+ * (INTENT needs the customer; exactly one of beneficiary_id and beneficiary) stated again as a
+ * `oneOf` of whole request types, so openapi-typescript makes a union that enforces them. Only the
+ * document changes: the service validates with the route's own schema (same rules, same words).
+ */
+function discriminateRequests(schemas: Json | undefined): void {
+  const po = schemas?.CreatePaymentOrderRequest as Json | undefined;
+  if (schemas && po && Array.isArray(po.allOf) && !po.oneOf) {
+    const rules = po.allOf as Json[];
+    const intent = rules.find((r) => (r.if as Json | undefined)?.properties && ((r.if as Json).properties as Json).response_mode);
+    const others = rules.filter((r) => r !== intent);
+    const props = po.properties as Json;
+    const common = { type: 'object', additionalProperties: false, ...(others.length > 0 ? { allOf: others } : {}) };
+    schemas.CheckoutPaymentOrderRequest = {
+      ...common,
+      description: 'A payment order paid on the hosted checkout (`response_mode` CHECKOUT, or absent).',
+      properties: { ...props, response_mode: { type: 'string', enum: ['CHECKOUT'] } },
+      required: po.required,
+    };
+    schemas.IntentPaymentOrderRequest = {
+      ...common,
+      description: 'A payment order answered with a UPI intent: the customer fields and consent are required.',
+      properties: { ...props, response_mode: { type: 'string', enum: ['INTENT'] }, customer_consent: { ...(props.customer_consent as Json), enum: [true] } },
+      required: [...new Set([...(po.required as string[]), 'response_mode', ...((((intent?.then as Json | undefined)?.required as string[] | undefined) ?? []))])],
+    };
+    schemas.CreatePaymentOrderRequest = { description: po.description, oneOf: [ref('CheckoutPaymentOrderRequest'), ref('IntentPaymentOrderRequest')] };
+  }
+  const payout = schemas?.CreatePayoutRequest as Json | undefined;
+  if (schemas && payout && Array.isArray(payout.allOf) && !payout.oneOf) {
+    const others = (payout.allOf as Json[]).filter((r) => !r.oneOf);
+    const { beneficiary_id: byId, beneficiary: inline, ...rest } = payout.properties as Json;
+    const common = { type: 'object', additionalProperties: false, ...(others.length > 0 ? { allOf: others } : {}) };
+    schemas.PayoutToSavedBeneficiaryRequest = {
+      ...common,
+      description: 'A payout to a beneficiary saved before (`beneficiary_id`).',
+      properties: { ...rest, beneficiary_id: byId },
+      required: [...(payout.required as string[]), 'beneficiary_id'],
+    };
+    schemas.PayoutToNewBeneficiaryRequest = {
+      ...common,
+      description: 'A payout to a beneficiary given in full (`beneficiary`), saved for later.',
+      properties: { ...rest, beneficiary: inline },
+      required: [...(payout.required as string[]), 'beneficiary'],
+    };
+    schemas.CreatePayoutRequest = { description: payout.description, oneOf: [ref('PayoutToSavedBeneficiaryRequest'), ref('PayoutToNewBeneficiaryRequest')] };
+  }
+}
+
 function finishDocument(doc: Json): Json {
+  discriminateRequests((doc.components as Json | undefined)?.schemas as Json | undefined);
+  markPaise(doc.components);
+  markPaise(doc.paths);
+  for (const [path, item] of Object.entries((doc.paths ?? {}) as Record<string, Json>)) {
+    if (path.startsWith(`${CONSOLE_API_PREFIX}/`)) continue;
+    for (const op of objectsIn(item)) {
+      for (const [status, response] of Object.entries((op.responses ?? {}) as Record<string, Json>)) {
+        if (status !== '401') response.headers = { ...(response.headers as Json | undefined), ...RATE_LIMIT_HEADERS };
+      }
+    }
+  }
   // The console's paths are absolute on the service origin; the document's server is /api/v1.
   for (const [path, item] of Object.entries((doc.paths ?? {}) as Record<string, Json>)) {
     if (path.startsWith(`${CONSOLE_API_PREFIX}/`)) item.servers = [{ url: '/', description: 'the service origin: the console API is not under /api/v1' }];
   }
   for (const item of objectsIn(doc.paths)) {
     for (const op of objectsIn(item)) {
-      for (const p of (op.parameters ?? []) as Json[]) if (p.in === 'header') p.name = headerName(String(p.name));
+      for (const p of (op.parameters ?? []) as Json[]) {
+        if (p.in === 'header') p.name = headerName(String(p.name));
+        typeLimit(p);
+      }
       for (const response of objectsIn(op.responses)) {
         for (const header of objectsIn(response.headers)) {
           const schema = header.schema as Json | undefined;
@@ -68,6 +175,7 @@ export const SWAGGER_OPTIONS: FastifyDynamicSwaggerOptions = {
     tags: [
       { name: 'payment orders', description: 'INR collections: hosted checkout or UPI intent (API §4.1, §4.2)' },
       { name: 'payouts', description: 'Direct bank payouts (API §4.3, §4.4)' },
+      { name: 'refunds', description: 'Refunds of paid payment orders (contract §6)' },
       {
         name: CONSOLE_TAG,
         description:

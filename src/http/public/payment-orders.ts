@@ -6,7 +6,7 @@ import { okEnvelope } from '../plugins/envelope.js';
 import { financialCreateChecks, idempotencyScopeOf, sendCreateResponse } from '../plugins/idempotency.js';
 import { merchantRoute, principalOf } from '../plugins/merchant-auth.js';
 import { IdempotencyKeyHeaders, refTo, REPLAYED_HEADER, REQUEST_ID_HEADER } from './schemas/common.js';
-import { AUTHENTICATED_ERRORS, BODY_ERRORS, errorResponses } from './schemas/errors.js';
+import { AUTHENTICATED_ERRORS, BODY_ERRORS, CREATE_ERRORS, errorResponses, PATH_ID_ERRORS } from './schemas/errors.js';
 import { CreatePaymentOrderRequest, ListPaymentOrdersQuery, OrderParams, PaymentOrderEnvelope, PaymentOrderListEnvelope } from './schemas/payment-orders.js';
 
 const TAGS = ['payment orders'];
@@ -28,7 +28,7 @@ export async function registerPaymentOrderRoutes(app: FastifyInstance, ctx: AppC
         body: refTo(CreatePaymentOrderRequest),
         response: {
           201: { ...refTo(PaymentOrderEnvelope), description: 'The payment order (API §2.2); `next_action` as per mode.', headers: { ...REQUEST_ID_HEADER, ...REPLAYED_HEADER } },
-          ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS, 409),
+          ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS, ...CREATE_ERRORS),
         },
       },
     },
@@ -50,7 +50,7 @@ export async function registerPaymentOrderRoutes(app: FastifyInstance, ctx: AppC
         params: OrderParams,
         response: {
           200: { ...refTo(PaymentOrderEnvelope), description: 'The payment order (API §2.2).', headers: REQUEST_ID_HEADER },
-          ...errorResponses(...AUTHENTICATED_ERRORS, 404),
+          ...errorResponses(...AUTHENTICATED_ERRORS, 404, ...PATH_ID_ERRORS),
         },
       },
     },
@@ -69,7 +69,7 @@ export async function registerPaymentOrderRoutes(app: FastifyInstance, ctx: AppC
         params: OrderParams,
         response: {
           200: { ...refTo(PaymentOrderEnvelope), description: 'The cancelled payment order.', headers: REQUEST_ID_HEADER },
-          ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS, 404, 409),
+          ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS, 404, 'INVALID_STATE'),
         },
       },
     },
@@ -91,7 +91,7 @@ export async function registerPaymentOrderRoutes(app: FastifyInstance, ctx: AppC
         querystring: ListPaymentOrdersQuery,
         response: {
           200: { ...refTo(PaymentOrderListEnvelope), description: 'One page of payment orders (contract §7).', headers: REQUEST_ID_HEADER },
-          ...errorResponses(...AUTHENTICATED_ERRORS, 422),
+          ...errorResponses(...AUTHENTICATED_ERRORS, 'VALIDATION_FAILED'),
         },
       },
     },

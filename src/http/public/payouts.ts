@@ -6,7 +6,7 @@ import { okEnvelope } from '../plugins/envelope.js';
 import { financialCreateChecks, idempotencyScopeOf, sendCreateResponse } from '../plugins/idempotency.js';
 import { merchantRoute, principalOf } from '../plugins/merchant-auth.js';
 import { IdempotencyKeyHeaders, refTo, REPLAYED_HEADER, REQUEST_ID_HEADER } from './schemas/common.js';
-import { AUTHENTICATED_ERRORS, BODY_ERRORS, errorResponses } from './schemas/errors.js';
+import { AUTHENTICATED_ERRORS, BODY_ERRORS, CREATE_ERRORS, errorResponses, PATH_ID_ERRORS } from './schemas/errors.js';
 import { CreatePayoutRequest, ListPayoutsQuery, PayoutCreatedEnvelope, PayoutEnvelope, PayoutListEnvelope, PayoutParams } from './schemas/payouts.js';
 
 const TAGS = ['payouts'];
@@ -30,7 +30,7 @@ export async function registerPayoutRoutes(app: FastifyInstance, ctx: AppContext
         body: refTo(CreatePayoutRequest),
         response: {
           201: { ...refTo(PayoutCreatedEnvelope), description: 'The payout (API §2.3), submitted.', headers: { ...REQUEST_ID_HEADER, ...REPLAYED_HEADER } },
-          ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS, 409),
+          ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS, ...CREATE_ERRORS, 'BENEFICIARY_INVALID', 'ROUTE_INVALID', 'MODE_NOT_ENABLED'),
         },
       },
     },
@@ -52,7 +52,7 @@ export async function registerPayoutRoutes(app: FastifyInstance, ctx: AppContext
         params: PayoutParams,
         response: {
           200: { ...refTo(PayoutEnvelope), description: 'The payout (API §2.3).', headers: REQUEST_ID_HEADER },
-          ...errorResponses(...AUTHENTICATED_ERRORS, 404),
+          ...errorResponses(...AUTHENTICATED_ERRORS, 404, ...PATH_ID_ERRORS),
         },
       },
     },
@@ -74,7 +74,7 @@ export async function registerPayoutRoutes(app: FastifyInstance, ctx: AppContext
         querystring: ListPayoutsQuery,
         response: {
           200: { ...refTo(PayoutListEnvelope), description: 'One page of payouts (contract §7).', headers: REQUEST_ID_HEADER },
-          ...errorResponses(...AUTHENTICATED_ERRORS, 422),
+          ...errorResponses(...AUTHENTICATED_ERRORS, 'VALIDATION_FAILED'),
         },
       },
     },

@@ -6,7 +6,7 @@ import { okEnvelope } from '../plugins/envelope.js';
 import { financialCreateChecks, idempotencyScopeOf, sendCreateResponse } from '../plugins/idempotency.js';
 import { merchantRoute, principalOf } from '../plugins/merchant-auth.js';
 import { IdempotencyKeyHeaders, refTo, REPLAYED_HEADER, REQUEST_ID_HEADER } from './schemas/common.js';
-import { AUTHENTICATED_ERRORS, BODY_ERRORS, errorResponses } from './schemas/errors.js';
+import { AUTHENTICATED_ERRORS, BODY_ERRORS, CREATE_ERRORS, errorResponses, PATH_ID_ERRORS } from './schemas/errors.js';
 import { OrderParams } from './schemas/payment-orders.js';
 import { CreateRefundRequest, RefundEnvelope, RefundListEnvelope, RefundParams } from './schemas/refunds.js';
 
@@ -32,7 +32,7 @@ export async function registerRefundRoutes(app: FastifyInstance, ctx: AppContext
         body: refTo(CreateRefundRequest),
         response: {
           201: { ...refTo(RefundEnvelope), description: 'The refund (contract §6).', headers: { ...REQUEST_ID_HEADER, ...REPLAYED_HEADER } },
-          ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS, 404, 409),
+          ...errorResponses(...AUTHENTICATED_ERRORS, ...BODY_ERRORS, ...CREATE_ERRORS, 404, 'INVALID_STATE', 'REFUND_EXCEEDS_AMOUNT'),
         },
       },
     },
@@ -60,7 +60,7 @@ export async function registerRefundRoutes(app: FastifyInstance, ctx: AppContext
         params: OrderParams,
         response: {
           200: { ...refTo(RefundListEnvelope), description: 'The refunds of the payment order.', headers: REQUEST_ID_HEADER },
-          ...errorResponses(...AUTHENTICATED_ERRORS, 404),
+          ...errorResponses(...AUTHENTICATED_ERRORS, 404, ...PATH_ID_ERRORS),
         },
       },
     },
@@ -79,7 +79,7 @@ export async function registerRefundRoutes(app: FastifyInstance, ctx: AppContext
         params: RefundParams,
         response: {
           200: { ...refTo(RefundEnvelope), description: 'The refund (contract §6).', headers: REQUEST_ID_HEADER },
-          ...errorResponses(...AUTHENTICATED_ERRORS, 404),
+          ...errorResponses(...AUTHENTICATED_ERRORS, 404, ...PATH_ID_ERRORS),
         },
       },
     },

@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Dispatcher } from 'undici';
 import { deliveryOutcome, isFailedDelivery } from '../../callbacks/outcome.js';
-import { callbackHeaders } from '../../callbacks/signature.js';
+import { signedHeaders } from '../../callbacks/signature.js';
 import { AppError } from '../../domain/errors.js';
 import { isUuid } from '../../domain/text.js';
 import { postCallback, type PostCallbackResult } from '../../net/safe-dispatcher.js';
@@ -115,7 +115,12 @@ export class DeliveriesService {
     } catch {
       return { ok: false, status: null, latencyMs: 0, error: 'secret_unreadable', responseSnippet: null };
     }
-    const headers = callbackHeaders({ eventId: d.event_id, secret, rawBody: d.body });
+    let headers: Record<string, string>;
+    try {
+      headers = signedHeaders(d.scheme ?? 'tijori-v1', { eventId: d.event_id, secret, rawBody: d.body });
+    } catch {
+      return { ok: false, status: null, latencyMs: 0, error: 'secret_unusable_for_scheme', responseSnippet: null };
+    }
     return postCallback({ dispatcher, url: d.url, headers, body: d.body });
   }
 

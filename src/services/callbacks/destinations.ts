@@ -9,6 +9,7 @@
  * destination health worker); its deliveries are parked until someone re-enables it.
  */
 import { type DestinationUrlPolicy, destinationUrlIssue } from '../../callbacks/destination-url.js';
+import { SIGNING_SCHEMES, type SigningScheme, standardWebhooksKey } from '../../callbacks/signature.js';
 import { AppError, validationError, type FieldIssue } from '../../domain/errors.js';
 import { isUuid } from '../../domain/text.js';
 import { newSigningSecret } from '../../security/secrets.js';
@@ -23,6 +24,9 @@ import { defaultEventKindsOf, eventKindsOf } from './events.js';
 export type DestinationKind = repo.DestinationKind;
 export const DESTINATION_KINDS: readonly DestinationKind[] = ['payin', 'payout'];
 
+/** A rotated secret takes over by itself this long after the rotation, unless activated earlier (contract §11: 72 h). */
+export const SECRET_ROTATION_SECONDS = 72 * 60 * 60;
+
 /** The one place of the disabling rule: every attempt to a destination failed for this long (3 days). */
 export const DISABLE_FAILING_AFTER_MS = 3 * 24 * 60 * 60 * 1000;
 
@@ -32,6 +36,15 @@ export interface DestinationResult {
   /** Only on first configuration; null afterwards. */
   signing_secret: string | null;
   events: string[];
+  scheme: SigningScheme;
+}
+
+/** The answer to a rotation: the new secret (shown once) and when it takes over by itself. */
+export interface RotationResult {
+  kind: DestinationKind;
+  url: string;
+  signing_secret: string;
+  active_from: string;
 }
 
 export interface DestinationView {
@@ -41,6 +54,9 @@ export interface DestinationView {
   /** Every type this destination could subscribe to (for the console's checkboxes). */
   available_events: string[];
   status: 'enabled' | 'disabled';
+  scheme: SigningScheme;
+  /** A rotated secret waiting to take over (contract §11): when it will by itself; null when none waits. */
+  next_secret_active_from: string | null;
   failing_since: string | null;
   disabled_at: string | null;
   updated_at: string;
@@ -77,14 +93,16 @@ export class DestinationsService {
 
   /** `events` undefined: a new destination gets its default types, an existing one keeps its own. `onChanged` runs in the change's transaction (the console's audit entry). */
   async set(
-    input: { orgId: string; kind: string; url: string; events?: readonly string[] | undefined; actor?: Actor },
+    input: { orgId: string; kind: string; url: string; events?: readonly string[] | undefined; scheme?: string | undefined; actor?: Actor },
     onChanged?: DestinationChangeHook,
   ): Promise<DestinationResult & { created: boolean }> {
     const issues: FieldIssue[] = [];
     if (!DESTINATION_KINDS.includes(input.kind as DestinationKind)) issues.push({ field: 'kind', issue: 'must be payin or payout' });
     const urlIssue = destinationUrlIssue(input.url, this.deps.urlPolicy);
     if (urlIssue) issues.push({ field: 'url', issue: urlIssue });
+    if (input.scheme !== undefined && !(SIGNING_SCHEMES as readonly string[]).includes(input.scheme)) issues.push({ field: 'scheme', issue: `must be ${SIGNING_SCHEMES.join(' or ')}` });
     if (issues.length > 0) throw validationError(issues);
+    const scheme = input.scheme as SigningScheme | undefined;
     const kind = input.kind as DestinationKind;
     const events = input.events === undefined ? undefined : checkEventKinds(kind, input.events);
     if (!isUuid(input.orgId) || !(await findOrg(this.deps.db, input.orgId))) throw new AppError('NOT_FOUND', 'No such organization.');
@@ -95,6 +113,15 @@ export class DestinationsService {
       const before = events === undefined ? undefined : (await repo.listDestinations(tx, input.orgId)).find((d) => d.kind === kind);
       const previousUrl = onChanged ? await repo.lockDestinationUrl(tx, input.orgId, kind) : null;
       const s = await repo.upsertDestination(tx, { orgId: input.orgId, kind, url: input.url, secretEnc, events, defaultEvents: defaultEventKindsOf(kind) });
+      const signing = await repo.destinationSigning(tx, input.orgId, kind);
+      if (scheme !== undefined && signing && signing.scheme !== scheme) {
+        // A secret made before Standard Webhooks (Base64url) cannot key it: rotate and activate first.
+        if (scheme === 'standard-webhooks' && standardWebhooksKey(this.deps.vault.decrypt(signing.secret_enc, destinationSecretContext(input.orgId, kind))) === null) {
+          throw new AppError('INVALID_STATE', 'This destination\'s signing secret predates Standard Webhooks: rotate it and activate the new one first, then choose the scheme.');
+        }
+        await repo.setDestinationScheme(tx, { orgId: input.orgId, kind, scheme });
+        await recordAudit(tx, input.actor ?? OPERATOR, { orgId: input.orgId, action: 'destination.scheme_changed', targetType: 'destination', targetId: kind, before: { scheme: signing.scheme }, after: { scheme } });
+      }
       if (before && sameSet(before.events, s.events) === false) {
         await recordAudit(tx, input.actor ?? OPERATOR, {
           orgId: input.orgId,
@@ -106,9 +133,16 @@ export class DestinationsService {
         });
       }
       await onChanged?.(tx, { kind, url: s.url, previousUrl, created: s.created });
-      return s;
+      return { ...s, scheme: scheme ?? signing?.scheme ?? 'tijori-v1' };
     });
-    return { kind, url: saved.url, signing_secret: saved.created ? secret : null, created: saved.created, events: saved.events.filter((e) => eventKindsOf(kind).includes(e as never)) };
+    return {
+      kind,
+      url: saved.url,
+      signing_secret: saved.created ? secret : null,
+      created: saved.created,
+      events: saved.events.filter((e) => eventKindsOf(kind).includes(e as never)),
+      scheme: saved.scheme,
+    };
   }
 
   /** Changes the event types a destination subscribes to; audited (before and after). */
@@ -126,20 +160,49 @@ export class DestinationsService {
   }
 
   /**
-   * A new signing secret, revealed once in the answer; deliveries sign with it from their next
-   * attempt (they read the secret when claimed), and the old one stops being used.
+   * Rotation without downtime (contract §11): a new signing secret, revealed once in the answer,
+   * kept beside the old one. Deliveries stay signed with the old secret only until activateSecret,
+   * or by themselves from `active_from` (72 h on); the receiver accepts both meanwhile. Rotating
+   * again before then replaces the waiting secret (the old one still signs).
    */
-  async rotateSecret(orgId: string, kind: string, onRotated?: (tx: Queryable, kind: DestinationKind) => Promise<void>): Promise<DestinationResult> {
+  async rotateSecret(orgId: string, kind: string, onRotated?: (tx: Queryable, kind: DestinationKind) => Promise<void>): Promise<RotationResult> {
     const k = checkKind(kind);
+    if (!isUuid(orgId)) throw new AppError('NOT_FOUND', 'No such organization.');
     const secret = newSigningSecret();
     const saved = await this.deps.db.tx(async (tx) => {
-      const replaced = await repo.replaceDestinationSecret(tx, { orgId, kind: k, secretEnc: this.deps.vault.encrypt(secret, destinationSecretContext(orgId, k)) });
-      if (!replaced) throw new AppError('NOT_FOUND', `No ${k} destination is configured.`);
+      const rotated = await repo.rotateDestinationSecret(tx, {
+        orgId,
+        kind: k,
+        secretEnc: this.deps.vault.encrypt(secret, destinationSecretContext(orgId, k)),
+        activeAfterSeconds: SECRET_ROTATION_SECONDS,
+      });
+      if (!rotated) throw new AppError('NOT_FOUND', `No ${k} destination is configured.`);
       await onRotated?.(tx, k);
-      return replaced;
+      return rotated;
     });
-    const events = (await repo.listDestinations(this.deps.db, orgId)).find((d) => d.kind === k)?.events ?? [];
-    return { kind: k, url: saved.url, signing_secret: secret, events };
+    return { kind: k, url: saved.url, signing_secret: secret, active_from: saved.active_from.toISOString() };
+  }
+
+  /** "Activate new secret": from now on only the rotated secret signs (replays included); the old one is gone. */
+  async activateSecret(orgId: string, kind: string, onActivated?: (tx: Queryable, kind: DestinationKind) => Promise<void>): Promise<{ kind: DestinationKind; url: string; activated_at: string }> {
+    const k = checkKind(kind);
+    if (!isUuid(orgId)) throw new AppError('NOT_FOUND', 'No such organization.');
+    return this.deps.db.tx(async (tx) => {
+      const r = await repo.activateDestinationSecret(tx, { orgId, kind: k });
+      if (r === 'none') throw new AppError('NOT_FOUND', `No ${k} destination is configured.`);
+      if (r === 'nothing_pending') throw new AppError('INVALID_STATE', `The ${k} destination has no new secret waiting: rotate it first.`);
+      await onActivated?.(tx, k);
+      return { kind: k, url: r.url, activated_at: new Date().toISOString() };
+    });
+  }
+
+  /** Promotes rotated secrets whose 72 hours are over (the destination health worker); audited by `system`. */
+  async promoteDueSecrets(): Promise<Array<{ org_id: string; kind: DestinationKind }>> {
+    return this.deps.db.tx(async (tx) => {
+      const done = await repo.promoteDueSecrets(tx);
+      for (const d of done) await recordAudit(tx, SYSTEM, { orgId: d.org_id, action: 'destination.secret_activated', targetType: 'destination', targetId: d.kind, after: { by: 'time' } });
+      return done;
+    });
   }
 
   async list(orgId: string): Promise<DestinationView[]> {
@@ -153,6 +216,8 @@ export class DestinationsService {
         events: available.filter((k) => r.events.includes(k)),
         available_events: available,
         status: r.status,
+        scheme: r.scheme,
+        next_secret_active_from: r.next_secret_active_from?.toISOString() ?? null,
         failing_since: r.failing_since?.toISOString() ?? null,
         disabled_at: r.disabled_at?.toISOString() ?? null,
         updated_at: r.updated_at.toISOString(),

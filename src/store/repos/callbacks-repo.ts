@@ -1,6 +1,7 @@
 /** SQL for the event outbox, callback destinations, deliveries and delivery attempts. */
 import { batched } from '../batched.js';
 import type { DeliveryStatus } from '../../callbacks/outcome.js';
+import type { SigningScheme } from '../../callbacks/signature.js';
 import { coalesced } from '../coalesced.js';
 import { prepared, type Queryable } from '../db.js';
 
@@ -47,6 +48,9 @@ export interface DestinationListRow {
   url: string;
   events: string[];
   status: 'enabled' | 'disabled';
+  scheme: SigningScheme;
+  /** A rotated secret still waiting (null once its time has come). */
+  next_secret_active_from: Date | null;
   failing_since: Date | null;
   disabled_at: Date | null;
   updated_at: Date;
@@ -54,7 +58,9 @@ export interface DestinationListRow {
 
 export async function listDestinations(q: Queryable, orgId: string): Promise<DestinationListRow[]> {
   const r = await q.query<DestinationListRow>(
-    'SELECT kind, url, events, status, failing_since, disabled_at, updated_at FROM callback_destinations WHERE org_id = $1 ORDER BY kind',
+    `SELECT kind, url, events, status, scheme, CASE WHEN next_secret_active_from > now() THEN next_secret_active_from END AS next_secret_active_from,
+            failing_since, disabled_at, updated_at
+       FROM callback_destinations WHERE org_id = $1 ORDER BY kind`,
     [orgId],
   );
   return r.rows;
@@ -150,6 +156,8 @@ export interface ClaimedDelivery {
   secret_enc: Buffer | null;
   /** null for organization destinations (the service derives their context). */
   secret_context: string | null;
+  /** The organization destination's scheme; null for a payment order's own callback_url (tijori-v1). */
+  scheme: SigningScheme | null;
   body: string;
 }
 
@@ -173,7 +181,9 @@ export async function claimDueDeliveries(q: Queryable, c: { limit: number; lease
       WHERE d.id = due.id
      RETURNING d.id, d.event_id, d.org_id, d.target, d.attempts, d.schedule_step, d.claim_token, d.secret_context,
        COALESCE(d.url, (SELECT c.url FROM callback_destinations c WHERE c.org_id = d.org_id AND c.kind = d.target)) AS url,
-       COALESCE(d.secret_enc, (SELECT c.secret_enc FROM callback_destinations c WHERE c.org_id = d.org_id AND c.kind = d.target)) AS secret_enc,
+       COALESCE(d.secret_enc, (SELECT CASE WHEN c.next_secret_active_from <= now() THEN c.next_secret_enc ELSE c.secret_enc END
+                                 FROM callback_destinations c WHERE c.org_id = d.org_id AND c.kind = d.target)) AS secret_enc,
+       CASE WHEN d.secret_enc IS NULL THEN (SELECT c.scheme FROM callback_destinations c WHERE c.org_id = d.org_id AND c.kind = d.target) END AS scheme,
        (SELECT e.body FROM events e WHERE e.id = d.event_id) AS body`),
     [c.limit, c.leaseSeconds, c.claimToken],
   );
@@ -320,13 +330,75 @@ export async function deliveriesOfEvent(q: Queryable, eventId: string): Promise<
   return { deliveries: d.rows, attempts: a.rows };
 }
 
-/** A new signing secret for an existing destination; false when the organization has none of that kind. */
-export async function replaceDestinationSecret(q: Queryable, d: { orgId: string; kind: DestinationKind; secretEnc: Buffer }): Promise<{ url: string } | null> {
-  const r = await q.query<{ url: string }>(
-    'UPDATE callback_destinations SET secret_enc = $3, updated_at = now() WHERE org_id = $1 AND kind = $2 RETURNING url',
-    [d.orgId, d.kind, d.secretEnc],
+
+/**
+ * A rotation: `secretEnc` becomes the destination's next secret, taking over by itself
+ * `activeAfterSeconds` from now (the database's clock). A next secret whose time had already come
+ * is promoted first, so it is not lost; one still waiting is replaced. Null when the organization
+ * has no destination of that kind.
+ */
+export async function rotateDestinationSecret(
+  q: Queryable,
+  d: { orgId: string; kind: DestinationKind; secretEnc: Buffer; activeAfterSeconds: number },
+): Promise<{ url: string; active_from: Date } | null> {
+  const r = await q.query<{ url: string; active_from: Date }>(
+    `UPDATE callback_destinations
+        SET secret_enc = CASE WHEN next_secret_active_from <= now() THEN next_secret_enc ELSE secret_enc END,
+            next_secret_enc = $3, next_secret_active_from = now() + make_interval(secs => $4), updated_at = now()
+      WHERE org_id = $1 AND kind = $2
+      RETURNING url, next_secret_active_from AS active_from`,
+    [d.orgId, d.kind, d.secretEnc, d.activeAfterSeconds],
   );
   return r.rows[0] ?? null;
+}
+
+/**
+ * "Activate new secret": the next secret becomes the only one (the old one is gone). `none` when
+ * there is no destination; `nothing_pending` when it has no next secret.
+ */
+export async function activateDestinationSecret(q: Queryable, d: { orgId: string; kind: DestinationKind }): Promise<{ url: string } | 'none' | 'nothing_pending'> {
+  const r = await q.query<{ url: string; pending: boolean }>(
+    `WITH target AS (SELECT org_id, kind, next_secret_enc IS NOT NULL AS pending FROM callback_destinations WHERE org_id = $1 AND kind = $2 FOR UPDATE),
+          moved AS (
+            UPDATE callback_destinations c
+               SET secret_enc = c.next_secret_enc, next_secret_enc = NULL, next_secret_active_from = NULL, updated_at = now()
+              FROM target t
+             WHERE c.org_id = t.org_id AND c.kind = t.kind AND t.pending
+            RETURNING c.url)
+     SELECT (SELECT url FROM moved) AS url, pending FROM target`,
+    [d.orgId, d.kind],
+  );
+  const row = r.rows[0];
+  if (!row) return 'none';
+  return row.pending && row.url !== null ? { url: row.url } : 'nothing_pending';
+}
+
+/** Promotes every next secret whose time has come (the health worker); answers which. */
+export async function promoteDueSecrets(q: Queryable): Promise<Array<{ org_id: string; kind: DestinationKind }>> {
+  const r = await q.query<{ org_id: string; kind: DestinationKind }>(
+    `UPDATE callback_destinations
+        SET secret_enc = next_secret_enc, next_secret_enc = NULL, next_secret_active_from = NULL, updated_at = now()
+      WHERE next_secret_active_from <= now()
+      RETURNING org_id, kind`,
+  );
+  return r.rows;
+}
+
+/** The destination's secret now in use, its scheme, and whether a next one waits; null when none is configured. */
+export async function destinationSigning(q: Queryable, orgId: string, kind: DestinationKind): Promise<{ secret_enc: Buffer; scheme: SigningScheme; next_secret_active_from: Date | null } | null> {
+  const r = await q.query<{ secret_enc: Buffer; scheme: SigningScheme; next_secret_active_from: Date | null }>(
+    `SELECT CASE WHEN next_secret_active_from <= now() THEN next_secret_enc ELSE secret_enc END AS secret_enc, scheme,
+            CASE WHEN next_secret_active_from <= now() THEN NULL ELSE next_secret_active_from END AS next_secret_active_from
+       FROM callback_destinations WHERE org_id = $1 AND kind = $2`,
+    [orgId, kind],
+  );
+  return r.rows[0] ?? null;
+}
+
+/** Sets a destination's signing scheme; false when none is configured. */
+export async function setDestinationScheme(q: Queryable, d: { orgId: string; kind: DestinationKind; scheme: SigningScheme }): Promise<boolean> {
+  const r = await q.query('UPDATE callback_destinations SET scheme = $3, updated_at = now() WHERE org_id = $1 AND kind = $2', [d.orgId, d.kind, d.scheme]);
+  return (r.rowCount ?? 0) > 0;
 }
 
 /** Records one delivery attempt (recordAttempts), in a statement shared with the attempts that finish together. */

@@ -41,7 +41,7 @@ export async function findOrg(q: Queryable, id: string): Promise<OrgRow | null> 
 
 export async function insertClient(
   q: Queryable,
-  c: Omit<ClientRow, 'active'>,
+  c: Omit<ClientRow, 'active' | 'previous_secret_hash' | 'previous_secret_expires_at'>,
 ): Promise<ClientRow> {
   const r = await q.query<ClientRow>(
     `INSERT INTO api_clients (id, client_id, org_id, name, secret_hash, scopes, allowed_ips, rate_limit_per_minute)
@@ -63,7 +63,7 @@ export async function findClientByClientId(q: Queryable, clientId: string): Prom
 /** The client row locked for a change of its settings (inside a transaction). */
 export async function lockClient(q: Queryable, clientId: string): Promise<ClientRow | null> {
   const r = await q.query<ClientRow>(
-    `SELECT id, client_id, org_id, name, secret_hash, scopes, allowed_ips, rate_limit_per_minute, active
+    `SELECT id, client_id, org_id, name, secret_hash, previous_secret_hash, previous_secret_expires_at, scopes, allowed_ips, rate_limit_per_minute, active
        FROM api_clients WHERE client_id = $1 FOR UPDATE`,
     [clientId],
   );

@@ -5,7 +5,12 @@ export const OrgParams = Type.Object({ org: Type.String({ maxLength: 64 }) });
 export const DestinationParams = Type.Object({ org: Type.String({ maxLength: 64 }), kind: Type.String({ maxLength: 16 }) });
 // The URL's rules (HTTPS, length, public address) are checked by the service, for one clear message.
 export const DestinationBody = Type.Object(
-  { url: Type.String({ maxLength: 4096 }), events: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { maxItems: 20 })) },
+  {
+    url: Type.String({ maxLength: 4096 }),
+    events: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { maxItems: 20 })),
+    // tijori-v1 or standard-webhooks (contract §11); checked by the service, for one clear message.
+    scheme: Type.Optional(Type.String({ maxLength: 32 })),
+  },
   { additionalProperties: false },
 );
 export const EventParams = Type.Object({ event_id: Type.String({ maxLength: 64 }) });

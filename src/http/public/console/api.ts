@@ -147,13 +147,18 @@ export async function registerConsoleApi(app: FastifyInstance, ctx: AppContext):
 
   api.put('/destinations/:kind', { schema: { ...SETTINGS_OPS.setDestination, params: KindParams, body: DestinationBody }, config: { console: 'destinations.manage' } }, async (request) => {
     const { kind } = request.params;
-    const { url, events } = request.body;
-    return okEnvelope(request, await ctx.console.destinations.set(sessionOf(request).user.org_id, kind, url, actorOf(request), events));
+    const { url, events, scheme } = request.body;
+    return okEnvelope(request, await ctx.console.destinations.set(sessionOf(request).user.org_id, kind, url, actorOf(request), events, scheme));
   });
 
   api.post('/destinations/:kind/rotate-secret', { schema: { ...SETTINGS_OPS.rotateDestinationSecret, params: KindParams }, config: { console: 'destinations.manage' } }, async (request) => {
     const { kind } = request.params;
     return okEnvelope(request, await ctx.console.destinations.rotate(sessionOf(request).user.org_id, kind, actorOf(request)));
+  });
+
+  api.post('/destinations/:kind/activate-secret', { schema: { ...SETTINGS_OPS.activateDestinationSecret, params: KindParams }, config: { console: 'destinations.manage' } }, async (request) => {
+    const { kind } = request.params;
+    return okEnvelope(request, await ctx.console.destinations.activate(sessionOf(request).user.org_id, kind, actorOf(request)));
   });
 
   // ---- users ----

@@ -19,6 +19,14 @@ export function refTo<T extends TSchema>(schema: T) {
 }
 
 /** `type: [X, 'null']`: cheaper to validate and serialise than anyOf, and plain in OpenAPI 3.1. */
+/**
+ * A closed set of strings as one `enum` (not an `anyOf` of single values): generators make one
+ * enum type of it, and a wrong value is told every allowed one ("must be one of …").
+ */
+export function StringEnum<const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}) {
+  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+}
+
 export function Nullable<T extends TSchema>(schema: T) {
   const { type, ...rest } = schema as unknown as { type: string };
   return Type.Unsafe<Static<T> | null>({ ...rest, type: [type, 'null'] });

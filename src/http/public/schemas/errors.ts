@@ -56,13 +56,18 @@ const STATUS_ADVICE: Record<number, string> = {
   503: 'A dependency is down: retry after `Retry-After` seconds with the same Idempotency-Key.',
 };
 
-/** The codes of the catalogue that answer with `status`. */
+/**
+ * Codes only the console answers (maker-checker and bulk payout files, contract §6): never listed
+ * on a merchant operation.
+ */
+const CONSOLE_ONLY_CODES: readonly ErrorCode[] = ['SELF_APPROVAL_DENIED', 'DUPLICATE_FILE'];
+
+/** The codes of the catalogue that a merchant operation may answer with `status`. */
 export function codesFor(status: number): ErrorCode[] {
-  return ERROR_CODES.filter((c) => httpStatusOf(c) === status);
+  return ERROR_CODES.filter((c) => httpStatusOf(c) === status && !CONSOLE_ONLY_CODES.includes(c));
 }
 
-function errorResponse(status: number) {
-  const codes = codesFor(status);
+function errorResponse(status: number, codes: readonly ErrorCode[]) {
   if (codes.length === 0) throw new Error(`no error code of the catalogue answers ${status}`);
   const headers = status === 429 || status === 503 ? { ...REQUEST_ID_HEADER, ...RETRY_AFTER_HEADER } : REQUEST_ID_HEADER;
   return { ...refTo(ErrorEnvelope), description: `${codes.map((c) => '`' + c + '`').join(', ')}. ${STATUS_ADVICE[status] ?? ''}`.trim(), headers };
@@ -70,13 +75,27 @@ function errorResponse(status: number) {
 
 /** Statuses every authenticated operation can answer with, whatever it does. */
 export const AUTHENTICATED_ERRORS = [401, 403, 429, 500, 503] as const;
-/** ... and those of an operation that reads a request body. */
-export const BODY_ERRORS = [400, 413, 415, 422] as const;
+/** ... and those of an operation that reads a request body (400: only a body that is not JSON). */
+export const BODY_ERRORS = ['INVALID_JSON', 413, 415, 'VALIDATION_FAILED'] as const;
+/** ... and those of an idempotent create (API §5) with its check for card or bank credentials. */
+export const CREATE_ERRORS = ['IDEMPOTENCY_KEY_REQUIRED', 'IDEMPOTENCY_KEY_INVALID', 'IDEMPOTENCY_KEY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED', 'SENSITIVE_DATA_REJECTED'] as const;
+/** A path id longer than any id (64 characters) is refused by the route's schema. */
+export const PATH_ID_ERRORS = ['VALIDATION_FAILED'] as const;
 
-/** The error part of a route's `response` schema: one entry per status, each naming its codes. */
-export function errorResponses(...statuses: number[]) {
+/**
+ * The error part of a route's `response` schema: one entry per status, each naming its codes. A
+ * number stands for every merchant code of that status; a code adds just that code to its status.
+ */
+export function errorResponses(...items: Array<number | ErrorCode>) {
+  const byStatus = new Map<number, Set<ErrorCode>>();
+  for (const item of items) {
+    const status = typeof item === 'number' ? item : httpStatusOf(item);
+    const set = byStatus.get(status) ?? new Set<ErrorCode>();
+    for (const c of typeof item === 'number' ? codesFor(item) : [item]) set.add(c);
+    byStatus.set(status, set);
+  }
   const out: Record<number, ReturnType<typeof errorResponse>> = {};
-  for (const s of [...new Set(statuses)].sort()) out[s] = errorResponse(s);
+  for (const s of [...byStatus.keys()].sort()) out[s] = errorResponse(s, ERROR_CODES.filter((c) => byStatus.get(s)!.has(c)));
   return out;
 }
 

@@ -10,12 +10,12 @@ import { EXPIRES_IN_MINUTES_DEFAULT, EXPIRES_IN_MINUTES_MAX, EXPIRES_IN_MINUTES_
 import { INDIAN_MOBILE_PATTERN } from '../../../domain/phone.js';
 import { EMAIL_PATTERN, HTTPS_URL_SHAPE } from '../../../domain/text.js';
 import { VERIFICATION_MODE } from '../../../services/payin/payment-order-view.js';
-import { Nullable, refTo, Text, Timestamp, Uuid, Livemode } from './common.js';
+import { Nullable, refTo, Text, Timestamp, Uuid, Livemode, StringEnum } from './common.js';
 import { listQuery, NEXT_CURSOR_DESCRIPTION } from './lists.js';
 
-export const ResponseMode = Type.Union([Type.Literal('CHECKOUT'), Type.Literal('INTENT')], { $id: 'ResponseMode' });
-export const PaymentOrderStatus = Type.Union(
-  PAYMENT_ORDER_STATUSES.map((s) => Type.Literal(s)),
+export const ResponseMode = StringEnum(['CHECKOUT', 'INTENT'], { $id: 'ResponseMode' });
+export const PaymentOrderStatus = StringEnum(
+  PAYMENT_ORDER_STATUSES,
   { $id: 'PaymentOrderStatus', description: 'API §3.1' },
 );
 
@@ -118,7 +118,7 @@ export const PaymentOrderListEnvelope = Type.Object(
   { $id: 'PaymentOrderListEnvelope', additionalProperties: false, description: 'contract §7: newest first' },
 );
 
-export const ListPaymentOrdersQuery = listQuery(Type.Union(PAYMENT_ORDER_STATUSES.map((s) => Type.Literal(s)), { description: 'only orders in this status' }));
+export const ListPaymentOrdersQuery = listQuery(StringEnum(PAYMENT_ORDER_STATUSES, { description: 'only orders in this status' }));
 
 export const OrderParams = Type.Object({ order: Type.String({ minLength: 1, maxLength: 64, description: 'service UUID or order_id' }) });
 

@@ -10,11 +10,11 @@ import { Type } from '@sinclair/typebox';
 import { AMOUNT_MAX_PAISE, AMOUNT_MIN_PAISE } from '../../../domain/money.js';
 import { API_PAYOUT_STATUSES, checkRailRules, IMPS_MAX_PAISE, PAYOUT_MODES, RTGS_MIN_PAISE } from '../../../domain/payout.js';
 import { INDIAN_MOBILE_PATTERN } from '../../../domain/phone.js';
-import { Nullable, refTo, Text, Timestamp, UUID_PATTERN, Uuid, Livemode } from './common.js';
+import { Nullable, refTo, Text, Timestamp, UUID_PATTERN, Uuid, Livemode, StringEnum } from './common.js';
 import { listQuery, NEXT_CURSOR_DESCRIPTION } from './lists.js';
 
-export const PayoutMode = Type.Union(PAYOUT_MODES.map((m) => Type.Literal(m)), { $id: 'PayoutMode', description: 'as enabled on the payout route' });
-export const PayoutStatus = Type.Union(API_PAYOUT_STATUSES.map((m) => Type.Literal(m)), { $id: 'PayoutStatus', description: 'API §3.2, contract §4' });
+export const PayoutMode = StringEnum(PAYOUT_MODES, { $id: 'PayoutMode', description: 'as enabled on the payout route' });
+export const PayoutStatus = StringEnum(API_PAYOUT_STATUSES, { $id: 'PayoutStatus', description: 'API §3.2, contract §4' });
 
 /** domain/ifsc.ts IFSC_PATTERN in either case (the service upper-cases an IFSC before looking it up). */
 const IFSC_EITHER_CASE = '^[A-Za-z]{4}0[A-Za-z0-9]{6}$';
@@ -129,7 +129,7 @@ export const PayoutListEnvelope = Type.Object(
   { $id: 'PayoutListEnvelope', additionalProperties: false, description: 'contract §7: newest first' },
 );
 
-export const ListPayoutsQuery = listQuery(Type.Union(API_PAYOUT_STATUSES.map((s) => Type.Literal(s)), { description: 'only payouts in this status' }));
+export const ListPayoutsQuery = listQuery(StringEnum(API_PAYOUT_STATUSES, { description: 'only payouts in this status' }));
 
 export const PayoutParams = Type.Object({ payout: Type.String({ maxLength: 64, description: 'payout id (UUID) or transaction_id' }) });
 

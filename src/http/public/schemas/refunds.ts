@@ -1,10 +1,10 @@
 /** Refunds of payment orders (contract §6): the request, the refund and its envelopes. */
 import { Type } from '@sinclair/typebox';
 import { REFUND_REASON_MAX, REFUND_STATUSES } from '../../../domain/refund.js';
-import { Livemode, Nullable, refTo, Timestamp, Uuid } from './common.js';
+import { Livemode, Nullable, refTo, Timestamp, Uuid, StringEnum } from './common.js';
 
-export const RefundStatus = Type.Union(
-  REFUND_STATUSES.map((s) => Type.Literal(s)),
+export const RefundStatus = StringEnum(
+  REFUND_STATUSES,
   { $id: 'RefundStatus', description: 'PENDING_REVIEW → PROCESSING → COMPLETED; or REJECTED (by a reviewer) or FAILED (at the provider)' },
 );
 

@@ -5,7 +5,7 @@
  */
 import { type TSchema, Type } from '@sinclair/typebox';
 import { type EventKind, EVENT_KINDS, TEST_EVENT_KIND } from '../../../services/callbacks/events.js';
-import { type Component, Livemode, Nullable, refTo, Timestamp, Uuid } from './common.js';
+import { type Component, Livemode, Nullable, refTo, Timestamp, Uuid, StringEnum } from './common.js';
 import { PayoutMode } from './payouts.js';
 import { Beneficiary } from './payouts.js';
 import { Refund } from './refunds.js';
@@ -20,7 +20,7 @@ export const CollectionReceivedData = Type.Object(
   {
     order_id: Type.String(),
     merchant_order_reference: Nullable(Type.String()),
-    status: Type.Union([Type.Literal('PAID'), Type.Literal('MANUALLY_CONFIRMED')], {
+    status: StringEnum(['PAID', 'MANUALLY_CONFIRMED'], {
       description: 'PAID: the provider confirmed it (fulfil); MANUALLY_CONFIRMED: an operations reviewer confirmed payment evidence (contract §6)',
     }),
     provider_status: Type.String({ description: '`SUCCESS` with PAID' }),
@@ -84,7 +84,7 @@ export const CollectionClosedData = Type.Object(
   {
     order_id: Type.String(),
     merchant_order_reference: Nullable(Type.String()),
-    status: Type.Union([Type.Literal('FAILED'), Type.Literal('EXPIRED'), Type.Literal('CANCELLED')]),
+    status: StringEnum(['FAILED', 'EXPIRED', 'CANCELLED']),
     provider_status: Type.String(),
     failure_reason: Nullable(Type.String({ description: 'why the provider failed it (FAILED); null otherwise' })),
     amount_paise: Type.Integer(),
@@ -98,7 +98,7 @@ export const CollectionClosedData = Type.Object(
 /** `test` (docs/callbacks.md): the console's "Send a test event", sent only to the destination it was sent to. */
 export const TestEventData = Type.Object(
   {
-    destination: Type.Union([Type.Literal('payin'), Type.Literal('payout')], { description: 'the destination it was sent to' }),
+    destination: StringEnum(['payin', 'payout'], { description: 'the destination it was sent to' }),
     message: Type.String(),
   },
   { $id: 'TestEventData', additionalProperties: false },
@@ -179,7 +179,10 @@ export function webhooksSection(): Record<string, unknown> {
         post: {
           operationId: `webhook_${kind.replace(/\./g, '_')}`,
           summary: EVENTS[kind].summary,
-          description: 'Delivered at least once; each attempt is re-signed with a new timestamp. Answer 2xx promptly; anything else is retried.',
+          description:
+            'Delivered at least once; each attempt is re-signed with a new timestamp. Answer 2xx promptly; anything else is retried. ' +
+            'A destination set to the Standard Webhooks scheme (contract §11) gets `webhook-id`, `webhook-timestamp` and `webhook-signature` ' +
+            '(`v1,` + Base64 HMAC-SHA256 of `id.timestamp.body`) instead of the three X-Service headers, with the same body.',
           parameters: SIGNATURE_HEADERS,
           requestBody: { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${EVENTS[kind].schema.$id}` } } } },
           responses: { '200': { description: 'Received (any 2xx ends the delivery).' }, '401': { description: 'Signature or timestamp rejected; the delivery is retried.' } },

@@ -17,7 +17,14 @@ export const UserBody = Type.Object({ email: Type.String({ maxLength: 254 }), ro
 export const UserParams = Type.Object({ user_id: Type.String({ maxLength: 64 }) });
 export const RoleBody = Type.Object({ role: Type.String({ maxLength: 20 }) }, strict);
 export const KindParams = Type.Object({ kind: Type.String({ maxLength: 10 }) });
-export const DestinationBody = Type.Object({ url: Type.String({ maxLength: 2048 }), events: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { maxItems: 20 })) }, strict);
+export const DestinationBody = Type.Object(
+  {
+    url: Type.String({ maxLength: 2048 }),
+    events: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { maxItems: 20 })),
+    scheme: Type.Optional(Type.Union([Type.Literal('tijori-v1'), Type.Literal('standard-webhooks')], { description: 'the signing scheme (contract §11); unchanged when omitted' })),
+  },
+  strict,
+);
 export const AuditQuery = Type.Object(
   {
     action: Type.Optional(Type.String({ maxLength: 64 })),
@@ -39,7 +46,18 @@ export const SETTINGS_OPS = {
   allowClientIp: op({ operationId: 'consoleAllowApiClientIp', summary: "Add an address to an API client's allow list", access: 'change', description: '`data`: `{client_id, allowed_ips}`.' }),
   listDestinations: op({ operationId: 'consoleListDestinations', summary: 'The callback destinations', access: 'read', description: '`data`: the destinations (never a signing secret).' }),
   setDestination: op({ operationId: 'consoleSetDestination', summary: 'Set the callback URL of a kind', access: 'change', description: '`data`: the destination; its signing secret when it is new, shown once.' }),
-  rotateDestinationSecret: op({ operationId: 'consoleRotateDestinationSecret', summary: 'Give a destination a new signing secret', access: 'change', description: '`data`: the destination with its new signing secret, shown once.' }),
+  rotateDestinationSecret: op({
+    operationId: 'consoleRotateDestinationSecret',
+    summary: 'Give a destination a new signing secret',
+    access: 'change',
+    description: '`data`: `{kind, url, signing_secret, active_from}`, the new secret shown once. Deliveries stay signed with the old secret until "activate" or `active_from` (72 h).',
+  }),
+  activateDestinationSecret: op({
+    operationId: 'consoleActivateDestinationSecret',
+    summary: "Switch a destination's signing to its new secret",
+    access: 'change',
+    description: '`data`: `{kind, url, activated_at}`. From now on only the new secret signs (replays included); 409 INVALID_STATE when no new secret waits.',
+  }),
   listUsers: op({ operationId: 'consoleListUsers', summary: "The organization's console users", access: 'read', description: '`data`: the users with role and status.' }),
   createUser: op({ operationId: 'consoleCreateUser', summary: 'Invite a console user', access: 'change', status: 201, description: '`data`: `{user, setup_url}`.' }),
   changeRole: op({ operationId: 'consoleChangeUserRole', summary: "Change a user's role", access: 'change', description: '`data`: the user.' }),
