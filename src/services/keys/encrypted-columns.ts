@@ -32,6 +32,8 @@ const r = (row: Record<string, string>, name: string): string => {
 
 export const ENCRYPTED_COLUMNS: readonly EncryptedColumn[] = [
   { table: 'callback_destinations', column: 'secret_enc', key: ['org_id', 'kind'], context: (x) => destinationSecretContext(r(x, 'org_id'), r(x, 'kind') as DestinationKind) },
+  // A rotation's next secret (migration 0055): the same context as secret_enc, into which "activate" moves it.
+  { table: 'callback_destinations', column: 'next_secret_enc', key: ['org_id', 'kind'], context: (x) => destinationSecretContext(r(x, 'org_id'), r(x, 'kind') as DestinationKind) },
   {
     table: 'callback_deliveries', column: 'secret_enc', key: ['id'], extra: ['secret_context', 'org_id', 'target'],
     context: (x) => x.secret_context ?? destinationSecretContext(r(x, 'org_id'), r(x, 'target') as DestinationKind),
