@@ -8,6 +8,7 @@
  * commit and submit is resumed by the payout worker (inquiry first); before commit, the row is
  * simply done again. No row is ever paid twice.
  */
+import { assertTwoPeople } from '../shared/dual-control.js';
 import { createHash } from 'node:crypto';
 import type { Config } from '../../config.js';
 import { AppError, notFound, validationError } from '../../domain/errors.js';
@@ -129,6 +130,7 @@ export class BulkPayoutsService {
       if (!f) throw notFound('bulk payout file');
       if (f.uploaded_by === person.userId) throw new AppError('SELF_APPROVAL_DENIED', 'You uploaded this file; another checker must approve or reject it.');
       if (f.status !== 'PENDING_APPROVAL') throw new AppError('INVALID_STATE', `This file was already decided; it is ${f.status}.`);
+      if (decision === 'approve') await assertTwoPeople(tx, f.uploaded_by, person.userId, 'file');
       const status = decision === 'approve' ? 'APPROVED' : 'REJECTED';
       await repo.decideFile(tx, { id: f.id, status, decidedBy: person.userId, note: text || null });
       await recordAudit(tx, person.actor, {

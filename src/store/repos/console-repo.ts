@@ -101,19 +101,48 @@ export async function clearSigninAttempts(q: Queryable, userId: string): Promise
   );
 }
 
-export async function replaceSetupToken(q: Queryable, userId: string, tokenHash: Buffer, expiresAt: Date): Promise<void> {
+/**
+ * A new set-up link for the user (older ones stop working). `issuedBy`: the console user it is
+ * shown to, who can therefore set the password; null when the operator's CLI made it or it is mailed.
+ */
+export async function replaceSetupToken(q: Queryable, userId: string, tokenHash: Buffer, expiresAt: Date, issuedBy: string | null = null): Promise<void> {
   await q.query('DELETE FROM console_setup_tokens WHERE user_id = $1', [userId]);
-  await q.query('INSERT INTO console_setup_tokens (token_hash, user_id, expires_at) VALUES ($1, $2, $3)', [tokenHash, userId, expiresAt]);
+  await q.query('INSERT INTO console_setup_tokens (token_hash, user_id, expires_at, issued_by) VALUES ($1, $2, $3, $4)', [tokenHash, userId, expiresAt, issuedBy]);
 }
 
-/** Marks a valid set-up token used and returns its user; null when unknown, used or expired. */
-export async function consumeSetupToken(q: Queryable, tokenHash: Buffer): Promise<string | null> {
-  const r = await q.query<{ user_id: string }>(
+/** Marks a valid set-up token used and returns its user and who was shown it; null when unknown, used or expired. */
+export async function consumeSetupToken(q: Queryable, tokenHash: Buffer): Promise<{ userId: string; issuedBy: string | null } | null> {
+  const r = await q.query<{ user_id: string; issued_by: string | null }>(
     `UPDATE console_setup_tokens SET used_at = now()
-      WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now() RETURNING user_id`,
+      WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now() RETURNING user_id, issued_by`,
     [tokenHash],
   );
-  return r.rows[0]?.user_id ?? null;
+  const row = r.rows[0];
+  return row ? { userId: row.user_id, issuedBy: row.issued_by } : null;
+}
+
+/** The user's current credentials were set with a link shown to `issuedBy` (null: nobody of the organization). */
+export async function setCredentialsIssuedBy(q: Queryable, userId: string, issuedBy: string | null): Promise<void> {
+  await q.query('UPDATE console_users SET credentials_issued_by = $2 WHERE id = $1', [userId, issuedBy]);
+}
+
+/**
+ * The person behind each user's current credentials: follow credentials_issued_by (who was shown
+ * the link that set them) until a user whose credentials nobody of the organization issued (the
+ * operator's CLI, a mailed link) or who issued their own. Answers user id → root user id.
+ */
+export async function credentialRoots(q: Queryable, userIds: string[]): Promise<Map<string, string>> {
+  const r = await q.query<{ start: string; root: string }>(
+    `WITH RECURSIVE chain(start, id, issued_by, depth) AS (
+       SELECT u.id, u.id, u.credentials_issued_by, 0 FROM console_users u WHERE u.id = ANY($1::uuid[])
+       UNION ALL
+       SELECT c.start, u.id, u.credentials_issued_by, c.depth + 1
+         FROM chain c JOIN console_users u ON u.id = c.issued_by
+        WHERE c.issued_by <> c.id AND c.depth < 50)
+     SELECT DISTINCT ON (start) start, id AS root FROM chain ORDER BY start, depth DESC`,
+    [userIds],
+  );
+  return new Map(r.rows.map((row) => [row.start, row.root]));
 }
 
 export async function peekSetupToken(q: Queryable, tokenHash: Buffer): Promise<string | null> {
