@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import * as OTPAuth from 'otpauth';
-import { type ConsoleCaller, consoleCaller as plainCaller, GOOD_PASSWORD, signedInUser } from '../support/console.js';
+import { type ConsoleCaller, consoleCaller as plainCaller, GOOD_PASSWORD, invite, signedInUser } from '../support/console.js';
 import { startTestService, type TestService } from '../support/service.js';
 
 let ts: TestService;
@@ -120,4 +120,18 @@ test('wrong TOTP codes count per account across challenges: a fresh challenge (t
   assert.equal(refused.status, 429, 'the right code is refused while the account is locked');
   assert.equal((await c.call('POST', '/session', { email, password: GOOD_PASSWORD })).status, 429);
   assert.equal(c.cookie, null);
+});
+
+test('weak passwords are refused at set-up by their zxcvbn score (at least 3 of 4), in the envelope', async () => {
+  address = '198.51.100.4';
+  const { token } = await invite(ts, org, 'weakling@example.com', 'viewer');
+  const c = consoleCaller(ts);
+  for (const password of ['Password12345', 'qwertyuiopas', 'weakling123456']) {
+    const r = await c.call('POST', '/setup', { token, password });
+    assert.equal(r.status, 422, `${password}: ${r.text}`);
+    assert.equal(r.body.error.code, 'VALIDATION_FAILED');
+    assert.ok(r.body.request_id);
+    assert.match(r.text, /too easy to guess|built from your email|commonly used/, password);
+  }
+  assert.equal((await c.call('POST', '/setup', { token, password: GOOD_PASSWORD })).status, 200, 'a strong one is taken');
 });
