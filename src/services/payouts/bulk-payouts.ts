@@ -67,17 +67,30 @@ export interface BulkPayoutsDeps {
   submission: Pick<PayoutSubmitter, 'submitAfterCreate'>;
 }
 
+/**
+ * The digest that identifies a bulk file's payroll: SHA-256 of its checked rows (each row's fields
+ * as parsed and normalised, line numbers left out), sorted, so only what the rows pay counts.
+ * Stored in bulk_payout_files.sha256, whose unique (org_id, sha256) refuses the second upload.
+ */
+export function payrollDigest(rows: readonly { name: string; accountNumber: string; ifsc: string; mobile: string; amountPaise: number; mode: string; remarks: string | null; clientReference: string | null }[]): Buffer {
+  const canonical = rows.map((r) => JSON.stringify([r.name, r.accountNumber, r.ifsc, r.mobile, r.amountPaise, r.mode, r.remarks, r.clientReference])).sort();
+  return createHash('sha256').update(`tijori-bulk-rows-v1\n${canonical.join('\n')}`).digest();
+}
+
 export class BulkPayoutsService {
   constructor(private readonly ctx: BulkPayoutsDeps) {}
 
   async upload(person: ConsolePerson, fileName: string, content: Buffer) {
     const name = fileName.trim();
     if (name === '' || !isStorableText(name) || charLength(name) > 255) throw validationError([{ field: 'file_name', issue: 'must be 1 to 255 characters of text' }]);
-    const sha256 = createHash('sha256').update(content).digest();
-    const dup = await this.ctx.db.query<{ file_name: string }>('SELECT file_name FROM bulk_payout_files WHERE org_id = $1 AND sha256 = $2', [person.orgId, sha256]);
-    if (dup.rows[0]) throw new AppError('DUPLICATE_FILE', `This file was uploaded before (as ${dup.rows[0].file_name}); it is not accepted twice.`);
-
     const { rows, issues } = await readBulkCsv(content);
+    // "The same file twice is refused" compares what it pays, not its bytes (issue #29 item 5): a
+    // trailing newline, a space in the header, a BOM or another row order is the same payroll.
+    const sha256 = payrollDigest(rows);
+    if (issues.length === 0) {
+      const dup = await this.ctx.db.query<{ file_name: string }>('SELECT file_name FROM bulk_payout_files WHERE org_id = $1 AND sha256 = $2', [person.orgId, sha256]);
+      if (dup.rows[0]) throw new AppError('DUPLICATE_FILE', `These payouts were uploaded before (as ${dup.rows[0].file_name}); the same rows are not accepted twice.`);
+    }
     // The organization's default bank connection must carry every row's mode, as for a single payout.
     const bankConnection = await bankConnectionsRepo.findUsableBankConnection(this.ctx.db, { orgId: person.orgId, bankConnectionId: null });
     for (const r of rows) {
