@@ -135,3 +135,21 @@ test('weak passwords are refused at set-up by their zxcvbn score (at least 3 of 
   }
   assert.equal((await c.call('POST', '/setup', { token, password: GOOD_PASSWORD })).status, 200, 'a strong one is taken');
 });
+
+test("a page's automatic polls do not keep an idle session alive; use does", async () => {
+  address = '198.51.100.5';
+  const u = await signedInUser(ts, org, 'poller@example.com', 'viewer');
+  const age = async (): Promise<number> => {
+    const r = await ts.database.db.query<{ s: number }>('SELECT extract(epoch FROM now() - last_seen_at)::int AS s FROM console_sessions WHERE user_id = $1 AND revoked_at IS NULL', [u.userId]);
+    return r.rows[0]!.s;
+  };
+  await ts.database.db.query("UPDATE console_sessions SET last_seen_at = now() - interval '1700 seconds' WHERE user_id = $1", [u.userId]);
+  const poll = { headers: { 'x-console-poll': '1' } };
+  for (let i = 0; i < 3; i++) assert.equal((await u.call('GET', '/bulk-payouts', undefined, poll)).status, 200);
+  assert.ok((await age()) >= 1700, 'polls left the session as idle as it was');
+  assert.equal((await u.call('GET', '/bulk-payouts')).status, 200);
+  assert.ok((await age()) < 60, 'a read by the person is use');
+  await ts.database.db.query("UPDATE console_sessions SET last_seen_at = now() - interval '1801 seconds' WHERE user_id = $1", [u.userId]);
+  const ended = await u.call('GET', '/bulk-payouts', undefined, poll);
+  assert.equal(ended.status, 401, 'idle is idle, polling or not');
+});

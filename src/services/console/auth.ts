@@ -184,11 +184,14 @@ export class ConsoleAuthService {
     return { token, csrfToken, user };
   }
 
-  /** The live session of a cookie value and its (active) user, or null: expired, idle, signed out or disabled. */
-  async resolve(token: string): Promise<CurrentSession | null> {
+  /**
+   * The live session of a cookie value and its (active) user, or null: expired, idle, signed out or
+   * disabled. Use extends it; a poll (a page refreshing itself) does not.
+   */
+  async resolve(token: string, opts: { poll?: boolean } = {}): Promise<CurrentSession | null> {
     if (token.length === 0 || token.length > 100) return null;
     const hash = tokenHash(token);
-    const s = await repo.touchSession(this.deps.db, hash, this.deps.settings.idleSeconds);
+    const s = await repo.touchSession(this.deps.db, hash, this.deps.settings.idleSeconds, { extend: opts.poll !== true });
     if (!s) return null;
     const user = await repo.findUser(this.deps.db, s.user_id);
     if (!user || user.status !== 'active') return null;

@@ -174,12 +174,18 @@ export async function insertSession(
  * The live session with this id, its last-seen time moved to now: one statement, so an idle
  * session is refused by the same check that keeps an active one alive.
  */
-export async function touchSession(q: Queryable, idHash: Buffer, idleSeconds: number): Promise<SessionRow | null> {
+export async function touchSession(q: Queryable, idHash: Buffer, idleSeconds: number, opts: { extend?: boolean } = {}): Promise<SessionRow | null> {
+  // A page's automatic poll is not use (issue #29 item 5): it is checked by the same rule, without
+  // moving last_seen_at, so an idle session still ends while a page polls.
   const r = await q.query<SessionRow>(
-    `UPDATE console_sessions SET last_seen_at = now()
-      WHERE id_hash = $1 AND revoked_at IS NULL AND expires_at > now()
-        AND last_seen_at > now() - make_interval(secs => $2)
-      RETURNING user_id, csrf_token, created_at, expires_at`,
+    opts.extend === false
+      ? `SELECT user_id, csrf_token, created_at, expires_at FROM console_sessions
+          WHERE id_hash = $1 AND revoked_at IS NULL AND expires_at > now()
+            AND last_seen_at > now() - make_interval(secs => $2)`
+      : `UPDATE console_sessions SET last_seen_at = now()
+          WHERE id_hash = $1 AND revoked_at IS NULL AND expires_at > now()
+            AND last_seen_at > now() - make_interval(secs => $2)
+          RETURNING user_id, csrf_token, created_at, expires_at`,
     [idHash, idleSeconds],
   );
   return r.rows[0] ?? null;
