@@ -153,3 +153,21 @@ test("a page's automatic polls do not keep an idle session alive; use does", asy
   const ended = await u.call('GET', '/bulk-payouts', undefined, poll);
   assert.equal(ended.status, 401, 'idle is idle, polling or not');
 });
+
+test('a known email is not told apart from an unknown one: the same 401s, then the same 429', async () => {
+  address = '198.51.100.6';
+  await signedInUser(ts, org, 'known@example.com', 'viewer');
+  const c = consoleCaller(ts);
+  const answers = async (email: string) => {
+    const seen: Array<{ status: number; code: string; message: string; retry: boolean }> = [];
+    for (let i = 0; i < 7; i++) {
+      const r = await c.call('POST', '/session', { email, password: `guess-number-${i}-xyz` });
+      seen.push({ status: r.status, code: r.body.error.code, message: r.body.error.message, retry: r.headers.get('retry-after') !== null });
+    }
+    return seen;
+  };
+  const known = await answers('known@example.com');
+  const unknown = await answers('unknown-person@example.com');
+  assert.deepEqual(unknown, known);
+  assert.deepEqual(known.map((a) => a.status), [401, 401, 401, 401, 401, 429, 429]);
+});

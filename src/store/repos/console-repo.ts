@@ -92,6 +92,34 @@ export async function takeSigninAttempt(
   return { taken: false, lockedUntil: u.rows[0]?.locked_until ?? null };
 }
 
+/**
+ * takeSigninAttempt for an email that names no usable user (the same window, allowance and lock,
+ * kept by the email's hash), so both answer alike. Rows a day old are removed as attempts come.
+ */
+export async function takeUnknownSigninAttempt(
+  q: Queryable,
+  emailHash: Buffer,
+  limits: { max: number; windowMs: number; lockMs: number },
+): Promise<{ taken: true; attempt: number } | { taken: false; lockedUntil: Date | null }> {
+  const r = await q.query<{ failed_signins: number }>(
+    `INSERT INTO console_signin_unknown AS u (email_hash, failed_signins, signin_window_from, locked_until)
+       VALUES ($1, 1, now(), CASE WHEN 1 >= $2 THEN now() + make_interval(secs => $4::double precision / 1000) END)
+     ON CONFLICT (email_hash) DO UPDATE
+        SET failed_signins = CASE WHEN ${FRESH_WINDOW} THEN 1 ELSE u.failed_signins + 1 END,
+            signin_window_from = CASE WHEN ${FRESH_WINDOW} THEN now() ELSE u.signin_window_from END,
+            locked_until = CASE WHEN (CASE WHEN ${FRESH_WINDOW} THEN 1 ELSE u.failed_signins + 1 END) >= $2
+                                THEN now() + make_interval(secs => $4::double precision / 1000) END
+      WHERE u.locked_until IS NULL OR u.locked_until <= now()
+     RETURNING u.failed_signins`,
+    [emailHash, limits.max, limits.windowMs, limits.lockMs],
+  );
+  if (Math.random() < 0.01) await q.query("DELETE FROM console_signin_unknown WHERE signin_window_from < now() - interval '1 day' AND (locked_until IS NULL OR locked_until < now())");
+  const row = r.rows[0];
+  if (row) return { taken: true, attempt: row.failed_signins };
+  const u = await q.query<{ locked_until: Date | null }>('SELECT locked_until FROM console_signin_unknown WHERE email_hash = $1', [emailHash]);
+  return { taken: false, lockedUntil: u.rows[0]?.locked_until ?? null };
+}
+
 /** A sign-in completed (a session started): the window's attempts are forgotten and any lock lifted. */
 export async function clearSigninAttempts(q: Queryable, userId: string): Promise<void> {
   await q.query(
