@@ -87,7 +87,7 @@ export function App() {
   const can = (p: string) => session.permissions.includes(p);
   const money = moneyPage(path);
   let page;
-  if (path === '/api-clients') page = <ApiClientsPage canManage={can('clients.manage')} />;
+  if (path === '/api-clients') page = <ApiClientsPage canManage={can('clients.manage')} canApprove={can('users.manage')} />;
   else if (path === '/callback-destinations') page = <DestinationsPage canManage={can('destinations.manage')} />;
   else if (path === '/users') page = <UsersPage canManage={can('users.manage')} self={session.user.user_id} />;
   else if (path === '/audit-log') page = <AuditLogPage />;

@@ -41,8 +41,10 @@ export function newIdempotencyKey(): string {
  * `body` is sent as JSON; a File or Blob (a bulk payout CSV) is sent as it is, with its own type
  * (`raw`); `idempotencyKey`, for a create that takes one, in the Idempotency-Key header.
  */
-export async function api<T>(method: string, path: string, body?: unknown, raw?: { blob: Blob; type: string }, idempotencyKey?: string): Promise<T> {
+export async function api<T>(method: string, path: string, body?: unknown, raw?: { blob: Blob; type: string }, idempotencyKey?: string, opts: { poll?: boolean } = {}): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
+  // An automatic refresh: the service does not count it as use of the session (idle time-out).
+  if (opts.poll) headers['x-console-poll'] = '1';
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (raw) headers['content-type'] = raw.type;
   if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;

@@ -77,6 +77,20 @@ test('the same file uploaded again is refused (409 DUPLICATE_FILE), under any na
   const r = await upload(maker, 'copy.csv', GOOD);
   assert.equal(r.status, 409, r.text);
   assert.equal(r.body.error.code, 'DUPLICATE_FILE');
+  // Issue #29 item 5: the same rows in other bytes are the same payroll — a trailing newline more,
+  // LF line ends without the BOM, a space after a header comma, another row order.
+  const text = GOOD.toString('utf8');
+  const lines = text.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
+  for (const [what, variant] of [
+    ['a trailing newline', `${text}\r\n`],
+    ['LF, no BOM', `${lines.join('\n')}\n`],
+    ['a space in the header', `${lines[0]!.replace(',ifsc', ', ifsc')}\n${lines.slice(1).join('\n')}\n`],
+    ['rows reordered', `${lines[0]}\n${lines.slice(1).reverse().join('\n')}\n`],
+  ] as const) {
+    const again = await upload(maker, `copy-${what}.csv`, variant);
+    assert.equal(again.status, 409, `${what}: ${again.text}`);
+    assert.equal(again.body.error.code, 'DUPLICATE_FILE');
+  }
 });
 
 test('bad rows: every problem with its line number, nothing created, values never echoed', async () => {

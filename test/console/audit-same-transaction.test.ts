@@ -39,7 +39,9 @@ test('an API client change whose audit entry fails is rolled back: create, rotat
   const admin = await signedInUser(w.t, orgId, 'audit-tx-admin@example.com', 'admin');
   const real: Actor = { userId: admin.userId, label: 'audit-tx-admin@example.com', ip: '127.0.0.1' };
   const before = await auditCount(orgId);
-  const { client } = await clients.create(orgId, { name: 'kept', scopes: ['collections:read'] }, real);
+  const made = await clients.create(orgId, { name: 'kept', scopes: ['collections:read'] }, real);
+  assert.ok('client' in made);
+  const { client } = made;
   assert.equal(await countClients(), 1);
   assert.equal(await auditCount(orgId), before + 1);
 

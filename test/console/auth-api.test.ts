@@ -147,7 +147,7 @@ test('admin: invite, change role, new set-up link, disable (sessions end); all i
   const disabled = await admin.call('POST', `/users/${opsId}/disable`);
   assert.equal(disabled.body.data.status, 'disabled');
   assert.equal((await ops.call('GET', '/session')).status, 401, 'a disabled user\'s session ends');
-  const client = await admin.call('POST', '/api-clients', { scopes: ['payouts:write'], allowed_ips: ['203.0.113.7'] });
+  const client = await admin.call('POST', '/api-clients', { scopes: ['payouts:read'], allowed_ips: ['203.0.113.7'] });
   const rotated = await admin.call('POST', `/api-clients/${client.body.data.client.client_id}/rotate-secret`);
   assert.equal((await admin.call('POST', `/api-clients/${client.body.data.client.client_id}/revoke`)).status, 200);
   const log = await admin.call('GET', '/audit-log?limit=200');

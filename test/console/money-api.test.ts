@@ -219,6 +219,12 @@ test('CSV export: the filtered list, streamed as text/csv, formula-like cells de
   const pl = payouts.text.trim().split('\n');
   assert.equal(pl.length, 2);
   assert.ok(pl[1]?.includes(payoutA.transaction_id) && pl[1]?.includes(',2500.00,'), pl[1]);
+  // Issue #29 item 5: a formula after a separator another locale splits on (";", tab) is defused
+  // too, and such cells are quoted whole.
+  const hidden = await createOrder(ts, a, intentBody({ merchant_order_reference: 'inv 7;=1+2;ok', amount_paise: 654_321 }));
+  const again = (await viewerA.call('GET', '/payment-orders/export')).text.trim().split('\n');
+  const line = again.find((l) => l.includes(hidden.order_id));
+  assert.ok(line?.includes(`,"inv 7;'=1+2;ok",`), line);
 });
 
 test('CSV export reads past its first keyset page (1,000 rows) without a gap or a repeat', async () => {

@@ -165,6 +165,7 @@ async function stateOfA(): Promise<unknown> {
     subscriptions: await q('SELECT kind, events, status FROM callback_destinations WHERE org_id = $1 ORDER BY kind', [a.orgId]),
     providerAccounts: await q('SELECT id, provider, name, livemode FROM provider_accounts WHERE org_id = $1 ORDER BY id', [a.orgId]),
     collectionsAccount: await q('SELECT collections_provider_account_id FROM organizations WHERE id = $1', [a.orgId]),
+    clientRequests: await q('SELECT id, status, decided_by FROM api_client_requests WHERE org_id = $1 ORDER BY id', [a.orgId]),
   };
 }
 
@@ -193,6 +194,9 @@ before(async () => {
   assert.equal(payout.status, 201, payout.text);
   const client = await adminA.call('POST', '/api-clients', { name: 'matrix-a', scopes: ['collections:read'] });
   assert.equal(client.status, 201, client.text);
+  // A request for a payouts:write client (issue #29 item 4), waiting for a second admin.
+  const clientRequest = await target.call('POST', '/api-clients', { name: 'matrix-a-payouts', scopes: ['payouts:write'] });
+  assert.equal(clientRequest.body?.data?.approval_required, true, clientRequest.text);
   const dest = await adminA.call('PUT', '/destinations/payin', { url: 'https://matrix-a.example.com/payin' });
   assert.equal(dest.status, 200, dest.text);
   // A provider account of org A (its intake address names it) and an anomaly recorded for it.
@@ -208,6 +212,7 @@ before(async () => {
     order: order.id,
     payout: payout.body.data.id,
     client_id: client.body.data.client.client_id,
+    request_id: clientRequest.body.data.request.request_id,
     kind: 'payin',
     user_id: target.userId,
     id: item!.id as string,

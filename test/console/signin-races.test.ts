@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import * as OTPAuth from 'otpauth';
-import { type ConsoleCaller, consoleCaller as plainCaller, GOOD_PASSWORD, signedInUser } from '../support/console.js';
+import { type ConsoleCaller, consoleCaller as plainCaller, GOOD_PASSWORD, invite, signedInUser } from '../support/console.js';
 import { startTestService, type TestService } from '../support/service.js';
 
 let ts: TestService;
@@ -120,4 +120,54 @@ test('wrong TOTP codes count per account across challenges: a fresh challenge (t
   assert.equal(refused.status, 429, 'the right code is refused while the account is locked');
   assert.equal((await c.call('POST', '/session', { email, password: GOOD_PASSWORD })).status, 429);
   assert.equal(c.cookie, null);
+});
+
+test('weak passwords are refused at set-up by their zxcvbn score (at least 3 of 4), in the envelope', async () => {
+  address = '198.51.100.4';
+  const { token } = await invite(ts, org, 'weakling@example.com', 'viewer');
+  const c = consoleCaller(ts);
+  for (const password of ['Password12345', 'qwertyuiopas', 'weakling123456']) {
+    const r = await c.call('POST', '/setup', { token, password });
+    assert.equal(r.status, 422, `${password}: ${r.text}`);
+    assert.equal(r.body.error.code, 'VALIDATION_FAILED');
+    assert.ok(r.body.request_id);
+    assert.match(r.text, /too easy to guess|built from your email|commonly used/, password);
+  }
+  assert.equal((await c.call('POST', '/setup', { token, password: GOOD_PASSWORD })).status, 200, 'a strong one is taken');
+});
+
+test("a page's automatic polls do not keep an idle session alive; use does", async () => {
+  address = '198.51.100.5';
+  const u = await signedInUser(ts, org, 'poller@example.com', 'viewer');
+  const age = async (): Promise<number> => {
+    const r = await ts.database.db.query<{ s: number }>('SELECT extract(epoch FROM now() - last_seen_at)::int AS s FROM console_sessions WHERE user_id = $1 AND revoked_at IS NULL', [u.userId]);
+    return r.rows[0]!.s;
+  };
+  await ts.database.db.query("UPDATE console_sessions SET last_seen_at = now() - interval '1700 seconds' WHERE user_id = $1", [u.userId]);
+  const poll = { headers: { 'x-console-poll': '1' } };
+  for (let i = 0; i < 3; i++) assert.equal((await u.call('GET', '/bulk-payouts', undefined, poll)).status, 200);
+  assert.ok((await age()) >= 1700, 'polls left the session as idle as it was');
+  assert.equal((await u.call('GET', '/bulk-payouts')).status, 200);
+  assert.ok((await age()) < 60, 'a read by the person is use');
+  await ts.database.db.query("UPDATE console_sessions SET last_seen_at = now() - interval '1801 seconds' WHERE user_id = $1", [u.userId]);
+  const ended = await u.call('GET', '/bulk-payouts', undefined, poll);
+  assert.equal(ended.status, 401, 'idle is idle, polling or not');
+});
+
+test('a known email is not told apart from an unknown one: the same 401s, then the same 429', async () => {
+  address = '198.51.100.6';
+  await signedInUser(ts, org, 'known@example.com', 'viewer');
+  const c = consoleCaller(ts);
+  const answers = async (email: string) => {
+    const seen: Array<{ status: number; code: string; message: string; retry: boolean }> = [];
+    for (let i = 0; i < 7; i++) {
+      const r = await c.call('POST', '/session', { email, password: `guess-number-${i}-xyz` });
+      seen.push({ status: r.status, code: r.body.error.code, message: r.body.error.message, retry: r.headers.get('retry-after') !== null });
+    }
+    return seen;
+  };
+  const known = await answers('known@example.com');
+  const unknown = await answers('unknown-person@example.com');
+  assert.deepEqual(unknown, known);
+  assert.deepEqual(known.map((a) => a.status), [401, 401, 401, 401, 401, 429, 429]);
 });

@@ -19,7 +19,28 @@ interface ApiClient {
   last_used_at: string | null;
 }
 
+interface ClientRequest {
+  request_id: string;
+  kind: 'create' | 'update' | 'rotate';
+  client_id: string | null;
+  change: { name?: string | null; scopes?: string[] };
+  requested_by: string;
+  status: 'PENDING' | 'APPROVED' | 'REJECTED' | 'COLLECTED';
+  created_at: string;
+}
+
+/** A change that hands out a payouts:write credential answers this instead (a second admin approves it). */
+interface ApprovalRequired {
+  approval_required: true;
+  request: ClientRequest;
+}
+
+const WAITS = 'This gives a credential that can move money (payouts:write): it waits for a second admin\'s approval under "Waiting for a second admin" below; once approved, you collect the secret there.';
+
 const readClients = () => api<ApiClient[]>('GET', '/api-clients');
+const readRequests = () => api<ClientRequest[]>('GET', '/api-client-requests');
+
+const KIND: Record<ClientRequest['kind'], string> = { create: 'new client', update: 'add payouts:write', rotate: 'new secret' };
 
 const COLUMNS: Column<ApiClient>[] = [
   { title: 'Client id', cell: (c) => <code>{c.client_id}</code> },
@@ -32,7 +53,7 @@ const COLUMNS: Column<ApiClient>[] = [
   { title: 'Last used', cell: (c) => (c.last_used_at ? <Time iso={c.last_used_at} /> : 'Never') },
 ];
 
-export function ApiClientsPage({ canManage }: { canManage: boolean }) {
+export function ApiClientsPage({ canManage, canApprove }: { canManage: boolean; canApprove: boolean }) {
   const { rows: clients, error, busy, load, act } = useListActions(readClients);
   const [secret, setSecret] = useState<{ clientId: string; value: string } | null>(null);
   const [name, setName] = useState('');
@@ -40,18 +61,24 @@ export function ApiClientsPage({ canManage }: { canManage: boolean }) {
   const [ips, setIps] = useState('');
   const [rate, setRate] = useState('600');
   const [editing, setEditing] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const requests = useListActions(readRequests);
+  const waiting = (requests.rows ?? []).filter((r) => r.status === 'PENDING' || r.status === 'APPROVED');
 
   function create(e: FormEvent) {
     e.preventDefault();
     void act(async () => {
       const allowed = ips.split(/[\s,]+/).map((s) => s.trim()).filter(Boolean);
-      const r = await api<{ client: ApiClient; client_secret: string }>('POST', '/api-clients', {
+      const r = await api<{ client: ApiClient; client_secret: string } | ApprovalRequired>('POST', '/api-clients', {
         ...(name.trim() ? { name: name.trim() } : {}),
         scopes,
         ...(allowed.length ? { allowed_ips: allowed } : {}),
         rate_limit_per_minute: Number(rate),
       });
-      setSecret({ clientId: r.client.client_id, value: r.client_secret });
+      if ('approval_required' in r) {
+        setNotice(WAITS);
+        requests.load();
+      } else setSecret({ clientId: r.client.client_id, value: r.client_secret });
       setName('');
       setIps('');
     });
@@ -73,8 +100,11 @@ export function ApiClientsPage({ canManage }: { canManage: boolean }) {
             aria-label={`Rotate secret of ${c.client_id}`}
             onClick={() =>
               void act(async () => {
-                const r = await api<{ client_id: string; client_secret: string }>('POST', `/api-clients/${encodeURIComponent(c.client_id)}/rotate-secret`);
-                setSecret({ clientId: r.client_id, value: r.client_secret });
+                const r = await api<{ client_id: string; client_secret: string } | ApprovalRequired>('POST', `/api-clients/${encodeURIComponent(c.client_id)}/rotate-secret`);
+                if ('approval_required' in r) {
+                  setNotice(WAITS);
+                  requests.load();
+                } else setSecret({ clientId: r.client_id, value: r.client_secret });
               })
             }
           >
@@ -97,7 +127,8 @@ export function ApiClientsPage({ canManage }: { canManage: boolean }) {
     <>
       <h1>API clients</h1>
       <p>Credentials your servers use to call the merchant API (X-Service-Client-Id and a Bearer secret).</p>
-      <ErrorLine error={error} />
+      <ErrorLine error={error ?? requests.error} />
+      {notice ? <p role="status">{notice}</p> : null}
       {secret ? (
         <>
           <p role="status">
@@ -111,8 +142,12 @@ export function ApiClientsPage({ canManage }: { canManage: boolean }) {
           key={editing}
           client={clients?.find((c) => c.client_id === editing) ?? { client_id: editing, name: null, scopes: [], allowed_ips: [], rate_limit_per_minute: 600 }}
           onCancel={() => setEditing(null)}
-          onSaved={() => {
+          onSaved={(waits) => {
             setEditing(null);
+            if (waits) {
+              setNotice(WAITS);
+              requests.load();
+            }
             load();
           }}
         />
@@ -135,6 +170,67 @@ export function ApiClientsPage({ canManage }: { canManage: boolean }) {
       ) : (
         <p className="hint">Your role can see API clients but not change them.</p>
       )}
+      {waiting.length > 0 ? (
+        <>
+          <h2>Waiting for a second admin</h2>
+          <div className="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Asked</th>
+                  <th scope="col">By</th>
+                  <th scope="col">What</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {waiting.map((r) => (
+                  <tr key={r.request_id}>
+                    <td>
+                      <Time iso={r.created_at} />
+                    </td>
+                    <td>{r.requested_by}</td>
+                    <td>
+                      {KIND[r.kind]} {r.client_id ? <code>{r.client_id}</code> : (r.change.name ?? '')} {r.change.scopes ? `(${r.change.scopes.join(', ')})` : ''}
+                    </td>
+                    <td>{r.status === 'PENDING' ? 'waiting for approval' : 'approved: the requester collects it'}</td>
+                    <td className="actions">
+                      {canApprove && r.status === 'PENDING' ? (
+                        <>
+                          <button type="button" disabled={requests.busy} aria-label={`Approve request ${r.request_id}`} onClick={() => void requests.act(async () => void (await api('POST', `/api-client-requests/${r.request_id}/approve`)))}>
+                            Approve
+                          </button>
+                          <button type="button" className="secondary" disabled={requests.busy} aria-label={`Reject request ${r.request_id}`} onClick={() => void requests.act(async () => void (await api('POST', `/api-client-requests/${r.request_id}/reject`)))}>
+                            Reject
+                          </button>
+                        </>
+                      ) : null}
+                      {canManage && r.status === 'APPROVED' ? (
+                        <button
+                          type="button"
+                          disabled={requests.busy}
+                          aria-label={`Collect request ${r.request_id}`}
+                          onClick={() =>
+                            void requests.act(async () => {
+                              const got = await api<{ client?: ApiClient; client_id?: string; client_secret: string }>('POST', `/api-client-requests/${r.request_id}/collect`);
+                              setNotice(null);
+                              setSecret({ clientId: got.client?.client_id ?? got.client_id ?? '', value: got.client_secret });
+                              load();
+                            })
+                          }
+                        >
+                          Collect
+                        </button>
+                      ) : null}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      ) : null}
       <h2>Clients</h2>
       {clients === null ? (
         <p>Loading…</p>

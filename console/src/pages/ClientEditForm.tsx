@@ -24,7 +24,7 @@ function entries(text: string): Array<{ line: number; value: string }> {
     .filter((e) => e.value !== '');
 }
 
-export function ClientEditForm({ client, onSaved, onCancel }: { client: EditableClient; onSaved: () => void; onCancel: () => void }) {
+export function ClientEditForm({ client, onSaved, onCancel }: { client: EditableClient; onSaved: (waitsForApproval: boolean) => void; onCancel: () => void }) {
   const [name, setName] = useState(client.name ?? '');
   const [scopes, setScopes] = useState<string[]>(client.scopes);
   const [ips, setIps] = useState(client.allowed_ips.join('\n'));
@@ -41,8 +41,9 @@ export function ClientEditForm({ client, onSaved, onCancel }: { client: Editable
     const list = entries(ips);
     setBusy(true);
     try {
-      await api('PATCH', `/api-clients/${encodeURIComponent(client.client_id)}`, { name: name.trim(), scopes, allowed_ips: list.map((x) => x.value), rate_limit_per_minute: Number(rate) });
-      onSaved();
+      const r = await api<{ approval_required?: boolean }>('PATCH', `/api-clients/${encodeURIComponent(client.client_id)}`, { name: name.trim(), scopes, allowed_ips: list.map((x) => x.value), rate_limit_per_minute: Number(rate) });
+      // Adding payouts:write waits for a second admin (the change is a request until then).
+      onSaved(r.approval_required === true);
     } catch (err) {
       if (err instanceof ApiError && err.details.length > 0) {
         const perLine: string[] = [];

@@ -37,13 +37,17 @@ export async function registerAdminClientRoutes(app: FastifyInstance, ctx: AppCo
 
   admin.post('/clients', { schema: { body: ClientBody } }, async (request, reply) => {
     const b = request.body;
-    const { row, secret } = await ctx.clients.createClient({
-      orgId: b.org,
-      scopes: b.scopes,
-      name: b.name,
-      allowIps: b.allow_ips,
-      rateLimitPerMinute: b.rate_limit,
-    });
+    // The operator may hand out any credential (issue #29 item 4: not a person of the organization),
+    // audited as the operator in the organization's log, in the creating transaction.
+    const actor = { ...OPERATOR, ip: request.ip };
+    const { row, secret } = await ctx.clients.createClient(
+      { orgId: b.org, scopes: b.scopes, name: b.name, allowIps: b.allow_ips, rateLimitPerMinute: b.rate_limit },
+      (tx, r) =>
+        recordAudit(tx, actor, {
+          orgId: r.org_id, action: 'api_client.created', targetType: 'api_client', targetId: r.client_id,
+          after: { name: r.name, scopes: r.scopes, allowed_ips: r.allowed_ips, rate_limit_per_minute: r.rate_limit_per_minute },
+        }),
+    );
     return reply.code(201).send(
       okEnvelope(request, {
         client_id: row.client_id,

@@ -59,6 +59,14 @@ function recoveryHash(userId: string, code: string): Buffer {
   return createHash('sha256').update(`${userId}:${code.replace(/[\s-]/g, '').toLowerCase()}`).digest();
 }
 
+/** The answer while an account (or an unknown email) has used its attempts: the same for both. */
+function lockedError(lockedUntil: Date | null): AppError {
+  const waitMs = Math.max(1000, (lockedUntil?.getTime() ?? Date.now() + LOCKOUT_MS) - Date.now());
+  return new AppError('RATE_LIMITED', 'Too many failed sign-ins for this email. Try again later or ask an admin for a set-up link.', {
+    headers: { 'retry-after': String(Math.ceil(waitMs / 1000)) },
+  });
+}
+
 export class ConsoleAuthService {
   constructor(private readonly deps: { db: Db; vault: Vault; rateLimiter: RateLimiter; settings: SessionSettings }) {}
 
@@ -80,6 +88,10 @@ export class ConsoleAuthService {
     const email = input.email.trim().toLowerCase();
     const user = email.length <= 254 ? await repo.findUserByEmail(this.deps.db, email) : null;
     if (!user || user.password_hash === null || user.status !== 'active') {
+      // Counted like an account's attempts: after the allowance, the same 429 a locked account
+      // gets, so the answers never tell a known email from an unknown one (issue #29 item 5).
+      const t = await repo.takeUnknownSigninAttempt(this.deps.db, tokenHash(`console-signin:${email}`), { max: MAX_FAILED_SIGNINS, windowMs: LOCKOUT_MS, lockMs: LOCKOUT_MS });
+      if (!t.taken) throw lockedError(t.lockedUntil);
       await verifyPassword(input.password, await dummyHash());
       throw new AppError('API_AUTH_FAILED', BAD_CREDENTIALS);
     }
@@ -100,10 +112,7 @@ export class ConsoleAuthService {
   private async takeAttempt(user: repo.UserRow): Promise<number> {
     const t = await repo.takeSigninAttempt(this.deps.db, user.id, { max: MAX_FAILED_SIGNINS, windowMs: LOCKOUT_MS, lockMs: LOCKOUT_MS });
     if (t.taken) return t.attempt;
-    const waitMs = Math.max(1000, (t.lockedUntil?.getTime() ?? Date.now() + LOCKOUT_MS) - Date.now());
-    throw new AppError('RATE_LIMITED', 'Too many failed sign-ins for this account. Try again later or ask an admin for a set-up link.', {
-      headers: { 'retry-after': String(Math.ceil(waitMs / 1000)) },
-    });
+    throw lockedError(t.lockedUntil);
   }
 
   /** A wrong password or code: the attempt stays counted; the one that locked the account is audited. */
@@ -184,11 +193,14 @@ export class ConsoleAuthService {
     return { token, csrfToken, user };
   }
 
-  /** The live session of a cookie value and its (active) user, or null: expired, idle, signed out or disabled. */
-  async resolve(token: string): Promise<CurrentSession | null> {
+  /**
+   * The live session of a cookie value and its (active) user, or null: expired, idle, signed out or
+   * disabled. Use extends it; a poll (a page refreshing itself) does not.
+   */
+  async resolve(token: string, opts: { poll?: boolean } = {}): Promise<CurrentSession | null> {
     if (token.length === 0 || token.length > 100) return null;
     const hash = tokenHash(token);
-    const s = await repo.touchSession(this.deps.db, hash, this.deps.settings.idleSeconds);
+    const s = await repo.touchSession(this.deps.db, hash, this.deps.settings.idleSeconds, { extend: opts.poll !== true });
     if (!s) return null;
     const user = await repo.findUser(this.deps.db, s.user_id);
     if (!user || user.status !== 'active') return null;

@@ -4,7 +4,9 @@
  * parameters, so they can be raised later without invalidating existing hashes.
  */
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
-import { dictionary } from '@zxcvbn-ts/language-common';
+import zxcvbnCore from '@zxcvbn-ts/core';
+import { adjacencyGraphs, dictionary } from '@zxcvbn-ts/language-common';
+import { dictionary as englishDictionary } from '@zxcvbn-ts/language-en';
 
 export const MIN_PASSWORD_LENGTH = 12;
 export const MAX_PASSWORD_LENGTH = 256;
@@ -20,6 +22,16 @@ function commonPasswords(): Set<string> {
   return common;
 }
 
+/** zxcvbn's score (0-4) a password needs: 3, "safely unguessable" (ASVS 2.1.8 asks for a strength meter). */
+export const MIN_PASSWORD_SCORE = 3;
+
+/** zxcvbn-ts with the common and English dictionaries and keyboard graphs (built once, on first use: ~1 s). */
+let estimator: InstanceType<typeof zxcvbnCore.ZxcvbnFactory> | undefined;
+function strength(password: string, userInputs: string[]): number {
+  estimator ??= new zxcvbnCore.ZxcvbnFactory({ graphs: adjacencyGraphs, dictionary: { ...dictionary, ...englishDictionary } });
+  return estimator.check(password, userInputs).score;
+}
+
 /** Why a password is refused, or null when it is acceptable. */
 export function passwordProblem(password: string, email?: string): string | null {
   if (password.length < MIN_PASSWORD_LENGTH) return `must be at least ${MIN_PASSWORD_LENGTH} characters`;
@@ -30,6 +42,11 @@ export function passwordProblem(password: string, email?: string): string | null
   if (email && lower.includes(email.toLowerCase().split('@')[0] ?? '\u0000') && lower.length - (email.split('@')[0]?.length ?? 0) < 6) {
     return 'must not be built from your email address';
   }
+  // Guessability as an attacker's cracking model sees it (dictionary words, keyboard walks, years,
+  // the email's own name): `Password12345`, `qwertyuiopas` or `ravi123456` score 1.
+  const inputs = email ? [email.toLowerCase(), ...email.toLowerCase().split(/[@.+_-]/).filter((p) => p.length >= 3)] : [];
+  const score = strength(password, inputs);
+  if (score < MIN_PASSWORD_SCORE) return `is too easy to guess (strength ${score} of 4, ${MIN_PASSWORD_SCORE} needed): use more words or a longer phrase`;
   return null;
 }
 

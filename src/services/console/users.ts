@@ -52,7 +52,8 @@ export class UsersService {
       if (!(await clientsRepo.findOrg(q, input.orgId))) throw new AppError('NOT_FOUND', 'No such organization.');
       const row = await repo.insertUser(q, { id: randomUUID(), org_id: input.orgId, email, role: input.role as repo.ConsoleRole });
       if (!row) throw validationError([{ field: 'email', issue: 'is already a console user' }]);
-      await repo.replaceSetupToken(q, row.id, tokenHash(token), new Date(Date.now() + SETUP_LINK_TTL_MS));
+      // The link is shown to whoever invited: they can set the password (credential lineage, dual-control.ts).
+      await repo.replaceSetupToken(q, row.id, tokenHash(token), new Date(Date.now() + SETUP_LINK_TTL_MS), actor.userId);
       await recordAudit(q, actor, { orgId: row.org_id, action: 'user.invited', targetType: 'user', targetId: row.id, after: { email, role: row.role } });
       return row;
     });
@@ -101,7 +102,7 @@ export class UsersService {
     const user = await this.deps.db.tx(async (q) => {
       const u = await this.ofOrg(q, orgId, userId);
       if (u.status === 'disabled') throw new AppError('INVALID_STATE', 'The user is disabled.');
-      await repo.replaceSetupToken(q, u.id, tokenHash(token), new Date(Date.now() + SETUP_LINK_TTL_MS));
+      await repo.replaceSetupToken(q, u.id, tokenHash(token), new Date(Date.now() + SETUP_LINK_TTL_MS), actor.userId);
       await recordAudit(q, actor, { orgId, action: 'user.setup_link_issued', targetType: 'user', targetId: u.id });
       return u;
     });
@@ -119,12 +120,13 @@ export class UsersService {
   /** Sets the password of the link's user (once); every older session of that user ends. */
   async completeSetup(token: string, password: string, ip: string): Promise<repo.UserRow> {
     return this.deps.db.tx(async (q) => {
-      const userId = token.length <= 100 ? await repo.consumeSetupToken(q, tokenHash(token)) : null;
-      const u = userId ? await repo.findUser(q, userId, { forUpdate: true }) : null;
+      const link = token.length <= 100 ? await repo.consumeSetupToken(q, tokenHash(token)) : null;
+      const u = link ? await repo.findUser(q, link.userId, { forUpdate: true }) : null;
       if (!u || u.status === 'disabled') throw new AppError('NOT_FOUND', 'This set-up link is not valid: it was used, replaced or is older than 24 hours. Ask an admin for a new one.');
       const problem = passwordProblem(password, u.email);
       if (problem) throw validationError([{ field: 'password', issue: problem }]);
       await repo.updateUser(q, u.id, { password_hash: await hashPassword(password), status: 'active', failed_signins: 0, locked_until: null });
+      await repo.setCredentialsIssuedBy(q, u.id, link?.issuedBy ?? null);
       await repo.revokeUserSessions(q, u.id);
       await recordAudit(q, { userId: u.id, label: u.email, ip }, {
         orgId: u.org_id,
@@ -132,7 +134,8 @@ export class UsersService {
         targetType: 'user',
         targetId: u.id,
         before: { status: u.status },
-        after: { status: 'active' },
+        // Who was shown the link (credential lineage, dual-control.ts); null: the operator or a mailed link.
+        after: { status: 'active', credentials_issued_by: link?.issuedBy ?? null },
       });
       return { ...u, status: 'active' };
     });

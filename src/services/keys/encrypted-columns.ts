@@ -55,6 +55,7 @@ export const NOT_ENCRYPTED: Readonly<Record<string, string>> = {
   'api_clients.previous_secret_hash': 'SHA-256 of the replaced secret during an overlap',
   'api_clients.secret_rotated_at': 'a time',
   'api_clients.previous_secret_expires_at': 'a time',
+  'callback_destinations.next_secret_active_from': 'a time (when a rotated secret takes over)',
   'beneficiaries.account_lookup': 'keyed look-up hash (LOOKUP_KEY), not a ciphertext',
   'beneficiaries.account_number_last4': 'last four digits, shown everywhere by design',
   'bulk_payout_files.sha256': 'digest of an uploaded file',

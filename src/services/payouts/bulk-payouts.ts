@@ -8,6 +8,7 @@
  * commit and submit is resumed by the payout worker (inquiry first); before commit, the row is
  * simply done again. No row is ever paid twice.
  */
+import { assertTwoPeople } from '../shared/dual-control.js';
 import { createHash } from 'node:crypto';
 import type { Config } from '../../config.js';
 import { AppError, notFound, validationError } from '../../domain/errors.js';
@@ -65,17 +66,30 @@ export interface BulkPayoutsDeps {
   submission: Pick<PayoutSubmitter, 'submitAfterCreate'>;
 }
 
+/**
+ * The digest that identifies a bulk file's payroll: SHA-256 of its checked rows (each row's fields
+ * as parsed and normalised, line numbers left out), sorted, so only what the rows pay counts.
+ * Stored in bulk_payout_files.sha256, whose unique (org_id, sha256) refuses the second upload.
+ */
+export function payrollDigest(rows: readonly { name: string; accountNumber: string; ifsc: string; mobile: string; amountPaise: number; mode: string; remarks: string | null; clientReference: string | null }[]): Buffer {
+  const canonical = rows.map((r) => JSON.stringify([r.name, r.accountNumber, r.ifsc, r.mobile, r.amountPaise, r.mode, r.remarks, r.clientReference])).sort();
+  return createHash('sha256').update(`tijori-bulk-rows-v1\n${canonical.join('\n')}`).digest();
+}
+
 export class BulkPayoutsService {
   constructor(private readonly ctx: BulkPayoutsDeps) {}
 
   async upload(person: ConsolePerson, fileName: string, content: Buffer) {
     const name = fileName.trim();
     if (name === '' || !isStorableText(name) || charLength(name) > 255) throw validationError([{ field: 'file_name', issue: 'must be 1 to 255 characters of text' }]);
-    const sha256 = createHash('sha256').update(content).digest();
-    const dup = await this.ctx.db.query<{ file_name: string }>('SELECT file_name FROM bulk_payout_files WHERE org_id = $1 AND sha256 = $2', [person.orgId, sha256]);
-    if (dup.rows[0]) throw new AppError('DUPLICATE_FILE', `This file was uploaded before (as ${dup.rows[0].file_name}); it is not accepted twice.`);
-
     const { rows, issues } = await readBulkCsv(content);
+    // "The same file twice is refused" compares what it pays, not its bytes (issue #29 item 5): a
+    // trailing newline, a space in the header, a BOM or another row order is the same payroll.
+    const sha256 = payrollDigest(rows);
+    if (issues.length === 0) {
+      const dup = await this.ctx.db.query<{ file_name: string }>('SELECT file_name FROM bulk_payout_files WHERE org_id = $1 AND sha256 = $2', [person.orgId, sha256]);
+      if (dup.rows[0]) throw new AppError('DUPLICATE_FILE', `These payouts were uploaded before (as ${dup.rows[0].file_name}); the same rows are not accepted twice.`);
+    }
     // The organization's default bank connection must carry every row's mode, as for a single payout.
     const bankConnection = await bankConnectionsRepo.findUsableBankConnection(this.ctx.db, { orgId: person.orgId, bankConnectionId: null });
     for (const r of rows) {
@@ -128,6 +142,7 @@ export class BulkPayoutsService {
       if (!f) throw notFound('bulk payout file');
       if (f.uploaded_by === person.userId) throw new AppError('SELF_APPROVAL_DENIED', 'You uploaded this file; another checker must approve or reject it.');
       if (f.status !== 'PENDING_APPROVAL') throw new AppError('INVALID_STATE', `This file was already decided; it is ${f.status}.`);
+      if (decision === 'approve') await assertTwoPeople(tx, f.uploaded_by, person.userId, 'file');
       const status = decision === 'approve' ? 'APPROVED' : 'REJECTED';
       await repo.decideFile(tx, { id: f.id, status, decidedBy: person.userId, note: text || null });
       await recordAudit(tx, person.actor, {

@@ -14,6 +14,7 @@
  * Console payouts belong to the organization's console principal (migration 0023), so the
  * merchant API (which reads only the caller's own payouts) never shows them.
  */
+import { assertTwoPeople } from '../shared/dual-control.js';
 import type { Config } from '../../config.js';
 import { AppError, notFound, validationError } from '../../domain/errors.js';
 import { charLength, isStorableText, isUuid } from '../../domain/text.js';
@@ -159,6 +160,8 @@ export class PayoutApprovalsService {
   async approve(checker: ConsolePerson, id: string) {
     const decided = await this.ctx.db.tx(async (tx) => {
       const p = await this.lockForDecision(tx, checker, id);
+      // No single person moves money: the maker and the checker are two people by their credentials too.
+      if (p.maker_user_id) await assertTwoPeople(tx, p.maker_user_id, checker.userId, 'payout');
       // The bank connection may have been deactivated, or lost the mode, since the maker's create: checked
       // again here, in the deciding transaction. Refused, the payout stays PENDING_APPROVAL (a
       // checker may still reject it; nothing moved).

@@ -92,6 +92,34 @@ export async function takeSigninAttempt(
   return { taken: false, lockedUntil: u.rows[0]?.locked_until ?? null };
 }
 
+/**
+ * takeSigninAttempt for an email that names no usable user (the same window, allowance and lock,
+ * kept by the email's hash), so both answer alike. Rows a day old are removed as attempts come.
+ */
+export async function takeUnknownSigninAttempt(
+  q: Queryable,
+  emailHash: Buffer,
+  limits: { max: number; windowMs: number; lockMs: number },
+): Promise<{ taken: true; attempt: number } | { taken: false; lockedUntil: Date | null }> {
+  const r = await q.query<{ failed_signins: number }>(
+    `INSERT INTO console_signin_unknown AS u (email_hash, failed_signins, signin_window_from, locked_until)
+       VALUES ($1, 1, now(), CASE WHEN 1 >= $2 THEN now() + make_interval(secs => $4::double precision / 1000) END)
+     ON CONFLICT (email_hash) DO UPDATE
+        SET failed_signins = CASE WHEN ${FRESH_WINDOW} THEN 1 ELSE u.failed_signins + 1 END,
+            signin_window_from = CASE WHEN ${FRESH_WINDOW} THEN now() ELSE u.signin_window_from END,
+            locked_until = CASE WHEN (CASE WHEN ${FRESH_WINDOW} THEN 1 ELSE u.failed_signins + 1 END) >= $2
+                                THEN now() + make_interval(secs => $4::double precision / 1000) END
+      WHERE u.locked_until IS NULL OR u.locked_until <= now()
+     RETURNING u.failed_signins`,
+    [emailHash, limits.max, limits.windowMs, limits.lockMs],
+  );
+  if (Math.random() < 0.01) await q.query("DELETE FROM console_signin_unknown WHERE signin_window_from < now() - interval '1 day' AND (locked_until IS NULL OR locked_until < now())");
+  const row = r.rows[0];
+  if (row) return { taken: true, attempt: row.failed_signins };
+  const u = await q.query<{ locked_until: Date | null }>('SELECT locked_until FROM console_signin_unknown WHERE email_hash = $1', [emailHash]);
+  return { taken: false, lockedUntil: u.rows[0]?.locked_until ?? null };
+}
+
 /** A sign-in completed (a session started): the window's attempts are forgotten and any lock lifted. */
 export async function clearSigninAttempts(q: Queryable, userId: string): Promise<void> {
   await q.query(
@@ -101,19 +129,48 @@ export async function clearSigninAttempts(q: Queryable, userId: string): Promise
   );
 }
 
-export async function replaceSetupToken(q: Queryable, userId: string, tokenHash: Buffer, expiresAt: Date): Promise<void> {
+/**
+ * A new set-up link for the user (older ones stop working). `issuedBy`: the console user it is
+ * shown to, who can therefore set the password; null when the operator's CLI made it or it is mailed.
+ */
+export async function replaceSetupToken(q: Queryable, userId: string, tokenHash: Buffer, expiresAt: Date, issuedBy: string | null = null): Promise<void> {
   await q.query('DELETE FROM console_setup_tokens WHERE user_id = $1', [userId]);
-  await q.query('INSERT INTO console_setup_tokens (token_hash, user_id, expires_at) VALUES ($1, $2, $3)', [tokenHash, userId, expiresAt]);
+  await q.query('INSERT INTO console_setup_tokens (token_hash, user_id, expires_at, issued_by) VALUES ($1, $2, $3, $4)', [tokenHash, userId, expiresAt, issuedBy]);
 }
 
-/** Marks a valid set-up token used and returns its user; null when unknown, used or expired. */
-export async function consumeSetupToken(q: Queryable, tokenHash: Buffer): Promise<string | null> {
-  const r = await q.query<{ user_id: string }>(
+/** Marks a valid set-up token used and returns its user and who was shown it; null when unknown, used or expired. */
+export async function consumeSetupToken(q: Queryable, tokenHash: Buffer): Promise<{ userId: string; issuedBy: string | null } | null> {
+  const r = await q.query<{ user_id: string; issued_by: string | null }>(
     `UPDATE console_setup_tokens SET used_at = now()
-      WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now() RETURNING user_id`,
+      WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now() RETURNING user_id, issued_by`,
     [tokenHash],
   );
-  return r.rows[0]?.user_id ?? null;
+  const row = r.rows[0];
+  return row ? { userId: row.user_id, issuedBy: row.issued_by } : null;
+}
+
+/** The user's current credentials were set with a link shown to `issuedBy` (null: nobody of the organization). */
+export async function setCredentialsIssuedBy(q: Queryable, userId: string, issuedBy: string | null): Promise<void> {
+  await q.query('UPDATE console_users SET credentials_issued_by = $2 WHERE id = $1', [userId, issuedBy]);
+}
+
+/**
+ * The person behind each user's current credentials: follow credentials_issued_by (who was shown
+ * the link that set them) until a user whose credentials nobody of the organization issued (the
+ * operator's CLI, a mailed link) or who issued their own. Answers user id → root user id.
+ */
+export async function credentialRoots(q: Queryable, userIds: string[]): Promise<Map<string, string>> {
+  const r = await q.query<{ start: string; root: string }>(
+    `WITH RECURSIVE chain(start, id, issued_by, depth) AS (
+       SELECT u.id, u.id, u.credentials_issued_by, 0 FROM console_users u WHERE u.id = ANY($1::uuid[])
+       UNION ALL
+       SELECT c.start, u.id, u.credentials_issued_by, c.depth + 1
+         FROM chain c JOIN console_users u ON u.id = c.issued_by
+        WHERE c.issued_by <> c.id AND c.depth < 50)
+     SELECT DISTINCT ON (start) start, id AS root FROM chain ORDER BY start, depth DESC`,
+    [userIds],
+  );
+  return new Map(r.rows.map((row) => [row.start, row.root]));
 }
 
 export async function peekSetupToken(q: Queryable, tokenHash: Buffer): Promise<string | null> {
@@ -145,12 +202,18 @@ export async function insertSession(
  * The live session with this id, its last-seen time moved to now: one statement, so an idle
  * session is refused by the same check that keeps an active one alive.
  */
-export async function touchSession(q: Queryable, idHash: Buffer, idleSeconds: number): Promise<SessionRow | null> {
+export async function touchSession(q: Queryable, idHash: Buffer, idleSeconds: number, opts: { extend?: boolean } = {}): Promise<SessionRow | null> {
+  // A page's automatic poll is not use (issue #29 item 5): it is checked by the same rule, without
+  // moving last_seen_at, so an idle session still ends while a page polls.
   const r = await q.query<SessionRow>(
-    `UPDATE console_sessions SET last_seen_at = now()
-      WHERE id_hash = $1 AND revoked_at IS NULL AND expires_at > now()
-        AND last_seen_at > now() - make_interval(secs => $2)
-      RETURNING user_id, csrf_token, created_at, expires_at`,
+    opts.extend === false
+      ? `SELECT user_id, csrf_token, created_at, expires_at FROM console_sessions
+          WHERE id_hash = $1 AND revoked_at IS NULL AND expires_at > now()
+            AND last_seen_at > now() - make_interval(secs => $2)`
+      : `UPDATE console_sessions SET last_seen_at = now()
+          WHERE id_hash = $1 AND revoked_at IS NULL AND expires_at > now()
+            AND last_seen_at > now() - make_interval(secs => $2)
+          RETURNING user_id, csrf_token, created_at, expires_at`,
     [idHash, idleSeconds],
   );
   return r.rows[0] ?? null;

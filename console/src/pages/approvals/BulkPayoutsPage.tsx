@@ -122,15 +122,18 @@ export function BulkPayoutsPage({ canMake, canCheck, self }: { canMake: boolean;
   const [selected, setSelected] = useState<string | null>(null);
   const { busy, error, setError, done, setDone, decide: run } = useDecision();
 
-  const load = useCallback(() => {
-    api<BulkFile[]>('GET', '/bulk-payouts').then(setFiles, (e) => setError(describe(e)));
-  }, [setError]);
-  useEffect(load, [load]);
+  const load = useCallback(
+    (poll = false) => {
+      api<BulkFile[]>('GET', '/bulk-payouts', undefined, undefined, undefined, { poll }).then(setFiles, (e) => setError(describe(e)));
+    },
+    [setError],
+  );
+  useEffect(() => load(), [load]);
   // Live progress: poll while a file is being paid.
   const active = files?.some((f) => f.status === 'APPROVED' || (f.status === 'COMPLETED' && f.progress.succeeded + f.progress.failed + f.progress.not_created < f.row_count));
   useEffect(() => {
     if (!active) return;
-    const t = setInterval(load, 1000);
+    const t = setInterval(() => load(true), 1000);
     return () => clearInterval(t);
   }, [active, load]);
 

@@ -15,7 +15,7 @@ import { registerEventsApi } from './events-api.js';
 import { registerMoneyApi } from './money-api.js';
 import { registerPagesApi } from './pages-api.js';
 import { CodeBody, PasswordBody, SESSION_OPS, SetupBody, SetupInspectBody, SignInBody, TotpBody } from './schemas/session.js';
-import { AuditQuery, ClientBody, ClientParams, DestinationBody, IpBody, KindParams, RoleBody, SETTINGS_OPS, UserBody, UserParams } from './schemas/settings.js';
+import { AuditQuery, ClientBody, ClientParams, ClientRequestParams, DestinationBody, IpBody, KindParams, RoleBody, SETTINGS_OPS, UserBody, UserParams } from './schemas/settings.js';
 import { registerPayoutApprovalsApi } from './payout-approvals-api.js';
 import { registerBulkPayoutsApi } from './bulk-payouts-api.js';
 import { registerProvidersApi } from './providers-api.js';
@@ -126,6 +126,23 @@ export async function registerConsoleApi(app: FastifyInstance, ctx: AppContext):
   api.post('/api-clients/:client_id/rotate-secret', { schema: { ...SETTINGS_OPS.rotateClientSecret, params: ClientParams }, config: { console: 'clients.manage' } }, async (request) => {
     const { client_id } = request.params;
     return okEnvelope(request, await ctx.console.apiClients.rotate(sessionOf(request).user.org_id, client_id, actorOf(request)));
+  });
+
+  // Requests for a credential that can move money (issue #29 item 4): a second admin decides, the requester collects.
+  api.get('/api-client-requests', { schema: SETTINGS_OPS.listClientRequests, config: { console: 'read' } }, async (request) => {
+    return okEnvelope(request, await ctx.console.apiClients.requests(sessionOf(request).user.org_id));
+  });
+
+  api.post('/api-client-requests/:request_id/approve', { schema: { ...SETTINGS_OPS.approveClientRequest, params: ClientRequestParams }, config: { console: 'users.manage' } }, async (request) => {
+    return okEnvelope(request, await ctx.console.apiClients.decideRequest(sessionOf(request).user.org_id, request.params.request_id, 'approve', actorOf(request)));
+  });
+
+  api.post('/api-client-requests/:request_id/reject', { schema: { ...SETTINGS_OPS.rejectClientRequest, params: ClientRequestParams }, config: { console: 'users.manage' } }, async (request) => {
+    return okEnvelope(request, await ctx.console.apiClients.decideRequest(sessionOf(request).user.org_id, request.params.request_id, 'reject', actorOf(request)));
+  });
+
+  api.post('/api-client-requests/:request_id/collect', { schema: { ...SETTINGS_OPS.collectClientRequest, params: ClientRequestParams }, config: { console: 'clients.manage' } }, async (request) => {
+    return okEnvelope(request, await ctx.console.apiClients.collect(sessionOf(request).user.org_id, request.params.request_id, actorOf(request)));
   });
 
   api.post('/api-clients/:client_id/revoke', { schema: { ...SETTINGS_OPS.revokeClient, params: ClientParams }, config: { console: 'clients.manage' } }, async (request) => {

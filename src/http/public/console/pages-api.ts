@@ -16,7 +16,7 @@ export const PAGES_OPS = {
   overview: op({ operationId: 'consoleOverview', summary: "Today's and this month's collections and payouts", access: 'read', description: '`data`: count, amount and success rate for today and this month, and a daily series, in the viewer\'s zone.' }),
   beneficiaries: op({ operationId: 'consoleListBeneficiaries', summary: "The organization's beneficiaries (masked)", access: 'read', description: '`data`: beneficiaries with the last 4 digits of the account only; keyset pages.' }),
   bankConnections: op({ operationId: 'consoleListPayoutRoutes', summary: 'The payout routes (bank connections)', access: 'read', description: '`data`: the routes with modes, provider and status.' }),
-  updateClient: op({ operationId: 'consoleUpdateApiClient', summary: "Change an API client's name, scopes, IP allow list or rate limit", access: 'change', description: '`data`: the client after the change.' }),
+  updateClient: op({ operationId: 'consoleUpdateApiClient', summary: "Change an API client's name, scopes, IP allow list or rate limit", access: 'change', description: '`data`: the client after the change; a change that adds payouts:write answers `{approval_required: true, request}` instead (a second admin approves it).' }),
 };
 const OverviewQuery = Type.Object(
   {

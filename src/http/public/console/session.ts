@@ -58,12 +58,17 @@ export function clearSessionCookie(ctx: AppContext, reply: FastifyReply): void {
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** Sent by the console app on its automatic refreshes. */
+export const POLL_HEADER = 'x-console-poll';
 
 export function consoleGuard(ctx: AppContext) {
   return async (request: FastifyRequest): Promise<void> => {
     const need = request.routeOptions.config.console;
     const token = readCookie(request, cookieSettings(ctx).name);
-    request.consoleSession = token ? await ctx.console.auth.resolve(token) : null;
+    // `X-Console-Poll: 1` on a read: the page refreshing itself (bulk progress), not the person — it
+    // does not keep an idle session alive. A change always counts as use.
+    const poll = SAFE_METHODS.has(request.method) && request.headers[POLL_HEADER] === '1';
+    request.consoleSession = token ? await ctx.console.auth.resolve(token, { poll }) : null;
     if (need === 'public') return;
     const s = request.consoleSession;
     if (!s) throw new AppError('API_AUTH_FAILED', 'Not signed in, or the session has ended. Sign in again.');

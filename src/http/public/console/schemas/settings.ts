@@ -12,6 +12,7 @@ export const ClientBody = Type.Object(
   strict,
 );
 export const ClientParams = Type.Object({ client_id: Type.String({ maxLength: 100 }) });
+export const ClientRequestParams = Type.Object({ request_id: Type.String({ maxLength: 64 }) });
 export const IpBody = Type.Object({ ip: Type.String({ maxLength: 64 }) }, strict);
 export const UserBody = Type.Object({ email: Type.String({ maxLength: 254 }), role: Type.String({ maxLength: 20 }) }, strict);
 export const UserParams = Type.Object({ user_id: Type.String({ maxLength: 64 }) });
@@ -40,8 +41,12 @@ export const AuditQuery = Type.Object(
 /** The OpenAPI part of each route's schema (tag `console`); the permission each needs is in contract §5. */
 export const SETTINGS_OPS = {
   listClients: op({ operationId: 'consoleListApiClients', summary: "The organization's API clients", access: 'read', description: '`data`: the API clients (never a secret).' }),
-  createClient: op({ operationId: 'consoleCreateApiClient', summary: 'Create an API client', access: 'change', status: 201, description: '`data`: the client with its `client_secret`, shown once.' }),
-  rotateClientSecret: op({ operationId: 'consoleRotateApiClientSecret', summary: 'Give an API client a new secret', access: 'change', description: '`data`: `{client_id, client_secret}`; the secret is shown once.' }),
+  createClient: op({ operationId: 'consoleCreateApiClient', summary: 'Create an API client', access: 'change', status: 201, description: '`data`: the client with its `client_secret`, shown once; with payouts:write, `{approval_required: true, request}` instead (a second admin approves, the requester collects).' }),
+  listClientRequests: op({ operationId: 'consoleListApiClientRequests', summary: 'Requests for a payouts:write credential (a second admin decides)', access: 'read', description: '`data`: the newest 100 requests (never a secret).' }),
+  approveClientRequest: op({ operationId: 'consoleApproveApiClientRequest', summary: 'Approve a request for a payouts:write credential (an admin other than the requester)', access: 'change', description: '`data`: the request (APPROVED; a change of scopes is applied at once and answers the client); 403 SELF_APPROVAL_DENIED for the requester or the same person by credentials; 409 once decided.' }),
+  rejectClientRequest: op({ operationId: 'consoleRejectApiClientRequest', summary: 'Reject a request for a payouts:write credential', access: 'change', description: '`data`: the request, REJECTED.' }),
+  collectClientRequest: op({ operationId: 'consoleCollectApiClientRequest', summary: 'Collect an approved new client or new secret (the requester, once)', access: 'change', description: '`data`: the client with its `client_secret` (or `{client_id, client_secret}`), shown once.' }),
+  rotateClientSecret: op({ operationId: 'consoleRotateApiClientSecret', summary: 'Give an API client a new secret', access: 'change', description: '`data`: `{client_id, client_secret}`; the secret is shown once. A client with payouts:write: `{approval_required: true, request}` instead.' }),
   revokeClient: op({ operationId: 'consoleRevokeApiClient', summary: 'Revoke an API client', access: 'change', description: '`data`: `{client_id, status: "revoked"}`.' }),
   allowClientIp: op({ operationId: 'consoleAllowApiClientIp', summary: "Add an address to an API client's allow list", access: 'change', description: '`data`: `{client_id, allowed_ips}`.' }),
   listDestinations: op({ operationId: 'consoleListDestinations', summary: 'The callback destinations', access: 'read', description: '`data`: the destinations (never a signing secret).' }),

@@ -1,0 +1,27 @@
+/**
+ * Dual control (issue #29 item 4): no single person moves money alone. A maker and a checker are
+ * two people only when their current console credentials lead back to two people: a user whose
+ * password was set with a set-up link shown to someone else (an admin's invitation or reset link)
+ * is, for this rule, that someone (console-repo.ts credentialRoots follows the chain). The
+ * operator's CLI is not a person of the organization, and a mailed link is shown to nobody, so the
+ * users they set up stand for themselves. The one place the rule lives: payout approvals and bulk
+ * file approvals both ask it.
+ */
+import { AppError } from '../../domain/errors.js';
+import type { Queryable } from '../../store/db.js';
+import { credentialRoots } from '../../store/repos/console-repo.js';
+
+/** Refuses (403 SELF_APPROVAL_DENIED) an approval by the maker or by someone who is, by credentials, the maker. */
+export async function assertTwoPeople(q: Queryable, makerUserId: string, checkerUserId: string, what: 'payout' | 'file'): Promise<void> {
+  const thing = what === 'payout' ? 'made this payout' : 'uploaded this file';
+  if (makerUserId === checkerUserId) throw new AppError('SELF_APPROVAL_DENIED', `You ${thing}; another checker must approve or reject it.`);
+  const roots = await credentialRoots(q, [makerUserId, checkerUserId]);
+  const maker = roots.get(makerUserId) ?? makerUserId;
+  const checker = roots.get(checkerUserId) ?? checkerUserId;
+  if (maker === checker) {
+    throw new AppError(
+      'SELF_APPROVAL_DENIED',
+      `The person who ${thing} and you are not two people: your sign-in credentials and theirs were issued by one of you, or by one person to both (a set-up link shown to an admin). Another checker, set up by the operator or by a mailed link, must approve it.`,
+    );
+  }
+}
