@@ -7,7 +7,9 @@
 import { AppError } from './errors.js';
 import { isValidUtr, type PayoutMode } from './payout-rails.js';
 
-export { PAYOUT_MODES, type PayoutMode, isPayoutMode, IMPS_MAX_PAISE, RTGS_MIN_PAISE, checkRailRules, isValidUtr } from './payout-rails.js';
+export {
+  PAYOUT_MODES, type PayoutMode, isPayoutMode, IMPS_MAX_PAISE, RTGS_MIN_PAISE, checkRailRules, isValidUtr, CLIENT_REFERENCE_MAX, REMARKS_MAX, BENEFICIARY_NAME_MAX,
+} from './payout-rails.js';
 
 /**
  * PENDING_APPROVAL and REJECTED belong to console payouts only (maker-checker, contract §6): a

@@ -248,6 +248,22 @@ export async function findEvent(q: Queryable, eventId: string): Promise<{ id: st
 }
 
 /**
+ * The one way a delivery is queued again (a replay, a bulk re-queue, a destination enabled again):
+ * due now with a fresh schedule and no claim; parked instead while its destination is disabled,
+ * unless `status` is given (the statement that enables the destination sees it still disabled).
+ * `d` is the alias of callback_deliveries in the UPDATE.
+ */
+export function requeueSet(d: string, status?: 'pending'): string {
+  const to =
+    status === undefined
+      ? `CASE WHEN ${d}.target <> 'order' AND EXISTS (
+           SELECT 1 FROM callback_destinations c WHERE c.org_id = ${d}.org_id AND c.kind = ${d}.target AND c.status = 'disabled'
+         ) THEN 'parked' ELSE 'pending' END`
+      : `'${status}'`;
+  return `status = ${to}, schedule_step = 0, next_attempt_at = now(), claim_token = NULL, updated_at = now()`;
+}
+
+/**
  * Makes the event's deliveries (all, or the one to `only`) due now with a fresh schedule, and adds
  * a delivery for the organization's destination of `target` if the event has none yet (a
  * destination configured or subscribed after the event). A delivery to a disabled destination is
@@ -265,10 +281,7 @@ export async function requeueEvent(q: Queryable, e: { eventId: string; orgId: st
        RETURNING 1
      ), reset AS (
        UPDATE callback_deliveries d
-          SET status = CASE WHEN d.target <> 'order' AND EXISTS (
-                         SELECT 1 FROM callback_destinations c WHERE c.org_id = d.org_id AND c.kind = d.target AND c.status = 'disabled'
-                       ) THEN 'parked' ELSE 'pending' END,
-              schedule_step = 0, next_attempt_at = now(), claim_token = NULL, updated_at = now()
+          SET ${requeueSet('d')}
         WHERE d.event_id = $1 AND ($5::text IS NULL OR d.target = $5)
           -- A delivery a worker holds (claimed, its lease running: the request may be on the wire) is
           -- left alone: resetting it would free it for a second claim and send the webhook twice.
