@@ -83,11 +83,7 @@ export const ATTEMPT_TRANSITIONS: readonly Transition<PayoutAttemptStatus, Attem
   { from: 'SUCCESS', to: 'REVERSED', trigger: 'provider_reversed' },
 ]);
 
-function findTrigger<S extends string, T extends string>(
-  table: readonly Transition<S, T>[],
-  from: S,
-  to: S,
-): T | undefined {
+function findTrigger<S extends string, T extends string>(table: readonly Transition<S, T>[], from: S, to: S): T | undefined {
   return table.find((t) => t.from === from && t.to === to)?.trigger;
 }
 

@@ -10,7 +10,7 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../domain/errors.js';
 import type { Scope } from '../../domain/scopes.js';
 import { type Principal, requireScope } from '../../services/shared/clients.js';
-import { rateLimitedError } from './source-limits.js';
+import { rateLimitedError } from '../../security/source-limits.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

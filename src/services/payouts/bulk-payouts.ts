@@ -72,8 +72,8 @@ export class BulkPayoutsService {
     const name = fileName.trim();
     if (name === '' || !isStorableText(name) || charLength(name) > 255) throw validationError([{ field: 'file_name', issue: 'must be 1 to 255 characters of text' }]);
     const sha256 = createHash('sha256').update(content).digest();
-    const dup = await this.ctx.db.query<{ file_name: string }>('SELECT file_name FROM bulk_payout_files WHERE org_id = $1 AND sha256 = $2', [person.orgId, sha256]);
-    if (dup.rows[0]) throw new AppError('DUPLICATE_FILE', `This file was uploaded before (as ${dup.rows[0].file_name}); it is not accepted twice.`);
+    const earlier = await repo.findFileNameBySha256(this.ctx.db, person.orgId, sha256);
+    if (earlier !== null) throw new AppError('DUPLICATE_FILE', `This file was uploaded before (as ${earlier}); it is not accepted twice.`);
 
     const { rows, issues } = await readBulkCsv(content);
     // The organization's default bank connection must carry every row's mode, as for a single payout.
