@@ -31,7 +31,7 @@ import type {
 } from '../provider.js';
 import { ProviderError } from '../provider.js';
 import type { AnomalySink } from '../anomalies.js';
-import { exchange, type HttpAnswer } from '../sandbox/http.js';
+import { exchange, type HttpAnswer } from '../http.js';
 import { isLivemode, parseRazorpayXConfig, type RazorpayXConfig } from './config.js';
 import { readPayoutEntity } from './payout-entity.js';
 import { EVENT_ID_HEADER, headerValue, SIGNATURE_HEADER, verifyRazorpaySignature } from './webhook.js';

@@ -6,7 +6,7 @@
  */
 import type { PayoutRequest, PayoutStatus, PayoutSubmitResult, ProviderCallback } from '../provider.js';
 import { ProviderError } from '../provider.js';
-import { exchange, type HttpAnswer, type HttpExchange } from './http.js';
+import { exchange, type HttpAnswer, type HttpExchange } from '../http.js';
 
 type Json = Record<string, unknown>;
 
