@@ -9,7 +9,7 @@ import type { Logger } from '../../observability/logger.js';
 import type { CollectionStatus } from '../../providers/provider.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
 import type { Db } from '../../store/db.js';
-import * as repo from '../../store/repos/payment-orders-repo.js';
+import * as reads from '../../store/repos/payment-order-reads-repo.js';
 import type { PaymentOrderRow } from '../../store/repos/payment-orders-repo.js';
 import * as reviewRepo from '../../store/repos/review-items-repo.js';
 import { applyCollectionStatus, lockOrder, type ProviderOutcomeResult, transitionOrder } from './payment-order-transitions.js';
@@ -33,7 +33,7 @@ export class OrderExpiry {
 
   /** Leases up to `limit` orders whose window ended and expires each after its final check; returns how many were leased. */
   async expireDue(limit = 20): Promise<number> {
-    const due = await repo.claimExpiredOrders(this.ctx.db, { limit, leaseMs: LEASE_MS, checkoutLinkMinutes: CHECKOUT_LINK_MINUTES });
+    const due = await reads.claimExpiredOrders(this.ctx.db, { limit, leaseMs: LEASE_MS, checkoutLinkMinutes: CHECKOUT_LINK_MINUTES });
     for (const row of due) {
       try {
         await this.expireAfterFinalCheck(row);

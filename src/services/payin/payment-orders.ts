@@ -14,6 +14,7 @@ import type { Logger } from '../../observability/logger.js';
 import type { Vault } from '../../security/vault.js';
 import type { ClientsService, Principal } from '../shared/clients.js';
 import type { CreateResponse, IdempotencyScope, IdempotencyService } from '../shared/idempotency.js';
+import * as reads from '../../store/repos/payment-order-reads-repo.js';
 import * as repo from '../../store/repos/payment-orders-repo.js';
 import type { PaymentOrderRow, PaymentOrderViewRow } from '../../store/repos/payment-orders-repo.js';
 import type { Db, Queryable } from '../../store/db.js';
@@ -200,7 +201,7 @@ export class PaymentOrdersService {
    */
   async list(principal: Principal, query: ListQuery): Promise<{ data: PaymentOrderView[]; next_cursor: string | null }> {
     const filter = listFilterOf(principal.pk, query);
-    return pageOf(await repo.listForClient(this.ctx.db, filter), filter.limit, (row) => this.view(row));
+    return pageOf(await reads.listForClient(this.ctx.db, filter), filter.limit, (row) => this.view(row));
   }
 
   /**
@@ -210,7 +211,7 @@ export class PaymentOrdersService {
    */
   async liveCheck<R extends PaymentOrderViewRow>(row: R): Promise<R | PaymentOrderRow> {
     if (!isOpen(row.status) || row.upi_uri === null) return row;
-    if (!(await repo.claimLiveCheck(this.ctx.db, row.id, LIVE_CHECK_INTERVAL_MS))) return row;
+    if (!(await reads.claimLiveCheck(this.ctx.db, row.id, LIVE_CHECK_INTERVAL_MS))) return row;
     // Each call is kept in the provider checks log (the console's order page); see provider-checks.ts.
     const call = await askProvider({
       reason: 'live_check', reference: row.order_id, provider: () => this.providerOf(row),
