@@ -14,7 +14,8 @@ import { isUuid } from '../../domain/text.js';
 import { newSigningSecret } from '../../security/secrets.js';
 import type { Vault } from '../../security/vault.js';
 import type { Db, Queryable } from '../../store/db.js';
-import * as repo from '../../store/repos/callbacks-repo.js';
+import * as destinationsRepo from '../../store/repos/callback-destinations-repo.js';
+import type * as repo from '../../store/repos/callbacks-repo.js';
 import * as logRepo from '../../store/repos/event-log-repo.js';
 import { findOrg } from '../../store/repos/clients-repo.js';
 import { type Actor, OPERATOR, recordAudit, SYSTEM } from '../console/audit.js';
@@ -92,9 +93,9 @@ export class DestinationsService {
     const secret = newSigningSecret();
     const secretEnc = this.deps.vault.encrypt(secret, destinationSecretContext(input.orgId, kind));
     const saved = await this.deps.db.tx(async (tx) => {
-      const before = events === undefined ? undefined : (await repo.listDestinations(tx, input.orgId)).find((d) => d.kind === kind);
-      const previousUrl = onChanged ? await repo.lockDestinationUrl(tx, input.orgId, kind) : null;
-      const s = await repo.upsertDestination(tx, { orgId: input.orgId, kind, url: input.url, secretEnc, events, defaultEvents: defaultEventKindsOf(kind) });
+      const before = events === undefined ? undefined : (await destinationsRepo.listDestinations(tx, input.orgId)).find((d) => d.kind === kind);
+      const previousUrl = onChanged ? await destinationsRepo.lockDestinationUrl(tx, input.orgId, kind) : null;
+      const s = await destinationsRepo.upsertDestination(tx, { orgId: input.orgId, kind, url: input.url, secretEnc, events, defaultEvents: defaultEventKindsOf(kind) });
       if (before && sameSet(before.events, s.events) === false) {
         await recordAudit(tx, input.actor ?? OPERATOR, {
           orgId: input.orgId,
@@ -133,18 +134,18 @@ export class DestinationsService {
     const k = checkKind(kind);
     const secret = newSigningSecret();
     const saved = await this.deps.db.tx(async (tx) => {
-      const replaced = await repo.replaceDestinationSecret(tx, { orgId, kind: k, secretEnc: this.deps.vault.encrypt(secret, destinationSecretContext(orgId, k)) });
+      const replaced = await destinationsRepo.replaceDestinationSecret(tx, { orgId, kind: k, secretEnc: this.deps.vault.encrypt(secret, destinationSecretContext(orgId, k)) });
       if (!replaced) throw new AppError('NOT_FOUND', `No ${k} destination is configured.`);
       await onRotated?.(tx, k);
       return replaced;
     });
-    const events = (await repo.listDestinations(this.deps.db, orgId)).find((d) => d.kind === k)?.events ?? [];
+    const events = (await destinationsRepo.listDestinations(this.deps.db, orgId)).find((d) => d.kind === k)?.events ?? [];
     return { kind: k, url: saved.url, signing_secret: secret, events };
   }
 
   async list(orgId: string): Promise<DestinationView[]> {
     if (!isUuid(orgId) || !(await findOrg(this.deps.db, orgId))) throw new AppError('NOT_FOUND', 'No such organization.');
-    const rows = await repo.listDestinations(this.deps.db, orgId);
+    const rows = await destinationsRepo.listDestinations(this.deps.db, orgId);
     return rows.map((r) => {
       const available = eventKindsOf(r.kind);
       return {
