@@ -35,9 +35,9 @@ import { exchange, type HttpAnswer } from '../http.js';
 import { isLivemode, parseRazorpayXConfig, type RazorpayXConfig } from './config.js';
 import { readPayoutEntity } from './payout-entity.js';
 import { EVENT_ID_HEADER, headerValue, SIGNATURE_HEADER, verifyRazorpaySignature } from './webhook.js';
+import { str } from '../decode.js';
 
 type Json = Record<string, unknown>;
-const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
 export interface RazorpayXOptions {
   /** Bound of every call; past it the outcome is UNKNOWN (payouts) or no answer (inquiries). */
