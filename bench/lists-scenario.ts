@@ -19,7 +19,7 @@ import pg from 'pg';
 import { listFilterOf, encodeCursor as merchantCursor, type ListQuery } from '../src/services/shared/list-page.js';
 import { ConsoleMoney, encodeCursor as consoleCursor, type MoneyListQuery } from '../src/services/console/money.js';
 import type { Db, PreparedStatement, Queryable } from '../src/store/db.js';
-import * as ordersRepo from '../src/store/repos/payment-orders-repo.js';
+import * as ordersRepo from '../src/store/repos/payment-order-reads-repo.js';
 import * as payoutsRepo from '../src/store/repos/payouts-repo.js';
 import type { Vault } from '../src/security/vault.js';
 import { FIRST_LOAD_JS_LIMIT_GZ, firstLoadJsOver } from './console-bundle.js';

@@ -8,7 +8,7 @@
 import { Readiness } from './readiness.js';
 import type { Config } from './config.js';
 import type { RateLimiter } from './security/rate-limiter.js';
-import { SourceLimits } from './http/plugins/source-limits.js';
+import { SourceLimits } from './security/source-limits.js';
 import type { Logger } from './observability/logger.js';
 import { Metrics } from './observability/metrics.js';
 import { Vault } from './security/vault.js';
@@ -86,11 +86,10 @@ export interface AppContext {
   /** The event log: list, replay, test events (contract §7). */
   events: EventLogService;
   /**
-   * The built-in sandbox provider: the default where no provider account was chosen. Services
-   * never call it directly: they ask `providers` for the order's, organization's or bank connection's one.
+   * Which Provider serves an organization's collections, a bank connection, a stored order (contract §8);
+   * `providers.sandbox` is the built-in sandbox, the default where no provider account was chosen.
+   * Services never call it directly: they ask `providers` for the order's, organization's or bank connection's one.
    */
-  provider: Provider;
-  /** Which Provider serves an organization's collections, a bank connection, a stored order (contract §8). */
   providers: ProviderRegistry;
   /** What providers sent that could not be used, recorded for the console (issue #22). */
   providerAnomalies: ProviderAnomalies;
@@ -202,7 +201,7 @@ export function buildContext(deps: ContextDeps): AppContext {
 
   return {
     config, db, log, metrics, vault, rateLimiter, urls, sourceLimits, clients, idempotency, destinations, deliveries, events,
-    provider, providers, providerAnomalies, providerAccounts, providerCallbackBaseUrl, sandbox, bankConnections, beneficiaries, payouts, payoutSubmission,
+    providers, providerAnomalies, providerAccounts, providerCallbackBaseUrl, sandbox, bankConnections, beneficiaries, payouts, payoutSubmission,
     payoutApprovals, bulkPayouts, payoutOutcomes, publicBaseUrl, paymentOrders, orderExpiry, providerIntake,
     console: consoleServices, refunds, refundSubmission, reviews,
     readiness: new Readiness(),

@@ -35,3 +35,8 @@ export function isValidUtr(mode: PayoutMode, utr: string): boolean {
   return UTR_SHAPES[mode].test(utr);
 }
 
+
+/** Text limits of a payout instruction (the API schema and the console and bulk checks read these). */
+export const CLIENT_REFERENCE_MAX = 100;
+export const REMARKS_MAX = 255;
+export const BENEFICIARY_NAME_MAX = 160;

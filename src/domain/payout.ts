@@ -7,7 +7,9 @@
 import { AppError } from './errors.js';
 import { isValidUtr, type PayoutMode } from './payout-rails.js';
 
-export { PAYOUT_MODES, type PayoutMode, isPayoutMode, IMPS_MAX_PAISE, RTGS_MIN_PAISE, checkRailRules, isValidUtr } from './payout-rails.js';
+export {
+  PAYOUT_MODES, type PayoutMode, isPayoutMode, IMPS_MAX_PAISE, RTGS_MIN_PAISE, checkRailRules, isValidUtr, CLIENT_REFERENCE_MAX, REMARKS_MAX, BENEFICIARY_NAME_MAX,
+} from './payout-rails.js';
 
 /**
  * PENDING_APPROVAL and REJECTED belong to console payouts only (maker-checker, contract §6): a
@@ -81,11 +83,7 @@ export const ATTEMPT_TRANSITIONS: readonly Transition<PayoutAttemptStatus, Attem
   { from: 'SUCCESS', to: 'REVERSED', trigger: 'provider_reversed' },
 ]);
 
-function findTrigger<S extends string, T extends string>(
-  table: readonly Transition<S, T>[],
-  from: S,
-  to: S,
-): T | undefined {
+function findTrigger<S extends string, T extends string>(table: readonly Transition<S, T>[], from: S, to: S): T | undefined {
   return table.find((t) => t.from === from && t.to === to)?.trigger;
 }
 

@@ -63,3 +63,33 @@ export function refundAmount(orderAmountPaise: number, committedPaise: number, r
 export function fullyRefunded(orderAmountPaise: number, completedPaise: number): boolean {
   return completedPaise >= orderAmountPaise;
 }
+
+/** Everything that may change a refund after its create: a reviewer's decision, the provider's answer. */
+export type RefundCommand =
+  | { kind: 'approve' }
+  | { kind: 'reject' }
+  | { kind: 'completed'; providerReference: string; completedAt: Date }
+  | { kind: 'failed'; reason: string }
+  /** No usable answer: the refund stays PROCESSING, its submission UNKNOWN, until an inquiry decides it. */
+  | { kind: 'unknown'; error: string };
+
+/**
+ * - applied: `to` is the refund's new status (null: it stays, only its submission is UNKNOWN).
+ * - stale: not a move from the current status (a decision on a refund already reviewed, an
+ *   answer about a refund no longer PROCESSING); nothing is written.
+ */
+export type RefundDecision = { result: 'stale' } | { result: 'applied'; to: RefundStatus | null; trigger: RefundTrigger | null; event: 'collection.refund.completed' | null };
+
+/**
+ * The one rule of every refund change after its create, pure: what `command` does to a refund in
+ * `status`. The writer (services/refunds/refund-writer.ts) locks the refund, calls this and writes
+ * what it returns with its event.
+ */
+export function decideRefund(status: RefundStatus, command: RefundCommand): RefundDecision {
+  const to: RefundStatus | null =
+    command.kind === 'approve' ? 'PROCESSING' : command.kind === 'reject' ? 'REJECTED' : command.kind === 'completed' ? 'COMPLETED' : command.kind === 'failed' ? 'FAILED' : null;
+  if (to === null) return status === 'PROCESSING' ? { result: 'applied', to: null, trigger: null, event: null } : { result: 'stale' };
+  const move = REFUND_TRANSITIONS.find((t) => t.from === status && t.to === to);
+  if (!move) return { result: 'stale' };
+  return { result: 'applied', to, trigger: move.trigger, event: to === 'COMPLETED' ? 'collection.refund.completed' : null };
+}

@@ -1,6 +1,6 @@
 /**
  * One HTTP exchange of the sandbox with the service's callback intake (the adapter has its own
- * copy for its calls to the sandbox, src/providers/sandbox/http.ts: the two sides share no code,
+ * copy for its calls to the sandbox, src/providers/http.ts: the two sides share no code,
  * as with any provider): bounded by `timeoutMs` from start to the last byte of the body, which
  * is always read whole.
  * undici's `request` rather than `fetch`: the same keep-alive connection pool without the WHATWG

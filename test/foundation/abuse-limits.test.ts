@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { randomInt, randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { loadConfig } from '../../src/config.js';
-import { sourceKey } from '../../src/http/plugins/source-limits.js';
+import { sourceKey } from '../../src/security/source-limits.js';
 import { type ClientLookupSource, ClientsService } from '../../src/services/shared/clients.js';
 import { startTestService, type TestClient, type TestService } from '../support/service.js';
 

@@ -133,7 +133,7 @@ describe('INTENT create', () => {
   });
 
   test('a provider outage is 503 and releases the key; the retry asks the provider for the same reference', async () => {
-    const provider = t.svc.ctx.provider as any;
+    const provider = t.svc.ctx.providers.sandbox as any;
     const original = provider.createCollection;
     const { ProviderError } = await import('../../src/providers/provider.js');
     const references: string[] = [];

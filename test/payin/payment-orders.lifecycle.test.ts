@@ -261,7 +261,7 @@ describe('live check on retrieval', () => {
 
   test('a slow provider never changes the state nor holds the GET past the bound', async () => {
     const o = await createOrder(t, client, intentBody());
-    const provider = t.svc.ctx.provider as any;
+    const provider = t.svc.ctx.providers.sandbox as any;
     const original = provider.collectionStatus;
     provider.collectionStatus = () => new Promise((resolve) => setTimeout(() => resolve({ status: 'SUCCESS', providerStatus: 'SUCCESS', utr: '101010101010', paidAt: new Date(), amountPaise: o.amount_paise, providerReference: 'SBXSLOW' }), 5_000));
     try {
@@ -278,7 +278,7 @@ describe('live check on retrieval', () => {
 
   test('a failing provider never changes the state', async () => {
     const o = await createOrder(t, client, intentBody());
-    const provider = t.svc.ctx.provider as any;
+    const provider = t.svc.ctx.providers.sandbox as any;
     const original = provider.collectionStatus;
     provider.collectionStatus = async () => {
       throw new ProviderError('HTTP 500', true);
@@ -316,7 +316,7 @@ describe('expiry', () => {
 
   test('provider unreachable at expiry: the order is left open', async () => {
     const o = await createOrder(t, client, intentBody());
-    const provider = t.svc.ctx.provider as any;
+    const provider = t.svc.ctx.providers.sandbox as any;
     const original = provider.collectionStatus;
     provider.collectionStatus = async () => {
       throw new ProviderError('down', true);

@@ -38,7 +38,7 @@ async function applyOne(cb: any) {
 function signedCallback(body: Record<string, unknown>) {
   const raw = JSON.stringify(body);
   const secret = sandboxSigningSecret(w.t.config.masterKey);
-  return w.t.svc.ctx.provider.parseCallback(raw, { [SANDBOX_SIGNATURE_HEADER]: signSandboxBody(secret, raw) });
+  return w.t.svc.ctx.providers.sandbox.parseCallback(raw, { [SANDBOX_SIGNATURE_HEADER]: signSandboxBody(secret, raw) });
 }
 
 test('applyProviderPayoutUpdates: a verified payout.updated callback settles the payout; duplicates and bad UTRs change nothing', async () => {
@@ -63,7 +63,7 @@ test('applyProviderPayoutUpdates: a verified payout.updated callback settles the
   assert.equal(g.body.data.utr, '123456789012');
   const unknown = signedCallback({ ...base, reference: 'TJPNOSUCHREFERENCE', status: 'PENDING', utr: null, processed_at: null });
   assert.equal(await applyOne(unknown as any), 'unknown_reference');
-  assert.equal(w.t.svc.ctx.provider.parseCallback(JSON.stringify(base), { [SANDBOX_SIGNATURE_HEADER]: 't=1,v1=00' }), null);
+  assert.equal(w.t.svc.ctx.providers.sandbox.parseCallback(JSON.stringify(base), { [SANDBOX_SIGNATURE_HEADER]: 't=1,v1=00' }), null);
 });
 
 test('the sandbox stats endpoint reports executions per transaction_id', async () => {

@@ -205,7 +205,7 @@ test('a MANUALLY_CONFIRMED order can be refunded; fully refunded it becomes REFU
 
 test('an answer lost after the PSP executed (UNKNOWN) is settled by inquiry, never by a second execution', async () => {
   const o = await paidOrder(t, quick, 9_000);
-  const provider = t.svc.ctx.provider;
+  const provider = t.svc.ctx.providers.sandbox;
   const original = provider.submitRefund;
   let submits = 0;
   // The request reaches the sandbox over HTTP and is executed; its answer is lost on the way back.

@@ -11,7 +11,7 @@ import { AppError } from '../../domain/errors.js';
 import type { Scope } from '../../domain/scopes.js';
 import { type Principal, requireScope } from '../../services/shared/clients.js';
 import type { RateDecision } from '../../security/rate-limiter.js';
-import { rateLimitedError } from './source-limits.js';
+import { rateLimitedError } from '../../security/source-limits.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

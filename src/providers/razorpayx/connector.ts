@@ -31,18 +31,17 @@ import type {
 } from '../provider.js';
 import { ProviderError } from '../provider.js';
 import type { AnomalySink } from '../anomalies.js';
-import { exchange, type HttpAnswer } from '../sandbox/http.js';
+import { exchange, type HttpAnswer } from '../http.js';
 import { isLivemode, parseRazorpayXConfig, type RazorpayXConfig } from './config.js';
 import { readPayoutEntity } from './payout-entity.js';
 import { EVENT_ID_HEADER, headerValue, SIGNATURE_HEADER, verifyRazorpaySignature } from './webhook.js';
+import { str } from '../decode.js';
 
 type Json = Record<string, unknown>;
 /** How old a RazorpayX webhook may be (its payload's created_at): Razorpay retries for 24 h. */
 export const RAZORPAYX_WEBHOOK_MAX_AGE_MS = 25 * 3600_000;
 /** How far in the future its created_at may be (clock skew). */
 export const RAZORPAYX_WEBHOOK_MAX_SKEW_MS = 5 * 60_000;
-
-const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
 export interface RazorpayXOptions {
   /** Bound of every call; past it the outcome is UNKNOWN (payouts) or no answer (inquiries). */

@@ -16,6 +16,7 @@
  * | cancelled    | FAILED   | cancelled while queued/scheduled; no money moved |
  */
 import type { PayoutStatus } from '../provider.js';
+import { str } from '../decode.js';
 
 export type RazorpayXPayoutStatus = 'pending' | 'queued' | 'scheduled' | 'processing' | 'processed' | 'reversed' | 'failed' | 'rejected' | 'cancelled';
 
@@ -29,7 +30,6 @@ export type EntityReading =
   | { ok: false; problem: 'not_a_payout' | 'unknown_status' | 'missing_utr'; providerStatus: string | null; payoutId: string | null };
 
 type Json = Record<string, unknown>;
-const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
 function reasonOf(entity: Json, fallback: string): string {
   const d = entity.status_details;

@@ -6,11 +6,11 @@
  */
 import type { PayoutRequest, PayoutStatus, PayoutSubmitResult, ProviderCallback } from '../provider.js';
 import { ProviderError } from '../provider.js';
-import { exchange, type HttpAnswer, type HttpExchange } from './http.js';
+import { exchange, type HttpAnswer, type HttpExchange } from '../http.js';
+import { str } from '../decode.js';
 
 type Json = Record<string, unknown>;
 
-const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
 function readJson(res: HttpAnswer): Json | null {
   try {

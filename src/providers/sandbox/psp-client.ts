@@ -6,7 +6,7 @@
  */
 import type { CollectionIssued, CollectionRequest, CollectionStatus, ProviderCallback, RefundRequest, RefundStatus, RefundSubmitResult } from '../provider.js';
 import { ProviderError } from '../provider.js';
-import { exchange, type HttpAnswer, type HttpExchange } from './http.js';
+import { exchange, type HttpAnswer, type HttpExchange } from '../http.js';
 
 interface CollectionJson {
   reference: string;

@@ -15,7 +15,8 @@ import { isUuid } from '../../domain/text.js';
 import { newSigningSecret } from '../../security/secrets.js';
 import type { Vault } from '../../security/vault.js';
 import type { Db, Queryable } from '../../store/db.js';
-import * as repo from '../../store/repos/callbacks-repo.js';
+import * as destinationsRepo from '../../store/repos/callback-destinations-repo.js';
+import type * as repo from '../../store/repos/callbacks-repo.js';
 import * as logRepo from '../../store/repos/event-log-repo.js';
 import { findOrg } from '../../store/repos/clients-repo.js';
 import { type Actor, OPERATOR, recordAudit, SYSTEM } from '../console/audit.js';
@@ -110,16 +111,16 @@ export class DestinationsService {
     const secret = newSigningSecret();
     const secretEnc = this.deps.vault.encrypt(secret, destinationSecretContext(input.orgId, kind));
     const saved = await this.deps.db.tx(async (tx) => {
-      const before = events === undefined ? undefined : (await repo.listDestinations(tx, input.orgId)).find((d) => d.kind === kind);
-      const previousUrl = onChanged ? await repo.lockDestinationUrl(tx, input.orgId, kind) : null;
-      const s = await repo.upsertDestination(tx, { orgId: input.orgId, kind, url: input.url, secretEnc, events, defaultEvents: defaultEventKindsOf(kind) });
-      const signing = await repo.destinationSigning(tx, input.orgId, kind);
+      const before = events === undefined ? undefined : (await destinationsRepo.listDestinations(tx, input.orgId)).find((d) => d.kind === kind);
+      const previousUrl = onChanged ? await destinationsRepo.lockDestinationUrl(tx, input.orgId, kind) : null;
+      const s = await destinationsRepo.upsertDestination(tx, { orgId: input.orgId, kind, url: input.url, secretEnc, events, defaultEvents: defaultEventKindsOf(kind) });
+      const signing = await destinationsRepo.destinationSigning(tx, input.orgId, kind);
       if (scheme !== undefined && signing && signing.scheme !== scheme) {
         // A secret made before Standard Webhooks (Base64url) cannot key it: rotate and activate first.
         if (scheme === 'standard-webhooks' && standardWebhooksKey(this.deps.vault.decrypt(signing.secret_enc, destinationSecretContext(input.orgId, kind))) === null) {
           throw new AppError('INVALID_STATE', 'This destination\'s signing secret predates Standard Webhooks: rotate it and activate the new one first, then choose the scheme.');
         }
-        await repo.setDestinationScheme(tx, { orgId: input.orgId, kind, scheme });
+        await destinationsRepo.setDestinationScheme(tx, { orgId: input.orgId, kind, scheme });
         await recordAudit(tx, input.actor ?? OPERATOR, { orgId: input.orgId, action: 'destination.scheme_changed', targetType: 'destination', targetId: kind, before: { scheme: signing.scheme }, after: { scheme } });
       }
       if (before && sameSet(before.events, s.events) === false) {
@@ -170,7 +171,7 @@ export class DestinationsService {
     if (!isUuid(orgId)) throw new AppError('NOT_FOUND', 'No such organization.');
     const secret = newSigningSecret();
     const saved = await this.deps.db.tx(async (tx) => {
-      const rotated = await repo.rotateDestinationSecret(tx, {
+      const rotated = await destinationsRepo.rotateDestinationSecret(tx, {
         orgId,
         kind: k,
         secretEnc: this.deps.vault.encrypt(secret, destinationSecretContext(orgId, k)),
@@ -188,7 +189,7 @@ export class DestinationsService {
     const k = checkKind(kind);
     if (!isUuid(orgId)) throw new AppError('NOT_FOUND', 'No such organization.');
     return this.deps.db.tx(async (tx) => {
-      const r = await repo.activateDestinationSecret(tx, { orgId, kind: k });
+      const r = await destinationsRepo.activateDestinationSecret(tx, { orgId, kind: k });
       if (r === 'none') throw new AppError('NOT_FOUND', `No ${k} destination is configured.`);
       if (r === 'nothing_pending') throw new AppError('INVALID_STATE', `The ${k} destination has no new secret waiting: rotate it first.`);
       await onActivated?.(tx, k);
@@ -199,7 +200,7 @@ export class DestinationsService {
   /** Promotes rotated secrets whose 72 hours are over (the destination health worker); audited by `system`. */
   async promoteDueSecrets(): Promise<Array<{ org_id: string; kind: DestinationKind }>> {
     return this.deps.db.tx(async (tx) => {
-      const done = await repo.promoteDueSecrets(tx);
+      const done = await destinationsRepo.promoteDueSecrets(tx);
       for (const d of done) await recordAudit(tx, SYSTEM, { orgId: d.org_id, action: 'destination.secret_activated', targetType: 'destination', targetId: d.kind, after: { by: 'time' } });
       return done;
     });
@@ -207,7 +208,7 @@ export class DestinationsService {
 
   async list(orgId: string): Promise<DestinationView[]> {
     if (!isUuid(orgId) || !(await findOrg(this.deps.db, orgId))) throw new AppError('NOT_FOUND', 'No such organization.');
-    const rows = await repo.listDestinations(this.deps.db, orgId);
+    const rows = await destinationsRepo.listDestinations(this.deps.db, orgId);
     return rows.map((r) => {
       const available = eventKindsOf(r.kind);
       return {

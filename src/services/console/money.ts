@@ -3,6 +3,7 @@
  * newest first, filtered, searched by any reference, paginated by keyset; one order or payout with
  * its history, attempts and callbacks. Reads only; every query is scoped to the organization.
  */
+import * as orderReads from '../../store/repos/payment-order-reads-repo.js';
 import { validationError } from '../../domain/errors.js';
 import { PAYMENT_ORDER_STATUSES } from '../../domain/payment-order.js';
 import { PAYOUT_STATUSES } from '../../domain/payout.js';
@@ -130,7 +131,7 @@ export class ConsoleMoney {
     const r = orderRefFor(ref.trim());
     const o = r ? await ordersRepo.findByIdOrOrderId(this.deps.db, r) : null;
     if (!o || o.org_id !== orgId) throw notFound('payment order');
-    const [history, deliveries, refunds] = await Promise.all([ordersRepo.history(this.deps.db, o.id), repo.deliveriesOf(this.deps.db, orgId, o.id), refundsOfOrder(this.deps.db, o.id)]);
+    const [history, deliveries, refunds] = await Promise.all([orderReads.history(this.deps.db, o.id), repo.deliveriesOf(this.deps.db, orgId, o.id), refundsOfOrder(this.deps.db, o.id)]);
     return {
       order: paymentOrderView(o, checkoutUrl(this.deps.publicBaseUrl(), checkoutTokenFor(this.deps.vault, o.id))),
       payer: payerView(o, payerInFull),

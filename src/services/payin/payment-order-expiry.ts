@@ -9,12 +9,11 @@ import type { Logger } from '../../observability/logger.js';
 import type { CollectionStatus } from '../../providers/provider.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
 import type { Db } from '../../store/db.js';
-import * as repo from '../../store/repos/payment-orders-repo.js';
+import * as reads from '../../store/repos/payment-order-reads-repo.js';
 import type { PaymentOrderRow } from '../../store/repos/payment-orders-repo.js';
 import * as reviewRepo from '../../store/repos/review-items-repo.js';
 import { applyCollectionStatus, lockOrder, type ProviderOutcomeResult, transitionOrder } from './payment-order-transitions.js';
-import { within } from '../shared/within.js';
-import { collectionAnswer, noAnswer, recordBestEffort, recordOrderCheck } from '../providers/provider-checks.js';
+import { askProvider, collectionAnswer, noAnswer, type ProviderCall, recordBestEffort, recordOrderCheck } from '../providers/provider-checks.js';
 
 /** Bound of the final provider check before an order expires (a worker, not a request). */
 export const FINAL_CHECK_TIMEOUT_MS = 5_000;
@@ -34,7 +33,7 @@ export class OrderExpiry {
 
   /** Leases up to `limit` orders whose window ended and expires each after its final check; returns how many were leased. */
   async expireDue(limit = 20): Promise<number> {
-    const due = await repo.claimExpiredOrders(this.ctx.db, { limit, leaseMs: LEASE_MS, checkoutLinkMinutes: CHECKOUT_LINK_MINUTES });
+    const due = await reads.claimExpiredOrders(this.ctx.db, { limit, leaseMs: LEASE_MS, checkoutLinkMinutes: CHECKOUT_LINK_MINUTES });
     for (const row of due) {
       try {
         await this.expireAfterFinalCheck(row);
@@ -57,43 +56,27 @@ export class OrderExpiry {
  * asked leaves the order for the next round. Returns what happened.
  */
 async function expireAfterFinalCheck(ctx: OrderExpiryDeps, row: PaymentOrderRow, now: () => Date = () => new Date()): Promise<ProviderOutcomeResult | 'expired' | 'deferred'> {
-  let status: CollectionStatus | null = null;
-  let providerName = 'unknown';
-  const started = performance.now();
-  /** When the provider call ended (the time taken is the call's, not the recording's). */
-  let ended: number | undefined;
   // Each call is kept in the provider checks log (the console's order page); see provider-checks.ts.
-  const check = (answer: ReturnType<typeof noAnswer> | ReturnType<typeof collectionAnswer>, outcome: string) => ({
-    reason: 'expiry_check',
-    provider: providerName,
-    reference: row.order_id,
-    ...answer,
-    outcome,
-    durationMs: (ended ?? performance.now()) - started,
-  });
+  let call: ProviderCall<CollectionStatus> | null = null;
   if (row.upi_uri !== null) {
-    try {
-      const provider = await ctx.providers.forAccount(row.provider_account_id);
-      providerName = provider.name;
-      status = await within(provider.collectionStatus(row.order_id, { timeoutMs: FINAL_CHECK_TIMEOUT_MS }), FINAL_CHECK_TIMEOUT_MS + 100);
-      ended = performance.now();
-    } catch (err) {
-      ctx.log.warn({ order_id: row.order_id, err: (err as Error).message }, 'final provider check before expiry failed');
-      await recordBestEffort(ctx.log, () => recordOrderCheck(ctx.db, row.id, check(noAnswer(err), 'deferred: asked again later')));
-      return 'deferred';
-    }
-    if (status === null) {
-      await recordBestEffort(ctx.log, () => recordOrderCheck(ctx.db, row.id, check(noAnswer(new Error(`no answer within ${FINAL_CHECK_TIMEOUT_MS} ms`)), 'deferred: asked again later')));
+    call = await askProvider({
+      reason: 'expiry_check', reference: row.order_id, provider: () => ctx.providers.forAccount(row.provider_account_id),
+      ask: (provider) => provider.collectionStatus(row.order_id, { timeoutMs: FINAL_CHECK_TIMEOUT_MS }), timeoutMs: FINAL_CHECK_TIMEOUT_MS,
+    });
+    if ('error' in call.result) {
+      ctx.log.warn({ order_id: row.order_id, err: call.result.error.message }, 'final provider check before expiry got no answer');
+      const facts = call.facts(noAnswer(call.result.error), 'deferred: asked again later');
+      await recordBestEffort(ctx.log, () => recordOrderCheck(ctx.db, row.id, facts));
       return 'deferred';
     }
   }
-  const known = status;
+  const known = call && 'answer' in call.result ? call.result.answer : null;
   return ctx.db.tx(async (tx) => {
     const locked = await lockOrder(tx, row.id);
     // What the check led to is logged with it, in this transaction.
     let alsoSeen = '';
     const logged = async <T extends string>(outcome: T): Promise<T> => {
-      if (known) await recordOrderCheck(tx, row.id, check(collectionAnswer(known), `${outcome}${alsoSeen}`));
+      if (known && call) await recordOrderCheck(tx, row.id, call.facts(collectionAnswer(known), `${outcome}${alsoSeen}`));
       return outcome;
     };
     if (!isOpen(locked.status)) return logged('unchanged');

@@ -7,13 +7,14 @@ import type { Config } from '../../config.js';
 import { AppError, validationError } from '../../domain/errors.js';
 import { normaliseIndianMobile } from '../../domain/phone.js';
 import { initialOrderStatus, isOpen } from '../../domain/payment-order.js';
-import { type CollectionIssued, type CollectionStatus, type Provider, ProviderError, type ProviderCallback } from '../../providers/provider.js';
+import { type CollectionIssued, type Provider, ProviderError, type ProviderCallback } from '../../providers/provider.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
 import type { SandboxControls } from '../../providers/sandbox/adapter.js';
 import type { Logger } from '../../observability/logger.js';
 import type { Vault } from '../../security/vault.js';
 import type { ClientsService, Principal } from '../shared/clients.js';
 import type { CreateResponse, IdempotencyScope, IdempotencyService } from '../shared/idempotency.js';
+import * as reads from '../../store/repos/payment-order-reads-repo.js';
 import * as repo from '../../store/repos/payment-orders-repo.js';
 import type { PaymentOrderRow, PaymentOrderViewRow } from '../../store/repos/payment-orders-repo.js';
 import type { Db, Queryable } from '../../store/db.js';
@@ -31,8 +32,7 @@ import {
   type PaymentOrderView,
 } from './payment-order-view.js';
 import { callbackSecretContext } from './payment-order-secrets.js';
-import { within } from '../shared/within.js';
-import { collectionAnswer, noAnswer, recordBestEffort, recordOrderCheck } from '../providers/provider-checks.js';
+import { askProvider, collectionAnswer, noAnswer, recordBestEffort, recordOrderCheck } from '../providers/provider-checks.js';
 import { type ListQuery, listFilterOf, pageOf } from '../shared/list-page.js';
 import { sandboxDecide, sandboxDecideByRef, type SandboxDecisionOptions } from './sandbox-decisions.js';
 
@@ -201,7 +201,7 @@ export class PaymentOrdersService {
    */
   async list(principal: Principal, query: ListQuery): Promise<{ data: PaymentOrderView[]; next_cursor: string | null }> {
     const filter = listFilterOf(principal.pk, query);
-    return pageOf(await repo.listForClient(this.ctx.db, filter), filter.limit, (row) => this.view(row));
+    return pageOf(await reads.listForClient(this.ctx.db, filter), filter.limit, (row) => this.view(row));
   }
 
   /**
@@ -211,41 +211,23 @@ export class PaymentOrdersService {
    */
   async liveCheck<R extends PaymentOrderViewRow>(row: R): Promise<R | PaymentOrderRow> {
     if (!isOpen(row.status) || row.upi_uri === null) return row;
-    if (!(await repo.claimLiveCheck(this.ctx.db, row.id, LIVE_CHECK_INTERVAL_MS))) return row;
-    let status: CollectionStatus | null = null;
-    let providerName = 'unknown';
-    const started = performance.now();
-    /** When the provider call ended (the time taken is the call's, not the recording's). */
-    let ended: number | undefined;
+    if (!(await reads.claimLiveCheck(this.ctx.db, row.id, LIVE_CHECK_INTERVAL_MS))) return row;
     // Each call is kept in the provider checks log (the console's order page); see provider-checks.ts.
-    const check = (answer: ReturnType<typeof noAnswer> | ReturnType<typeof collectionAnswer>, outcome: string) => ({
-      reason: 'live_check',
-      provider: providerName,
-      reference: row.order_id,
-      ...answer,
-      outcome,
-      durationMs: (ended ?? performance.now()) - started,
+    const call = await askProvider({
+      reason: 'live_check', reference: row.order_id, provider: () => this.providerOf(row),
+      ask: (provider) => provider.collectionStatus(row.order_id, { timeoutMs: LIVE_CHECK_TIMEOUT_MS }), timeoutMs: LIVE_CHECK_TIMEOUT_MS,
     });
-    try {
-      const provider = await this.providerOf(row);
-      providerName = provider.name;
-      status = await within(provider.collectionStatus(row.order_id, { timeoutMs: LIVE_CHECK_TIMEOUT_MS }), LIVE_CHECK_TIMEOUT_MS + 100);
-      ended = performance.now();
-    } catch (err) {
-      this.ctx.log.warn({ order_id: row.order_id, err: (err as Error).message }, 'live provider check failed');
-      await recordBestEffort(this.ctx.log, () => recordOrderCheck(this.ctx.db, row.id, check(noAnswer(err), 'no change: no answer')));
+    if ('error' in call.result) {
+      this.ctx.log.warn({ order_id: row.order_id, err: call.result.error.message }, 'live provider check got no answer');
+      const facts = call.facts(noAnswer(call.result.error), 'no change: no answer');
+      await recordBestEffort(this.ctx.log, () => recordOrderCheck(this.ctx.db, row.id, facts));
       return row;
     }
-    if (status === null) {
-      this.ctx.log.warn({ order_id: row.order_id }, 'live provider check timed out');
-      await recordBestEffort(this.ctx.log, () => recordOrderCheck(this.ctx.db, row.id, check(noAnswer(new Error(`no answer within ${LIVE_CHECK_TIMEOUT_MS} ms`)), 'no change: no answer')));
-      return row;
-    }
-    const known = status;
+    const known = call.result.answer;
     return this.ctx.db.tx(async (tx) => {
       const locked = await lockOrder(tx, row.id);
       const result = await applyCollectionStatus(tx, locked, known, 'live_check');
-      await recordOrderCheck(tx, row.id, check(collectionAnswer(known), result));
+      await recordOrderCheck(tx, row.id, call.facts(collectionAnswer(known), result));
       return (await repo.findByIdOrOrderId(tx, { id: row.id })) as PaymentOrderRow;
     });
   }

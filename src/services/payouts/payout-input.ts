@@ -10,7 +10,7 @@
 import { type FieldIssue, validationError } from '../../domain/errors.js';
 import { lookupIfsc } from '../../domain/ifsc.js';
 import { AMOUNT_MAX_PAISE, AMOUNT_MIN_PAISE } from '../../domain/money.js';
-import { checkRailRules, isPayoutMode, type PayoutMode } from '../../domain/payout.js';
+import { BENEFICIARY_NAME_MAX, CLIENT_REFERENCE_MAX, checkRailRules, isPayoutMode, type PayoutMode, REMARKS_MAX } from '../../domain/payout.js';
 import { isIndianMobile } from '../../domain/phone.js';
 import { charLength, isStorableText, isUuid } from '../../domain/text.js';
 
@@ -40,9 +40,6 @@ export interface InlineBeneficiary {
   mobile: string;
 }
 
-export const CLIENT_REFERENCE_MAX = 100;
-export const REMARKS_MAX = 255;
-export const BENEFICIARY_NAME_MAX = 160;
 
 function checkText(issues: FieldIssue[], field: string, value: string | undefined, max: number): void {
   if (value !== undefined && (!isStorableText(value) || charLength(value) > max)) issues.push({ field, issue: `must be at most ${max} characters of text` });

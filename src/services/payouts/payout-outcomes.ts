@@ -7,6 +7,7 @@
  * submissions cost one transaction of ~4 round trips instead of N of ~7 each.
  */
 import type { Config } from '../../config.js';
+import { inquiryDelayMs as backoffDelayMs } from '../../domain/backoff.js';
 import type { Logger } from '../../observability/logger.js';
 import type { Metrics } from '../../observability/metrics.js';
 import type { ProviderAnomalies } from '../providers/provider-anomalies.js';
@@ -41,10 +42,9 @@ export interface OutcomeResult {
   retryAttemptId?: string;
 }
 
-/** Delay before the next status inquiry: base, doubling per inquiry, capped. */
+/** Delay before the next status inquiry of a payout attempt (the one back-off rule, domain/backoff.ts). */
 export function inquiryDelayMs(ctx: OutcomeRules, inquiries: number): number {
-  const { inquiryBaseMs, inquiryMaxMs } = ctx.config.payout;
-  return Math.min(inquiryBaseMs * 2 ** Math.min(inquiries, 20), inquiryMaxMs);
+  return backoffDelayMs(ctx.config.payout, inquiries);
 }
 
 /**

@@ -16,7 +16,7 @@ import { applyOutcome, inquiryDelayMs, type OutcomeRules, type PayoutOutcomeReco
 import type { BeneficiariesService } from './beneficiaries.js';
 import { afterCommit, type Db, type Queryable } from '../../store/db.js';
 import { sideBySide } from '../../store/side-by-side.js';
-import { noAnswer, payoutAnswer, recordAttemptInquiry, recordBestEffort } from '../providers/provider-checks.js';
+import { type AnswerFacts, askProvider, noAnswer, payoutAnswer, recordAttemptInquiry, recordBestEffort } from '../providers/provider-checks.js';
 
 /** What submission uses; built by the composition root (context.ts). */
 export interface PayoutSubmissionDeps extends OutcomeRules {
@@ -197,37 +197,25 @@ function updateFromStatus(st: Exclude<ProviderPayoutStatus, { status: 'NOT_FOUND
  */
 async function inquire(ctx: PayoutSubmissionDeps, claimed: repo.ClaimedAttempt): Promise<void> {
   const inquiries = ctx.metrics.counter('tijori_payout_inquiries_total', 'Payout status inquiries by answer', ['answer']);
-  const started = performance.now();
-  /** When the provider call ended (the time taken is the call's, not the recording's). */
-  let ended: number | undefined;
-  let providerName = 'unknown';
+  const call = await askProvider({
+    reason: 'inquiry', reference: claimed.transaction_id, provider: () => ctx.providers.forBankConnection(claimed.bank_connection_id),
+    ask: (provider) => provider.payoutStatus(claimed.transaction_id),
+  });
   // Each inquiry is kept in the provider checks log (the console's payout page), after it is acted on.
-  const logInquiry = (answer: ReturnType<typeof noAnswer> | ReturnType<typeof payoutAnswer>, mapped: string | null, outcome: string) =>
-    recordBestEffort(ctx.log, () =>
-      recordAttemptInquiry(ctx.db, claimed.id, {
-        reason: 'inquiry',
-        provider: providerName,
-        reference: claimed.transaction_id,
-        answer: answer.answer,
-        detail: { ...(answer.detail ?? {}), mapped_status: mapped },
-        outcome,
-        durationMs: (ended ?? performance.now()) - started,
-      }),
-    );
-  let st: ProviderPayoutStatus;
-  try {
-    const provider = await ctx.providers.forBankConnection(claimed.bank_connection_id);
-    providerName = provider.name;
-    st = await provider.payoutStatus(claimed.transaction_id);
-    ended = performance.now();
-  } catch (err) {
-    ended = performance.now();
+  const logInquiry = (answer: AnswerFacts, mapped: string | null, outcome: string) =>
+    recordBestEffort(ctx.log, () => {
+      const facts = call.facts(answer, outcome);
+      return recordAttemptInquiry(ctx.db, claimed.id, { ...facts, detail: { ...(facts.detail ?? {}), mapped_status: mapped } });
+    });
+  if ('error' in call.result) {
+    const err = call.result.error;
     inquiries.inc({ answer: 'NO_ANSWER' });
-    ctx.log.warn({ transaction_id: claimed.transaction_id, status: claimed.status, err: (err as Error).message }, 'payout status inquiry got no answer; retrying later');
-    await repo.scheduleChecks(ctx.db, [{ id: claimed.id, delayMs: inquiryDelayMs(ctx, claimed.inquiry_count + 1), inquired: true, lastError: (err as Error).message }]);
+    ctx.log.warn({ transaction_id: claimed.transaction_id, status: claimed.status, err: err.message }, 'payout status inquiry got no answer; retrying later');
+    await repo.scheduleChecks(ctx.db, [{ id: claimed.id, delayMs: inquiryDelayMs(ctx, claimed.inquiry_count + 1), inquired: true, lastError: err.message }]);
     await logInquiry(noAnswer(err), null, 'no answer: asked again later');
     return;
   }
+  const st = call.result.answer;
   inquiries.inc({ answer: st.status });
   if (st.status !== 'NOT_FOUND') {
     const update = updateFromStatus(st);

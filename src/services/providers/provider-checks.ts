@@ -10,6 +10,7 @@ import type { Logger } from '../../observability/logger.js';
 import type { CollectionStatus, PayoutStatus } from '../../providers/provider.js';
 import type { Queryable } from '../../store/db.js';
 import * as repo from '../../store/repos/provider-checks-repo.js';
+import { within } from '../shared/within.js';
 
 export type { CheckFacts } from '../../store/repos/provider-checks-repo.js';
 
@@ -79,3 +80,41 @@ export function storableFacts(c: repo.CheckFacts): repo.CheckFacts {
 
 export const recordOrderCheck = (q: Queryable, orderId: string, c: repo.CheckFacts) => repo.insertOrderCheck(q, orderId, storableFacts(c));
 export const recordAttemptInquiry = (q: Queryable, attemptId: string, c: repo.CheckFacts) => repo.insertAttemptInquiry(q, attemptId, storableFacts(c));
+
+/** An answer as the log describes it (collectionAnswer, payoutAnswer, noAnswer). */
+export type AnswerFacts = { answer: repo.CheckAnswer; detail: Record<string, unknown> | null };
+
+/** One status call to a provider: its answer (or why there is none), and the log entry that describes it. */
+export interface ProviderCall<A> {
+  result: { answer: A } | { error: Error };
+  /** The checks log entry of this call: what it asked, the answer as described, what it led to, how long the call took. */
+  facts(answer: AnswerFacts, outcome: string): repo.CheckFacts;
+}
+
+/**
+ * Asks a provider for a status and times the call (the time taken is the call's, not the
+ * recording's), for the checks log: the one way the live check, the expiry worker's final check
+ * and the payout inquiry ask. With `timeoutMs`, no answer within it (plus 100 ms of slack for the
+ * adapter's own time-out) is an error "no answer within … ms". Never throws.
+ */
+export async function askProvider<P extends { name: string }, A>(c: {
+  reason: string;
+  reference: string;
+  provider: () => Promise<P>;
+  ask: (provider: P) => Promise<A>;
+  timeoutMs?: number;
+}): Promise<ProviderCall<A>> {
+  let providerName = 'unknown';
+  const started = performance.now();
+  let result: ProviderCall<A>['result'];
+  try {
+    const provider = await c.provider();
+    providerName = provider.name;
+    const answer = c.timeoutMs === undefined ? await c.ask(provider) : await within(c.ask(provider), c.timeoutMs + 100);
+    result = answer === null ? { error: new Error(`no answer within ${c.timeoutMs} ms`) } : { answer: answer as A };
+  } catch (err) {
+    result = { error: err instanceof Error ? err : new Error(String(err)) };
+  }
+  const durationMs = performance.now() - started;
+  return { result, facts: (answer, outcome) => ({ reason: c.reason, provider: providerName, reference: c.reference, ...answer, outcome, durationMs }) };
+}

@@ -8,7 +8,7 @@
  * seen the refund, and even then with the same key, so the provider deduplicates.
  */
 import type { Config } from '../../config.js';
-import { assertRefundTransition, fullyRefunded } from '../../domain/refund.js';
+import { inquiryDelayMs } from '../../domain/backoff.js';
 import type { Logger } from '../../observability/logger.js';
 import type { Metrics } from '../../observability/metrics.js';
 import type { RefundStatus as ProviderRefundStatus, RefundSubmitResult } from '../../providers/provider.js';
@@ -17,9 +17,7 @@ import type { Db, Queryable } from '../../store/db.js';
 import * as orderRepo from '../../store/repos/payment-orders-repo.js';
 import * as repo from '../../store/repos/refunds-repo.js';
 import type { RefundWithOrder } from '../../store/repos/refunds-repo.js';
-import { recordEvent } from '../callbacks/events.js';
-import { lockOrder, transitionOrder } from '../payin/payment-order-transitions.js';
-import { refundEvent } from './refund-events.js';
+import { applyRefundAnswer, lockRefund } from './refund-writer.js';
 
 /** What refund submission uses; built by the composition root (context.ts). */
 export interface RefundSubmissionDeps {
@@ -121,48 +119,13 @@ async function inquireRefund(ctx: RefundSubmissionDeps, r: RefundWithOrder): Pro
   await recordAnswer(ctx, r.id, answer, { submitted: false });
 }
 
-/** How long an UNKNOWN refund waits before the worker inquires (its lease). */
-function inquiryDelayMs(ctx: RefundSubmissionDeps, calls: number): number {
-  return Math.min(ctx.config.payout.inquiryBaseMs * 2 ** Math.min(calls, 10), ctx.config.payout.inquiryMaxMs);
-}
-
-/** Records the provider's answer in one transaction (refund, order, event). Stale answers change nothing. */
+/** Records the provider's answer in one transaction through the one writer (refund, order, event). Stale answers change nothing. */
 async function recordAnswer(ctx: RefundSubmissionDeps, id: string, answer: Exclude<Answer, { kind: 'not_found' }>, o: { submitted: boolean }): Promise<void> {
   await ctx.db.tx(async (tx) => {
-    const r = await repo.lockRefund(tx, id);
-    if (!r || r.status !== 'PROCESSING') return;
-    switch (answer.kind) {
-      case 'completed':
-        await completeRefund(tx, r, answer.providerReference, answer.completedAt);
-        return;
-      case 'failed':
-        assertRefundTransition(r.status, 'FAILED');
-        await repo.updateRefund(tx, r.id, { status: 'FAILED', failureReason: answer.reason, leaseMs: null, lastError: null, countCall: o.submitted });
-        return;
-      case 'unknown':
-        await repo.updateRefund(tx, r.id, {
-          submission: 'UNKNOWN',
-          leaseMs: inquiryDelayMs(ctx, r.provider_calls),
-          lastError: answer.error,
-          countCall: o.submitted,
-        });
-        return;
-    }
+    const r = await lockRefund(tx, id);
+    if (!r) return;
+    await applyRefundAnswer(tx, r, answer, { submitted: o.submitted, retryInMs: inquiryDelayMs(ctx.config.payout, r.provider_calls) });
   });
-}
-
-/**
- * PROCESSING -> COMPLETED with `collection.refund.completed`; the order becomes REFUNDED when its
- * completed refunds add up to its amount. Locks: the refund (held by the caller), then the order.
- */
-async function completeRefund(tx: Queryable, r: repo.RefundRow, providerReference: string, completedAt: Date): Promise<void> {
-  assertRefundTransition(r.status, 'COMPLETED');
-  const order = await lockOrder(tx, r.order_pk);
-  const done = await repo.updateRefund(tx, r.id, { status: 'COMPLETED', providerReference, completedAt, leaseMs: null, lastError: null });
-  await recordEvent(tx, refundEvent('collection.refund.completed', { ...done, order_id: order.order_id, provider_account_id: order.provider_account_id }, order));
-  if (fullyRefunded(order.amount_paise, await repo.completedAmount(tx, order.id)) && (order.status === 'PAID' || order.status === 'MANUALLY_CONFIRMED')) {
-    await transitionOrder(tx, order, 'REFUNDED', 'refund_completed', { detail: { source: 'refund', refund_id: r.refund_id } });
-  }
 }
 
 /** Read back a refund with its order_id (for the submit after a create or approval). */

@@ -9,7 +9,7 @@
 import type { Config } from '../../config.js';
 import { AppError, notFound, validationError } from '../../domain/errors.js';
 import { isRefundable } from '../../domain/payment-order.js';
-import { assertRefundTransition, initialRefundStatus, REFUND_REASON_MAX, REFUND_STATUSES, refundAmount, type RefundReview, type RefundStatus } from '../../domain/refund.js';
+import { initialRefundStatus, REFUND_REASON_MAX, REFUND_STATUSES, refundAmount, type RefundReview, type RefundStatus } from '../../domain/refund.js';
 import { assertReviewerInput } from '../../domain/review.js';
 import { isUuid, unstorableTextPath } from '../../domain/text.js';
 import * as orderRepo from '../../store/repos/payment-orders-repo.js';
@@ -19,10 +19,9 @@ import type { RefundRow, RefundWithOrder } from '../../store/repos/refunds-repo.
 import type { Logger } from '../../observability/logger.js';
 import type { Db, Queryable } from '../../store/db.js';
 import type { Principal } from '../shared/clients.js';
-import { recordEvent } from '../callbacks/events.js';
 import { type CreateResponse, type IdempotencyScope, type IdempotencyService, keyNotHeld } from '../shared/idempotency.js';
 import { orderRefFor } from '../payin/payment-order-view.js';
-import { refundEvent } from './refund-events.js';
+import { createRefund, lockRefund, reviewRefund } from './refund-writer.js';
 import { refundWithOrder, type RefundSubmitter } from './refund-submission.js';
 import { refundIdFor, type RefundView, refundView } from './refund-view.js';
 
@@ -118,7 +117,7 @@ export class RefundsService {
         if (!isRefundable(order.status)) throw new AppError('INVALID_STATE', `A payment order in status ${order.status} cannot be refunded; only PAID or MANUALLY_CONFIRMED orders can.`);
         const amount = refundAmount(order.amount_paise, await repo.committedAmount(tx, order.id), input.amountPaise);
         const status = initialRefundStatus(review);
-        const row = await repo.insertRefund(tx, {
+        const refund = await createRefund(tx, {
           id: resourceId,
           refund_id: refundIdFor(resourceId),
           order_pk: order.id,
@@ -132,10 +131,8 @@ export class RefundsService {
           livemode: order.livemode,
           // This request submits it right after the commit; the worker takes over if it cannot.
           leaseMs: status === 'PROCESSING' ? this.ctx.config.payout.leaseMs : null,
-        });
-        const refund = { ...row, order_id: order.order_id, provider_account_id: order.provider_account_id };
-        await recordEvent(tx, refundEvent('collection.refund.requested', refund, order));
-        await req.onCreated?.(tx, row);
+        }, order);
+        await req.onCreated?.(tx, refund);
         const key = keyFor({ status: 201, body: { success: true, data: refundView(refund), request_id: req.requestId }, resourceType: 'refund', resourceId });
         // Several statements: a key no longer held must roll the refund back, not leave it without its key.
         if (!(await completeHeldKey(tx, key, resourceId))) throw keyNotHeld();
@@ -200,13 +197,11 @@ export class RefundsService {
     const found = await this.find(d.refund, null);
     if (!found || (d.orgId !== undefined && found.org_id !== d.orgId)) throw notFound('refund');
     const updated = await this.ctx.db.tx(async (tx) => {
-      const r = await repo.lockRefund(tx, found.id);
+      const r = await lockRefund(tx, found.id);
       if (!r) throw notFound('refund');
       // Decided once: of two reviewers at once, the second finds it decided (409).
-      if (r.status !== 'PENDING_REVIEW') throw new AppError('INVALID_STATE', `This refund was already reviewed${r.reviewed_by ? ` by ${r.reviewed_by}` : ''}; it is ${r.status}.`);
-      const to: RefundStatus = decision === 'approve' ? 'PROCESSING' : 'REJECTED';
-      assertRefundTransition(r.status, to);
-      const row = await repo.updateRefund(tx, r.id, { status: to, review: { actor: d.actor, note: d.note }, ...(to === 'PROCESSING' ? { leaseMs: this.ctx.config.payout.leaseMs } : {}) });
+      const row = await reviewRefund(tx, r, { kind: decision, actor: d.actor, note: d.note, leaseMs: this.ctx.config.payout.leaseMs });
+      if (!row) throw new AppError('INVALID_STATE', `This refund was already reviewed${r.reviewed_by ? ` by ${r.reviewed_by}` : ''}; it is ${r.status}.`);
       const after = await refundWithOrder(tx, row);
       await d.onDecided?.(tx, r, after);
       return after;

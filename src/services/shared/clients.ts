@@ -2,6 +2,7 @@
  * Organizations and API clients: creation, IP allow lists, secret rotation and authentication of
  * merchant requests. The HTTP layer and the admin API both call this service.
  */
+import { DEFAULT_RATE_LIMIT_PER_MINUTE, isValidRateLimit, RATE_LIMIT_ISSUE } from '../../domain/rate-limit.js';
 import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { AppError, validationError } from '../../domain/errors.js';
@@ -56,11 +57,10 @@ export type ClientChangeAudit = ClientSettings & { name?: string | null };
  */
 export type ChangeHook<T> = (tx: Queryable, changed: T) => Promise<void>;
 
-export const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
+export { DEFAULT_RATE_LIMIT_PER_MINUTE } from '../../domain/rate-limit.js';
 /** The longest overlap of an API client secret rotation (contract §11: 0–168 hours). */
 export const MAX_OVERLAP_HOURS = 168;
 const SCOPES_ISSUE = 'must be one or more of collections:write, collections:read, payouts:write, payouts:read';
-const RATE_ISSUE = 'must be an integer from 1 to 1000000 per minute';
 
 /** Allow-list entries normalised; one issue per bad entry, naming its position (`allow_ip[2]`) so a form can show it on its line. */
 function checkAllowList(raw: readonly string[], field: string, issues: { field: string; issue: string }[]): string[] {
@@ -138,7 +138,7 @@ export class ClientsService {
     if (scopes.length === 0 || !scopes.every(isScope)) issues.push({ field: 'scopes', issue: SCOPES_ISSUE });
     const ips = checkAllowList(input.allowIps ?? [], 'allow_ip', issues);
     const rate = input.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE;
-    if (!Number.isInteger(rate) || rate < 1 || rate > 1_000_000) issues.push({ field: 'rate_limit', issue: RATE_ISSUE });
+    if (!isValidRateLimit(rate)) issues.push({ field: 'rate_limit', issue: RATE_LIMIT_ISSUE });
     if (issues.length > 0) throw validationError(issues);
     if (!UUID_RE.test(input.orgId) || !(await repo.findOrg(this.db, input.orgId))) throw new AppError('NOT_FOUND', 'No such organization.');
     const secret = newClientSecret();
@@ -197,7 +197,7 @@ export class ClientsService {
     }
     const ips = changes.allowIps === undefined ? undefined : checkAllowList(changes.allowIps, 'allowed_ips', issues);
     const rate = changes.rateLimitPerMinute;
-    if (rate !== undefined && (!Number.isInteger(rate) || rate < 1 || rate > 1_000_000)) issues.push({ field: 'rate_limit_per_minute', issue: RATE_ISSUE });
+    if (rate !== undefined && !isValidRateLimit(rate)) issues.push({ field: 'rate_limit_per_minute', issue: RATE_LIMIT_ISSUE });
     // A name is a label for people: trimmed, blank removes it, at most 200 characters, no control characters.
     const name = changes.name === undefined ? undefined : changes.name === null || changes.name.trim() === '' ? null : changes.name.trim();
     if (typeof name === 'string' && (name.length > 200 || /\p{Cc}/u.test(name))) issues.push({ field: 'name', issue: 'must be at most 200 characters, without control characters' });

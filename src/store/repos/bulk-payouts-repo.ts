@@ -75,6 +75,12 @@ const FILE_SELECT = `SELECT f.id, f.org_id, f.file_name, f.status, f.row_count, 
        (SELECT count(*)::int FROM payouts p WHERE p.bulk_file_id = f.id AND p.status = 'FAILED') AS failed_rows
   FROM bulk_payout_files f LEFT JOIN console_users u ON u.id = f.uploaded_by LEFT JOIN console_users d ON d.id = f.decided_by`;
 
+/** The name an earlier upload of the same content (by SHA-256) had in this organization, or null. */
+export async function findFileNameBySha256(q: Queryable, orgId: string, sha256: Buffer): Promise<string | null> {
+  const r = await q.query<{ file_name: string }>('SELECT file_name FROM bulk_payout_files WHERE org_id = $1 AND sha256 = $2', [orgId, sha256]);
+  return r.rows[0]?.file_name ?? null;
+}
+
 export async function findFile(q: Queryable, orgId: string, id: string): Promise<BulkFileRow | null> {
   const r = await q.query<BulkFileRow>(`${FILE_SELECT} WHERE f.id = $1 AND f.org_id = $2`, [id, orgId]);
   return r.rows[0] ?? null;

@@ -5,7 +5,7 @@
  */
 import { FAILED_DELIVERY_STATUSES, WAITING_DELIVERY_STATUSES } from '../../callbacks/outcome.js';
 import type { Queryable } from '../db.js';
-import { DELIVERIES_CHANNEL, type DeliveryTarget, type DestinationKind } from './callbacks-repo.js';
+import { DELIVERIES_CHANNEL, type DeliveryTarget, type DestinationKind, requeueSet } from './callbacks-repo.js';
 
 /**
  * An event's delivery state, from its deliveries: `failed` if one stopped without success
@@ -78,10 +78,7 @@ export async function requeueFailed(q: Queryable, f: { orgId: string; from: Date
   const r = await q.query<{ deliveries: number; events: number }>(
     `WITH reset AS (
        UPDATE callback_deliveries d
-          SET status = CASE WHEN d.target <> 'order' AND EXISTS (
-                         SELECT 1 FROM callback_destinations c WHERE c.org_id = d.org_id AND c.kind = d.target AND c.status = 'disabled'
-                       ) THEN 'parked' ELSE 'pending' END,
-              schedule_step = 0, next_attempt_at = now(), claim_token = NULL, updated_at = now()
+          SET ${requeueSet('d')}
          FROM events e
         WHERE e.id = d.event_id AND d.org_id = $1 AND d.status = ANY($4::text[])
           AND e.org_id = $1 AND e.created_at >= $2 AND e.created_at < $3
@@ -167,7 +164,7 @@ export async function enableDestination(q: Queryable, d: { orgId: string; kind: 
         WHERE org_id = $1 AND kind = $2 AND EXISTS (SELECT 1 FROM old)
        RETURNING 1
      ), resumed AS (
-       UPDATE callback_deliveries SET status = 'pending', schedule_step = 0, next_attempt_at = now(), updated_at = now()
+       UPDATE callback_deliveries d SET ${requeueSet('d', 'pending')}
         WHERE org_id = $1 AND target = $2 AND status = 'parked' AND EXISTS (SELECT 1 FROM on_)
        RETURNING 1
      )

@@ -1,4 +1,5 @@
 /** Request schemas of the admin organization and API-client routes (../admin-clients.ts). */
+import { RATE_LIMIT_BOUNDS } from '../../../domain/rate-limit.js';
 import { Type } from '@sinclair/typebox';
 
 export const OrgBody = Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false });
@@ -8,7 +9,7 @@ export const ClientBody = Type.Object(
     scopes: Type.Array(Type.String({ maxLength: 40 }), { minItems: 1, maxItems: 4 }),
     name: Type.Optional(Type.String({ maxLength: 200 })),
     allow_ips: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { maxItems: 100 })),
-    rate_limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+    rate_limit: Type.Optional(Type.Integer(RATE_LIMIT_BOUNDS)),
   },
   { additionalProperties: false },
 );
@@ -19,7 +20,7 @@ export const SetBody = Type.Object(
   {
     scopes: Type.Optional(Type.Array(Type.String({ maxLength: 40 }), { maxItems: 4 })),
     allow_ips: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { maxItems: 100 })),
-    rate_limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+    rate_limit: Type.Optional(Type.Integer(RATE_LIMIT_BOUNDS)),
   },
   { additionalProperties: false },
 );

@@ -3,6 +3,7 @@
  * the API clients page's edit of name, scopes, IP allow list and rate limit (clients.manage: admin and
  * developer). Registered inside the console API's plugin, so its session guard and envelope apply.
  */
+import { RATE_LIMIT_BOUNDS } from '../../../domain/rate-limit.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
@@ -39,7 +40,7 @@ const ClientChangeBody = Type.Object(
     name: Type.Optional(Type.String({ maxLength: 200, description: 'the new name; an empty string removes it' })),
     scopes: Type.Optional(Type.Array(Type.String({ maxLength: 40 }), { maxItems: 4 })),
     allowed_ips: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { maxItems: 100 })),
-    rate_limit_per_minute: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+    rate_limit_per_minute: Type.Optional(Type.Integer(RATE_LIMIT_BOUNDS)),
   },
   { additionalProperties: false },
 );

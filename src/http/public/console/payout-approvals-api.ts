@@ -11,7 +11,7 @@ import type { AppContext } from '../../../context.js';
 import { AMOUNT_MAX_PAISE, AMOUNT_MIN_PAISE } from '../../../domain/money.js';
 import { lookupIfsc } from '../../../domain/ifsc.js';
 import { notFound } from '../../../domain/errors.js';
-import { PAYOUT_MODES } from '../../../domain/payout.js';
+import { CLIENT_REFERENCE_MAX, PAYOUT_MODES, REMARKS_MAX } from '../../../domain/payout.js';
 import { type ConsolePerson, DECISION_NOTE_MAX } from '../../../services/payouts/payout-approvals.js';
 import { okEnvelope } from '../../plugins/envelope.js';
 import { idempotencyKeyOf, sendCreateResponse } from '../../plugins/idempotency.js';
@@ -34,8 +34,8 @@ const ConsolePayoutBody = Type.Object(
     ),
     amount_paise: Type.Integer({ minimum: AMOUNT_MIN_PAISE, maximum: AMOUNT_MAX_PAISE }),
     mode: Type.Union(PAYOUT_MODES.map((m) => Type.Literal(m))),
-    client_reference: Type.Optional(Type.String({ maxLength: 100 })),
-    remarks: Type.Optional(Type.String({ maxLength: 255 })),
+    client_reference: Type.Optional(Type.String({ maxLength: CLIENT_REFERENCE_MAX })),
+    remarks: Type.Optional(Type.String({ maxLength: REMARKS_MAX })),
   },
   strict,
 );

@@ -8,7 +8,9 @@
  */
 import { Type } from '@sinclair/typebox';
 import { AMOUNT_MAX_PAISE, AMOUNT_MIN_PAISE } from '../../../domain/money.js';
-import { API_PAYOUT_STATUSES, checkRailRules, IMPS_MAX_PAISE, PAYOUT_MODES, RTGS_MIN_PAISE } from '../../../domain/payout.js';
+import {
+  API_PAYOUT_STATUSES, BENEFICIARY_NAME_MAX, checkRailRules, CLIENT_REFERENCE_MAX, IMPS_MAX_PAISE, PAYOUT_MODES, REMARKS_MAX, RTGS_MIN_PAISE,
+} from '../../../domain/payout.js';
 import { INDIAN_MOBILE_PATTERN } from '../../../domain/phone.js';
 import { Nullable, refTo, Text, Timestamp, UUID_PATTERN, Uuid, Livemode, StringEnum } from './common.js';
 import { listQuery, NEXT_CURSOR_DESCRIPTION } from './lists.js';
@@ -22,7 +24,7 @@ const IFSC_ISSUE = 'is not a valid Indian IFSC (format, bank and branch are chec
 
 export const InlineBeneficiary = Type.Object(
   {
-    name: Text(1, 160),
+    name: Text(1, BENEFICIARY_NAME_MAX),
     account_number: Type.String({ pattern: '^[0-9]{8,20}$', description: '8 to 20 digits; never returned' }),
     ifsc: Type.String({ pattern: IFSC_EITHER_CASE, 'x-issue': IFSC_ISSUE, description: 'valid 11-character Indian IFSC; bank and branch are checked' }),
     mobile: Type.String({ pattern: INDIAN_MOBILE_PATTERN.source, 'x-issue': 'must be an Indian 10-digit mobile number', description: 'Indian 10-digit mobile, no +91' }),
@@ -45,8 +47,8 @@ export const CreatePayoutRequest = Type.Object(
       description: `INR, in paise. IMPS at most ${IMPS_MAX_PAISE}, RTGS at least ${RTGS_MIN_PAISE}.`,
     }),
     mode: refTo(PayoutMode),
-    client_reference: Type.Optional(Type.String({ maxLength: 100 })),
-    remarks: Type.Optional(Type.String({ maxLength: 255 })),
+    client_reference: Type.Optional(Type.String({ maxLength: CLIENT_REFERENCE_MAX })),
+    remarks: Type.Optional(Type.String({ maxLength: REMARKS_MAX })),
   },
   {
     $id: 'CreatePayoutRequest',

@@ -1,6 +1,7 @@
 /**
- * One HTTP exchange of the service with the sandbox (the sandbox has its own copy for its
- * callbacks, src/sandbox/http.ts: the two sides share no code, as with any provider):
+ * One HTTP exchange of the service with a provider (the sandbox's PSP and bank, RazorpayX; the
+ * sandbox has its own copy for its callbacks, src/sandbox/http.ts: the two sides share no code,
+ * as with any provider):
  * bounded by `timeoutMs` from start to the last byte of the body, which is always read whole.
  * undici's `request` rather than `fetch`: the same keep-alive connection pool without the WHATWG
  * Request/Response/stream layers, which cost more CPU than the exchange itself on this path

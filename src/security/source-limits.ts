@@ -10,9 +10,9 @@
  */
 import ipaddr from 'ipaddr.js';
 import { LRUCache } from 'lru-cache';
-import { AppError } from '../../domain/errors.js';
-import type { Logger } from '../../observability/logger.js';
-import type { RateDecision, RateLimiter } from '../../security/rate-limiter.js';
+import { AppError } from '../domain/errors.js';
+import type { Logger } from '../observability/logger.js';
+import type { RateDecision, RateLimiter } from './rate-limiter.js';
 
 /**
  * The key of an address: IPv4 as is, IPv6 by its /64 (one subscriber's network is a /64, and
