@@ -325,7 +325,7 @@ describe('the CLI', () => {
     const all = parseJsonOutput(await runTijori(ts, ['event', 'list', '--org', org, '--json']));
     assert.deepEqual(all.events.map((e: any) => e.event_id), evs.map((e) => e.id).reverse(), 'newest first');
     assert.equal(all.next_cursor, null);
-    assert.deepEqual(Object.keys(all.events[0]).sort(), ['aggregate_id', 'aggregate_type', 'created_at', 'deliveries', 'delivery_state', 'event_id', 'type']);
+    assert.deepEqual(Object.keys(all.events[0]).sort(), ['aggregate_id', 'aggregate_type', 'created_at', 'deliveries', 'delivery_state', 'event_id', 'reference', 'type']);
 
     const list = async (query: string): Promise<any> => {
       const r = await ts.admin<any>('GET', `/orgs/${org}/events?${query}`);

@@ -122,3 +122,26 @@ test('events name their order; API clients show when they were last used', async
   const seenAt = await poll(async () => (await listed())?.last_used_at ?? undefined, { what: 'last_used_at', timeoutMs: 5_000, stepMs: 100 });
   assert.ok(Date.now() - Date.parse(seenAt) < 10 * 60_000, seenAt);
 });
+
+test('no single person moves money: an admin who started a refund in the console cannot approve it (403 SELF_APPROVAL_DENIED); a reviewer can', async () => {
+  const order = await createOrder(ts, a, intentBody({ merchant_order_reference: 'INV-DUAL-1', amount_paise: 40_000 }));
+  const pay = await runTijori(ts, ['sandbox', 'pay', order.order_id, '--json']);
+  assert.equal(pay.code, 0, pay.stderr);
+  const admin = await signedInUser(ts, a.orgId, 'refund.admin@asha.example', 'admin');
+  await poll(async () => (await admin.call('GET', `/payment-orders/${order.id}`)).body.data?.order.status === 'PAID' || undefined, { what: 'order paid', timeoutMs: 15_000, stepMs: 100 });
+  const started = await start(admin, order.id, { amount_paise: 15_000, reason: 'Damaged' });
+  assert.equal(started.status, 201, started.text);
+  assert.equal(started.body.data.status, 'PENDING_REVIEW');
+
+  const self = await admin.call('POST', `/refunds/${started.body.data.id}/approve`, { note: 'mine' });
+  assert.equal(self.status, 403, self.text);
+  assert.equal(self.body.error.code, 'SELF_APPROVAL_DENIED');
+  assert.ok(self.body.request_id);
+  const still = await ts.database.db.query('SELECT status, requested_by_user_id FROM refunds WHERE id = $1', [started.body.data.id]);
+  assert.equal(still.rows[0]!.status, 'PENDING_REVIEW', 'nothing moved');
+  assert.equal(still.rows[0]!.requested_by_user_id, admin.userId);
+
+  const ok = await reviewer.call('POST', `/refunds/${started.body.data.id}/approve`, { note: 'checked' });
+  assert.equal(ok.status, 200, ok.text);
+  assert.equal(ok.body.data.status === 'PROCESSING' || ok.body.data.status === 'SUCCESS', true, ok.text);
+});

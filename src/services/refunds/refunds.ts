@@ -6,6 +6,7 @@
  * `collection.refund.requested` event in that one transaction, so concurrent requests on any
  * number of instances queue on the lock. Submission to the provider: refund-submission.ts.
  */
+import { assertTwoPeople } from '../shared/dual-control.js';
 import type { Config } from '../../config.js';
 import { AppError, notFound, validationError } from '../../domain/errors.js';
 import { isRefundable } from '../../domain/payment-order.js';
@@ -36,6 +37,8 @@ export interface RefundDecision {
   /** The acting user (an opaque id until the console's users exist). */
   actor: string;
   note: string;
+  /** The deciding console user (dual control against the refund's requester); absent for the operator. */
+  deciderUserId?: string | undefined;
   /** When given, a refund of another organization is not found (the console passes its user's). */
   orgId?: string | undefined;
   /** Runs in the decision's transaction after the refund moved (the console writes its audit entry here). */
@@ -89,7 +92,7 @@ export class RefundsService {
     const key = req.key();
     const principal: Principal = { pk: order.client_pk, clientId: '', orgId: order.org_id, scopes: [], rateLimitPerMinute: 0 };
     const scope: IdempotencyScope = { clientPk: order.client_pk, key, method: 'POST', path: `/console/api/payment-orders/${order.id}/refunds`, body: { user_id: req.userId, form: req.body } };
-    return this.create({ principal, scope, orderRef: order.id, body: req.body, requestId: req.requestId, onCreated: req.onCreated });
+    return this.create({ principal, scope, orderRef: order.id, body: req.body, requestId: req.requestId, onCreated: req.onCreated, requestedByUserId: req.userId });
   }
 
   /** POST /merchant/payment-orders/{order}/refunds (Idempotency-Key required). */
@@ -100,6 +103,8 @@ export class RefundsService {
     body: CreateRefundBody;
     requestId: string;
     onCreated?: ((tx: Queryable, refund: RefundRow) => Promise<void>) | undefined;
+    /** The console user who started it: its approval is refused to the same person (dual control). */
+    requestedByUserId?: string | undefined;
   }): Promise<CreateResponse> {
     const input = validateBody(req.body);
     const ref = orderRefFor(req.orderRef);
@@ -131,6 +136,7 @@ export class RefundsService {
           livemode: order.livemode,
           // This request submits it right after the commit; the worker takes over if it cannot.
           leaseMs: status === 'PROCESSING' ? this.ctx.config.payout.leaseMs : null,
+          requestedByUserId: req.requestedByUserId,
         }, order);
         await req.onCreated?.(tx, refund);
         const key = keyFor({ status: 201, body: { success: true, data: refundView(refund), request_id: req.requestId }, resourceType: 'refund', resourceId });
@@ -199,6 +205,10 @@ export class RefundsService {
     const updated = await this.ctx.db.tx(async (tx) => {
       const r = await lockRefund(tx, found.id);
       if (!r) throw notFound('refund');
+      // No single person moves money: whoever started the refund in the console does not approve it.
+      if (decision === 'approve' && r.requested_by_user_id !== null && d.deciderUserId !== undefined) {
+        await assertTwoPeople(tx, r.requested_by_user_id, d.deciderUserId, 'refund');
+      }
       // Decided once: of two reviewers at once, the second finds it decided (409).
       const row = await reviewRefund(tx, r, { kind: decision, actor: d.actor, note: d.note, leaseMs: this.ctx.config.payout.leaseMs });
       if (!row) throw new AppError('INVALID_STATE', `This refund was already reviewed${r.reviewed_by ? ` by ${r.reviewed_by}` : ''}; it is ${r.status}.`);

@@ -4,16 +4,16 @@
  * password was set with a set-up link shown to someone else (an admin's invitation or reset link)
  * is, for this rule, that someone (console-repo.ts credentialRoots follows the chain). The
  * operator's CLI is not a person of the organization, and a mailed link is shown to nobody, so the
- * users they set up stand for themselves. The one place the rule lives: payout approvals and bulk
- * file approvals both ask it.
+ * users they set up stand for themselves. The one place the rule lives: payout approvals, bulk
+ * file approvals and refund approvals (of refunds started in the console) all ask it.
  */
 import { AppError } from '../../domain/errors.js';
 import type { Queryable } from '../../store/db.js';
 import { credentialRoots } from '../../store/repos/console-repo.js';
 
 /** Refuses (403 SELF_APPROVAL_DENIED) an approval by the maker or by someone who is, by credentials, the maker. */
-export async function assertTwoPeople(q: Queryable, makerUserId: string, checkerUserId: string, what: 'payout' | 'file'): Promise<void> {
-  const thing = what === 'payout' ? 'made this payout' : 'uploaded this file';
+export async function assertTwoPeople(q: Queryable, makerUserId: string, checkerUserId: string, what: 'payout' | 'file' | 'refund'): Promise<void> {
+  const thing = what === 'payout' ? 'made this payout' : what === 'file' ? 'uploaded this file' : 'started this refund';
   if (makerUserId === checkerUserId) throw new AppError('SELF_APPROVAL_DENIED', `You ${thing}; another checker must approve or reject it.`);
   const roots = await credentialRoots(q, [makerUserId, checkerUserId]);
   const maker = roots.get(makerUserId) ?? makerUserId;

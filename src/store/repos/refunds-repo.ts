@@ -18,6 +18,8 @@ export interface RefundRow {
   provider_reference: string | null;
   failure_reason: string | null;
   reviewed_by: string | null;
+  /** The console user who started it (migration 0040); null through the merchant API. */
+  requested_by_user_id: string | null;
   review_note: string | null;
   reviewed_at: Date | null;
   claimed_until: Date | null;
@@ -60,14 +62,16 @@ export async function completedAmount(q: Queryable, orderPk: string): Promise<nu
 export type NewRefund = Pick<RefundRow, 'id' | 'refund_id' | 'order_pk' | 'org_id' | 'client_pk' | 'amount_paise' | 'reason' | 'status' | 'provider' | 'livemode'> & {
   /** Held by the creating request while it calls the provider (PROCESSING only). */
   leaseMs: number | null;
+  /** The console user who started it; absent through the merchant API. */
+  requestedByUserId?: string | undefined;
 };
 
 export async function insertRefund(q: Queryable, r: NewRefund): Promise<RefundRow> {
   const res = await q.query<RefundRow>(
-    `INSERT INTO refunds (id, refund_id, order_pk, org_id, client_pk, amount_paise, reason, status, provider, livemode, claimed_until)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, CASE WHEN $11::bigint IS NULL THEN NULL ELSE now() + make_interval(secs => $11::double precision / 1000) END)
+    `INSERT INTO refunds (id, refund_id, order_pk, org_id, client_pk, amount_paise, reason, status, provider, livemode, claimed_until, requested_by_user_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, CASE WHEN $11::bigint IS NULL THEN NULL ELSE now() + make_interval(secs => $11::double precision / 1000) END, $12)
      RETURNING *`,
-    [r.id, r.refund_id, r.order_pk, r.org_id, r.client_pk, r.amount_paise, r.reason, r.status, r.provider, r.livemode, r.leaseMs],
+    [r.id, r.refund_id, r.order_pk, r.org_id, r.client_pk, r.amount_paise, r.reason, r.status, r.provider, r.livemode, r.leaseMs, r.requestedByUserId ?? null],
   );
   return res.rows[0]!;
 }

@@ -111,6 +111,7 @@ export async function registerConsoleReviewRoutes(app: FastifyInstance, ctx: App
       const decision = {
         refund,
         actor: deciderOf(request),
+        deciderUserId: sessionOf(request).user.id,
         note,
         orgId,
         onDecided: (tx: Parameters<typeof recordAudit>[0], before: { id: string; refund_id: string; status: string; amount_paise: number }, after: { status: string }) =>
