@@ -109,3 +109,20 @@ test('people set up by the operator stay two people: their approval goes through
   assert.equal(r.status, 200, r.text);
   assert.equal(r.body.data.status, 'PROCESSING');
 });
+
+test('an admin closes a loop of issued credentials (A invites B, then B re-issues A) and approves their own payout: refused', async () => {
+  const a = await signedInUser(w.t, w.client.orgId, 'dc-loop-a@example.com', 'admin');
+  const b = await invite(a, 'dc-loop-b@example.com', 'admin');
+  // Signed in as B (A holds B's password), A is given a new set-up link of their own and uses it.
+  const link = await b.call('POST', `/users/${a.userId}/setup-link`);
+  assert.equal(link.status, 200, link.text);
+  const aAgain = await takeOver(link.body.data.setup_url);
+  const loop = await w.t.database.db.query<{ email: string; by: string }>(
+    `SELECT u.email, i.email AS by FROM console_users u JOIN console_users i ON i.id = u.credentials_issued_by WHERE u.email IN ('dc-loop-a@example.com', 'dc-loop-b@example.com') ORDER BY u.email`,
+  );
+  assert.deepEqual(loop.rows, [
+    { email: 'dc-loop-a@example.com', by: 'dc-loop-b@example.com' },
+    { email: 'dc-loop-b@example.com', by: 'dc-loop-a@example.com' },
+  ], 'the credentials form a loop');
+  await assertRefused(b, await make(aAgain, 10_009));
+});

@@ -8,11 +8,11 @@
 import { AppError } from '../../domain/errors.js';
 import { isUuid } from '../../domain/text.js';
 import { movesMoney } from '../../domain/scopes.js';
+import { samePerson } from '../shared/dual-control.js';
 import type { Db } from '../../store/db.js';
 import { newRowId } from '../../store/row-id.js';
 import * as requestsRepo from '../../store/repos/api-client-requests-repo.js';
 import * as repo from '../../store/repos/clients-repo.js';
-import { credentialRoots } from '../../store/repos/console-repo.js';
 import type { ClientChanges, ClientsService } from '../shared/clients.js';
 import { type Actor, recordAudit } from './audit.js';
 
@@ -212,8 +212,7 @@ export class ConsoleApiClients {
       const r = isUuid(requestId) ? await requestsRepo.findRequest(q, orgId, requestId, { forUpdate: true }) : null;
       if (!r) throw new AppError('NOT_FOUND', 'No such request.');
       if (r.requested_by === decider) throw new AppError('SELF_APPROVAL_DENIED', 'You asked for this credential; another admin must approve or reject it.');
-      const roots = await credentialRoots(q, [r.requested_by, decider]);
-      if ((roots.get(r.requested_by) ?? r.requested_by) === (roots.get(decider) ?? decider)) {
+      if (await samePerson(q, r.requested_by, decider)) {
         throw new AppError('SELF_APPROVAL_DENIED', 'You and the requester are not two people: your credentials and theirs were issued by one of you, or by one person to both. Another admin must decide.');
       }
       if (r.status !== 'PENDING') throw new AppError('INVALID_STATE', `This request was already decided; it is ${r.status}.`);

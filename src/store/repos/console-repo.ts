@@ -155,22 +155,24 @@ export async function setCredentialsIssuedBy(q: Queryable, userId: string, issue
 }
 
 /**
- * The person behind each user's current credentials: follow credentials_issued_by (who was shown
- * the link that set them) until a user whose credentials nobody of the organization issued (the
- * operator's CLI, a mailed link) or who issued their own. Answers user id → root user id.
+ * Everyone behind each user's current credentials: the user, who was shown the link that set them
+ * (credentials_issued_by), who was shown the link that set that one's, and so on, until a user
+ * whose credentials nobody of the organization issued (the operator's CLI, a mailed link). A loop
+ * (A issued B's credentials, then B issued A's) ends where it meets a user already on the path, so
+ * both stand behind each other. Answers user id → ids behind it (itself included).
  */
-export async function credentialRoots(q: Queryable, userIds: string[]): Promise<Map<string, string>> {
-  const r = await q.query<{ start: string; root: string }>(
-    `WITH RECURSIVE chain(start, id, issued_by, depth) AS (
-       SELECT u.id, u.id, u.credentials_issued_by, 0 FROM console_users u WHERE u.id = ANY($1::uuid[])
+export async function credentialAncestors(q: Queryable, userIds: string[]): Promise<Map<string, string[]>> {
+  const r = await q.query<{ start: string; ancestors: string[] }>(
+    `WITH RECURSIVE chain(start, id, issued_by, path) AS (
+       SELECT u.id, u.id, u.credentials_issued_by, ARRAY[u.id] FROM console_users u WHERE u.id = ANY($1::uuid[])
        UNION ALL
-       SELECT c.start, u.id, u.credentials_issued_by, c.depth + 1
+       SELECT c.start, u.id, u.credentials_issued_by, c.path || u.id
          FROM chain c JOIN console_users u ON u.id = c.issued_by
-        WHERE c.issued_by <> c.id AND c.depth < 50)
-     SELECT DISTINCT ON (start) start, id AS root FROM chain ORDER BY start, depth DESC`,
+        WHERE NOT u.id = ANY(c.path))
+     SELECT start, array_agg(id) AS ancestors FROM chain GROUP BY start`,
     [userIds],
   );
-  return new Map(r.rows.map((row) => [row.start, row.root]));
+  return new Map(r.rows.map((row) => [row.start, row.ancestors]));
 }
 
 export async function peekSetupToken(q: Queryable, tokenHash: Buffer): Promise<string | null> {
