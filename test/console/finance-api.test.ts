@@ -145,3 +145,19 @@ test('no single person moves money: an admin who started a refund in the console
   assert.equal(ok.status, 200, ok.text);
   assert.equal(ok.body.data.status === 'PROCESSING' || ok.body.data.status === 'SUCCESS', true, ok.text);
 });
+
+test("a refund started in the console waits for a reviewer even when the organization's refunds need no review", async () => {
+  const set = await runTijori(ts, ['org', 'set', '--org', a.orgId, '--refund-review', 'none', '--json']);
+  assert.equal(set.code, 0, set.stderr);
+  try {
+    const order = await createOrder(ts, a, intentBody({ merchant_order_reference: 'INV-NOREVIEW-1', amount_paise: 20_000 }));
+    const pay = await runTijori(ts, ['sandbox', 'pay', order.order_id, '--json']);
+    assert.equal(pay.code, 0, pay.stderr);
+    await poll(async () => (await maker.call('GET', `/payment-orders/${order.id}`)).body.data?.order.status === 'PAID' || undefined, { what: 'order paid', timeoutMs: 15_000, stepMs: 100 });
+    const r = await start(maker, order.id, { amount_paise: 5_000, reason: 'Late delivery' });
+    assert.equal(r.status, 201, r.text);
+    assert.equal(r.body.data.status, 'PENDING_REVIEW', 'one person alone does not send money back');
+  } finally {
+    await runTijori(ts, ['org', 'set', '--org', a.orgId, '--refund-review', 'required', '--json']);
+  }
+});

@@ -121,7 +121,9 @@ export class RefundsService {
         if (!order || order.client_pk !== req.principal.pk || (ref!.orderId !== undefined && order.order_id !== ref!.orderId)) throw notFound('payment order');
         if (!isRefundable(order.status)) throw new AppError('INVALID_STATE', `A payment order in status ${order.status} cannot be refunded; only PAID or MANUALLY_CONFIRMED orders can.`);
         const amount = refundAmount(order.amount_paise, await repo.committedAmount(tx, order.id), input.amountPaise);
-        const status = initialRefundStatus(review);
+        // A refund started by a console user always waits for another person's review, whatever the
+        // organization's setting (an admin may set `none` alone): no single person moves money.
+        const status = req.requestedByUserId !== undefined ? 'PENDING_REVIEW' : initialRefundStatus(review);
         const refund = await createRefund(tx, {
           id: resourceId,
           refund_id: refundIdFor(resourceId),
