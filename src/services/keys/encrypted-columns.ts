@@ -56,6 +56,8 @@ export const NOT_ENCRYPTED: Readonly<Record<string, string>> = {
   'api_clients.secret_rotated_at': 'a time',
   'api_clients.previous_secret_expires_at': 'a time',
   'callback_destinations.next_secret_active_from': 'a time (when a rotated secret takes over)',
+  'console_users.credentials_issued_by': 'a user id (who was shown the set-up link), for dual control',
+  'console_signin_unknown.email_hash': 'SHA-256 of an unknown sign-in email, for counting attempts; never decrypted',
   'beneficiaries.account_lookup': 'keyed look-up hash (LOOKUP_KEY), not a ciphertext',
   'beneficiaries.account_number_last4': 'last four digits, shown everywhere by design',
   'bulk_payout_files.sha256': 'digest of an uploaded file',
