@@ -11,6 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { DISABLE_FAILING_AFTER_MS } from '../../src/services/callbacks/destinations.js';
 import { signedInUser } from '../support/console.js';
+import { poll } from '../support/poll.js';
 import type { TestService } from '../support/service.js';
 import { startTrustedReceiver, type TrustedReceiver } from '../callbacks/helpers.js';
 import { assertCleanConsoleRun, openPage, seriousA11yViolations, shot, signIn, SKIP_NO_BROWSER, startConsoleAndBrowser, stopConsoleAndBrowser } from './browser-support.js';
@@ -108,6 +109,12 @@ describe('callback destinations and events pages in a browser', { skip: SKIP_NO_
       await page.getByRole('button', { name: `Replay event ${eventId}` }).click();
       await page.getByRole('status').filter({ hasText: 'Replayed' }).first().waitFor();
       await r.rx.waitForRequests(3);
+      // The replay's success is written after the receiver answered; a success clears the failing
+      // clock set below, so wait until no delivery of the organization is still pending.
+      await poll(
+        async () => (await ts.svc.ctx.db.query("SELECT count(*)::int AS n FROM callback_deliveries WHERE org_id = $1 AND status = 'pending'", [org])).rows[0]?.n === 0 || undefined,
+        { what: 'the replayed delivery recorded', timeoutMs: 30_000, stepMs: 100 },
+      );
 
       // A destination disabled after failing for 3 days: the banner on every signed-in page.
       await ts.svc.ctx.db.query("UPDATE callback_destinations SET failing_since = now() WHERE org_id = $1 AND kind = 'payin'", [org]);
