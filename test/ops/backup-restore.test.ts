@@ -34,7 +34,7 @@ async function serverMajor(): Promise<number> {
   const c = new pg.Client({ connectionString: serverUrl() });
   await c.connect();
   try {
-    return Math.floor(Number((await c.query<{ v: string }>('SHOW server_version_num')).rows[0]?.v) / 10_000);
+    return Math.floor(Number((await c.query<{ v: string }>("SELECT current_setting('server_version_num') AS v")).rows[0]?.v) / 10_000);
   } finally {
     await c.end();
   }
