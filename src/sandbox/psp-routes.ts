@@ -175,8 +175,14 @@ function registerRefundRoutes(server: FastifyInstance, deps: SandboxDeps): void 
     if (!c || c.status !== 'SUCCESS') return problem(reply, 422, 'not_refundable', 'the collection was not paid');
     const paid = c.paid_amount_paise ?? c.amount_paise;
     const refunded = await repo.refundedOfCollection(deps.db, c.reference);
-    // Like a bank: a refund that would return more than was paid is refused, not executed.
-    if (refunded + b.amount_paise > paid) return problem(reply, 422, 'exceeds_paid_amount', 'the refunds would exceed the amount paid');
+    // Like a bank: a refund that would return more than was paid is refused, not executed. A request
+    // racing one with the same reference sees that one's amount in the sum: it is answered with what
+    // that one did (a retried submit after an inquiry that came too early), never refused.
+    if (refunded + b.amount_paise > paid) {
+      const raced = await repo.findRefund(deps.db, b.reference);
+      if (raced) return sameRefund(reply, raced, b);
+      return problem(reply, 422, 'exceeds_paid_amount', 'the refunds would exceed the amount paid');
+    }
     const failureReason = b.amount_paise % 100 === SANDBOX_FAILING_REFUND_SUFFIX ? 'Refund declined by the payer bank (sandbox: amount ending in 13 paise)' : null;
     const executed = await repo.executeRefund(deps.db, {
       reference: b.reference,
