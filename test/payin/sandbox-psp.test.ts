@@ -93,3 +93,17 @@ test('callbacks are signed and retried until the receiver answers 2xx, with the 
   sender.close();
   server.close();
 });
+
+test('refunds: one reference sent many times at once is executed once and every request gets that refund, never "exceeds the paid amount"', async () => {
+  const c = collection();
+  await psp('POST', '/psp/collections', c);
+  assert.equal((await psp('POST', `/psp/collections/${c.reference}/pay`, { callback: false })).status, 200);
+  // The whole amount, so a request that counted a twin's execution in the sum would be refused.
+  const refund = { reference: `RF${c.reference}`, collection_reference: c.reference, amount_paise: c.amount_paise };
+  const answers = await Promise.all(Array.from({ length: 12 }, () => psp('POST', '/psp/refunds', refund)));
+  assert.deepEqual([...new Set(answers.map((a) => a.status))].sort(), answers.some((a) => a.status === 200) ? [200, 201] : [201], JSON.stringify(answers.map((a) => a.body)));
+  assert.equal(answers.filter((a) => a.status === 201).length, 1, 'executed once');
+  assert.equal(new Set(answers.map((a) => a.body.provider_reference)).size, 1, 'every answer names the one refund');
+  const other = await psp('POST', '/psp/refunds', { ...refund, reference: `RG${c.reference}` });
+  assert.equal(other.status, 422, 'a second refund of the whole amount is refused');
+});
