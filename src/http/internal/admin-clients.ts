@@ -6,10 +6,11 @@ import { OPERATOR, recordAudit } from '../../services/console/audit.js';
 import { Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { validationError } from '../../domain/errors.js';
+import { MAX_OVERLAP_HOURS } from '../../services/shared/clients.js';
 import { okEnvelope } from '../plugins/envelope.js';
 
-/** `--overlap-hours N`: how long the old secret keeps working (0–168, default 0). */
-const RotateBody = Type.Object({ overlap_hours: Type.Optional(Type.Integer({ minimum: 0, maximum: 168 })) }, { additionalProperties: false });
+/** `--overlap-hours N`: how long the old secret keeps working (0–MAX_OVERLAP_HOURS, default 0). */
+const RotateBody = Type.Object({ overlap_hours: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_OVERLAP_HOURS })) }, { additionalProperties: false });
 import { ClientBody, ClientParams, IpBody, OrgBody, SetBody } from './schemas/clients.js';
 import { OrgParams } from './schemas/users.js';
 
@@ -88,7 +89,7 @@ export async function registerAdminClientRoutes(app: FastifyInstance, ctx: AppCo
     const { client_id } = request.params;
     // The body is optional (contract §2's call sends none), so it is checked here rather than by the route schema.
     const body: unknown = request.body ?? {};
-    if (!Value.Check(RotateBody, body)) throw validationError([{ field: 'overlap_hours', issue: 'must be an integer from 0 to 168' }]);
+    if (!Value.Check(RotateBody, body)) throw validationError([{ field: 'overlap_hours', issue: `must be an integer from 0 to ${MAX_OVERLAP_HOURS}` }]);
     const overlapHours = body.overlap_hours ?? 0;
     const actor = { ...OPERATOR, ip: request.ip };
     const r = await ctx.clients.rotateSecretWithOverlap(client_id, overlapHours, (q, { orgId, previousSecretExpiresAt }) =>

@@ -94,10 +94,6 @@ export async function addAllowedIp(q: Queryable, clientId: string, ip: string): 
   return r.rows[0]?.allowed_ips ?? null;
 }
 
-export async function replaceSecretHash(q: Queryable, clientId: string, hash: Buffer): Promise<boolean> {
-  return (await replaceSecretHashWithOverlap(q, clientId, hash, 0)) !== null;
-}
-
 /**
  * Replaces the secret; with `overlapHours` > 0 the replaced one keeps working that long (0: it stops
  * at once, and any earlier overlap ends too). Null for an unknown client.
