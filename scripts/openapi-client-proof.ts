@@ -84,18 +84,26 @@ export async function pay(beneficiaryId: string): Promise<string> {
   return [created.data.data.transaction_id, created.data.approval_required, reason].join(' ');
 }
 
-// The request rules are in the types: an INTENT order without the customer, or a payout with
-// neither beneficiary_id nor beneficiary, does not compile (one with both is refused by the
-// service: TypeScript's unions allow extra members).
+// The request rules are in the types (issue 31): each case below compiled when the document had one
+// request type with optional fields, and must not compile now. An INTENT order without the customer
+// or without consent; a payout with neither beneficiary_id nor beneficiary, or with both.
+const key = () => ({ header: { 'Idempotency-Key': crypto.randomUUID() } });
 export const intentWithoutCustomer = () =>
   // @ts-expect-error INTENT needs customer_name, customer_email, customer_phone and customer_consent
-  api.POST('/merchant/payment-orders', { params: { header: { 'Idempotency-Key': crypto.randomUUID() } }, body: { amount_paise: 100, purpose: 'x', response_mode: 'INTENT' } });
+  api.POST('/merchant/payment-orders', { params: key(), body: { amount_paise: 100, purpose: 'x', response_mode: 'INTENT' } });
+export const intentWithoutConsent = () =>
+  // @ts-expect-error INTENT needs customer_consent: true
+  api.POST('/merchant/payment-orders', { params: key(), body: { amount_paise: 100, purpose: 'x', response_mode: 'INTENT', customer_name: 'A', customer_email: 'a@example.in', customer_phone: '9876543210', customer_consent: false } });
+export const checkoutOrder = () =>
+  api.POST('/merchant/payment-orders', { params: key(), body: { amount_paise: 100, purpose: 'x' } });
 export const noBeneficiary = () =>
-  api.POST('/merchant/payouts', {
-    params: { header: { 'Idempotency-Key': crypto.randomUUID() } },
-    // @ts-expect-error one of beneficiary_id and beneficiary is required
-    body: { amount_paise: 100, mode: 'IMPS' },
-  });
+  // @ts-expect-error one of beneficiary_id and beneficiary is required
+  api.POST('/merchant/payouts', { params: key(), body: { amount_paise: 100, mode: 'IMPS' } });
+export const bothBeneficiaries = () =>
+  // @ts-expect-error not both: beneficiary_id and beneficiary
+  api.POST('/merchant/payouts', { params: key(), body: { amount_paise: 100, mode: 'IMPS', beneficiary_id: '00000000-0000-4000-8000-000000000000', beneficiary: { name: 'Asha Rao', account_number: '12345678901', ifsc: 'HDFC0000001', mobile: '9876543210', details_confirmation: true } } });
+export const newBeneficiary = () =>
+  api.POST('/merchant/payouts', { params: key(), body: { amount_paise: 100, mode: 'IMPS', beneficiary: { name: 'Asha Rao', account_number: '12345678901', ifsc: 'HDFC0000001', mobile: '9876543210', details_confirmation: true } } });
 
 export async function refund(orderRef: string): Promise<string> {
   const created = await api.POST('/merchant/payment-orders/{order}/refunds', {

@@ -1139,7 +1139,7 @@ export type components = {
             /** @description where the hosted page sends the payer back; a browser convenience only, never proof of payment */
             return_url?: string;
         } & (unknown & unknown);
-        /** @description A payout to a beneficiary saved before (`beneficiary_id`). */
+        /** @description A payout to a beneficiary saved before (`beneficiary_id`; `beneficiary` must be absent). */
         PayoutToSavedBeneficiaryRequest: {
             /** @description an active payout route; the default route when omitted */
             bank_connection_id?: string;
@@ -1153,8 +1153,9 @@ export type components = {
             remarks?: string;
             /** @description an active confirmed beneficiary; required when beneficiary is omitted */
             beneficiary_id: string;
+            beneficiary?: never;
         } & (unknown & unknown);
-        /** @description A payout to a beneficiary given in full (`beneficiary`), saved for later. */
+        /** @description A payout to a beneficiary given in full (`beneficiary`; `beneficiary_id` must be absent), saved for later. */
         PayoutToNewBeneficiaryRequest: {
             /** @description an active payout route; the default route when omitted */
             bank_connection_id?: string;
@@ -1167,6 +1168,7 @@ export type components = {
             client_reference?: string;
             remarks?: string;
             beneficiary: components["schemas"]["InlineBeneficiary"];
+            beneficiary_id?: never;
         } & (unknown & unknown);
     };
     responses: never;

@@ -78,7 +78,9 @@ const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 /**
  * The two request rules a generator loses when they are `if/then` or an `allOf` of `oneOf`s
  * (INTENT needs the customer; exactly one of beneficiary_id and beneficiary) stated again as a
- * `oneOf` of whole request types, so openapi-typescript makes a union that enforces them. Only the
+ * `oneOf` of whole request types, so openapi-typescript makes a union that enforces them (each payout
+ * branch names the other's field with the `false` schema, which openapi-typescript makes `?: never`,
+ * so a body with both does not compile either). Only the
  * document changes: the service validates with the route's own schema (same rules, same words).
  */
 function discriminateRequests(schemas: Json | undefined): void {
@@ -110,14 +112,14 @@ function discriminateRequests(schemas: Json | undefined): void {
     const common = { type: 'object', additionalProperties: false, ...(others.length > 0 ? { allOf: others } : {}) };
     schemas.PayoutToSavedBeneficiaryRequest = {
       ...common,
-      description: 'A payout to a beneficiary saved before (`beneficiary_id`).',
-      properties: { ...rest, beneficiary_id: byId },
+      description: 'A payout to a beneficiary saved before (`beneficiary_id`; `beneficiary` must be absent).',
+      properties: { ...rest, beneficiary_id: byId, beneficiary: false },
       required: [...(payout.required as string[]), 'beneficiary_id'],
     };
     schemas.PayoutToNewBeneficiaryRequest = {
       ...common,
-      description: 'A payout to a beneficiary given in full (`beneficiary`), saved for later.',
-      properties: { ...rest, beneficiary: inline },
+      description: 'A payout to a beneficiary given in full (`beneficiary`; `beneficiary_id` must be absent), saved for later.',
+      properties: { ...rest, beneficiary: inline, beneficiary_id: false },
       required: [...(payout.required as string[]), 'beneficiary'],
     };
     schemas.CreatePayoutRequest = { description: payout.description, oneOf: [ref('PayoutToSavedBeneficiaryRequest'), ref('PayoutToNewBeneficiaryRequest')] };
