@@ -77,6 +77,10 @@ test('a refund started in the console: maker or admin only, one per key, never m
   assert.equal(otherOrg.status, 404, "another organization's order is not found");
   const bad = await start(maker, paid.id, { amount_paise: -5 });
   assert.equal(bad.status, 422, bad.text);
+  // The merchant API's bound (schemas/refunds.ts), also what the OpenAPI document says (issue 31).
+  const huge = await start(maker, paid.id, { amount_paise: 10_000_000_001 });
+  assert.equal(huge.status, 422, huge.text);
+  assert.deepEqual(huge.body.error.details, [{ field: 'amount_paise', issue: 'must be at most 10000000000' }]);
 
   // What is left (₹300.00) by default.
   const rest = await start(maker, paid.id, {});

@@ -1098,7 +1098,10 @@ export type components = {
             customer_phone?: string;
             /** @description must be true for INTENT */
             customer_consent?: boolean;
-            /** @description default 30; the window starts when payer details are given */
+            /**
+             * Format: int32
+             * @description default 30; the window starts when payer details are given
+             */
             expires_in_minutes?: number;
             /** @description this order's own callback destination; required together with callback_secret. Loopback, private, link-local and metadata addresses are refused unless the operator allows them. */
             callback_url?: string;
@@ -1130,7 +1133,10 @@ export type components = {
              * @enum {boolean}
              */
             customer_consent: true;
-            /** @description default 30; the window starts when payer details are given */
+            /**
+             * Format: int32
+             * @description default 30; the window starts when payer details are given
+             */
             expires_in_minutes?: number;
             /** @description this order's own callback destination; required together with callback_secret. Loopback, private, link-local and metadata addresses are refused unless the operator allows them. */
             callback_url?: string;

@@ -11,6 +11,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { AJV_OPTIONS } from '../base-app.js';
 import { registerConsoleApi } from './console/api.js';
+import { writeOutBounds } from './openapi-bounds.js';
 import { CONSOLE_SECURITY_SCHEMES } from './console/schemas/common.js';
 import { registerPublicRoutes } from './routes.js';
 import { API_COMPONENTS } from './schemas/index.js';
@@ -159,6 +160,7 @@ function finishDocument(doc: Json): Json {
       }
     }
   }
+  writeOutBounds([doc.components, doc.paths, doc.webhooks]);
   return doc;
 }
 
@@ -173,7 +175,9 @@ export const SWAGGER_OPTIONS: FastifyDynamicSwaggerOptions = {
         'Every answer carries a `request_id`; errors use the envelope `ErrorEnvelope` with a code of `ErrorCode`.',
       license: { name: 'Proprietary', identifier: 'LicenseRef-Tijori' },
     },
-    servers: [{ url: API_PREFIX, description: 'relative to the service origin' }],
+    // Each deployment is one server: production (live clients) and sandbox (sandbox clients) share
+    // it, `livemode` tells them apart. Public: `x-internal: false` (OWASP API9, inventory).
+    servers: [{ url: API_PREFIX, description: 'relative to the service origin: your deployment, production and sandbox alike (`livemode` says which)', ...{ 'x-internal': false } }],
     tags: [
       { name: 'payment orders', description: 'INR collections: hosted checkout or UPI intent (API §4.1, §4.2)' },
       { name: 'payouts', description: 'Direct bank payouts (API §4.3, §4.4)' },

@@ -14,7 +14,7 @@ export const DecisionBody = Type.Object({ note: Type.String({ minLength: 1, maxL
 /** A refund started on an order's page: the merchant API's body (contract §6); the amount defaults to what is left. */
 export const OrderParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 export const StartRefundBody = Type.Object(
-  { amount_paise: Type.Optional(Type.Integer({ minimum: 1 })), reason: Type.Optional(Type.String({ maxLength: 255 })) },
+  { amount_paise: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000_000_000 })), reason: Type.Optional(Type.String({ maxLength: 255 })) },
   strict,
 );
 
