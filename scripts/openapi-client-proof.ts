@@ -9,7 +9,7 @@
  *   TEST_DATABASE_URL=... npm run proof:openapi-client
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestService } from '../test/support/service.js';
 
@@ -18,10 +18,12 @@ rmSync(dir, { recursive: true, force: true });
 mkdirSync(dir, { recursive: true });
 
 const service = await startTestService();
+let documentText = '';
 try {
   const res = await fetch(`${service.svc.publicUrl}/api/v1/openapi.json`);
   if (res.status !== 200) throw new Error(`GET /api/v1/openapi.json answered ${res.status}`);
-  writeFileSync(join(dir, 'openapi.json'), await res.text());
+  documentText = await res.text();
+  writeFileSync(join(dir, 'openapi.json'), documentText);
 } finally {
   await service.stop();
 }
@@ -66,6 +68,14 @@ export async function everyPaidOrder(): Promise<string[]> {
     cursor = page.data.next_cursor ?? undefined;
   } while (cursor !== undefined);
   return ids;
+}
+
+export async function status(ref: string): Promise<string> {
+  const r = await api.GET('/merchant/payment-orders/{order}', { params: { path: { order: ref } } });
+  if (r.error) return r.error.error.code;
+  const utr: string | undefined = r.data.data.utr;
+  const expiresAt: string | null = r.data.data.expires_at;
+  return [r.data.data.status, utr ?? '', expiresAt ?? ''].join(' ');
 }
 
 export async function cancel(ref: string): Promise<string> {
@@ -118,6 +128,18 @@ export async function refund(orderRef: string): Promise<string> {
 }
 `,
 );
+// Every merchant operation of the served document is called by the program (issue 31): a new one
+// (settlements, say) fails the proof until the program uses it.
+const program = readFileSync(join(dir, 'program.ts'), 'utf8');
+const uncalled: string[] = [];
+for (const [path, item] of Object.entries((JSON.parse(documentText) as { paths: Record<string, Record<string, unknown>> }).paths)) {
+  if (path.startsWith('/console/')) continue;
+  for (const method of Object.keys(item).filter((m) => ['get', 'put', 'post', 'patch', 'delete'].includes(m))) {
+    if (!program.includes(`api.${method.toUpperCase()}('${path}'`)) uncalled.push(`${method.toUpperCase()} ${path}`);
+  }
+}
+if (uncalled.length > 0) throw new Error(`the proof does not call: ${uncalled.join(', ')}`);
+
 writeFileSync(
   join(dir, 'tsconfig.json'),
   JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023', 'DOM'], strict: true, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, noEmit: true, skipLibCheck: true }, files: ['program.ts'] }),
