@@ -2,7 +2,7 @@
  * The SDK as a package (contract §11): `npm pack` makes a tarball that installs into a fresh
  * project offline (the SDK has no dependencies; no registry is reachable in this test), loads
  * with `require` (a real CommonJS entry, dist/cjs) and with `import` (dist/esm), both for the
- * client and for `tijori-sdk/web`; its declarations type-check in a strict consumer (ESM and
+ * client and for `tijori-sdk/web` (also when installed from the folder, the README's other way); its declarations type-check in a strict consumer (ESM and
  * CommonJS); every source map points at a file the package ships.
  */
 import assert from 'node:assert/strict';
@@ -66,6 +66,16 @@ test('require() loads the CommonJS build; import loads the ES module build; both
   assert.match(esm, /node_modules\/tijori-sdk\/dist\/esm\/index\.js function function missing_header$/);
 });
 
+test("the README's other way: `npm install /path/to/tijori/sdk` (a folder) loads both ways too", () => {
+  const byPath = join(work, 'by-path');
+  execFileSync('mkdir', ['-p', byPath]);
+  writeFileSync(join(byPath, 'package.json'), JSON.stringify({ name: 'merchant-app-2', version: '1.0.0', private: true }));
+  npm(['install', join(root, 'sdk'), '--ignore-scripts'], byPath);
+  const run = (args: string[]) => execFileSync(process.execPath, args, { cwd: byPath, encoding: 'utf8' }).trim();
+  assert.equal(run(['-e', "const s = require('tijori-sdk'); console.log(typeof s.Tijori, typeof require('tijori-sdk/web').verifyCallbackWebCrypto)"]), 'function function');
+  assert.equal(run(['--input-type=module', '-e', "import { Tijori } from 'tijori-sdk'; import { verifyCallbackWebCrypto } from 'tijori-sdk/web'; console.log(typeof Tijori, typeof verifyCallbackWebCrypto)"]), 'function function');
+});
+
 test('its declarations type-check in a strict consumer, ESM (.mts) and CommonJS (.cts)', () => {
   const program = (kind: 'esm' | 'cjs') => `
 ${kind === 'esm' ? "import { Tijori, verifyCallback, type WebhookEvent } from 'tijori-sdk';\nimport { verifyCallbackWebCrypto } from 'tijori-sdk/web';" : "import sdk = require('tijori-sdk');\nimport web = require('tijori-sdk/web');\nconst { Tijori, verifyCallback } = sdk;\nconst { verifyCallbackWebCrypto } = web;\ntype WebhookEvent = sdk.WebhookEvent;"}
@@ -74,6 +84,15 @@ export async function run(raw: string, headers: Record<string, string>): Promise
   const order = await tijori.paymentOrders.create({ amount_paise: 49_900, purpose: 'Order #1001' }, { timeoutMs: 5_000, maxRetries: 1 });
   const out: string[] = [order.order_id, order.lastResponse.requestId, String(order.lastResponse.idempotentReplayed)];
   for await (const o of tijori.paymentOrders.list({ status: 'PAID', limit: 50 })) out.push(o.order_id);
+  // The request rules are in the types (issue 31): each of these compiled with one request type.
+  // @ts-expect-error INTENT needs customer_name, customer_email, customer_phone and customer_consent
+  await tijori.paymentOrders.create({ amount_paise: 100, purpose: 'x', response_mode: 'INTENT' });
+  // @ts-expect-error one of beneficiary_id and beneficiary is required
+  await tijori.payouts.create({ amount_paise: 100, mode: 'IMPS' });
+  const beneficiary = { name: 'Asha Rao', account_number: '12345678901', ifsc: 'HDFC0000001', mobile: '9876543210', details_confirmation: true } as const;
+  // @ts-expect-error not both beneficiary_id and beneficiary
+  await tijori.payouts.create({ beneficiary_id: 'b', beneficiary, amount_paise: 100, mode: 'IMPS' });
+  await tijori.payouts.create({ beneficiary, amount_paise: 100, mode: 'IMPS' });
   const page = await tijori.payouts.list({ status: 'FAILED' });
   out.push(page.next_cursor ?? '', page.data[0]?.transaction_id ?? '');
   const label = (e: WebhookEvent): string => {
