@@ -60,8 +60,11 @@ export const ConsoleOk = Type.Object(
 
 const ERRORS = {
   '4xx': { ...refTo(ErrorEnvelope), description: 'Not signed in (401), no permission or no CSRF token (403), not found (404), a rule broken (422, `error.details`), too many attempts (429)...' },
+  500: { ...refTo(ErrorEnvelope), description: 'An unexpected failure; nothing is guaranteed to have changed (quote `request_id`).' },
   '5xx': { ...refTo(ErrorEnvelope), description: 'The service could not answer; nothing is guaranteed to have changed.' },
 };
+/** Every operation behind the session answers 401 without one (declared on its own: OWASP API8). */
+const SESSION_ERRORS = { 401: { ...refTo(ErrorEnvelope), description: 'Not signed in, or the session has ended: sign in again.' } };
 
 interface ConsoleOperation<S extends 200 | 201> {
   operationId: string;
@@ -86,7 +89,7 @@ export function consoleOperation<S extends 200 | 201 = 200>(op: ConsoleOperation
     summary: op.summary,
     description: op.description,
     security: SECURITY[op.access],
-    response: { ...success, ...ERRORS },
+    response: { ...success, ...(op.access === 'public' ? {} : SESSION_ERRORS), ...ERRORS },
   };
 }
 
