@@ -236,3 +236,18 @@ test('exact enough for generators (issue 31): int64 paise, one enum per status, 
     assert.deepEqual([limit.schema.type, limit.schema.minimum, limit.schema.maximum], ['integer', 1, 100]);
   }
 });
+
+test('no CORS on the merchant API (server-to-server; the Spectral exception 3 of .spectral.yaml): a browser origin gets no Access-Control-Allow-Origin', async () => {
+  const get = await ts.api('GET', '/merchant/payment-orders', { client, headers: { Origin: 'https://shop.example.in' } });
+  assert.equal(get.status, 200);
+  const preflight = await fetch(`${ts.svc.publicUrl}/api/v1/merchant/payment-orders`, {
+    method: 'OPTIONS',
+    headers: { Origin: 'https://shop.example.in', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization' },
+  });
+  await preflight.arrayBuffer();
+  assert.notEqual(preflight.status, 204, 'no preflight is granted');
+  for (const r of [get.headers, preflight.headers]) {
+    assert.equal(r.get('access-control-allow-origin'), null);
+    assert.equal(r.get('access-control-allow-headers'), null);
+  }
+});
