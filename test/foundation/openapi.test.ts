@@ -127,6 +127,10 @@ test('the response checker fails an answer that breaks the document', () => {
   assert.match(checker.check('GET', '/merchant/payouts/x', 404, h, err, '{}').join(), /must be equal to one of the allowed values/);
   assert.match(checker.check('GET', '/merchant/payouts/x', 429, h, { ...err, error: { ...err.error, code: 'RATE_LIMITED' } }, '{}').join(), /Retry-After missing/);
   assert.match(checker.check('GET', '/no/such/path', 404, h, { success: false }, '{}').join(), /ErrorEnvelope/);
+  // A documented header that is there must match its schema.
+  const limited = { ...err, error: { ...err.error, code: 'RATE_LIMITED' } };
+  assert.match(checker.check('GET', '/merchant/payouts/x', 429, new Headers({ 'x-request-id': 'r', 'retry-after': 'soon' }), limited, '{}').join(), /header Retry-After/);
+  assert.match(checker.check('GET', '/merchant/payouts/x', 404, new Headers({ 'x-request-id': 'r', ratelimit: 'remaining=5' }), { ...err, error: { ...err.error, code: 'NOT_FOUND' } }, '{}').join(), /header RateLimit:/);
 });
 
 test('request rules in the schema answer in the service\'s words', async () => {

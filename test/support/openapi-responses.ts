@@ -1,7 +1,8 @@
 /**
  * Every answer the integration tests get from the merchant API is checked against the OpenAPI
  * document the service itself serves (/api/v1/openapi.json): the status must be one the operation
- * documents, the body must match that response's schema and its required headers must be there.
+ * documents, the body must match that response's schema, its required headers must be there and
+ * every documented header it carries must match its schema.
  * An answer that breaks its schema fails the test that received it (test/support/service.ts calls
  * this on every `api()` answer). The document is compiled once per process with Ajv (JSON Schema
  * 2020-12, the dialect of OpenAPI 3.1); each response schema is compiled on first use.
@@ -71,6 +72,9 @@ export class ResponseChecker {
     const problems: string[] = [];
     for (const [name, h] of Object.entries<Json>(response?.headers ?? {})) {
       if (h.required === true && !headers.has(name)) problems.push(`${where}: required header ${name} missing`);
+      // A header that is there must match its schema (RateLimit syntax, Retry-After digits, ...).
+      const value = headers.get(name);
+      if (value !== null && h.schema && !this.ajv.validate(h.schema, value)) problems.push(`${where}: header ${name}: ${JSON.stringify(value)} breaks ${JSON.stringify(h.schema)}`);
     }
     if (m === 'head' || (response && !response.content)) return problems;
     if (text === '' || typeof body === 'string') return [...problems, `${where}: body is not JSON: ${text.slice(0, 200)}`];

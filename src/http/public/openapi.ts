@@ -66,11 +66,11 @@ function typeLimit(parameter: Json): void {
 const RATE_LIMIT_HEADERS = {
   'RateLimit-Policy': {
     description: "The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `\"per-minute\";q=LIMIT;w=60`.",
-    schema: { type: 'string', example: '"per-minute";q=600;w=60' },
+    schema: { type: 'string', pattern: '^"per-minute";q=[0-9]+;w=60$', maxLength: 40, example: '"per-minute";q=600;w=60' },
   },
   RateLimit: {
     description: 'What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back).',
-    schema: { type: 'string', example: '"per-minute";r=599;t=1' },
+    schema: { type: 'string', pattern: '^"per-minute";r=[0-9]+;t=[0-9]+$', maxLength: 40, example: '"per-minute";r=599;t=1' },
   },
 };
 
