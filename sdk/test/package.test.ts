@@ -123,6 +123,22 @@ export async function run(raw: string, headers: Record<string, string>): Promise
   }
 });
 
+test('tijori-sdk/web loads nothing from node: (edge runtimes): its whole import graph is relative files', () => {
+  const seen = new Set<string>();
+  const visit = (file: string): void => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const imports = /(?:^|\n)\s*(?:import|export)\s*(?:[^'"]*?\bfrom\s*)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]/g;
+    for (const m of readFileSync(file, 'utf8').matchAll(imports)) {
+      const spec = m[1] ?? m[2] ?? '';
+      assert.ok(spec.startsWith('./') || spec.startsWith('../'), `${file} imports ${spec}`);
+      visit(resolve(dirname(file), spec));
+    }
+  };
+  visit(join(installed, 'dist/esm/verify-callback-web.js'));
+  assert.ok(seen.size >= 3, [...seen].join(', '));
+});
+
 test('every source map of the package points at a file the package ships', () => {
   const maps: string[] = [];
   const walk = (dir: string): void => {
