@@ -37,6 +37,7 @@ import { readPayoutEntity } from './payout-entity.js';
 import { EVENT_ID_HEADER, headerValue, SIGNATURE_HEADER, verifyRazorpaySignature } from './webhook.js';
 import { decoded, parsedJson, str } from '../decode.js';
 import { Collection, RzpError, WebhookEnvelope, WithReference } from './schemas.js';
+import { RazorpayXAccount } from './account.js';
 /** How old a RazorpayX webhook may be (its payload's created_at): Razorpay retries for 24 h. */
 export const RAZORPAYX_WEBHOOK_MAX_AGE_MS = 25 * 3600_000;
 /** How far in the future its created_at may be (clock skew). */
@@ -86,6 +87,8 @@ export class RazorpayXProvider implements Provider {
   private readonly timeoutMs: number;
   private readonly authorization: string;
   private readonly now: () => Date;
+  /** The account's balance and statement (issue #33 item 6). */
+  readonly payoutAccount: RazorpayXAccount;
 
   /** `rawConfig`: the account's config file, `{base_url, key_id, key_secret, account_number, webhook_secret}` (contract §8). */
   constructor(
@@ -97,6 +100,7 @@ export class RazorpayXProvider implements Provider {
     this.timeoutMs = opts.timeoutMs ?? 10_000;
     this.authorization = `Basic ${Buffer.from(`${this.config.keyId}:${this.config.keySecret}`).toString('base64')}`;
     this.now = opts.now ?? (() => new Date());
+    this.payoutAccount = new RazorpayXAccount((path) => this.call('GET', path), this.config.accountNumber);
   }
 
   /**
