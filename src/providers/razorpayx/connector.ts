@@ -34,14 +34,12 @@ import type { AnomalySink } from '../anomalies.js';
 import { exchange, type HttpAnswer } from '../http.js';
 import { isLivemode, parseRazorpayXConfig, type RazorpayXConfig } from './config.js';
 import { readPayoutEntity } from './payout-entity.js';
-import { EVENT_ID_HEADER, headerValue, SIGNATURE_HEADER, verifyRazorpaySignature } from './webhook.js';
+import { EVENT_ID_HEADER, headerValue, isFresh, SIGNATURE_HEADER, verifyRazorpaySignature } from './webhook.js';
 import { decoded, parsedJson, str } from '../decode.js';
 import { Collection, RzpError, WebhookEnvelope, WithReference } from './schemas.js';
 import { RazorpayXAccount } from './account.js';
-/** How old a RazorpayX webhook may be (its payload's created_at): Razorpay retries for 24 h. */
-export const RAZORPAYX_WEBHOOK_MAX_AGE_MS = 25 * 3600_000;
-/** How far in the future its created_at may be (clock skew). */
-export const RAZORPAYX_WEBHOOK_MAX_SKEW_MS = 5 * 60_000;
+import { compositePayoutBody } from './payout-body.js';
+export { RAZORPAYX_WEBHOOK_MAX_AGE_MS, RAZORPAYX_WEBHOOK_MAX_SKEW_MS } from './webhook.js';
 
 export interface RazorpayXOptions {
   /** Bound of every call; past it the outcome is UNKNOWN (payouts) or no answer (inquiries). */
@@ -55,17 +53,6 @@ export interface RazorpayXOptions {
   production?: boolean;
   /** The clock of the webhook secret overlap (tests). */
   now?: () => Date;
-}
-
-/** Everything Razorpay accepts in `narration`: a-z, A-Z, 0-9 and space, at most 30. */
-function narrationOf(remarks: string | null): string | undefined {
-  const text = (remarks ?? '').replace(/[^A-Za-z0-9 ]+/g, ' ').replace(/ +/g, ' ').trim().slice(0, 30).trim();
-  return text === '' ? undefined : text;
-}
-
-/** Contact names: 3–50 of a-z, A-Z, 0-9, space, ’ - _ / ( ) . (rzp-docs payout-composite bank-account.md). */
-function nameOf(name: string, max: number): string {
-  return name.replace(/[^A-Za-z0-9 ’\-_/().]+/g, ' ').replace(/ +/g, ' ').trim().slice(0, max).trim();
 }
 
 /** An answer's body as an object, or null (not JSON, or not an object). */
@@ -125,25 +112,9 @@ export class RazorpayXProvider implements Provider {
     });
   }
 
-  /** The composite payout body: a pure function of the request, so a resend is byte-identical. */
+  /** The composite payout body (payout-body.ts): a pure function of the request, so a resend is byte-identical. */
   payoutBody(req: PayoutRequest): string {
-    const narration = narrationOf(req.remarks);
-    return JSON.stringify({
-      account_number: this.config.accountNumber,
-      amount: req.amountPaise,
-      currency: 'INR',
-      mode: req.mode,
-      purpose: 'payout',
-      fund_account: {
-        account_type: 'bank_account',
-        bank_account: { name: nameOf(req.beneficiary.name, 120), ifsc: req.beneficiary.ifsc, account_number: req.beneficiary.accountNumber },
-        contact: { name: nameOf(req.beneficiary.name, 50), type: 'vendor' },
-      },
-      // Low balance fails the payout at once rather than parking it for up to 3 months.
-      queue_if_low_balance: false,
-      reference_id: req.reference,
-      ...(narration ? { narration } : {}),
-    });
+    return compositePayoutBody(req, this.config.accountNumber);
   }
 
   async submitPayout(req: PayoutRequest): Promise<PayoutSubmitResult> {
@@ -273,8 +244,7 @@ export class RazorpayXProvider implements Provider {
     // how long a captured body can be replayed. Razorpay retries for 24 h; older (or undated, or
     // from the future) is acknowledged and not used — the payout's inquiry learns its state.
     const createdAtS = event.created_at !== undefined && Number.isFinite(event.created_at) ? event.created_at : null;
-    const ageMs = createdAtS === null ? null : this.now().getTime() - createdAtS * 1000;
-    if (createdAtS === null || ageMs === null || ageMs > RAZORPAYX_WEBHOOK_MAX_AGE_MS || ageMs < -RAZORPAYX_WEBHOOK_MAX_SKEW_MS) {
+    if (createdAtS === null || !isFresh(createdAtS, this.now())) {
       this.anomaly('stale_webhook', { operation: 'webhook', event: name, event_id: eventId, created_at: createdAtS });
       return { eventId, kind: 'none', reference: '', note: 'stale' };
     }
