@@ -32,6 +32,7 @@ import { OrderExpiry } from './services/payin/payment-order-expiry.js';
 import { PaymentOrdersService } from './services/payin/payment-orders.js';
 import { ProviderIntake } from './services/providers/provider-intake.js';
 import { ProviderAccountsService } from './services/providers/provider-accounts.js';
+import { PayoutAccountsService } from './services/payouts/payout-account.js';
 import { ProviderRegistry } from './providers/registry.js';
 import { ProviderAnomalies } from './services/providers/provider-anomalies.js';
 import { OperationsReviewService } from './services/payin/operations-review.js';
@@ -106,6 +107,8 @@ export interface AppContext {
   payoutSubmission: PayoutSubmitter;
   /** Console payouts under maker-checker (contract §6). */
   payoutApprovals: PayoutApprovalsService;
+  /** A payout account's balance and statement check, where its provider publishes them (issue #33 item 6). */
+  payoutAccounts: PayoutAccountsService;
   /** Bulk payout files: upload, decision, row-by-row submission (contract §6). */
   bulkPayouts: BulkPayoutsService;
   /** Submit and inquiry answers of payout attempts, recorded in batches. */
@@ -187,6 +190,7 @@ export function buildContext(deps: ContextDeps): AppContext {
   const payoutOutcomes = new PayoutOutcomeRecorder({ db, log, metrics, config, providerAnomalies });
   const payoutSubmission = new PayoutSubmitter({ db, log, metrics, config, providerAnomalies, providers, beneficiaries, payoutOutcomes });
   const payouts = new PayoutsService({ db, config, idempotency, providers, beneficiaries, submission: payoutSubmission });
+  const payoutAccounts = new PayoutAccountsService({ db, providers });
   const payoutApprovals = new PayoutApprovalsService({ db, config, idempotency, payouts, providers, beneficiaries, submission: payoutSubmission });
   const bulkPayouts = new BulkPayoutsService({ db, vault, log, config, payoutApprovals, providers, beneficiaries, submission: payoutSubmission });
 
@@ -202,7 +206,7 @@ export function buildContext(deps: ContextDeps): AppContext {
   return {
     config, db, log, metrics, vault, rateLimiter, urls, sourceLimits, clients, idempotency, destinations, deliveries, events,
     providers, providerAnomalies, providerAccounts, providerCallbackBaseUrl, sandbox, bankConnections, beneficiaries, payouts, payoutSubmission,
-    payoutApprovals, bulkPayouts, payoutOutcomes, publicBaseUrl, paymentOrders, orderExpiry, providerIntake,
+    payoutApprovals, payoutAccounts, bulkPayouts, payoutOutcomes, publicBaseUrl, paymentOrders, orderExpiry, providerIntake,
     console: consoleServices, refunds, refundSubmission, reviews,
     readiness: new Readiness(),
   };

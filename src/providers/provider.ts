@@ -88,6 +88,38 @@ export type ProviderCallback =
   /** Verified news we do not act on (e.g. a Cashfree refund webhook: refunds settle by inquiry): acknowledged, not stored. */
   | { eventId: string; kind: 'none'; reference: string; note: string };
 
+/** A payout account's balance as its provider publishes it (RazorpayX: `GET /v1/banking_balances`). */
+export interface PayoutAccountBalance {
+  balancePaise: number;
+  /** What a payout can use now (RazorpayX: `available_amount`; the balance where it says nothing). */
+  availablePaise: number;
+  /** When the provider last read it from the bank; null when it does not say. */
+  refreshedAt: Date | null;
+}
+
+/** One line of a payout account's statement, as Tijori reconciles it against its payouts. */
+export interface StatementLine {
+  /** The provider's id of the line (RazorpayX `txn_…`). */
+  lineId: string;
+  /** PAYOUT: a payout's debit; REVERSAL: a payout's amount credited back; OTHER: anything else (a top-up, a fee). */
+  kind: 'PAYOUT' | 'REVERSAL' | 'OTHER';
+  /** The provider's payout id the line is about (PAYOUT, REVERSAL), which Tijori stores as the payout's bank_reference. */
+  providerPayoutId: string | null;
+  debitPaise: number;
+  creditPaise: number;
+  /** What the provider charged for it, tax included, and the tax alone (0 where it says nothing). */
+  feesPaise: number;
+  taxPaise: number;
+  at: Date;
+}
+
+/** What a payout provider publishes of the account itself; absent where it publishes nothing. */
+export interface PayoutAccountReader {
+  balance(): Promise<PayoutAccountBalance>;
+  /** Every line of [from, to), oldest first; throws ProviderError when there is no usable answer. */
+  statement(from: Date, to: Date): Promise<StatementLine[]>;
+}
+
 export class ProviderError extends Error {
   constructor(
     message: string,
@@ -121,4 +153,6 @@ export interface Provider {
    * body that names a key twice in one object throws INVALID_JSON (400): it has no one meaning.
    */
   parseCallback(rawBody: string, headers: Record<string, string | string[] | undefined>): ProviderCallback | null;
+  /** The payout account's balance and statement, where the provider publishes them (contract §9, issue #33 item 6). */
+  readonly payoutAccount?: PayoutAccountReader;
 }

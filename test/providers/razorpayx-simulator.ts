@@ -29,6 +29,13 @@
  *   (make-request.md); Basic auth `key_id:key_secret` (rzp-node lib/api.js). The 401 body and the
  *   500 text are [INF]: the documents show no sample of either.
  *
+ * - api/x/account-validation/balance-fetch.md — `GET /v1/banking_balances`: `{"entity": "collection",
+ *   "items": [{"entity": "banking_balance", "account_number", "currency", "amount", "available_amount", "refreshed_at"}]}`.
+ * - api/x/transactions/entity.md, fetch-all.md, webhooks/transactions.md — `GET /v1/transactions?account_number=
+ *   &from=&to=&count (≤ 100, default 10)&skip`: a payout's line debits amount + fees (the fees include
+ *   the tax, as in the transaction.created sample: amount 100, fees 118, tax 18, debit 218); a
+ *   reversal's line credits the amount back with source entity `reversal` and its `payout_id` ([INF]).
+ *
  * Faults on demand (`sim.fault`): `5xx` (nothing created), `lost_answer` (the payout IS created,
  * then the connection is destroyed without an answer), `hang` (the answer is held past the
  * client's timeout; `created` says whether the payout exists meanwhile).
@@ -48,6 +55,8 @@ export interface SimOptions {
   keySecret?: string;
   accountNumber?: string;
   webhookSecret?: string;
+  /** The account's opening balance in paise (default ₹10,00,000). */
+  balancePaise?: number;
   /** Status of a new payout (documents: `processing` when there is balance and no approval flow). */
   initialStatus?: (body: Json) => { status: SimPayoutStatus; reason?: string };
 }
@@ -94,6 +103,9 @@ export class RazorpayXSimulator {
   private readonly server: Server;
   private readonly held = new Set<ServerResponse>();
   private readonly initialStatus: NonNullable<SimOptions['initialStatus']>;
+  /** The account statement, oldest first, and the balance after its last line. */
+  readonly transactions: Json[] = [];
+  balancePaise: number;
   url = '';
 
   constructor(opts: SimOptions = {}) {
@@ -102,6 +114,7 @@ export class RazorpayXSimulator {
     this.accountNumber = opts.accountNumber ?? '7878780080316316';
     this.webhookSecret = opts.webhookSecret ?? 'sim-webhook-secret';
     this.initialStatus = opts.initialStatus ?? (() => ({ status: 'processing' }));
+    this.balancePaise = opts.balancePaise ?? 100_000_000;
     this.server = createServer((req, res) => void this.handle(req, res));
   }
 
@@ -131,6 +144,35 @@ export class RazorpayXSimulator {
     return this.requests.filter((r) => r.method === 'POST' && r.path === '/v1/payouts').length;
   }
 
+  /** Appends a line to the statement, as the account moves. */
+  private post(debit: number, credit: number, source: Json): Json {
+    this.balancePaise += credit - debit;
+    const line: Json = {
+      id: rzpId('txn'), entity: 'transaction', account_number: this.accountNumber, amount: debit || credit, currency: 'INR',
+      credit, debit, balance: this.balancePaise, source, created_at: Math.floor(Date.now() / 1000),
+    };
+    this.transactions.push(line);
+    return line;
+  }
+
+  private debitPayout(p: Json): void {
+    if (this.transactions.some((t) => (t.source as Json).id === p.id)) return;
+    const { _account, ...source } = p;
+    void _account;
+    this.post((p.amount as number) + (p.fees as number), 0, { ...source });
+  }
+
+  /** A payout made outside Tijori (the Dashboard): a debit no Tijori payout explains. */
+  externalDebit(amountPaise: number): Json {
+    return this.post(amountPaise, 0, { id: rzpId('pout'), entity: 'payout', amount: amountPaise, fees: 0, tax: 0, status: 'processed', utr: 'EXT' + Date.now(), reference_id: null });
+  }
+
+  /** The bank's statement loses a payout's debit (what reconciliation must notice). */
+  dropDebitOf(payoutId: string): void {
+    const i = this.transactions.findIndex((t) => (t.source as Json).id === payoutId);
+    if (i >= 0) this.transactions.splice(i, 1);
+  }
+
   /**
    * Moves a payout as the bank would and answers the webhook Razorpay would send for it (signed
    * with the current secret unless `secret` is given). The event is not delivered: tests hand it
@@ -146,6 +188,12 @@ export class RazorpayXSimulator {
       p.tax = 90;
     }
     p.status_details = opts.reason ? { description: opts.description ?? opts.reason, source: 'beneficiary_bank', reason: opts.reason } : null;
+    if (status === 'processing' || status === 'processed') this.debitPayout(p);
+    const debited = this.transactions.some((t) => (t.source as Json).id === payoutId);
+    const creditedBack = this.transactions.some((t) => (t.source as Json).payout_id === payoutId);
+    if ((status === 'reversed' || status === 'failed') && debited && !creditedBack) {
+      this.post(0, (p.amount as number) + (p.fees as number), { id: rzpId('rvrsl'), entity: 'reversal', payout_id: payoutId, amount: p.amount });
+    }
     return this.webhookFor(payoutId, WEBHOOK_EVENT[status]);
   }
 
@@ -193,6 +241,11 @@ export class RazorpayXSimulator {
     if (!this.authorised(req)) return this.send(res, 401, rzpError('BAD_REQUEST_ERROR', 'The api key provided is invalid'));
     if (req.method === 'POST' && url.pathname === '/v1/payouts') return this.create(res, raw, key);
     if (req.method === 'GET' && url.pathname === '/v1/payouts') return this.list(res, url);
+    if (req.method === 'GET' && url.pathname === '/v1/banking_balances') {
+      const item = { entity: 'banking_balance', currency: 'INR', account_number: this.accountNumber, account_type: 'current_account', bank_name: 'RBL Bank', bank_code: 'RATN', amount: this.balancePaise, available_amount: this.balancePaise, refreshed_at: Math.floor(Date.now() / 1000) };
+      return this.send(res, 200, { entity: 'collection', count: 1, items: [item] });
+    }
+    if (req.method === 'GET' && url.pathname === '/v1/transactions') return this.statement(res, url);
     const one = /^\/v1\/payouts\/(pout_[A-Za-z0-9]+)(\/cancel)?$/.exec(url.pathname);
     if (one) {
       const p = this.payouts.get(one[1]!);
@@ -213,6 +266,19 @@ export class RazorpayXSimulator {
     const ref = url.searchParams.get('reference_id');
     const items = [...this.payouts.values()].filter((p) => p._account === account && (ref === null || p.reference_id === ref)).map((p) => this.view(p));
     return this.send(res, 200, { entity: 'collection', count: items.length, items: items.slice(0, 10) });
+  }
+
+  /** Newest first, as Razorpay's lists are; `from`/`to` in Unix seconds, inclusive. */
+  private statement(res: ServerResponse, url: URL): number {
+    if (url.searchParams.get('account_number') !== this.accountNumber) return this.send(res, 400, rzpError('BAD_REQUEST_ERROR', 'The account number is invalid.', 'account_number'));
+    const count = Number(url.searchParams.get('count') ?? 10);
+    const skip = Number(url.searchParams.get('skip') ?? 0);
+    if (!Number.isInteger(count) || count < 1 || count > 100) return this.send(res, 400, rzpError('BAD_REQUEST_ERROR', 'The count must be between 1 and 100.', 'count'));
+    const from = Number(url.searchParams.get('from') ?? 0);
+    const to = Number(url.searchParams.get('to') ?? Number.MAX_SAFE_INTEGER);
+    const items = this.transactions.filter((t) => (t.created_at as number) >= from && (t.created_at as number) <= to).reverse();
+    const page = items.slice(skip, skip + count);
+    return this.send(res, 200, { entity: 'collection', count: page.length, items: page });
   }
 
   private view(p: Json): Json {
@@ -300,6 +366,7 @@ export class RazorpayXSimulator {
     };
     this.payouts.set(payout.id as string, payout);
     this.keys.set(key, { bodyHash, payoutId: payout.id as string });
+    if (initial.status === 'processing') this.debitPayout(payout);
     return this.answer(res, this.view(payout), fault);
   }
 

@@ -34,14 +34,12 @@ import type { AnomalySink } from '../anomalies.js';
 import { exchange, type HttpAnswer } from '../http.js';
 import { isLivemode, parseRazorpayXConfig, type RazorpayXConfig } from './config.js';
 import { readPayoutEntity } from './payout-entity.js';
-import { EVENT_ID_HEADER, headerValue, SIGNATURE_HEADER, verifyRazorpaySignature } from './webhook.js';
-import { str } from '../decode.js';
-
-type Json = Record<string, unknown>;
-/** How old a RazorpayX webhook may be (its payload's created_at): Razorpay retries for 24 h. */
-export const RAZORPAYX_WEBHOOK_MAX_AGE_MS = 25 * 3600_000;
-/** How far in the future its created_at may be (clock skew). */
-export const RAZORPAYX_WEBHOOK_MAX_SKEW_MS = 5 * 60_000;
+import { EVENT_ID_HEADER, headerValue, isFresh, SIGNATURE_HEADER, verifyRazorpaySignature } from './webhook.js';
+import { decoded, parsedJson, str } from '../decode.js';
+import { Collection, RzpError, WebhookEnvelope, WithReference } from './schemas.js';
+import { RazorpayXAccount } from './account.js';
+import { compositePayoutBody } from './payout-body.js';
+export { RAZORPAYX_WEBHOOK_MAX_AGE_MS, RAZORPAYX_WEBHOOK_MAX_SKEW_MS } from './webhook.js';
 
 export interface RazorpayXOptions {
   /** Bound of every call; past it the outcome is UNKNOWN (payouts) or no answer (inquiries). */
@@ -57,32 +55,16 @@ export interface RazorpayXOptions {
   now?: () => Date;
 }
 
-/** Everything Razorpay accepts in `narration`: a-z, A-Z, 0-9 and space, at most 30. */
-function narrationOf(remarks: string | null): string | undefined {
-  const text = (remarks ?? '').replace(/[^A-Za-z0-9 ]+/g, ' ').replace(/ +/g, ' ').trim().slice(0, 30).trim();
-  return text === '' ? undefined : text;
-}
-
-/** Contact names: 3–50 of a-z, A-Z, 0-9, space, ’ - _ / ( ) . (rzp-docs payout-composite bank-account.md). */
-function nameOf(name: string, max: number): string {
-  return name.replace(/[^A-Za-z0-9 ’\-_/().]+/g, ' ').replace(/ +/g, ' ').trim().slice(0, max).trim();
-}
-
-function readJson(text: string): Json | null {
-  try {
-    const v: unknown = JSON.parse(text);
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : null;
-  } catch {
-    return null;
-  }
+/** An answer's body as an object, or null (not JSON, or not an object). */
+function readJson(text: string): object | null {
+  const v = parsedJson(text);
+  return v && typeof v === 'object' && !Array.isArray(v) ? v : null;
 }
 
 /** Razorpay's error shape: `{"error": {"code", "description", "source", "step", "reason", "metadata", "field"}}`. */
-function errorOf(body: Json | null): { code: string | null; description: string | null; field: string | null } {
-  const e = body?.error;
-  if (!e || typeof e !== 'object') return { code: null, description: null, field: null };
-  const o = e as Json;
-  return { code: str(o.code), description: str(o.description), field: str(o.field) };
+function errorOf(body: unknown): { code: string | null; description: string | null; field: string | null } {
+  const e = decoded(RzpError, body)?.error;
+  return { code: str(e?.code), description: str(e?.description), field: str(e?.field) };
 }
 
 export class RazorpayXProvider implements Provider {
@@ -92,6 +74,8 @@ export class RazorpayXProvider implements Provider {
   private readonly timeoutMs: number;
   private readonly authorization: string;
   private readonly now: () => Date;
+  /** The account's balance and statement (issue #33 item 6). */
+  readonly payoutAccount: RazorpayXAccount;
 
   /** `rawConfig`: the account's config file, `{base_url, key_id, key_secret, account_number, webhook_secret}` (contract §8). */
   constructor(
@@ -103,6 +87,7 @@ export class RazorpayXProvider implements Provider {
     this.timeoutMs = opts.timeoutMs ?? 10_000;
     this.authorization = `Basic ${Buffer.from(`${this.config.keyId}:${this.config.keySecret}`).toString('base64')}`;
     this.now = opts.now ?? (() => new Date());
+    this.payoutAccount = new RazorpayXAccount((path) => this.call('GET', path), this.config.accountNumber);
   }
 
   /**
@@ -127,25 +112,9 @@ export class RazorpayXProvider implements Provider {
     });
   }
 
-  /** The composite payout body: a pure function of the request, so a resend is byte-identical. */
+  /** The composite payout body (payout-body.ts): a pure function of the request, so a resend is byte-identical. */
   payoutBody(req: PayoutRequest): string {
-    const narration = narrationOf(req.remarks);
-    return JSON.stringify({
-      account_number: this.config.accountNumber,
-      amount: req.amountPaise,
-      currency: 'INR',
-      mode: req.mode,
-      purpose: 'payout',
-      fund_account: {
-        account_type: 'bank_account',
-        bank_account: { name: nameOf(req.beneficiary.name, 120), ifsc: req.beneficiary.ifsc, account_number: req.beneficiary.accountNumber },
-        contact: { name: nameOf(req.beneficiary.name, 50), type: 'vendor' },
-      },
-      // Low balance fails the payout at once rather than parking it for up to 3 months.
-      queue_if_low_balance: false,
-      reference_id: req.reference,
-      ...(narration ? { narration } : {}),
-    });
+    return compositePayoutBody(req, this.config.accountNumber);
   }
 
   async submitPayout(req: PayoutRequest): Promise<PayoutSubmitResult> {
@@ -214,12 +183,12 @@ export class RazorpayXProvider implements Provider {
       const e = errorOf(body);
       throw new ProviderError(`RazorpayX status inquiry answered HTTP ${res.status}${e.description ? `: ${e.description}` : ''}`, true);
     }
-    const items = body?.entity === 'collection' && Array.isArray(body.items) ? (body.items as unknown[]) : null;
+    const items = decoded(Collection, body)?.items ?? null;
     if (!items) {
       this.anomaly('unparseable', { operation: 'inquiry', reference, http_status: res.status, body_bytes: Buffer.byteLength(res.text) });
       throw new ProviderError('RazorpayX status inquiry: not a collection of payouts', true);
     }
-    const ours = items.filter((i) => i && typeof i === 'object' && (i as Json).reference_id === reference);
+    const ours = items.filter((i) => decoded(WithReference, i)?.reference_id === reference);
     // Items under another reference mean the filter was not applied: "not there" would be a guess.
     if (ours.length !== items.length) {
       this.anomaly('reference_mismatch', { operation: 'inquiry', reference, items: items.length });
@@ -269,27 +238,25 @@ export class RazorpayXProvider implements Provider {
     }
     if (hasDuplicateKeys(rawBody, body)) throw new AppError('INVALID_JSON', 'The callback body names a key twice in one object.');
     const ignored = (reference: string): ProviderCallback => ({ eventId, kind: 'payout', reference, status: { status: 'NOT_FOUND' } });
-    const event = body && typeof body === 'object' ? (body as Json) : {};
+    const event = decoded(WebhookEnvelope, body) ?? {};
     const name = str(event.event) ?? 'unknown';
     // Freshness (issue #29 item 3): no timestamp is signed, so the payload's own created_at bounds
     // how long a captured body can be replayed. Razorpay retries for 24 h; older (or undated, or
     // from the future) is acknowledged and not used — the payout's inquiry learns its state.
-    const createdAtS = typeof event.created_at === 'number' && Number.isFinite(event.created_at) ? event.created_at : null;
-    const ageMs = createdAtS === null ? null : this.now().getTime() - createdAtS * 1000;
-    if (createdAtS === null || ageMs === null || ageMs > RAZORPAYX_WEBHOOK_MAX_AGE_MS || ageMs < -RAZORPAYX_WEBHOOK_MAX_SKEW_MS) {
+    const createdAtS = event.created_at !== undefined && Number.isFinite(event.created_at) ? event.created_at : null;
+    if (createdAtS === null || !isFresh(createdAtS, this.now())) {
       this.anomaly('stale_webhook', { operation: 'webhook', event: name, event_id: eventId, created_at: createdAtS });
       return { eventId, kind: 'none', reference: '', note: 'stale' };
     }
     if (!name.startsWith('payout.') || name.startsWith('payout.downtime.')) return ignored(`event:${name}`.slice(0, 200));
-    const payload = event.payload && typeof event.payload === 'object' ? (event.payload as Json) : {};
-    const payout = payload.payout && typeof payload.payout === 'object' ? (payload.payout as Json) : {};
+    const entity = event.payload?.payout?.entity;
     const createdAt = new Date(createdAtS * 1000);
-    const reading = readPayoutEntity(payout.entity, createdAt);
+    const reading = readPayoutEntity(entity, createdAt);
     // De-duplicated by what the news says — the payout entity's id and status (and whether it
     // carries the UTR) — not by the event id header, which a replayed body can carry anew.
     const newsId = (payoutId: string, status: string): string => `payout:${payoutId}:${status}`;
     // Our transaction id as the entity names it, even when the entity cannot be used.
-    const named = payout.entity && typeof payout.entity === 'object' ? str((payout.entity as Json).reference_id) : null;
+    const named = str(decoded(WithReference, entity)?.reference_id);
     if (!reading.ok && reading.problem === 'missing_utr') {
       const reference = named;
       // Processed without its UTR: not applied as a success (the UTR follows by payout.updated or inquiry).

@@ -16,7 +16,8 @@
  * | cancelled    | FAILED   | cancelled while queued/scheduled; no money moved |
  */
 import type { PayoutStatus } from '../provider.js';
-import { str } from '../decode.js';
+import { decoded, str } from '../decode.js';
+import { Named, PayoutEntity } from './schemas.js';
 
 export type RazorpayXPayoutStatus = 'pending' | 'queued' | 'scheduled' | 'processing' | 'processed' | 'reversed' | 'failed' | 'rejected' | 'cancelled';
 
@@ -29,16 +30,16 @@ export type EntityReading =
   | { ok: true; status: Exclude<PayoutStatus, { status: 'NOT_FOUND' }>; providerStatus: RazorpayXPayoutStatus; referenceId: string | null; payoutId: string }
   | { ok: false; problem: 'not_a_payout' | 'unknown_status' | 'missing_utr'; providerStatus: string | null; payoutId: string | null };
 
-type Json = Record<string, unknown>;
-
-function reasonOf(entity: Json, fallback: string): string {
+function reasonOf(entity: PayoutEntity, fallback: string): string {
   const d = entity.status_details;
-  if (d && typeof d === 'object') {
-    const { description, reason } = d as Json;
-    const text = [str(reason), str(description)].filter(Boolean).join(': ');
-    if (text) return text;
-  }
-  return fallback;
+  const text = d ? [str(d.reason), str(d.description)].filter(Boolean).join(': ') : '';
+  return text || fallback;
+}
+
+/** What can still be said of something that is not a usable payout entity (for the anomaly record). */
+function named(entity: unknown): { providerStatus: string | null; payoutId: string | null } {
+  const o = decoded(Named, entity);
+  return { providerStatus: str(o?.status), payoutId: str(o?.id) };
 }
 
 /**
@@ -46,11 +47,10 @@ function reasonOf(entity: Json, fallback: string): string {
  * the inquiry): the entity itself carries no processed or reversed time.
  */
 export function readPayoutEntity(entity: unknown, at: Date): EntityReading {
-  if (!entity || typeof entity !== 'object' || Array.isArray(entity)) return { ok: false, problem: 'not_a_payout', providerStatus: null, payoutId: null };
-  const e = entity as Json;
-  const payoutId = str(e.id);
+  const e = Array.isArray(entity) ? null : decoded(PayoutEntity, entity);
+  if (!e) return { ok: false, problem: 'not_a_payout', ...(Array.isArray(entity) ? { providerStatus: null, payoutId: null } : named(entity)) };
+  const payoutId = e.id;
   const status = str(e.status);
-  if (e.entity !== 'payout' || !payoutId || !payoutId.startsWith('pout_')) return { ok: false, problem: 'not_a_payout', providerStatus: status, payoutId };
   const referenceId = str(e.reference_id);
   const base = { providerStatus: status as RazorpayXPayoutStatus, referenceId, payoutId };
   switch (status) {

@@ -44,3 +44,17 @@ export function headerValue(headers: Record<string, string | string[] | undefine
   const v = headers[name] ?? headers[name.toLowerCase()];
   return Array.isArray(v) ? v[0] : v;
 }
+
+/** How old a RazorpayX webhook may be (its payload's created_at): Razorpay retries for 24 h. */
+export const RAZORPAYX_WEBHOOK_MAX_AGE_MS = 25 * 3600_000;
+/** How far in the future its created_at may be (clock skew). */
+export const RAZORPAYX_WEBHOOK_MAX_SKEW_MS = 5 * 60_000;
+
+/**
+ * Freshness (issue #29 item 3): no timestamp is signed, so the payload's own `created_at` (Unix
+ * seconds) bounds how long a captured body can be replayed.
+ */
+export function isFresh(createdAtS: number, now: Date): boolean {
+  const ageMs = now.getTime() - createdAtS * 1000;
+  return ageMs <= RAZORPAYX_WEBHOOK_MAX_AGE_MS && ageMs >= -RAZORPAYX_WEBHOOK_MAX_SKEW_MS;
+}

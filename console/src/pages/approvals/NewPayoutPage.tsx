@@ -7,6 +7,7 @@ import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { api, describe, newIdempotencyKey } from '../../api.js';
 import { ErrorLine, Notice } from '../../components.js';
 import { formatPaise } from '../../format.js';
+import { PayoutBalance } from './PayoutBalance.js';
 
 interface SavedBeneficiary {
   id: string;
@@ -163,7 +164,8 @@ export function NewPayoutPage({ canMake }: { canMake: boolean }) {
           </fieldset>
         )}
         <label htmlFor="payout-amount">Amount (₹)</label>
-        <input id="payout-amount" required inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} />
+        <input id="payout-amount" required inputMode="decimal" value={amount} aria-describedby="payout-balance" onChange={(e) => setAmount(e.target.value)} />
+        <PayoutBalance amountPaise={rupeesToPaise(amount)} />
         <label htmlFor="payout-mode">Mode</label>
         <select id="payout-mode" value={mode} onChange={(e) => setMode(e.target.value as (typeof MODES)[number])}>
           {MODES.map((m) => (

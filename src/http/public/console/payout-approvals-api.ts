@@ -59,6 +59,14 @@ export const APPROVALS_OPS = {
       '`data`: the payout, PENDING_APPROVAL. Idempotent by the `Idempotency-Key` header (a UUID v4 the app makes per form): a repeat answers the first ' +
       'payout (`Idempotent-Replayed: true`); the same key with another body is 422 IDEMPOTENCY_KEY_REUSED; 400 without the header.',
   }),
+  balance: op({
+    operationId: 'consolePayoutBalance',
+    summary: "The balance of the default payout route's account",
+    access: 'read',
+    description:
+      '`data`: `{published: true, provider, balance_paise, available_paise, refreshed_at}` where the provider publishes the balance (RazorpayX), ' +
+      'else `{published: false, provider, reason}` (the sandbox bank publishes none; a look-up that failed says why).',
+  }),
   pending: op({ operationId: 'consoleListPayoutApprovals', summary: 'Console payouts waiting for approval', access: 'read', description: '`data`: pending payouts, oldest first, with the maker.' }),
   approve: op({ operationId: 'consoleApprovePayout', summary: 'Approve a payout (a checker who is not its maker)', access: 'change', description: '`data`: the payout, PROCESSING; 403 SELF_APPROVAL_DENIED for its maker, 409 once decided.' }),
   reject: op({ operationId: 'consoleRejectPayout', summary: 'Reject a payout (no money moves)', access: 'change', description: '`data`: the payout, REJECTED.' }),
@@ -88,6 +96,10 @@ export async function registerPayoutApprovalsApi(app: FastifyInstance, ctx: AppC
     { preValidation: keyFirst, schema: { ...APPROVALS_OPS.createPayout, headers: IdempotencyKeyHeaders, body: ConsolePayoutBody }, config: { console: 'payouts.make' } },
     async (request, reply) => sendCreateResponse(reply, await ctx.payoutApprovals.create(personOf(request), request.body, idempotencyKeyOf(request), request.id)),
   );
+
+  api.get('/payout-balance', { schema: APPROVALS_OPS.balance, config: { console: 'read' } }, async (request) => {
+    return okEnvelope(request, await ctx.payoutAccounts.defaultRouteBalance(sessionOf(request).user.org_id));
+  });
 
   api.get('/payout-approvals', { schema: APPROVALS_OPS.pending, config: { console: 'read' } }, async (request) => {
     return okEnvelope(request, await ctx.payoutApprovals.pending(sessionOf(request).user.org_id));

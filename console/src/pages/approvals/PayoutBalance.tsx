@@ -1,0 +1,44 @@
+/**
+ * The balance of the account the default payout route sends through, where its provider publishes
+ * it (RazorpayX), and a warning when the amount being typed is larger than what is available
+ * (issue #33 item 6). Advice only: the bank decides, so nothing is blocked.
+ */
+import { useEffect, useState } from 'react';
+import { api } from '../../api.js';
+import { formatPaise, localTime } from '../../format.js';
+
+type Balance =
+  | { published: false; provider: string | null; reason: string }
+  | { published: true; provider: string; balance_paise: number; available_paise: number; refreshed_at: string | null };
+
+export function PayoutBalance({ amountPaise }: { amountPaise: number | null }) {
+  const [balance, setBalance] = useState<Balance | null>(null);
+  useEffect(() => {
+    let live = true;
+    api<Balance>('GET', '/payout-balance').then(
+      (b) => live && setBalance(b),
+      () => live && setBalance({ published: false, provider: null, reason: 'The balance could not be loaded.' }),
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+  if (!balance) return null;
+  if (!balance.published) return <p className="hint" id="payout-balance">Account balance: not available ({balance.reason})</p>;
+  const asOf = balance.refreshed_at ? ` as of ${localTime(balance.refreshed_at).text}` : '';
+  const over = amountPaise !== null && amountPaise > balance.available_paise;
+  return (
+    <>
+      <p className="hint" id="payout-balance">
+        Available balance at {balance.provider}: {formatPaise(balance.available_paise)}
+        {asOf}
+      </p>
+      {over ? (
+        <p className="warning" role="alert">
+          This payout ({formatPaise(amountPaise)}) is larger than the available balance ({formatPaise(balance.available_paise)}): the bank will refuse it unless the
+          account is topped up first.
+        </p>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,52 @@
+/** SQL for a payout account's balance and statement check (services/payouts/payout-account.ts). */
+import type { PayoutStatus } from '../../domain/payout.js';
+import type { Queryable } from '../db.js';
+
+/** The organization's default payout route and the provider account it sends through (null: the built-in sandbox). */
+export async function defaultRouteAccount(q: Queryable, orgId: string): Promise<{ routeId: string; provider: string; providerAccountId: string | null } | null> {
+  const r = await q.query<{ id: string; provider: string; provider_account_id: string | null }>(
+    'SELECT id, provider, provider_account_id FROM bank_connections WHERE org_id = $1 AND is_default AND active',
+    [orgId],
+  );
+  const row = r.rows[0];
+  return row ? { routeId: row.id, provider: row.provider, providerAccountId: row.provider_account_id } : null;
+}
+
+/** Whether the provider account is the organization's. */
+export async function accountOfOrg(q: Queryable, orgId: string, providerAccountId: string): Promise<boolean> {
+  const r = await q.query('SELECT 1 FROM provider_accounts WHERE id = $1 AND org_id = $2', [providerAccountId, orgId]);
+  return r.rowCount === 1;
+}
+
+export interface StatementPayoutRow {
+  id: string;
+  status: PayoutStatus;
+  amount_paise: string;
+  bank_reference: string | null;
+}
+
+/**
+ * The payouts sent through the account's routes whose outcome falls in [from, to): created in it,
+ * or decided in it (a payout made before the window may be debited or reversed inside it).
+ */
+export async function payoutsOfWindow(q: Queryable, orgId: string, providerAccountId: string, from: Date, to: Date): Promise<StatementPayoutRow[]> {
+  const r = await q.query<StatementPayoutRow>(
+    `SELECT p.id, p.status, p.amount_paise, p.bank_reference
+       FROM payouts p JOIN bank_connections b ON b.id = p.bank_connection_id
+      WHERE p.org_id = $1 AND b.provider_account_id = $2
+        AND ((p.created_at >= $3 AND p.created_at < $4) OR (p.updated_at >= $3 AND p.updated_at < $4))
+        AND p.status IN ('SUCCESS', 'FAILED', 'REVERSED')`,
+    [orgId, providerAccountId, from, to],
+  );
+  return r.rows;
+}
+
+/** Which of these provider payout ids Tijori holds for the account, whatever their date. */
+export async function knownProviderPayoutIds(q: Queryable, orgId: string, providerAccountId: string, ids: string[]): Promise<Set<string>> {
+  const r = await q.query<{ bank_reference: string }>(
+    `SELECT p.bank_reference FROM payouts p JOIN bank_connections b ON b.id = p.bank_connection_id
+      WHERE p.org_id = $1 AND b.provider_account_id = $2 AND p.bank_reference = ANY($3::text[])`,
+    [orgId, providerAccountId, ids],
+  );
+  return new Set(r.rows.map((x) => x.bank_reference));
+}
