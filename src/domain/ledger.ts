@@ -151,3 +151,42 @@ export function settlementImported(t: SettlementTotals): EntryPlan {
 export function isBalanced(postings: readonly Posting[]): boolean {
   return postings.length >= 2 && postings.reduce((s, p) => s + p.amountPaise, 0) === 0;
 }
+
+/** Orders whose collection was confirmed: PAID, MANUALLY_CONFIRMED, and REFUNDED (only a confirmed order is refunded). */
+export const CONFIRMED_ORDER_STATUSES = ['PAID', 'MANUALLY_CONFIRMED', 'REFUNDED'] as const;
+
+/** One account's balance at one provider account. */
+export interface AccountBalance {
+  provider_account_id: string;
+  account: string;
+  balance_paise: number;
+}
+
+/** Where the journal and the records disagree about an account's balance. */
+export interface BalanceMismatch {
+  provider_account_id: string;
+  account: string;
+  journal_paise: number;
+  records_paise: number;
+}
+
+/**
+ * Sums terms per (provider account, account) and compares the journal's balances with them; an
+ * account missing on one side counts as zero there. Sorted by provider account, then account.
+ */
+export function compareBalances(journal: readonly AccountBalance[], recordTerms: readonly AccountBalance[]): BalanceMismatch[] {
+  const key = (b: AccountBalance) => `${b.provider_account_id}|${b.account}`;
+  const sums = new Map<string, { provider_account_id: string; account: string; journal: number; records: number }>();
+  const add = (b: AccountBalance, side: 'journal' | 'records') => {
+    const k = key(b);
+    const s = sums.get(k) ?? { provider_account_id: b.provider_account_id, account: b.account, journal: 0, records: 0 };
+    s[side] += b.balance_paise;
+    sums.set(k, s);
+  };
+  journal.forEach((b) => add(b, 'journal'));
+  recordTerms.forEach((b) => add(b, 'records'));
+  return [...sums.values()]
+    .filter((s) => s.journal !== s.records)
+    .sort((a, b) => a.provider_account_id.localeCompare(b.provider_account_id) || a.account.localeCompare(b.account))
+    .map((s) => ({ provider_account_id: s.provider_account_id, account: s.account, journal_paise: s.journal, records_paise: s.records }));
+}

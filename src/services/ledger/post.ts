@@ -11,10 +11,10 @@ import { newRowId } from '../../store/row-id.js';
 
 export interface LedgerEntryInput {
   orgId: string;
-  /** The provider account the money sits at; null: the built-in sandbox (or the route's account, see bankConnectionId). */
+  /** The provider account the money sits at; null: the built-in sandbox (or the payout route's account, see payoutId). */
   providerAccountId: string | null;
-  /** Payouts: the route whose provider account the entry is kept under (used when providerAccountId is null). */
-  bankConnectionId?: string | null;
+  /** Payouts: the payout (already written) whose route's provider account keeps the entry (used when providerAccountId is null). */
+  payoutId?: string | null;
   /** The record whose state change causes the entry (an order, refund, payout or settlement id). */
   sourceId: string;
   /** Kind, source type and postings, from a builder of src/domain/ledger.ts. */
@@ -36,7 +36,7 @@ export async function postLedgerEntry(q: Queryable, input: LedgerEntryInput): Pr
     id: newRowId(),
     orgId: input.orgId,
     providerAccountId: input.providerAccountId,
-    bankConnectionId: input.bankConnectionId ?? null,
+    payoutId: input.payoutId ?? null,
     kind: entry.kind,
     sourceType: entry.sourceType,
     sourceId: input.sourceId,

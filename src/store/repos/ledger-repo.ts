@@ -6,14 +6,14 @@ import { BUILT_IN_SANDBOX_ACCOUNT, type LedgerEntryKind, type LedgerSourceType }
 import { coalesced } from '../coalesced.js';
 import { prepared, type Queryable } from '../db.js';
 
-/** One entry to write. Where the provider account is not known to the writer, name the payout route it follows from. */
+/** One entry to write. Payouts name the payout whose route's provider account keeps the entry (a payout row knows its route, not its account). */
 export interface NewLedgerEntry {
   id: string;
   orgId: string;
-  /** The provider account; null: the built-in sandbox, unless `bankConnectionId` names a route to take it from. */
+  /** The provider account; null: the built-in sandbox, unless `payoutId` names a payout to take it from. */
   providerAccountId: string | null;
-  /** A payout route whose provider account the entry is kept under (payouts know their route, not its account). */
-  bankConnectionId?: string | null;
+  /** A payout (written before, in this transaction or earlier) whose route's provider account keeps the entry. */
+  payoutId?: string | null;
   kind: LedgerEntryKind;
   sourceType: LedgerSourceType;
   sourceId: string;
@@ -24,11 +24,11 @@ export interface NewLedgerEntry {
 // source: a retried unit of work posts nothing twice), then the postings of the entries written.
 const INSERT_ENTRIES = prepared(`WITH v AS MATERIALIZED (
     SELECT * FROM json_to_recordset($1::json)
-      AS v(id uuid, org_id uuid, provider_account_id uuid, bank_connection_id uuid, kind text, source_type text, source_id uuid, postings json)),
+      AS v(id uuid, org_id uuid, provider_account_id uuid, payout_id uuid, kind text, source_type text, source_id uuid, postings json)),
   e AS (INSERT INTO ledger_entries (id, org_id, provider_account_id, kind, source_type, source_id)
         SELECT v.id, v.org_id,
                coalesce(v.provider_account_id,
-                        (SELECT bc.provider_account_id FROM bank_connections bc WHERE bc.id = v.bank_connection_id),
+                        (SELECT bc.provider_account_id FROM payouts po JOIN bank_connections bc ON bc.id = po.bank_connection_id WHERE po.id = v.payout_id),
                         '${BUILT_IN_SANDBOX_ACCOUNT}'::uuid),
                v.kind, v.source_type, v.source_id
           FROM v
@@ -43,7 +43,7 @@ const INSERT_ENTRIES = prepared(`WITH v AS MATERIALIZED (
 /** Writes entries (one statement for the entries of a shared transaction); whether each was written (false: it was posted before). */
 export const insertEntry = coalesced<NewLedgerEntry, boolean>(async (q, entries) => {
   const records = entries.map((e) => ({
-    id: e.id, org_id: e.orgId, provider_account_id: e.providerAccountId, bank_connection_id: e.bankConnectionId ?? null,
+    id: e.id, org_id: e.orgId, provider_account_id: e.providerAccountId, payout_id: e.payoutId ?? null,
     kind: e.kind, source_type: e.sourceType, source_id: e.sourceId,
     postings: e.postings.map((p) => ({ account: p.account, amount_paise: p.amountPaise })),
   }));
