@@ -80,3 +80,34 @@ CREATE CONSTRAINT TRIGGER ledger_entries_balanced AFTER INSERT ON ledger_entries
   DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION ledger_entry_balanced();
 CREATE CONSTRAINT TRIGGER ledger_postings_balanced AFTER INSERT ON ledger_postings
   DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION ledger_posting_balanced();
+
+-- Opening entries: what happened before the ledger existed is posted now, as the writers would
+-- have posted it (same kinds, sources and postings as src/domain/ledger.ts), so `ledger verify`
+-- is clean on an upgraded database and later news (a PROCESSING payout's outcome) posts normally.
+-- Confirmed orders (REFUNDED ones were confirmed first), completed refunds, and payouts: every
+-- payout that reached PROCESSING was created (FAILED, SUCCESS and REVERSED ones went through it).
+WITH src AS (
+  SELECT o.org_id, coalesce(o.provider_account_id, '00000000-0000-0000-0000-000000000000'::uuid) AS pa,
+         'collection_confirmed' AS kind, 'payment_order' AS source_type, o.id AS source_id, o.amount_paise AS amount,
+         'collections_receivable' AS debit, 'collections' AS credit
+    FROM payment_orders o WHERE o.status IN ('PAID', 'MANUALLY_CONFIRMED', 'REFUNDED')
+  UNION ALL
+  SELECT f.org_id, coalesce(o.provider_account_id, '00000000-0000-0000-0000-000000000000'::uuid),
+         'refund_completed', 'refund', f.id, f.amount_paise, 'refunds', 'collections_receivable'
+    FROM refunds f JOIN payment_orders o ON o.id = f.order_pk WHERE f.status = 'COMPLETED'
+  UNION ALL
+  SELECT p.org_id, coalesce(bc.provider_account_id, '00000000-0000-0000-0000-000000000000'::uuid), m.kind, 'payout', p.id, p.amount_paise, m.debit, m.credit
+    FROM payouts p JOIN bank_connections bc ON bc.id = p.bank_connection_id
+    JOIN (VALUES ('payout_created', 'payouts_in_flight', 'payout_funding', ARRAY['PROCESSING', 'SUCCESS', 'FAILED', 'REVERSED']),
+                 ('payout_succeeded', 'payouts_paid', 'payouts_in_flight', ARRAY['SUCCESS', 'REVERSED']),
+                 ('payout_failed', 'payout_funding', 'payouts_in_flight', ARRAY['FAILED']),
+                 ('payout_reversed', 'payout_funding', 'payouts_paid', ARRAY['REVERSED'])) AS m(kind, debit, credit, statuses)
+      ON p.status = ANY(m.statuses)
+),
+numbered AS (SELECT gen_random_uuid() AS id, src.* FROM src),
+e AS (INSERT INTO ledger_entries (id, org_id, provider_account_id, kind, source_type, source_id)
+      SELECT id, org_id, pa, kind, source_type, source_id FROM numbered RETURNING id)
+INSERT INTO ledger_postings (entry_id, account, amount_paise)
+SELECT id, debit, amount FROM numbered
+UNION ALL
+SELECT id, credit, -amount FROM numbered;
