@@ -50,12 +50,13 @@ test('an entry with no postings, or with one, is refused at commit', async () =>
     /not balanced: 1 postings summing to -100 paise/,
   );
   // A zero posting is no posting: refused by its CHECK at once.
+  const zero = randomUUID();
   await assert.rejects(
     t.db.tx(async (tx) => {
-      await rawEntry(tx, randomUUID());
-      await tx.query(`INSERT INTO ledger_postings (entry_id, account, amount_paise) VALUES ($1, 'collections', 0)`, [id]);
+      await rawEntry(tx, zero);
+      await tx.query(`INSERT INTO ledger_postings (entry_id, account, amount_paise) VALUES ($1, 'collections', 0)`, [zero]);
     }),
-    /violates check constraint/,
+    /violates check constraint "ledger_postings_amount_paise_check"/,
   );
 });
 
