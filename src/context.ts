@@ -37,6 +37,7 @@ import { ProviderRegistry } from './providers/registry.js';
 import { ProviderAnomalies } from './services/providers/provider-anomalies.js';
 import { OperationsReviewService } from './services/payin/operations-review.js';
 import { RefundSubmitter } from './services/refunds/refund-submission.js';
+import { LedgerService } from './services/ledger/ledger.js';
 import { RefundsService } from './services/refunds/refunds.js';
 import type { Db } from './store/db.js';
 
@@ -128,6 +129,8 @@ export interface AppContext {
   refundSubmission: RefundSubmitter;
   /** The operations review queue (contract §6). */
   reviews: OperationsReviewService;
+  /** The ledger's balances and its verification (contract §9); entries are posted by the writers. */
+  ledger: LedgerService;
 }
 
 export interface ContextDeps {
@@ -207,7 +210,7 @@ export function buildContext(deps: ContextDeps): AppContext {
     config, db, log, metrics, vault, rateLimiter, urls, sourceLimits, clients, idempotency, destinations, deliveries, events,
     providers, providerAnomalies, providerAccounts, providerCallbackBaseUrl, sandbox, bankConnections, beneficiaries, payouts, payoutSubmission,
     payoutApprovals, payoutAccounts, bulkPayouts, payoutOutcomes, publicBaseUrl, paymentOrders, orderExpiry, providerIntake,
-    console: consoleServices, refunds, refundSubmission, reviews,
+    console: consoleServices, refunds, refundSubmission, reviews, ledger: new LedgerService({ db }),
     readiness: new Readiness(),
   };
 }

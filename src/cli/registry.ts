@@ -14,6 +14,8 @@ import { eventList } from './commands/event-list.js';
 import { eventReplay } from './commands/event-replay.js';
 import { collectionsUse } from './commands/collections-use.js';
 import { keysRotateMaster } from './commands/keys-rotate-master.js';
+import { ledgerBalances } from './commands/ledger-balances.js';
+import { ledgerVerify } from './commands/ledger-verify.js';
 import { orgCreate } from './commands/org-create.js';
 import { orgList } from './commands/org-list.js';
 import { providerAdd } from './commands/provider-add.js';
@@ -52,6 +54,8 @@ export const cliCommands: CliCommand[] = [
   callbacksShow,
   eventList,
   eventReplay,
+  ledgerBalances,
+  ledgerVerify,
   userCreate,
   userList,
   keysRotateMaster,

@@ -102,6 +102,9 @@ test('a checker approves: PROCESSING, one attempt, submitted once, SUCCESS; audi
   assert.equal(await attempts(p.id), 1);
   assert.equal(await transfers(p.transaction_id), 1);
   assert.deepEqual((await eventsOf(w, p.id)).map((e) => e.kind), ['payout.created', 'payout.success']);
+  // The ledger (contract §9): created at approval, then paid; nothing while it waited.
+  const entries = await w.t.database.db.query<{ kind: string }>('SELECT kind FROM ledger_entries WHERE source_id = $1 ORDER BY kind', [p.id]);
+  assert.deepEqual(entries.rows.map((e) => e.kind), ['payout_created', 'payout_succeeded']);
   const again = await checker2.call('POST', `/payouts/${p.id}/approve`);
   assert.equal(again.status, 409, again.text);
   assert.equal(again.body.error.code, 'INVALID_STATE');
@@ -143,6 +146,7 @@ test('a checker rejects with a note: REJECTED, payout.rejected stored, no attemp
   assert.equal(events[0]!.body.data.rejection_note, 'duplicate of invoice 41');
   assert.equal(await attempts(p.id), 0);
   assert.equal(await transfers(p.transaction_id), 0);
+  assert.equal(await count('SELECT count(*)::int AS n FROM ledger_entries WHERE source_id = $1', [p.id]), 0, 'a rejected payout moved no money: no ledger entry');
   const late = await checker2.call('POST', `/payouts/${p.id}/approve`);
   assert.equal(late.status, 409, late.text);
   const audit = await viewer.call('GET', '/audit-log?action=payout.rejected');
@@ -161,7 +165,11 @@ test('two checkers approving at once: exactly one approval and one submission, t
     assert.equal(await count(`SELECT count(*)::int AS n FROM console_audit_log WHERE target_id = $1::text AND action = 'payout.approved'`, [p.id]), 1);
     await waitFor('one transfer', async () => ((await transfers(p.transaction_id)) >= 1 ? true : undefined));
     assert.equal(await transfers(p.transaction_id), 1);
+    assert.equal(await count(`SELECT count(*)::int AS n FROM ledger_entries WHERE source_id = $1 AND kind = 'payout_created'`, [p.id]), 1, 'one payout_created entry');
   }
+  const v = await w.t.admin('GET', `/orgs/${w.client.orgId}/ledger/verify`);
+  assert.equal(v.body.data.balanced, true);
+  assert.deepEqual(v.body.data.mismatches, []);
 });
 
 test('a saved beneficiary is offered and usable; console payouts never appear in the merchant API; the console principal is no API client', async () => {

@@ -18,6 +18,7 @@ import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { startTrustedReceiver, type TrustedReceiver } from '../callbacks/helpers.js';
 import { FAST_PAYOUT_ENV, inlineBeneficiary } from '../payout/helpers.js';
 import { type ChildService, type Creds, killChildren, merchantCall, report, size, sleep, startChild, until } from './helpers.js';
+import { ledgerViolations } from './ledger-check.js';
 
 const ROUNDS = size('FAULTS_CRASH_ROUNDS', 3, 20);
 const WORKERS = 4;
@@ -159,10 +160,12 @@ test(`kill -9 at random moments under mixed load (${ROUNDS} rounds): nothing los
     const got = new Set(rx.rx.received.filter((q) => q.answeredStatus === 200 && q.verification?.ok).map((q) => `${String(q.headers['x-service-event-id'])}@${q.path}`));
     for (const e of expected.rows) if (!got.has(`${e.event_id}@/${e.target}`)) violations.push(`event ${e.event_id} not received at ${e.target}`);
 
+    const ledger = await ledgerViolations(db);
+    violations.push(...ledger.violations);
     report('crash', {
       rounds: ROUNDS, kills: ROUNDS, operations, creates: creates.length, uncertain_creates_retried: retried, sandbox_pays: sandboxPays,
       paid_at_sandbox: paidAtSandbox.rowCount, payouts: execs.rowCount, executions: execs.rows.reduce((s, e) => s + e.n, 0),
-      events: new Set(expected.rows.map((e) => e.event_id)).size, deliveries: expected.rowCount, violations: violations.length, ms: Date.now() - started,
+      events: new Set(expected.rows.map((e) => e.event_id)).size, deliveries: expected.rowCount, ledger_entries: ledger.entries, violations: violations.length, ms: Date.now() - started,
     });
     assert.deepEqual(violations.slice(0, 20), []);
   } finally {

@@ -15,6 +15,7 @@ import { startTestService, type TestClient, type TestService } from '../support/
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
 import { FAST_PAYOUT_ENV, inlineBeneficiary } from '../payout/helpers.js';
 import { FULL, report, size, sleep, until } from './helpers.js';
+import { ledgerViolations } from './ledger-check.js';
 
 const OUTAGES = size('FAULTS_DB_OUTAGES', 1, 3);
 const OUTAGE_MS = FULL ? 5_000 : 3_000;
@@ -140,9 +141,11 @@ test('database cut under load: 503s while down, no hung request, full recovery, 
   );
   for (const e of execs.rows) if (e.status !== 'SUCCESS' || e.n !== 1) violations.push(`payout ${e.transaction_id}: ${e.status}, ${e.n} executions`);
 
+  const ledger = await ledgerViolations(database.db);
+  violations.push(...ledger.violations);
   report('db-outage', {
     outages: OUTAGES, outage_ms: outageMs, operations, creates: creates.length, retried_after_5xx: retried, statuses: Object.fromEntries(statuses),
-    max_latency_ms: maxLatency, bound_ms: BOUND_MS, max_recovery_ms: recoveryMs, violations: violations.length, ms: Date.now() - started,
+    max_latency_ms: maxLatency, bound_ms: BOUND_MS, max_recovery_ms: recoveryMs, ledger_entries: ledger.entries, violations: violations.length, ms: Date.now() - started,
   });
   assert.deepEqual(violations.slice(0, 20), []);
   assert.ok((statuses.get('503') ?? 0) > 0, 'the outage was seen');

@@ -12,6 +12,7 @@ import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { startTestService, type TestClient, type TestService } from '../support/service.js';
 import { FAST_PAYOUT_ENV, inlineBeneficiary } from '../payout/helpers.js';
 import { report, size, until } from './helpers.js';
+import { ledgerViolations } from './ledger-check.js';
 
 const CONCURRENCY = 200;
 const ROUNDS = size('FAULTS_RACE_ROUNDS', 1, 5);
@@ -95,7 +96,9 @@ async function raceRounds(name: string, roundOf: (round: number) => RaceRound): 
     inProgress += f.inProgress;
     violations.push(...f.violations, ...(await r.check()));
   }
-  report(name, { rounds: ROUNDS, operations: ROUNDS * (CONCURRENCY + 1), instances: 2, replays, in_progress_409: inProgress, retryable_503: unavailableTotal, violations: violations.length, ms: Date.now() - started });
+  const ledger = await ledgerViolations(database.db);
+  violations.push(...ledger.violations);
+  report(name, { ledger_entries: ledger.entries, rounds: ROUNDS, operations: ROUNDS * (CONCURRENCY + 1), instances: 2, replays, in_progress_409: inProgress, retryable_503: unavailableTotal, violations: violations.length, ms: Date.now() - started });
   assert.deepEqual(violations, []);
 }
 

@@ -27,6 +27,7 @@ import { sandboxSigningSecret, signSandboxBody } from '../../src/sandbox/signing
 import { startTestService, type TestClient, type TestService } from '../support/service.js';
 import { FAST_PAYOUT_ENV, inlineBeneficiary } from '../payout/helpers.js';
 import { report, size, until } from './helpers.js';
+import { ledgerViolations } from './ledger-check.js';
 
 const ORDER_RUNS = size('FAULTS_MODEL_RUNS', 100, 1_000);
 const PAYOUT_BATCHES = size('FAULTS_MODEL_PAYOUT_BATCHES', 2, 20);
@@ -369,7 +370,9 @@ test(`payment order state machine: ${ORDER_RUNS} model runs`, { timeout: 1_800_0
     }),
     { numRuns: ORDER_RUNS },
   );
-  report('model-orders', { runs: ORDER_RUNS, operations: commandsRun, violations: violations.length, ms: Date.now() - started, ...reviewAndRefundSteps });
+  const ledger = await ledgerViolations(db());
+  assert.deepEqual(ledger.violations, []);
+  report('model-orders', { ledger_entries: ledger.entries, runs: ORDER_RUNS, operations: commandsRun, violations: violations.length, ms: Date.now() - started, ...reviewAndRefundSteps });
 });
 
 test(`payout state machine: ${PAYOUT_BATCHES} batches of magic amounts`, { timeout: 900_000 }, async () => {
@@ -405,5 +408,7 @@ test(`payout state machine: ${PAYOUT_BATCHES} batches of magic amounts`, { timeo
     }),
     { numRuns: PAYOUT_BATCHES },
   );
-  report('model-payouts', { batches: PAYOUT_BATCHES, operations: payouts, violations: violations.length, ms: Date.now() - started });
+  const ledger = await ledgerViolations(db());
+  assert.deepEqual(ledger.violations, []);
+  report('model-payouts', { ledger_entries: ledger.entries, batches: PAYOUT_BATCHES, operations: payouts, violations: violations.length, ms: Date.now() - started });
 });

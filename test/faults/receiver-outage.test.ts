@@ -11,6 +11,7 @@ import { startTestService, type TestClient, type TestService } from '../support/
 import { setDestination, startTrustedReceiver, type TrustedReceiver } from '../callbacks/helpers.js';
 import { FAST_PAYOUT_ENV, inlineBeneficiary } from '../payout/helpers.js';
 import { FULL, report, size, sleep, until } from './helpers.js';
+import { ledgerViolations } from './ledger-check.js';
 
 const DOWN_MS = size('FAULTS_RECEIVER_DOWN_MS', 10_000, 120_000);
 // Cumulative attempt times are 0, 1, 6, 36, 156, 516, ... minutes × scale: with these scales an
@@ -79,9 +80,11 @@ test('receiver down, then back: every event delivered to every destination', { t
   const pathOf: Record<string, string> = { payin: '/payin', payout: '/payout', order: '/order' };
   for (const e of expected.rows) if (!got.has(`${e.event_id}@${pathOf[e.target]}`)) violations.push(`event ${e.event_id} never reached ${e.target}`);
   const duplicates = [...got.values()].filter((n) => n > 1).length;
+  const ledger = await ledgerViolations(db);
+  violations.push(...ledger.violations);
   report('receiver-outage', {
     down_ms: Date.now() - downAt - deliveredAfterMs, retry_scale: Number(SCALE), events: new Set(expected.rows.map((e) => e.event_id)).size, deliveries: expected.rowCount,
-    failed_attempts_while_down: failedWhileDown.rows[0]!.n, delivered_after_back_ms: deliveredAfterMs, duplicates, operations: ORDERS * 2 + PAYOUTS, violations: violations.length, ms: Date.now() - started,
+    failed_attempts_while_down: failedWhileDown.rows[0]!.n, delivered_after_back_ms: deliveredAfterMs, duplicates, operations: ORDERS * 2 + PAYOUTS, ledger_entries: ledger.entries, violations: violations.length, ms: Date.now() - started,
   });
   assert.deepEqual(violations.slice(0, 20), []);
   assert.ok(failedWhileDown.rows[0]!.n > 0, 'attempts failed while the receiver was down');

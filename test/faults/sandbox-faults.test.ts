@@ -11,6 +11,7 @@ import { after, before, test } from 'node:test';
 import { startTestService, type TestClient, type TestService } from '../support/service.js';
 import { FAST_PAYOUT_ENV, inlineBeneficiary } from '../payout/helpers.js';
 import { report, size, until } from './helpers.js';
+import { ledgerViolations } from './ledger-check.js';
 
 const PAYOUTS = size('FAULTS_BANK_PAYOUTS', 30, 200);
 /** Last two digits: mostly ordinary transfers, some refusals and the contract's own timeouts/5xx. */
@@ -68,9 +69,11 @@ test('30 % submit timeouts and 10 % 5xx at the bank: no double execution, every 
   const faults = await db.query<{ answer: string; n: number }>(`SELECT answer, count(*)::int AS n FROM sandbox_bank_submissions GROUP BY answer ORDER BY answer`);
   const byAnswer = Object.fromEntries(faults.rows.map((r) => [r.answer, r.n]));
   const injected = faults.rows.filter((r) => r.answer.startsWith('FAULT_')).reduce((s, r) => s + r.n, 0);
+  const ledger = await ledgerViolations(db);
+  violations.push(...ledger.violations);
   report('sandbox-faults', {
     payouts: PAYOUTS, operations: PAYOUTS + createRetries, create_retries: createRetries, submits: faults.rows.reduce((s, r) => s + r.n, 0),
-    faults_injected: injected, submissions: byAnswer, outcomes: outcome, violations: violations.length, ms: Date.now() - started,
+    faults_injected: injected, submissions: byAnswer, outcomes: outcome, ledger_entries: ledger.entries, violations: violations.length, ms: Date.now() - started,
   });
   assert.deepEqual(violations.slice(0, 20), []);
   assert.ok(injected > 0, 'faults were injected');

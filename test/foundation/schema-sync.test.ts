@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { DELIVERY_STATUSES, FAILED_DELIVERY_STATUSES } from '../../src/callbacks/outcome.js';
+import { LEDGER_ENTRY_KINDS, LEDGER_SOURCE_TYPES } from '../../src/domain/ledger.js';
 import { AMOUNT_MAX_PAISE, AMOUNT_MIN_PAISE } from '../../src/domain/money.js';
 import {
   EXPIRES_IN_MINUTES_MAX,
@@ -73,6 +74,11 @@ test('payment orders: status, trigger, expiry and amount CHECKs equal the domain
   assert.deepEqual(await checkList('payment_order_transitions', 'trigger'), ['created', ...ORDER_TRIGGERS]);
   assert.deepEqual(await checkBounds('payment_orders', 'expires_in_minutes'), [EXPIRES_IN_MINUTES_MIN, EXPIRES_IN_MINUTES_MAX]);
   assert.deepEqual(await checkBounds('payment_orders', 'amount_paise'), [AMOUNT_MIN_PAISE, AMOUNT_MAX_PAISE]);
+});
+
+test('ledger entries: kind and source type CHECKs equal the domain', async () => {
+  assert.deepEqual(await checkList('ledger_entries', 'kind'), [...LEDGER_ENTRY_KINDS]);
+  assert.deepEqual(await checkList('ledger_entries', 'source_type'), [...LEDGER_SOURCE_TYPES]);
 });
 
 test('payouts: status, attempt status, mode and amount CHECKs equal the domain', async () => {

@@ -181,11 +181,13 @@ test('two transactions applying news about the same orders in opposite orders do
   assert.equal(events.rows[0]!.n, orders.length);
 });
 
-test('confirmations of different orders applied together take three statements: one lock, one write of the moves, one of the events', async () => {
+test('confirmations of different orders applied together take four statements: one lock, one write of the moves, one of the events, one of the ledger entries', async () => {
   const orders = await Promise.all(Array.from({ length: 8 }, () => createOrder(w.t, w.client, intentBody())));
   const news = await Promise.all(orders.map((o, i) => success(o.order_id, String(830_000_000_000 + i))));
   // Each piece of news is a unit of work of its own; side by side, their single-item statements coalesce.
   const { result: results, statements } = await w.t.database.db.tx((tx) => countingStatements(tx, () => applyCollectionStatusesByReference(tx, news)));
   assert.deepEqual(results, orders.map(() => 'paid'));
-  assert.equal(statements, 3);
+  assert.equal(statements, 4);
+  const entries = await w.t.database.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ledger_entries WHERE kind = 'collection_confirmed' AND source_id = ANY($1::uuid[])`, [orders.map((o) => o.id)]);
+  assert.equal(entries.rows[0]?.n, orders.length, 'one ledger entry per confirmation');
 });

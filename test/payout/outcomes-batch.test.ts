@@ -129,7 +129,9 @@ test('answers of held attempts that arrive together are recorded in one transact
   );
   assert.deepEqual(results.map((r) => r.result), payouts.map(() => 'applied'));
   assert.equal(transactions, 1, 'six answers in the same turn share one transaction');
-  assert.equal(statements, 3, 'one statement locks the six attempts, one writes their moves, one their payout.success events');
+  assert.equal(statements, 4, 'one statement locks the six attempts, one writes their moves, one their payout.success events, one their ledger entries');
+  const entries = await w.t.database.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ledger_entries WHERE kind = 'payout_succeeded' AND source_id = ANY($1::uuid[])`, [payouts.map((p) => p.id)]);
+  assert.equal(entries.rows[0]?.n, payouts.length, 'one payout_succeeded entry per payout');
   const after = await w.t.database.db.query<{ id: string; inquiry_count: number; locked_until: Date | null; status: string; utr: string }>(
     'SELECT id, inquiry_count, locked_until, status, utr FROM payout_attempts WHERE id = ANY($1::uuid[])',
     [payouts.map((p) => p.attemptId)],

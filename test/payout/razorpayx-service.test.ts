@@ -185,3 +185,27 @@ test('issue #29 item 3: a captured webhook replayed under a new event id is a du
   await new Promise((r) => setTimeout(r, 300));
   assert.equal((await w.t.api('GET', `/merchant/payouts/${id}`, { client: w.client })).body.data.status, 'SUCCESS');
 });
+
+test('the ledger (contract §9): each payout posted under the RazorpayX account, a reversal moves the amount back, verify clean', async () => {
+  const db = w.t.database.db;
+  const reversed = await db.query<{ id: string; amount_paise: number }>(`SELECT id, amount_paise FROM payouts WHERE org_id = $1 AND status = 'REVERSED'`, [w.client.orgId]);
+  assert.equal(reversed.rowCount, 1, 'the payout reversed above');
+  const entries = await db.query<{ kind: string; provider_account_id: string; postings: Record<string, number> }>(
+    `SELECT e.kind, e.provider_account_id::text, json_object_agg(p.account, p.amount_paise) AS postings
+       FROM ledger_entries e JOIN ledger_postings p ON p.entry_id = e.id WHERE e.source_id = $1 GROUP BY e.id ORDER BY e.id`,
+    [reversed.rows[0]!.id],
+  );
+  const n = reversed.rows[0]!.amount_paise;
+  assert.deepEqual(entries.rows, [
+    { kind: 'payout_created', provider_account_id: accountId, postings: { payouts_in_flight: n, payout_funding: -n } },
+    { kind: 'payout_succeeded', provider_account_id: accountId, postings: { payouts_paid: n, payouts_in_flight: -n } },
+    { kind: 'payout_reversed', provider_account_id: accountId, postings: { payout_funding: n, payouts_paid: -n } },
+  ]);
+  const v = await w.t.admin('GET', `/orgs/${w.client.orgId}/ledger/verify`);
+  assert.equal(v.status, 200, v.text);
+  assert.equal(v.body.data.balanced, true);
+  assert.deepEqual(v.body.data.mismatches, []);
+  const paid = (await db.query<{ n: number }>(`SELECT coalesce(sum(amount_paise), 0)::int AS n FROM payouts WHERE org_id = $1 AND status = 'SUCCESS'`, [w.client.orgId])).rows[0]!.n;
+  const balances = (await w.t.admin('GET', `/orgs/${w.client.orgId}/ledger/balances`)).body.data as Array<{ provider_account_id: string; account: string; balance_paise: number }>;
+  assert.deepEqual(balances.filter((b) => b.account === 'payouts_paid'), [{ provider_account_id: accountId, account: 'payouts_paid', balance_paise: paid }]);
+});

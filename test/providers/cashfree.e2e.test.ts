@@ -174,6 +174,19 @@ test('a refund is sent with refund_id as its key and completes when Cashfree set
   }, 15_000);
   assert.equal(done.amount_paise, 5_005);
   assert.equal(sim.orders.get(o.order_id)!.refunds.length, 1, 'one refund at Cashfree, however often it was inquired');
+  // The ledger (contract §9) keeps both under the Cashfree account the order was issued with.
+  const entries = await t.database.db.query<{ kind: string; provider_account_id: string; receivable: number }>(
+    `SELECT e.kind, e.provider_account_id::text, p.amount_paise AS receivable FROM ledger_entries e
+       JOIN ledger_postings p ON p.entry_id = e.id AND p.account = 'collections_receivable'
+      WHERE e.source_id IN ($1, $2) ORDER BY e.kind`,
+    [o.id, r.body.data.id],
+  );
+  assert.deepEqual(entries.rows, [
+    { kind: 'collection_confirmed', provider_account_id: accountId, receivable: 20_000 },
+    { kind: 'refund_completed', provider_account_id: accountId, receivable: -5_005 },
+  ]);
+  const v = await t.admin('GET', `/orgs/${client.orgId}/ledger/verify`);
+  assert.deepEqual({ balanced: v.body.data.balanced, mismatches: v.body.data.mismatches }, { balanced: true, mismatches: [] });
 });
 
 test('Cashfree 5xx and 429 on create: 503 to the merchant; after a 429 no call is made until x-ratelimit-retry has passed', async () => {

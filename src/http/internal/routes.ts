@@ -7,6 +7,7 @@ import type { AppContext } from '../../context.js';
 import { adminAuth } from './admin-auth.js';
 import { registerAdminCallbackRoutes } from './admin-callbacks.js';
 import { registerAdminKeyRoutes } from './admin-keys.js';
+import { registerAdminLedgerRoutes } from './admin-ledger.js';
 import { registerAdminProviderAccountRoutes } from './admin-provider-accounts.js';
 import { registerAdminReviewRoutes } from './admin-reviews.js';
 import { registerAdminBankConnectionRoutes } from './admin-bank-connections.js';
@@ -26,6 +27,7 @@ export async function registerInternalRoutes(app: FastifyInstance, ctx: AppConte
       await registerAdminReviewRoutes(admin, ctx);
       await registerAdminProviderAccountRoutes(admin, ctx);
       await registerAdminKeyRoutes(admin, ctx);
+      await registerAdminLedgerRoutes(admin, ctx);
     },
     { prefix: '/admin' },
   );

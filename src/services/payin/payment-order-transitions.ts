@@ -4,9 +4,11 @@
  * `collection.received` event (for FAILED, EXPIRED, CANCELLED: the opt-in `collection.failed`,
  * `.expired`, `.cancelled`), all in the caller's transaction. Provider outcomes (callbacks,
  * live checks, the expiry worker's final check) are applied here too, so duplicate, late and
- * out-of-order news is absorbed in one place.
+ * out-of-order news is absorbed in one place. A confirmation (PAID, MANUALLY_CONFIRMED) posts its
+ * ledger entry here too, in the same transaction (docs/accounting.md).
  */
 import { AppError } from '../../domain/errors.js';
+import { collectionConfirmed } from '../../domain/ledger.js';
 import {
   assertTransition,
   failureOutcome,
@@ -21,6 +23,7 @@ import * as repo from '../../store/repos/payment-orders-repo.js';
 import * as reviewRepo from '../../store/repos/review-items-repo.js';
 import type { OrderColumnChanges, PaymentOrderRow } from '../../store/repos/payment-orders-repo.js';
 import { type EventKind, recordEvent } from '../callbacks/events.js';
+import { postLedgerEntry } from '../ledger/post.js';
 import { sideBySide } from '../../store/side-by-side.js';
 import { callbackSecretContext } from './payment-order-secrets.js';
 import { idForOrderId } from './payment-order-view.js';
@@ -72,8 +75,8 @@ function planTransition(order: PaymentOrderRow, to: PaymentOrderStatus, trigger:
 
 /**
  * The one place where payment order statuses are written: a checked move, its history row and,
- * for PAID and MANUALLY_CONFIRMED, its `collection.received` event (for FAILED, EXPIRED, CANCELLED:
- * the opt-in closed event), in the caller's transaction. The moves and events of the units of work
+ * for PAID and MANUALLY_CONFIRMED, its `collection.received` event and its ledger entry (for FAILED,
+ * EXPIRED, CANCELLED: the opt-in closed event), in the caller's transaction. The moves and events of the units of work
  * that share a transaction take one statement each (store/coalesced.ts).
  */
 async function writeTransition(tx: Queryable, move: repo.OrderMoveWrite): Promise<PaymentOrderRow> {
@@ -90,6 +93,9 @@ async function writeTransition(tx: Queryable, move: repo.OrderMoveWrite): Promis
       extraDestination:
         row.callback_url && row.callback_secret_enc ? { url: row.callback_url, secretEnc: row.callback_secret_enc, secretContext: callbackSecretContext(row.id) } : null,
     });
+    // The PSP now holds the amount for the merchant. An order is confirmed once (PAID and
+    // MANUALLY_CONFIRMED only move on to REFUNDED), and the entry is unique by order besides.
+    await postLedgerEntry(tx, { orgId: row.org_id, providerAccountId: row.provider_account_id, sourceId: row.id, entry: collectionConfirmed(row.amount_paise) });
   }
   const closed = CLOSED_EVENT[row.status];
   // Opt-in types (contract §7): only to a PayIn destination that subscribes; never to the

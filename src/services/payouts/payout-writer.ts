@@ -3,7 +3,8 @@
  * console, bulk row), a checker's approval or rejection, the bank's news about its attempt (a
  * submit answer, a status inquiry, a callback, a reversal), giving up after proven
  * non-executions — goes through here, in the caller's transaction, with its append-only history
- * (payout_transitions) and its event in the outbox. What to write is decided by the pure rule
+ * (payout_transitions), its event in the outbox and, for a create, success, failure or reversal,
+ * its ledger entry (docs/accounting.md). What to write is decided by the pure rule
  * `decide(state, command)` of src/domain/payout.ts on rows the caller locked
  * (payout-writes-repo lockAttempt / lockLatestAttempt / lockOrgPayout); this module writes exactly
  * that decision and nothing else writes a payout row. The channels (payouts.ts, payout-approvals.ts,
@@ -27,6 +28,7 @@ import {
   type PayoutStatus,
   type RowMove,
 } from '../../domain/payout.js';
+import { type EntryPlan, payoutCreated, payoutFailed, payoutReversed, payoutSucceeded } from '../../domain/ledger.js';
 import type { Queryable } from '../../store/db.js';
 import type { CreateKey } from '../../store/repos/idempotency-keys-repo.js';
 import type { ApprovalRow } from '../../store/repos/payout-approvals-repo.js';
@@ -34,6 +36,7 @@ import type { CheckSchedule } from '../../store/repos/payouts-repo.js';
 import * as writes from '../../store/repos/payout-writes-repo.js';
 import { newRowId } from '../../store/row-id.js';
 import { type EventInput, recordEvent } from '../callbacks/events.js';
+import { postLedgerEntry } from '../ledger/post.js';
 import { createdEventData, failedEventData, payoutEventBase, beneficiaryView, reversedEventData, successEventData } from './payout-view.js';
 
 /** What we learnt about an attempt (the domain's AttemptNews). */
@@ -101,6 +104,7 @@ export async function createPayout(tx: Queryable, draft: PayoutDraft, channel: C
         : await writes.insertKeyedCreate(tx, { payout, key: channel.key });
   if (written && start.event === 'payout.created') {
     await recordEvent(tx, { orgId: draft.orgId, kind: 'payout.created', aggregateType: 'payout', aggregateId: draft.id, data: createdEventData(factsOf(draft), draft.createdAt) });
+    await postPayoutEntry(tx, draft.orgId, draft.id, payoutCreated(draft.amountPaise));
   }
   return { written, attemptId: written ? attemptId : null };
 }
@@ -138,6 +142,7 @@ export async function decideApproval(
   });
   const data = d.event === 'payout.created' ? createdEventData(p, now) : rejectedEventData(p, command.kind === 'reject' ? command.note : '', now);
   await recordEvent(tx, { orgId: p.org_id, kind: d.event as PayoutEventKind, aggregateType: 'payout', aggregateId: p.id, data }, now);
+  if (d.event === 'payout.created') await postPayoutEntry(tx, p.org_id, p.id, payoutCreated(p.amount_paise));
   return { attemptId };
 }
 
@@ -155,6 +160,7 @@ export class PayoutMove {
   private check: Pick<writes.AttemptWrite, 'delay_ms' | 'inquired' | 'last_error' | 'submitted'> | null = null;
   private payoutMove: writes.PayoutWrite | null = null;
   private event: EventInput | null = null;
+  private entry: EntryPlan | null = null;
   private readonly transitions: writes.TransitionRow[] = [];
 
   constructor(
@@ -202,6 +208,7 @@ export class PayoutMove {
     };
     this.transitions.push({ payoutId: payout.id, attemptId: d.attempt ? attempt.id : null, entity: 'payout', from: m.from, to: m.to, trigger: m.trigger, detail: m.detail });
     this.event = d.event ? { orgId: payout.org_id, kind: d.event, aggregateType: 'payout', aggregateId: payout.id, data: this.eventData(d.event, m, command) } : null;
+    this.entry = ledgerEntryOf(m.from, m.to, payout.amount_paise);
     payout.status = m.to;
     payout.bank_reference = m.bankReference ?? payout.bank_reference;
     payout.utr = m.utr ?? payout.utr;
@@ -242,7 +249,24 @@ export class PayoutMove {
     if (!attempt && !this.payoutMove) return;
     await writes.writeMove(tx, { attempt, payout: this.payoutMove, transitions: this.transitions });
     if (this.event) await recordEvent(tx, this.event, this.now);
+    if (this.entry) await postPayoutEntry(tx, this.locked.payout.org_id, this.locked.payout.id, this.entry);
   }
+}
+
+/**
+ * The ledger entry of a payout's move after its create: PROCESSING -> SUCCESS pays it,
+ * PROCESSING -> FAILED releases it, SUCCESS -> REVERSED brings it back; nothing else moves money.
+ */
+export function ledgerEntryOf(from: PayoutStatus | null, to: PayoutStatus, amountPaise: number): EntryPlan | null {
+  if (from === 'PROCESSING' && to === 'SUCCESS') return payoutSucceeded(amountPaise);
+  if (from === 'PROCESSING' && to === 'FAILED') return payoutFailed(amountPaise);
+  if (from === 'SUCCESS' && to === 'REVERSED') return payoutReversed(amountPaise);
+  return null;
+}
+
+/** A payout's entry, kept under its route's provider account (resolved by the insert from the payout row). */
+function postPayoutEntry(tx: Queryable, orgId: string, payoutId: string, entry: EntryPlan): Promise<boolean> {
+  return postLedgerEntry(tx, { orgId, providerAccountId: null, payoutId, sourceId: payoutId, entry });
 }
 
 /** A proven non-execution's next attempt, held by the caller who submits it after commit. */

@@ -1,16 +1,18 @@
 /**
  * The one writer of refunds: every change of a refund row — its create, a reviewer's approval or
  * rejection, the provider's answer (completed, failed, no answer) — goes through here, in the
- * caller's transaction, with its event (and, for the completion that refunds the whole order, the
- * order's move). What to write is decided by the pure rule `decideRefund(status, command)` of
+ * caller's transaction, with its event (and, for a completion, its ledger entry and, when it refunds
+ * the whole order, the order's move). What to write is decided by the pure rule `decideRefund(status, command)` of
  * src/domain/refund.ts on the refund the caller locked (lockRefund); nothing else writes a refund
  * row. The merchant API, the reviewers (admin API, console) and the refund worker are entry points.
  */
+import { refundCompleted } from '../../domain/ledger.js';
 import { decideRefund, fullyRefunded, type RefundCommand, type RefundDecision } from '../../domain/refund.js';
 import type { Queryable } from '../../store/db.js';
 import type { PaymentOrderRow } from '../../store/repos/payment-orders-repo.js';
 import * as repo from '../../store/repos/refunds-repo.js';
 import { recordEvent } from '../callbacks/events.js';
+import { postLedgerEntry } from '../ledger/post.js';
 import { lockOrder, transitionOrder } from '../payin/payment-order-transitions.js';
 import { refundEvent } from './refund-events.js';
 
@@ -68,13 +70,15 @@ export async function applyRefundAnswer(
 }
 
 /**
- * PROCESSING -> COMPLETED with `collection.refund.completed`; the order becomes REFUNDED when its
+ * PROCESSING -> COMPLETED with `collection.refund.completed` and its ledger entry; the order becomes REFUNDED when its
  * completed refunds add up to its amount. Locks: the refund (held by the caller), then the order.
  */
 async function completeRefund(tx: Queryable, r: repo.RefundRow, providerReference: string, completedAt: Date): Promise<void> {
   const order = await lockOrder(tx, r.order_pk);
   const done = await repo.updateRefund(tx, r.id, { status: 'COMPLETED', providerReference, completedAt, leaseMs: null, lastError: null });
   await recordEvent(tx, refundEvent('collection.refund.completed', { ...done, order_id: order.order_id, provider_account_id: order.provider_account_id }, order));
+  // Paid back out of what the PSP holds for the merchant, at the order's provider account.
+  await postLedgerEntry(tx, { orgId: done.org_id, providerAccountId: order.provider_account_id, sourceId: done.id, entry: refundCompleted(done.amount_paise) });
   if (fullyRefunded(order.amount_paise, await repo.completedAmount(tx, order.id)) && (order.status === 'PAID' || order.status === 'MANUALLY_CONFIRMED')) {
     await transitionOrder(tx, order, 'REFUNDED', 'refund_completed', { detail: { source: 'refund', refund_id: r.refund_id } });
   }
