@@ -76,10 +76,10 @@ export async function settle(db: Db, merchant: string | null): Promise<Array<{ s
       );
       await tx.query(
         `INSERT INTO sandbox_settlement_lines (id, settlement_id, type, collection_reference, refund_reference, provider_reference, amount_paise, fee_paise, tax_paise)
-         SELECT $1 || lpad(n::text, 6, '0'), $1, type, collection_reference, refund_reference, provider_reference, amount_paise, fee_paise, tax_paise
-           FROM json_to_recordset($2::json) WITH ORDINALITY AS v(type text, collection_reference text, refund_reference text, provider_reference text,
-                amount_paise bigint, fee_paise bigint, tax_paise bigint, n bigint)`,
-        [id, JSON.stringify(lines.map((l) => ({ type: l.type, collection_reference: l.collectionReference, refund_reference: l.refundReference, provider_reference: l.providerReference, amount_paise: l.amountPaise, fee_paise: l.feePaise, tax_paise: l.taxPaise })))],
+         SELECT $1 || '-' || lpad(n::text, 6, '0'), $1, type, collection_reference, refund_reference, provider_reference, amount_paise, fee_paise, tax_paise
+           FROM json_to_recordset($2::json) AS v(n int, type text, collection_reference text, refund_reference text, provider_reference text,
+                amount_paise bigint, fee_paise bigint, tax_paise bigint)`,
+        [id, JSON.stringify(lines.map((l, i) => ({ n: i + 1, type: l.type, collection_reference: l.collectionReference, refund_reference: l.refundReference, provider_reference: l.providerReference, amount_paise: l.amountPaise, fee_paise: l.feePaise, tax_paise: l.taxPaise })))],
       );
       out.push({ settlement: s.rows[0]!, lines: lines.length });
     }
