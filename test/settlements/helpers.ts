@@ -7,7 +7,8 @@ import { sandboxPay } from '../refunds/helpers.js';
 
 export { createOrder, intentBody, sandboxPay, waitFor };
 
-export const q = (t: TestService, sql: string, params: unknown[] = []) => t.database.db.query(sql, params);
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- test rows are read loosely
+export const q = (t: TestService, sql: string, params: unknown[] = []): Promise<{ rows: any[] }> => t.database.db.query(sql, params);
 
 /** An INTENT order the sandbox paid (with its callback) and the service holds as PAID. */
 export async function paid(t: TestService, client: TestClient, amountPaise: number): Promise<{ id: string; order_id: string }> {
