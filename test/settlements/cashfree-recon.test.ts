@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { CashfreeSimulator, collectThroughSimulator } from '../providers/cashfree-simulator.js';
 import { startTestService, type TestClient, type TestService } from '../support/service.js';
-import { breaks, createOrder, intentBody, q, sync, waitFor } from './helpers.js';
+import { breaks, createOrder, intentBody, q, waitFor } from './helpers.js';
 
 let t: TestService;
 let client: TestClient;

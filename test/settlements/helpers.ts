@@ -7,7 +7,7 @@ import { sandboxPay } from '../refunds/helpers.js';
 
 export { createOrder, intentBody, sandboxPay, waitFor };
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- test rows are read loosely
+// Test rows are read loosely (any).
 export const q = (t: TestService, sql: string, params: unknown[] = []): Promise<{ rows: any[] }> => t.database.db.query(sql, params);
 
 /** An INTENT order the sandbox paid (with its callback) and the service holds as PAID. */

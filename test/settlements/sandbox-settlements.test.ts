@@ -94,6 +94,14 @@ test('org set --settlement-expected-days: 1 to 30, default 3; the answer is the 
     const r = await runTijori(t, ['org', 'set', '--org', c3.orgId, '--settlement-expected-days', bad, '--json']);
     assert.equal(r.code, 2, r.stderr);
   }
+  for (const args of [['recon', 'breaks', '--org', c3.orgId, '--status', 'maybe'], ['settlements', 'sync'], ['settlements', 'list']]) {
+    const r = await runTijori(t, [...args, '--json']);
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.equal(r.stdout, '');
+  }
+  const unknownOrg = await runTijori(t, ['settlements', 'sync', '--org', '00000000-0000-4000-8000-000000000000', '--json']);
+  assert.equal(unknownOrg.code, 1);
+  assert.match(unknownOrg.stderr, /NOT_FOUND/);
   const api = await t.admin('POST', `/orgs/${c3.orgId}/settings`, { settlement_expected_days: 31 });
   assert.equal(api.status, 422, api.text);
   assert.equal((await q(t, 'SELECT settlement_expected_days FROM organizations WHERE id = $1', [c3.orgId])).rows[0].settlement_expected_days, 7);

@@ -91,10 +91,10 @@ function toLine(i: Item): ProviderSettlementLine {
     type: lineType(e.event_type),
     orderReference: i.order_details?.order_id ?? null,
     refundReference: i.refund_details?.refund_id ?? null,
-    providerPaymentId: i.payment_details?.cf_payment_id != null ? String(i.payment_details.cf_payment_id) : null,
+    providerPaymentId: i.payment_details?.cf_payment_id !== undefined && i.payment_details.cf_payment_id !== null ? String(i.payment_details.cf_payment_id) : null,
     amountPaise: signedRupeesToPaise(e.event_amount, 'event_amount'),
-    feePaise: e.event_service_charge == null ? 0 : signedRupeesToPaise(e.event_service_charge, 'event_service_charge'),
-    taxPaise: e.event_service_tax == null ? 0 : signedRupeesToPaise(e.event_service_tax, 'event_service_tax'),
+    feePaise: e.event_service_charge === undefined || e.event_service_charge === null ? 0 : signedRupeesToPaise(e.event_service_charge, 'event_service_charge'),
+    taxPaise: e.event_service_tax === undefined || e.event_service_tax === null ? 0 : signedRupeesToPaise(e.event_service_tax, 'event_service_tax'),
     currency: e.event_currency,
   };
 }
@@ -134,7 +134,7 @@ export async function fetchCashfreeSettlements(client: CashfreeClient, apiVersio
       currency: group[0]!.event_details.event_currency,
       totals: null,
       // The settlement's own charges, to check its lines against (they must add up to these).
-      charges: d.service_charge == null || d.service_tax == null ? null : { feesPaise: signedRupeesToPaise(d.service_charge, 'service_charge'), taxPaise: signedRupeesToPaise(d.service_tax, 'service_tax') },
+      charges: typeof d.service_charge !== 'number' || typeof d.service_tax !== 'number' ? null : { feesPaise: signedRupeesToPaise(d.service_charge, 'service_charge'), taxPaise: signedRupeesToPaise(d.service_tax, 'service_tax') },
       lines: group.map(toLine),
     });
   }
