@@ -94,7 +94,14 @@ export class SettlementsService {
    * once one resolves it and the other gets 409 INVALID_STATE. The audit row is written in the same
    * statement. `orgId`, when given (the console's user), hides the breaks of other organizations.
    */
-  async resolve(r: { breakId: string; actor: string; note: string; orgId?: string | undefined }): Promise<BreakView> {
+  async resolve(r: {
+    breakId: string;
+    actor: string;
+    note: string;
+    orgId?: string | undefined;
+    /** Runs in the resolution's transaction (the console writes its audit entry here). */
+    onResolved?: ((tx: Queryable, before: BreakView, after: BreakView) => Promise<void>) | undefined;
+  }): Promise<BreakView> {
     const note = r.note.trim();
     if (note.length === 0 || note.length > BREAK_NOTE_MAX) throw validationError([{ field: 'note', issue: `a written note of 1 to ${BREAK_NOTE_MAX} characters` }]);
     if (r.actor.trim().length === 0) throw validationError([{ field: 'actor', issue: 'who resolves the break' }]);
@@ -104,7 +111,9 @@ export class SettlementsService {
       if (!b || (r.orgId !== undefined && b.org_id !== r.orgId)) throw notFound('break');
       if (b.status === 'resolved') throw new AppError('INVALID_STATE', 'The break is resolved already.');
       await repo.resolveBreak(tx, b.id, r.actor.trim(), note, newRowId());
-      return breakView((await repo.findBreak(tx, b.id)) as repo.BreakRow);
+      const after = breakView((await repo.findBreak(tx, b.id)) as repo.BreakRow);
+      await r.onResolved?.(tx, breakView(b), after);
+      return after;
     });
   }
 
