@@ -55,9 +55,8 @@ export interface FoundAnomaly {
 export const NO_COUNTS: ImportCounts = { settlements_new: 0, lines_new: 0, matched: 0, breaks: 0 };
 
 /** Whether this settlement is stored already (skips the provider checks of a settlement seen before). */
-export async function isStored(q: Queryable, t: ImportTarget, providerSettlementId: string): Promise<boolean> {
-  const r = await q.query('SELECT 1 FROM settlements WHERE org_id = $1 AND provider_account_id IS NOT DISTINCT FROM $2 AND provider_settlement_id = $3', [t.orgId, t.providerAccountId, providerSettlementId]);
-  return (r.rowCount ?? 0) > 0;
+export function isStored(q: Queryable, t: ImportTarget, providerSettlementId: string): Promise<boolean> {
+  return repo.isStored(q, t.orgId, t.providerAccountId, providerSettlementId);
 }
 
 /** The stated totals, or what the lines add up to where the provider states only lines (and charges). */
@@ -83,6 +82,9 @@ export async function importSettlement(db: Db, t: ImportTarget, s: ProviderSettl
   const wholeBad = s.currency !== 'INR';
 
   return db.tx(async (tx) => {
+    // Imports of one organization one at a time: a payment in two different settlements imported at
+    // once is then seen by the second as settled (DUPLICATE), not missed by both.
+    await repo.lockOrgImports(tx, t.orgId);
     const settlementId = newRowId();
     const inserted = await repo.insertSettlement(tx, {
       id: settlementId,

@@ -110,9 +110,8 @@ export class SettlementSyncService {
       this.anomaliesTotal.inc({ provider: t.provider, kind: a.kind });
       this.log.warn({ org_id: t.orgId, provider_account_id: t.providerAccountId, provider_settlement_id: a.providerSettlementId, line: a.providerLineId, kind: a.kind, detail: a.detail }, 'settlement anomaly: bad provider data, no order changed');
     }
-    if (r.counts.breaks > 0) {
-      const kinds = await this.deps.db.query<{ kind: string; n: number }>('SELECT kind, count(*)::int AS n FROM recon_breaks WHERE settlement_id = $1 GROUP BY kind', [r.settlementId]);
-      for (const k of kinds.rows) this.breaksTotal.inc({ kind: k.kind }, k.n);
+    if (r.counts.breaks > 0 && r.settlementId) {
+      for (const k of await repo.breakKindsOf(this.deps.db, r.settlementId)) this.breaksTotal.inc({ kind: k.kind }, k.n);
     }
     if (r.counts.settlements_new > 0) this.log.info({ org_id: t.orgId, provider_settlement_id: s.providerSettlementId, ...r.counts }, 'settlement imported');
     return r.counts;

@@ -60,7 +60,7 @@ export class SettlementsService {
   }
 
   /** `tijori settlements list --org ORG`: newest first. */
-  async list(orgId: string, limit = 200) {
+  async list(orgId: string, limit = 1000) {
     await this.requireOrg(this.deps.db, orgId);
     const rows = await repo.listSettlements(this.deps.db, orgId, Math.min(Math.max(limit, 1), 1000));
     return rows.map((s) => ({

@@ -270,3 +270,20 @@ export async function syncTargets(q: Queryable, orgId: string | null): Promise<A
   );
   return r.rows;
 }
+
+/** Whether this settlement is stored already. */
+export async function isStored(q: Queryable, orgId: string, accountId: string | null, providerSettlementId: string): Promise<boolean> {
+  const r = await q.query('SELECT 1 FROM settlements WHERE org_id = $1 AND provider_account_id IS NOT DISTINCT FROM $2 AND provider_settlement_id = $3', [orgId, accountId, providerSettlementId]);
+  return (r.rowCount ?? 0) > 0;
+}
+
+/** Serialises the imports of one organization for the rest of the transaction. */
+export async function lockOrgImports(q: Queryable, orgId: string): Promise<void> {
+  await q.query("SELECT pg_advisory_xact_lock(hashtext('tijori settlement import'), hashtext($1))", [orgId]);
+}
+
+/** How many breaks of each kind a settlement has (for the metric). */
+export async function breakKindsOf(q: Queryable, settlementId: string): Promise<Array<{ kind: string; n: number }>> {
+  const r = await q.query<{ kind: string; n: number }>('SELECT kind, count(*)::int AS n FROM recon_breaks WHERE settlement_id = $1 GROUP BY kind', [settlementId]);
+  return r.rows;
+}
