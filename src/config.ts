@@ -67,6 +67,8 @@ export interface Config {
   runWorkers: boolean;
   /** Bound of every provider call; a payout submit past it is an UNKNOWN outcome. */
   providerTimeoutMs: number;
+  /** How often the settlement worker fetches and imports the providers' settlements (contract §9). */
+  settlementSyncIntervalMs: number;
   payout: PayoutSettings;
   /**
    * Development/test only (ignored in production): `after_persist` or `after_submit` makes the
@@ -234,6 +236,7 @@ function readConfig(env: Env, generated: string[]): Omit<Config, 'generatedSecre
     dbPoolSize: intFrom(env, 'DB_POOL_SIZE', 20),
     runWorkers: boolFrom(env, 'RUN_WORKERS', true),
     providerTimeoutMs,
+    settlementSyncIntervalMs: intFrom(env, 'SETTLEMENT_SYNC_INTERVAL_MS', 3_600_000),
     payout: {
       workerIntervalMs: intFrom(env, 'PAYOUT_WORKER_INTERVAL_MS', 1_000),
       inquiryBaseMs: intFrom(env, 'PAYOUT_INQUIRY_BASE_MS', 2_000),

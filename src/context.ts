@@ -28,6 +28,8 @@ import { BankConnectionsService } from './services/payouts/bank-connections.js';
 import { loadIfscData } from './domain/ifsc.js';
 import type { Provider } from './providers/provider.js';
 import type { SandboxControls } from './providers/sandbox/adapter.js';
+import { SettlementSyncService } from './services/settlements/settlement-sync.js';
+import { SettlementsService } from './services/settlements/settlements.js';
 import { OrderExpiry } from './services/payin/payment-order-expiry.js';
 import { PaymentOrdersService } from './services/payin/payment-orders.js';
 import { ProviderIntake } from './services/providers/provider-intake.js';
@@ -131,6 +133,10 @@ export interface AppContext {
   reviews: OperationsReviewService;
   /** The ledger's balances and its verification (contract §9); entries are posted by the writers. */
   ledger: LedgerService;
+  /** Settlements from the providers, imported and reconciled (contract §9). */
+  settlementSync: SettlementSyncService;
+  /** Settlements, reconciliation breaks and their resolution, the expected days setting (contract §9). */
+  settlements: SettlementsService;
 }
 
 export interface ContextDeps {
@@ -204,13 +210,17 @@ export function buildContext(deps: ContextDeps): AppContext {
   const refundSubmission = new RefundSubmitter({ db, log, metrics, config, providers });
   const refunds = new RefundsService({ db, log, config, idempotency, submission: refundSubmission });
 
+  // Settlements and reconciliation.
+  const settlementSync = new SettlementSyncService({ db, log, metrics, providers });
+  const settlements = new SettlementsService({ db, sandbox });
+
   const consoleServices = buildConsoleServices({ db, vault, rateLimiter, clients, destinations, settings: config.console, publicBaseUrl });
 
   return {
     config, db, log, metrics, vault, rateLimiter, urls, sourceLimits, clients, idempotency, destinations, deliveries, events,
     providers, providerAnomalies, providerAccounts, providerCallbackBaseUrl, sandbox, bankConnections, beneficiaries, payouts, payoutSubmission,
     payoutApprovals, payoutAccounts, bulkPayouts, payoutOutcomes, publicBaseUrl, paymentOrders, orderExpiry, providerIntake,
-    console: consoleServices, refunds, refundSubmission, reviews, ledger: new LedgerService({ db }),
+    console: consoleServices, refunds, refundSubmission, reviews, ledger: new LedgerService({ db }), settlementSync, settlements,
     readiness: new Readiness(),
   };
 }

@@ -26,6 +26,7 @@ import { sandboxFail } from './commands/sandbox-fail.js';
 import { sandboxPay } from './commands/sandbox-pay.js';
 import { sandboxServe } from './commands/sandbox-serve.js';
 import { sandboxStats } from './commands/sandbox-stats.js';
+import { reconBreaks, sandboxSettle, settlementsList, settlementsSync } from './commands/settlements.js';
 import { userCreate } from './commands/user-create.js';
 import { userList } from './commands/user-list.js';
 
@@ -49,7 +50,11 @@ export const cliCommands: CliCommand[] = [
   sandboxPay,
   sandboxFail,
   sandboxStats,
+  sandboxSettle,
   sandboxServe,
+  settlementsSync,
+  settlementsList,
+  reconBreaks,
   callbacksReplay,
   callbacksShow,
   eventList,

@@ -17,6 +17,11 @@ export interface CollectionRequest {
   expiresAt: Date;
   /** `mc`: 4-digit merchant category code, when the route has one. */
   merchantCategoryCode?: string | undefined;
+  /**
+   * The collecting merchant (the organization's id): the sandbox settles per merchant; a real
+   * provider knows the merchant from the account's credentials and ignores it.
+   */
+  merchant?: string | undefined;
   /** The payer as the order knows them, for providers that require customer details (Cashfree). */
   customer?: { name: string | null; email: string | null; phone: string | null } | undefined;
 }
@@ -120,6 +125,58 @@ export interface PayoutAccountReader {
   statement(from: Date, to: Date): Promise<StatementLine[]>;
 }
 
+/**
+ * One line of a provider's settlement, normalised (contract §9). Amounts in paise as the provider
+ * reported them, sign included (a negative fee is bad data for reconciliation to catch, not to
+ * hide); `type` as reported once mapped: one of SETTLEMENT_LINE_TYPES, or the provider's own word
+ * when it is none of them (an anomaly, never guessed).
+ */
+export interface ProviderSettlementLine {
+  /** The provider's id of this line (unique within the settlement). */
+  lineId: string;
+  type: string;
+  /** Our references as the provider echoes them: the order's order_id, the refund's refund_id. */
+  orderReference: string | null;
+  refundReference: string | null;
+  /** The provider's id of the payment (or refund) the line settles. */
+  providerPaymentId: string | null;
+  amountPaise: number;
+  feePaise: number;
+  taxPaise: number;
+  currency: string;
+}
+
+export const SETTLEMENT_LINE_TYPES = ['PAYMENT', 'REFUND', 'ADJUSTMENT', 'CHARGEBACK'] as const;
+export type SettlementLineType = (typeof SETTLEMENT_LINE_TYPES)[number];
+
+export interface SettlementTotalsReported {
+  grossPaise: number;
+  feesPaise: number;
+  taxPaise: number;
+  refundsPaise: number;
+  adjustmentsPaise: number;
+  netPaise: number;
+}
+
+/** One credit of the provider to the merchant's bank, with every line it covers. */
+export interface ProviderSettlement {
+  providerSettlementId: string;
+  utr: string | null;
+  settledAt: Date;
+  currency: string;
+  /** The totals as the provider states them apart from its lines; null when it states only lines. */
+  totals: SettlementTotalsReported | null;
+  /** What the provider states of the fees and taxes alone, when it states those and not the rest (Cashfree). */
+  charges: { feesPaise: number; taxPaise: number } | null;
+  lines: ProviderSettlementLine[];
+}
+
+export interface SettlementPage {
+  settlements: ProviderSettlement[];
+  /** Where the next page starts; null on the last one. */
+  cursor: string | null;
+}
+
 export class ProviderError extends Error {
   constructor(
     message: string,
@@ -155,4 +212,11 @@ export interface Provider {
   parseCallback(rawBody: string, headers: Record<string, string | string[] | undefined>): ProviderCallback | null;
   /** The payout account's balance and statement, where the provider publishes them (contract §9, issue #33 item 6). */
   readonly payoutAccount?: PayoutAccountReader;
+  /**
+   * The settlements of a collections account made since `since` (null: everything the provider
+   * keeps), a page at a time from `cursor` (null: the first). Only complete settlements are
+   * returned. Absent where the provider has no settlements for us (RazorpayX: payouts only).
+   * Throws ProviderError when there is no usable answer.
+   */
+  fetchSettlements?(q: { merchant: string; since: Date | null; cursor: string | null }): Promise<SettlementPage>;
 }

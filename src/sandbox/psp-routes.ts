@@ -4,7 +4,7 @@
  * collection with `pay` / `fail`, after which it sends its signed callback to the service.
  *
  * Its HTTP API (all JSON):
- *   POST /psp/collections                     {reference, amount_paise, note, payee_name, expires_at, merchant_category_code?}
+ *   POST /psp/collections                     {reference, amount_paise, note, payee_name, expires_at, merchant_category_code?, merchant?}
  *                                             201 new, 200 same reference + same parameters, 409 conflicting parameters
  *   GET  /psp/collections/:reference          status inquiry; 404 {status: "NOT_FOUND"}
  *   POST /psp/collections/:reference/pay      {utr?, amount_paise?, callback?}  (callback defaults to true;
@@ -95,6 +95,7 @@ export async function registerPspRoutes(server: FastifyInstance, deps: SandboxDe
       note: b.note,
       payee_name: b.payee_name,
       merchant_category: b.merchant_category_code ?? null,
+      merchant: b.merchant ?? null,
       expires_at: expiresAt,
       upi_uri: upiUri,
     });

@@ -14,6 +14,8 @@ export const CreateCollectionBody = Type.Object(
     payee_name: Type.String({ minLength: 1, maxLength: 200 }),
     expires_at: Type.String({ maxLength: 40 }),
     merchant_category_code: Type.Optional(Type.String({ pattern: '^[0-9]{4}$' })),
+    /** The collecting merchant (the service sends its organization id): whose settlement covers the payment. */
+    merchant: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
   },
   { additionalProperties: false },
 );
@@ -40,3 +42,18 @@ export const CreateRefundBody = Type.Object(
 
 /** The reference in a path: any text (an unknown one is answered 404 NOT_FOUND by the route). */
 export const ReferenceParams = Type.Object({ reference: Type.String() });
+
+/** `POST /psp/settlements`: one merchant's, or (no body / no merchant) every merchant's. */
+export const SettleBody = Type.Optional(Type.Object({ merchant: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })) }, { additionalProperties: false }));
+
+export const ListSettlementsQuery = Type.Object(
+  {
+    merchant: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    from: Type.Optional(Type.String({ maxLength: 40 })),
+    cursor: Type.Optional(Type.String({ pattern: '^[0-9]{1,18}$' })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+  },
+  { additionalProperties: false },
+);
+
+export const SettlementParams = Type.Object({ id: Type.String({ maxLength: 64 }) });

@@ -13,6 +13,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import { registerBankRoutes } from './bank-routes.js';
 import { migrateSandbox } from './migrate.js';
 import { registerPspRoutes } from './psp-routes.js';
+import { registerSettlementRoutes } from './settlement-routes.js';
 import { sandboxStats } from './stats.js';
 import type { SandboxDeps } from './deps.js';
 
@@ -34,6 +35,7 @@ export async function startSandboxServer(deps: SandboxDeps, host: string, port: 
   app.get('/stats', async () => sandboxStats(deps));
   await registerPspRoutes(app, deps);
   await registerBankRoutes(app, deps);
+  registerSettlementRoutes(app, deps);
   await app.listen({ host, port });
   const addr = app.server.address();
   if (!addr || typeof addr === 'string') throw new Error('sandbox has no TCP address');

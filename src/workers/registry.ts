@@ -8,6 +8,7 @@ import { createBulkPayoutWorker } from './bulk-payout-worker.js';
 import type { Worker } from './polling-worker.js';
 import { createProviderEventsWorker } from './provider-events-worker.js';
 import { createRefundWorker } from './refund-worker.js';
+import { createSettlementSyncWorker } from './settlement-sync-worker.js';
 
 export function createWorkers(ctx: AppContext): Worker[] {
   return [
@@ -18,5 +19,6 @@ export function createWorkers(ctx: AppContext): Worker[] {
     createRefundWorker(ctx),
     new CallbackDeliveryWorker(ctx),
     createDestinationHealthWorker(ctx),
+    createSettlementSyncWorker(ctx),
   ];
 }

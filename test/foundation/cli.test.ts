@@ -75,7 +75,7 @@ test("COMMAND --help and help COMMAND print that command's own usage and exit 0"
   assert.equal(group.code, 0);
   assert.deepEqual(
     lines(group.stdout).filter((l) => l.startsWith('  ')).map((l) => l.trim().split(' ').slice(0, 2).join(' ')),
-    ['sandbox pay', 'sandbox fail', 'sandbox stats', 'sandbox serve'],
+    ['sandbox pay', 'sandbox fail', 'sandbox stats', 'sandbox settle', 'sandbox serve'],
   );
   const all = await runTijori(ts, ['--help']);
   assert.equal(all.code, 0);

@@ -98,6 +98,8 @@ test('on a new database each chain makes its own tables and books them in its ow
     'sandbox_refund_ledger',
     'sandbox_refunds',
     'sandbox_schema_migrations',
+    'sandbox_settlement_lines',
+    'sandbox_settlements',
   ]);
   assert.deepEqual(await names(db, 'schema_migrations'), migrationFiles(), 'nothing of the sandbox in the service book');
 });

@@ -16,12 +16,14 @@
  *   `tr` = cf_payment_id, action "custom"), rate-limit headers x-ratelimit-* (cashfree/agent-skills).
  * Amounts are written as two-decimal JSON literals (`499.00`) as Cashfree sends them, so a client
  * that re-serialises a webhook body breaks its signature, as with the real service.
- * Not modelled: settlements, disputes, other payment methods, Cashfree's sandbox simulator links.
+ * - Settlements: the Settlement Reconciliation API, in cashfree-recon-sim.ts (its sources there).
+ * Not modelled: disputes, other payment methods, Cashfree's sandbox simulator links.
  */
 import assert from 'node:assert/strict';
 import { createHmac, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { makeSettlement, reconAnswer, type ReconEvent, type SettleOptions } from './cashfree-recon-sim.js';
 
 export interface SimulatorOptions {
   clientId: string;
@@ -117,6 +119,11 @@ export class CashfreeSimulator {
   webhookUrl: string | undefined;
   /** Refund outcome decided at create (else they stay PENDING until settleRefund). */
   refundOutcome: 'SUCCESS' | 'PENDING' | 'CANCELLED' = 'PENDING';
+  /** Every settled event (settlement recon API); what each settlement covered. */
+  readonly reconEvents: ReconEvent[] = [];
+  private readonly settledKeys = new Set<string>();
+  /** Page size cap of the recon API in this simulator (small, so tests see its cursor at work). */
+  reconMaxPage = 1_000;
 
   constructor(private readonly opts: SimulatorOptions) {}
 
@@ -310,7 +317,33 @@ export class CashfreeSimulator {
       if (!r) return this.error(res, 404, 'invalid_request_error', 'refund_not_found', 'refund not found');
       return this.send(res, 200, this.refundJson(r));
     }
+    if (method === 'POST' && path === '/pg/settlement/recon') {
+      if (!this.authorised(h, res)) return;
+      const a = reconAnswer(this.reconEvents, body, this.reconMaxPage);
+      return this.send(res, a.status, a.text);
+    }
     this.error(res, 404, 'invalid_request_error', 'not_found', `no route ${method} ${path}`);
+  }
+
+  /** Cashfree settles now every successful payment and refund not yet settled; the settlement's cf_settlement_id. */
+  settle(o: SettleOptions = {}): number {
+    const id = this.id();
+    const paid = [];
+    const refunds = [];
+    for (const order of this.orders.values()) {
+      for (const p of order.payments) {
+        if (p.payment_status !== 'SUCCESS' || (this.settledKeys.has(`P${p.cf_payment_id}`) && o.again !== order.order_id)) continue;
+        this.settledKeys.add(`P${p.cf_payment_id}`);
+        paid.push({ order_id: order.order_id, cf_payment_id: p.cf_payment_id, amountPaise: p.amountPaise });
+      }
+      for (const r of order.refunds) {
+        if (r.refund_status !== 'SUCCESS' || this.settledKeys.has(`R${r.cf_refund_id}`)) continue;
+        this.settledKeys.add(`R${r.cf_refund_id}`);
+        refunds.push({ order_id: order.order_id, refund_id: r.refund_id, cf_refund_id: r.cf_refund_id, cf_payment_id: r.cf_payment_id, amountPaise: r.amountPaise });
+      }
+    }
+    this.reconEvents.push(...makeSettlement(id, paid, refunds, o));
+    return id;
   }
 
   private orderJson(o: SimOrder): string {

@@ -17,7 +17,7 @@ test('the setting decides whether a new refund waits for review; the default is 
   assert.equal(await refundOf(), 'PENDING_REVIEW');
   const none = await runTijori(w.t, ['org', 'set', '--org', w.client.orgId, '--refund-review', 'none', '--json']);
   assert.equal(none.code, 0, none.stderr);
-  assert.deepEqual(parseJsonOutput(none), { id: w.client.orgId, name: parseJsonOutput(none).name, refund_review: 'none' });
+  assert.deepEqual(parseJsonOutput(none), { id: w.client.orgId, name: parseJsonOutput(none).name, refund_review: 'none', settlement_expected_days: 3 });
   assert.equal(await refundOf(), 'PROCESSING');
   const back = await runTijori(w.t, ['org', 'set', '--org', w.client.orgId, '--refund-review', 'required', '--json']);
   assert.equal(parseJsonOutput(back).refund_review, 'required');

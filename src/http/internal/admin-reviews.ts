@@ -8,7 +8,7 @@
  *   GET  /admin/refunds?org=&status=
  *   POST /admin/refunds/:refund/approve {actor, note}
  *   POST /admin/refunds/:refund/reject  {actor, note}
- *   POST /admin/orgs/:org/settings   {refund_review: none|required}
+ *   POST /admin/orgs/:org/settings   {refund_review?: none|required, settlement_expected_days?: 1-30} -> the settings
  */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
@@ -56,6 +56,9 @@ export async function registerAdminReviewRoutes(app: FastifyInstance, ctx: AppCo
   admin.post('/orgs/:org/settings', { schema: { params: OrgParams, body: OrgSettings } }, async (request) => {
     const { org } = request.params;
     const b = request.body;
-    return okEnvelope(request, await ctx.refunds.setRefundReview(org, b.refund_review));
+    // The days first: a value out of range is refused before the other setting is written.
+    if (b.settlement_expected_days !== undefined) await ctx.settlements.setExpectedDays(org, b.settlement_expected_days);
+    if (b.refund_review !== undefined) await ctx.refunds.setRefundReview(org, b.refund_review);
+    return okEnvelope(request, await ctx.settlements.orgSettings(org));
   });
 }

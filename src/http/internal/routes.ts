@@ -12,6 +12,7 @@ import { registerAdminProviderAccountRoutes } from './admin-provider-accounts.js
 import { registerAdminReviewRoutes } from './admin-reviews.js';
 import { registerAdminBankConnectionRoutes } from './admin-bank-connections.js';
 import { registerAdminSandboxRoutes } from './admin-sandbox.js';
+import { registerAdminSettlementRoutes } from './admin-settlements.js';
 import { registerAdminUserRoutes } from './admin-users.js';
 import { registerProviderCallbackRoutes } from './provider-callbacks.js';
 
@@ -28,6 +29,7 @@ export async function registerInternalRoutes(app: FastifyInstance, ctx: AppConte
       await registerAdminProviderAccountRoutes(admin, ctx);
       await registerAdminKeyRoutes(admin, ctx);
       await registerAdminLedgerRoutes(admin, ctx);
+      await registerAdminSettlementRoutes(admin, ctx);
     },
     { prefix: '/admin' },
   );

@@ -31,6 +31,7 @@ import { cashfreeAmountToPaise, jsonWithAmounts } from './amount.js';
 import { type CashfreeAnswer, CashfreeClient, cashfreeErrorText, CashfreeRateLimited } from './client.js';
 import { verifyCashfreeSignature } from './signature.js';
 import { paymentMeaning, refundMeaning } from './statuses.js';
+import { fetchCashfreeSettlements } from './settlements.js';
 
 /**
  * Stand-in payer phone when an order has none (an INTENT order need not carry a payer): Cashfree
@@ -269,6 +270,8 @@ export function createCashfreeProvider(cfg: CashfreeConfig, deps: ProviderFactor
     submitRefund,
     refundStatus,
     parseCallback,
+    // The merchant is the account itself (its credentials); the since window and cursor are Cashfree's.
+    fetchSettlements: (q) => fetchCashfreeSettlements(client, cfg.api_version, { since: q.since }),
   };
 }
 

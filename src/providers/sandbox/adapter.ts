@@ -9,6 +9,7 @@ import type { Provider, ProviderCallback } from '../provider.js';
 import type { SandboxDecision, SandboxStats } from './psp-client.js';
 import { createBankClient, parseBankCallback } from './bank-client.js';
 import { createPspClient, parsePspCallback } from './psp-client.js';
+import { createSandboxSettlementClient, type SandboxSettled } from './settlement-client.js';
 import { SANDBOX_SIGNATURE_HEADER, verifySandboxSignature } from './signature.js';
 
 export interface SandboxAdapterOptions {
@@ -26,6 +27,8 @@ export interface SandboxControls {
   payCollection(reference: string, opts: { utr?: string | undefined; amountPaise?: number | undefined; callback: boolean }): Promise<SandboxDecision>;
   failCollection(reference: string, opts: { callback: boolean }): Promise<SandboxDecision>;
   stats(): Promise<SandboxStats>;
+  /** The sandbox PSP settles now (`tijori sandbox settle`): one merchant's, or every merchant's. */
+  settle(merchant: string | null): Promise<SandboxSettled[]>;
 }
 
 export type SandboxProvider = Provider & { controls: SandboxControls };
@@ -34,17 +37,19 @@ export function createSandboxProvider(opts: SandboxAdapterOptions): SandboxProvi
   const timeoutMs = opts.timeoutMs ?? 3_000;
   const psp = createPspClient({ baseUrl: opts.baseUrl, timeoutMs });
   const bank = createBankClient({ baseUrl: opts.baseUrl, timeoutMs });
+  const settlements = createSandboxSettlementClient({ baseUrl: opts.baseUrl, timeoutMs });
   return {
     name: 'sandbox',
     // No real money ever moves here.
     livemode: false,
-    controls: { payCollection: psp.pay, failCollection: psp.fail, stats: psp.stats },
+    controls: { payCollection: psp.pay, failCollection: psp.fail, stats: psp.stats, settle: settlements.settle },
     createCollection: psp.createCollection,
     collectionStatus: psp.collectionStatus,
     submitPayout: bank.submitPayout,
     payoutStatus: bank.payoutStatus,
     submitRefund: psp.submitRefund,
     refundStatus: psp.refundStatus,
+    fetchSettlements: settlements.fetchSettlements,
     parseCallback(rawBody, headers): ProviderCallback | null {
       const sig = headers[SANDBOX_SIGNATURE_HEADER];
       if (!verifySandboxSignature(opts.signingSecret, rawBody, Array.isArray(sig) ? sig[0] : sig)) return null;

@@ -118,6 +118,7 @@ export function createPspClient(opts: { baseUrl: () => string; timeoutMs: number
           payee_name: req.payeeName,
           expires_at: req.expiresAt.toISOString(),
           ...(req.merchantCategoryCode ? { merchant_category_code: req.merchantCategoryCode } : {}),
+          ...(req.merchant ? { merchant: req.merchant } : {}),
         }),
         timeoutMs: opts.timeoutMs,
       });

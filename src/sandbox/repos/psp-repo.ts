@@ -19,17 +19,19 @@ export interface SandboxCollectionRow {
   failure_reason: string | null;
   /** What the payer actually paid, when it differs from amount_paise (sandbox `pay --amount`). */
   paid_amount_paise: number | null;
+  /** The collecting merchant (the service's organization), whose settlement covers it; null before it was sent. */
+  merchant: string | null;
 }
 
 const COLUMNS = `reference, provider_reference, amount_paise, note, payee_name, merchant_category, expires_at, upi_uri,
-  status, utr, paid_at, failure_reason, paid_amount_paise`;
+  status, utr, paid_at, failure_reason, paid_amount_paise, merchant`;
 
-export type NewSandboxCollection = Omit<SandboxCollectionRow, 'status' | 'utr' | 'paid_at' | 'failure_reason' | 'paid_amount_paise'>;
+export type NewSandboxCollection = Omit<SandboxCollectionRow, 'status' | 'utr' | 'paid_at' | 'failure_reason' | 'paid_amount_paise' | 'merchant'> & { merchant?: string | null };
 
-const INSERT_COLLECTIONS = prepared(`INSERT INTO sandbox_collections (reference, provider_reference, amount_paise, note, payee_name, merchant_category, expires_at, upi_uri)
-  SELECT reference, provider_reference, amount_paise, note, payee_name, merchant_category, expires_at, upi_uri
+const INSERT_COLLECTIONS = prepared(`INSERT INTO sandbox_collections (reference, provider_reference, amount_paise, note, payee_name, merchant_category, expires_at, upi_uri, merchant)
+  SELECT reference, provider_reference, amount_paise, note, payee_name, merchant_category, expires_at, upi_uri, merchant
     FROM json_to_recordset($1::json) AS v(reference text, provider_reference text, amount_paise bigint, note text, payee_name text,
-      merchant_category text, expires_at timestamptz, upi_uri text)
+      merchant_category text, expires_at timestamptz, upi_uri text, merchant text)
   ON CONFLICT (reference) DO NOTHING RETURNING ${COLUMNS}`);
 
 /**

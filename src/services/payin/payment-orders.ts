@@ -137,6 +137,8 @@ export class PaymentOrdersService {
         payeeName: orgName ?? 'Merchant',
         expiresAt,
         customer: o.customer,
+        // Whose settlement covers the payment (the sandbox settles per merchant, contract §9).
+        merchant: o.orgId,
       });
       return { ...issued, expiresAt };
     } catch (err) {

@@ -15,4 +15,8 @@ export const ListQuery = Type.Object({
   order: Type.Optional(Type.String({ maxLength: 64 })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
 });
-export const OrgSettings = Type.Object({ refund_review: Type.Union([Type.Literal('none'), Type.Literal('required')]) }, { additionalProperties: false });
+/** At least one setting; `settlement_expected_days` is range-checked by the service (a clear VALIDATION_FAILED). */
+export const OrgSettings = Type.Object(
+  { refund_review: Type.Optional(Type.Union([Type.Literal('none'), Type.Literal('required')])), settlement_expected_days: Type.Optional(Type.Integer()) },
+  { additionalProperties: false, minProperties: 1 },
+);

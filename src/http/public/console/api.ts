@@ -11,6 +11,7 @@ import { PERMISSIONS } from '../../../services/console/roles.js';
 import { userView } from '../../../services/console/users.js';
 import { okEnvelope } from '../../plugins/envelope.js';
 import { registerConsoleReviewRoutes } from './reviews-api.js';
+import { registerConsoleReconRoutes } from './recon-api.js';
 import { registerEventsApi } from './events-api.js';
 import { registerMoneyApi } from './money-api.js';
 import { registerPagesApi } from './pages-api.js';
@@ -222,6 +223,7 @@ export async function registerConsoleApi(app: FastifyInstance, ctx: AppContext):
 
   // ---- operations review queue and refund review (their own file) ----
   await registerConsoleReviewRoutes(api, ctx);
+  await registerConsoleReconRoutes(api, ctx);
   await registerMoneyApi(api, ctx);
   await registerPagesApi(api, ctx);
   await registerEventsApi(api, ctx);

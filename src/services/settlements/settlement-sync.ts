@@ -1,0 +1,139 @@
+/**
+ * Fetching settlements from each collections account and importing them (contract §9): by the
+ * worker every SETTLEMENT_SYNC_INTERVAL_MS and by `tijori settlements sync`. For each account it
+ * asks the provider for the settlements made since a day before the newest one stored (an overlap:
+ * the import is idempotent), page by page with the provider's cursor; before a settlement is
+ * stored, every settled payment of an order Tijori does not hold as confirmed gets the normal
+ * provider status check (settlement-check.ts). Then the organization's confirmed collections in no
+ * settlement after `settlement_expected_days` become UNSETTLED breaks.
+ */
+import { AppError, notFound } from '../../domain/errors.js';
+import { isConfirmedOrder } from '../../domain/reconciliation.js';
+import { isUuid } from '../../domain/text.js';
+import type { Logger } from '../../observability/logger.js';
+import type { Metrics } from '../../observability/metrics.js';
+import { ProviderError, type ProviderSettlement } from '../../providers/provider.js';
+import type { ProviderRegistry } from '../../providers/registry.js';
+import type { Db } from '../../store/db.js';
+import * as repo from '../../store/repos/settlements-repo.js';
+import { newRowId } from '../../store/row-id.js';
+import { checkSettledOrder } from './settlement-check.js';
+import { type ImportCounts, type ImportTarget, importSettlement, isStored, NO_COUNTS } from './settlement-import.js';
+
+/** Pages of one sync at most (a provider that never ends its cursor must not hold the worker). */
+const MAX_PAGES = 500;
+const OVERLAP_MS = 86_400_000;
+/** Order states the settlement check applies to: open ones, and the closed ones a late payment goes to review from. */
+const CHECKED_STATUSES = new Set(['AWAITING_CUSTOMER', 'PENDING_PAYMENT', 'AWAITING_CONFIRMATION', 'EXPIRED', 'CANCELLED']);
+
+export interface SettlementSyncDeps {
+  db: Db;
+  log: Logger;
+  metrics: Metrics;
+  providers: Pick<ProviderRegistry, 'forAccount'>;
+}
+
+export class SettlementSyncService {
+  private readonly anomaliesTotal;
+  private readonly breaksTotal;
+  private readonly log: Logger;
+
+  constructor(private readonly deps: SettlementSyncDeps) {
+    this.log = deps.log.child({ component: 'settlements' });
+    this.anomaliesTotal = deps.metrics.counter('tijori_settlement_anomalies_total', 'Bad provider settlement data found at import (never moves an order)', ['provider', 'kind']);
+    this.breaksTotal = deps.metrics.counter('tijori_recon_breaks_total', 'Reconciliation breaks found', ['kind']);
+  }
+
+  /** `tijori settlements sync --org ORG [--provider-account ID]`. */
+  async sync(orgId: string, providerAccountId?: string | undefined): Promise<ImportCounts> {
+    if (!isUuid(orgId)) throw notFound('organization');
+    const targets = await repo.syncTargets(this.deps.db, orgId);
+    if (targets.length === 0) throw notFound('organization');
+    const chosen = providerAccountId === undefined ? targets : targets.filter((t) => t.provider_account_id === providerAccountId);
+    if (chosen.length === 0) throw new AppError('NOT_FOUND', 'No collections account of this organization with that id has settlements to fetch.');
+    const total = { ...NO_COUNTS };
+    for (const t of chosen) {
+      let c: ImportCounts;
+      try {
+        c = await this.syncAccount({ orgId: t.org_id, providerAccountId: t.provider_account_id, provider: t.provider });
+      } catch (err) {
+        if (err instanceof ProviderError) throw new AppError('SERVICE_UNAVAILABLE', `The provider did not answer with its settlements: ${err.message}`, { cause: err });
+        throw err;
+      }
+      for (const k of Object.keys(total) as Array<keyof ImportCounts>) total[k] += c[k];
+    }
+    await this.detectUnsettled(orgId);
+    return total;
+  }
+
+  /** One round of the worker: every organization's accounts; a failing account is logged and skipped. */
+  async syncAll(): Promise<number> {
+    const targets = await repo.syncTargets(this.deps.db, null);
+    let settlements = 0;
+    const orgs = new Set<string>();
+    for (const t of targets) {
+      try {
+        settlements += (await this.syncAccount({ orgId: t.org_id, providerAccountId: t.provider_account_id, provider: t.provider })).settlements_new;
+        orgs.add(t.org_id);
+      } catch (err) {
+        this.log.warn({ org_id: t.org_id, provider_account_id: t.provider_account_id, err: (err as Error).message }, 'settlement sync of an account failed');
+      }
+    }
+    for (const org of orgs) await this.detectUnsettled(org);
+    return settlements;
+  }
+
+  async syncAccount(t: ImportTarget): Promise<ImportCounts> {
+    const provider = await this.deps.providers.forAccount(t.providerAccountId);
+    if (!provider.fetchSettlements) return { ...NO_COUNTS };
+    const latest = await repo.latestSettledAt(this.deps.db, t.orgId, t.providerAccountId);
+    const since = latest ? new Date(latest.getTime() - OVERLAP_MS) : null;
+    const total = { ...NO_COUNTS };
+    let cursor: string | null = null;
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const got = await provider.fetchSettlements({ merchant: t.orgId, since, cursor });
+      for (const s of got.settlements) {
+        const c = await this.importOne(t, s);
+        for (const k of Object.keys(total) as Array<keyof ImportCounts>) total[k] += c[k];
+      }
+      if (got.cursor === null || got.cursor === cursor) break;
+      cursor = got.cursor;
+    }
+    return total;
+  }
+
+  private async importOne(t: ImportTarget, s: ProviderSettlement): Promise<ImportCounts> {
+    if (await isStored(this.deps.db, t, s.providerSettlementId)) return { ...NO_COUNTS };
+    await this.checkUnconfirmed(t, s);
+    const r = await importSettlement(this.deps.db, t, s);
+    for (const a of r.anomalies) {
+      this.anomaliesTotal.inc({ provider: t.provider, kind: a.kind });
+      this.log.warn({ org_id: t.orgId, provider_account_id: t.providerAccountId, provider_settlement_id: a.providerSettlementId, line: a.providerLineId, kind: a.kind, detail: a.detail }, 'settlement anomaly: bad provider data, no order changed');
+    }
+    if (r.counts.breaks > 0 && r.settlementId) {
+      for (const k of await repo.breakKindsOf(this.deps.db, r.settlementId)) this.breaksTotal.inc({ kind: k.kind }, k.n);
+    }
+    if (r.counts.settlements_new > 0) this.log.info({ org_id: t.orgId, provider_settlement_id: s.providerSettlementId, ...r.counts }, 'settlement imported');
+    return r.counts;
+  }
+
+  /** The normal provider check for each settled payment of an order open, expired or cancelled in Tijori (never a move by the settlement itself). */
+  private async checkUnconfirmed(t: ImportTarget, s: ProviderSettlement): Promise<void> {
+    const refs = s.lines.filter((l) => l.type === 'PAYMENT' && l.orderReference).map((l) => l.orderReference as string);
+    for (const o of await repo.ordersByOrderId(this.deps.db, t.orgId, refs)) {
+      if (isConfirmedOrder(o.status) || !CHECKED_STATUSES.has(o.status)) continue;
+      try {
+        await checkSettledOrder(this.deps, o);
+      } catch (err) {
+        this.log.warn({ order_id: o.order_id, err: (err as Error).message }, 'settlement: the provider check of a settled order failed');
+      }
+    }
+  }
+
+  private async detectUnsettled(orgId: string): Promise<void> {
+    const days = await repo.expectedDaysOf(this.deps.db, orgId);
+    if (days === null) return;
+    const n = await repo.openUnsettledBreaks(this.deps.db, orgId, days, newRowId);
+    if (n > 0) this.breaksTotal.inc({ kind: 'UNSETTLED' }, n);
+  }
+}

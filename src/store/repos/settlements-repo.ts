@@ -1,0 +1,289 @@
+/** SQL of settlements, their lines, reconciliation breaks and settlement anomalies (migration 0110). */
+import type { Queryable } from '../db.js';
+
+export interface NewSettlement {
+  id: string;
+  org_id: string;
+  provider_account_id: string | null;
+  provider: string;
+  provider_settlement_id: string;
+  utr: string | null;
+  currency: string;
+  gross_paise: number;
+  fees_paise: number;
+  tax_paise: number;
+  refunds_paise: number;
+  adjustments_paise: number;
+  net_paise: number;
+  settled_at: Date;
+}
+
+export interface NewLine {
+  id: string;
+  settlement_id: string;
+  org_id: string;
+  provider_line_id: string;
+  type: string;
+  reported_type: string;
+  order_reference: string | null;
+  refund_reference: string | null;
+  provider_payment_id: string | null;
+  order_pk: string | null;
+  refund_pk: string | null;
+  amount_paise: number;
+  fee_paise: number;
+  tax_paise: number;
+  net_paise: number;
+  currency: string;
+  match: string;
+}
+
+export interface NewBreak {
+  id: string;
+  org_id: string;
+  kind: string;
+  settlement_id: string | null;
+  line_id: string | null;
+  order_pk: string | null;
+  refund_pk: string | null;
+  expected_paise: number | null;
+  reported_paise: number | null;
+}
+
+/** The new settlement's id, or null when this (org, account, provider id) is stored already (waits for a concurrent insert to decide). */
+export async function insertSettlement(q: Queryable, s: NewSettlement): Promise<boolean> {
+  const r = await q.query(
+    `INSERT INTO settlements (id, org_id, provider_account_id, provider, provider_settlement_id, utr, currency, gross_paise, fees_paise, tax_paise,
+       refunds_paise, adjustments_paise, net_paise, settled_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+     ON CONFLICT (org_id, provider_account_id, provider_settlement_id) DO NOTHING RETURNING id`,
+    [s.id, s.org_id, s.provider_account_id, s.provider, s.provider_settlement_id, s.utr, s.currency, s.gross_paise, s.fees_paise, s.tax_paise, s.refunds_paise, s.adjustments_paise, s.net_paise, s.settled_at],
+  );
+  return r.rowCount === 1;
+}
+
+export async function insertLines(q: Queryable, lines: NewLine[]): Promise<void> {
+  if (lines.length === 0) return;
+  await q.query(
+    `INSERT INTO settlement_lines (id, settlement_id, org_id, provider_line_id, type, reported_type, order_reference, refund_reference, provider_payment_id,
+       order_pk, refund_pk, amount_paise, fee_paise, tax_paise, net_paise, currency, match)
+     SELECT id, settlement_id, org_id, provider_line_id, type, reported_type, order_reference, refund_reference, provider_payment_id,
+       order_pk, refund_pk, amount_paise, fee_paise, tax_paise, net_paise, currency, match
+       FROM json_to_recordset($1::json) AS v(id uuid, settlement_id uuid, org_id uuid, provider_line_id text, type text, reported_type text,
+         order_reference text, refund_reference text, provider_payment_id text, order_pk uuid, refund_pk uuid, amount_paise bigint, fee_paise bigint,
+         tax_paise bigint, net_paise bigint, currency text, match text)`,
+    [JSON.stringify(lines)],
+  );
+}
+
+export async function insertBreaks(q: Queryable, breaks: NewBreak[]): Promise<void> {
+  if (breaks.length === 0) return;
+  await q.query(
+    `INSERT INTO recon_breaks (id, org_id, kind, settlement_id, line_id, order_pk, refund_pk, expected_paise, reported_paise)
+     SELECT id, org_id, kind, settlement_id, line_id, order_pk, refund_pk, expected_paise, reported_paise
+       FROM json_to_recordset($1::json) AS v(id uuid, org_id uuid, kind text, settlement_id uuid, line_id uuid, order_pk uuid, refund_pk uuid,
+         expected_paise bigint, reported_paise bigint)`,
+    [JSON.stringify(breaks)],
+  );
+}
+
+/** True when this anomaly was not recorded before (the metric and the log count it once). */
+export async function insertAnomaly(
+  q: Queryable,
+  a: { id: string; org_id: string; provider_account_id: string | null; provider_settlement_id: string; provider_line_id: string; kind: string; detail: string },
+): Promise<boolean> {
+  const r = await q.query(
+    `INSERT INTO settlement_anomalies (id, org_id, provider_account_id, provider_settlement_id, provider_line_id, kind, detail)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)
+     ON CONFLICT (org_id, provider_account_id, provider_settlement_id, provider_line_id, kind) DO NOTHING`,
+    [a.id, a.org_id, a.provider_account_id, a.provider_settlement_id, a.provider_line_id, a.kind, a.detail.slice(0, 600)],
+  );
+  return r.rowCount === 1;
+}
+
+export interface OrderForRecon {
+  id: string;
+  order_id: string;
+  status: string;
+  amount_paise: number;
+  provider_account_id: string | null;
+}
+
+export async function ordersByOrderId(q: Queryable, orgId: string, orderIds: string[]): Promise<OrderForRecon[]> {
+  if (orderIds.length === 0) return [];
+  const r = await q.query<OrderForRecon>(
+    'SELECT id, order_id, status, amount_paise, provider_account_id FROM payment_orders WHERE org_id = $1 AND order_id = ANY($2::text[])',
+    [orgId, orderIds],
+  );
+  return r.rows;
+}
+
+export async function refundsByRefundId(q: Queryable, orgId: string, refundIds: string[]): Promise<Array<{ id: string; refund_id: string; status: string; amount_paise: number }>> {
+  if (refundIds.length === 0) return [];
+  const r = await q.query<{ id: string; refund_id: string; status: string; amount_paise: number }>(
+    'SELECT id, refund_id, status, amount_paise FROM refunds WHERE org_id = $1 AND refund_id = ANY($2::text[])',
+    [orgId, refundIds],
+  );
+  return r.rows;
+}
+
+/** Which of these orders (payments) or refunds some stored settlement line covers already. */
+export async function alreadySettled(q: Queryable, orderPks: string[], refundPks: string[]): Promise<{ orders: Set<string>; refunds: Set<string> }> {
+  const r = await q.query<{ order_pk: string | null; refund_pk: string | null; type: string }>(
+    `SELECT DISTINCT order_pk, refund_pk, type FROM settlement_lines
+      WHERE (type = 'PAYMENT' AND order_pk = ANY($1::uuid[])) OR (type = 'REFUND' AND refund_pk = ANY($2::uuid[]))`,
+    [orderPks, refundPks],
+  );
+  const orders = new Set<string>();
+  const refunds = new Set<string>();
+  for (const row of r.rows) {
+    if (row.type === 'PAYMENT' && row.order_pk) orders.add(row.order_pk);
+    if (row.type === 'REFUND' && row.refund_pk) refunds.add(row.refund_pk);
+  }
+  return { orders, refunds };
+}
+
+/** The newest settlement stored for an account (null: the built-in sandbox): where the next sync starts looking. */
+export async function latestSettledAt(q: Queryable, orgId: string, accountId: string | null): Promise<Date | null> {
+  const r = await q.query<{ at: Date | null }>(
+    'SELECT max(settled_at) AS at FROM settlements WHERE org_id = $1 AND provider_account_id IS NOT DISTINCT FROM $2',
+    [orgId, accountId],
+  );
+  return r.rows[0]?.at ?? null;
+}
+
+/**
+ * UNSETTLED breaks for the organization's confirmed collections in no settlement `days` after
+ * they were confirmed; one per order (the unique index), so a second run adds nothing.
+ */
+export async function openUnsettledBreaks(q: Queryable, orgId: string, days: number, newId: () => string): Promise<number> {
+  const due = await q.query<{ id: string; amount_paise: number }>(
+    `SELECT o.id, o.amount_paise FROM payment_orders o
+      WHERE o.org_id = $1 AND o.status IN ('PAID', 'MANUALLY_CONFIRMED', 'REFUNDED') AND o.confirmed_at < now() - make_interval(days => $2)
+        AND NOT EXISTS (SELECT 1 FROM settlement_lines l WHERE l.order_pk = o.id AND l.type = 'PAYMENT')
+        AND NOT EXISTS (SELECT 1 FROM recon_breaks b WHERE b.order_pk = o.id AND b.kind = 'UNSETTLED')
+      ORDER BY o.confirmed_at LIMIT 10000`,
+    [orgId, days],
+  );
+  if (due.rows.length === 0) return 0;
+  const r = await q.query(
+    `INSERT INTO recon_breaks (id, org_id, kind, order_pk, expected_paise)
+     SELECT id, $1, 'UNSETTLED', order_pk, expected_paise FROM json_to_recordset($2::json) AS v(id uuid, order_pk uuid, expected_paise bigint)
+     ON CONFLICT (order_pk) WHERE kind = 'UNSETTLED' DO NOTHING`,
+    [orgId, JSON.stringify(due.rows.map((o) => ({ id: newId(), order_pk: o.id, expected_paise: o.amount_paise })))],
+  );
+  return r.rowCount ?? 0;
+}
+
+export interface SettlementListRow {
+  id: string;
+  provider_account_id: string | null;
+  provider_settlement_id: string;
+  utr: string | null;
+  gross_paise: number;
+  fees_paise: number;
+  tax_paise: number;
+  refunds_paise: number;
+  adjustments_paise: number;
+  net_paise: number;
+  settled_at: Date;
+  lines: number;
+  breaks: number;
+}
+
+export async function listSettlements(q: Queryable, orgId: string, limit: number): Promise<SettlementListRow[]> {
+  const r = await q.query<SettlementListRow>(
+    `SELECT s.id, s.provider_account_id, s.provider_settlement_id, s.utr, s.gross_paise, s.fees_paise, s.tax_paise, s.refunds_paise,
+            s.adjustments_paise, s.net_paise, s.settled_at,
+            (SELECT count(*)::int FROM settlement_lines l WHERE l.settlement_id = s.id) AS lines,
+            (SELECT count(*)::int FROM recon_breaks b WHERE b.settlement_id = s.id) AS breaks
+       FROM settlements s WHERE s.org_id = $1 ORDER BY s.settled_at DESC, s.id DESC LIMIT $2`,
+    [orgId, limit],
+  );
+  return r.rows;
+}
+
+export interface BreakRow {
+  id: string;
+  org_id: string;
+  kind: string;
+  settlement_id: string | null;
+  order_id: string | null;
+  refund_id: string | null;
+  expected_paise: number | null;
+  reported_paise: number | null;
+  detected_at: Date;
+  status: 'open' | 'resolved';
+  resolved_by: string | null;
+  resolution_note: string | null;
+  resolved_at: Date | null;
+}
+
+const BREAK_SELECT = `SELECT b.id, b.org_id, b.kind, b.settlement_id, o.order_id, r.refund_id, b.expected_paise, b.reported_paise, b.detected_at, b.status,
+         b.resolved_by, b.resolution_note, b.resolved_at
+    FROM recon_breaks b LEFT JOIN payment_orders o ON o.id = b.order_pk LEFT JOIN refunds r ON r.id = b.refund_pk`;
+
+export async function listBreaks(q: Queryable, orgId: string, status: string | null, limit: number): Promise<BreakRow[]> {
+  const r = await q.query<BreakRow>(`${BREAK_SELECT} WHERE b.org_id = $1 AND ($2::text IS NULL OR b.status = $2) ORDER BY b.detected_at DESC, b.id DESC LIMIT $3`, [orgId, status, limit]);
+  return r.rows;
+}
+
+export async function findBreak(q: Queryable, id: string, lock = false): Promise<BreakRow | null> {
+  const r = await q.query<BreakRow>(`${BREAK_SELECT} WHERE b.id = $1${lock ? ' FOR UPDATE OF b' : ''}`, [id]);
+  return r.rows[0] ?? null;
+}
+
+export async function resolveBreak(q: Queryable, id: string, actor: string, note: string, auditId: string): Promise<void> {
+  await q.query(
+    `WITH b AS (UPDATE recon_breaks SET status = 'resolved', resolved_by = $2, resolution_note = $3, resolved_at = now() WHERE id = $1 RETURNING id, org_id)
+     INSERT INTO recon_break_audit (id, break_id, org_id, actor, action, note) SELECT $4, b.id, b.org_id, $2, 'resolve', $3 FROM b`,
+    [id, actor, note, auditId],
+  );
+}
+
+export async function expectedDaysOf(q: Queryable, orgId: string): Promise<number | null> {
+  const r = await q.query<{ days: number }>('SELECT settlement_expected_days AS days FROM organizations WHERE id = $1', [orgId]);
+  return r.rows[0]?.days ?? null;
+}
+
+export async function setExpectedDays(q: Queryable, orgId: string, days: number): Promise<boolean> {
+  const r = await q.query('UPDATE organizations SET settlement_expected_days = $2 WHERE id = $1', [orgId, days]);
+  return r.rowCount === 1;
+}
+
+export async function orgSettings(q: Queryable, orgId: string): Promise<{ id: string; name: string; refund_review: string; settlement_expected_days: number } | null> {
+  const r = await q.query<{ id: string; name: string; refund_review: string; settlement_expected_days: number }>(
+    'SELECT id, name, refund_review, settlement_expected_days FROM organizations WHERE id = $1',
+    [orgId],
+  );
+  return r.rows[0] ?? null;
+}
+
+/** Every organization with the collections accounts whose settlements can be fetched (sandbox-kind and Cashfree). */
+export async function syncTargets(q: Queryable, orgId: string | null): Promise<Array<{ org_id: string; provider_account_id: string | null; provider: string }>> {
+  const r = await q.query<{ org_id: string; provider_account_id: string | null; provider: string }>(
+    `SELECT id AS org_id, NULL::uuid AS provider_account_id, 'sandbox' AS provider FROM organizations WHERE $1::uuid IS NULL OR id = $1
+     UNION ALL
+     SELECT org_id, id, provider FROM provider_accounts WHERE provider = 'cashfree' AND ($1::uuid IS NULL OR org_id = $1)
+     ORDER BY 1, 2 NULLS FIRST`,
+    [orgId],
+  );
+  return r.rows;
+}
+
+/** Whether this settlement is stored already. */
+export async function isStored(q: Queryable, orgId: string, accountId: string | null, providerSettlementId: string): Promise<boolean> {
+  const r = await q.query('SELECT 1 FROM settlements WHERE org_id = $1 AND provider_account_id IS NOT DISTINCT FROM $2 AND provider_settlement_id = $3', [orgId, accountId, providerSettlementId]);
+  return (r.rowCount ?? 0) > 0;
+}
+
+/** Serialises the imports of one organization for the rest of the transaction. */
+export async function lockOrgImports(q: Queryable, orgId: string): Promise<void> {
+  await q.query("SELECT pg_advisory_xact_lock(hashtext('tijori settlement import'), hashtext($1))", [orgId]);
+}
+
+/** How many breaks of each kind a settlement has (for the metric). */
+export async function breakKindsOf(q: Queryable, settlementId: string): Promise<Array<{ kind: string; n: number }>> {
+  const r = await q.query<{ kind: string; n: number }>('SELECT kind, count(*)::int AS n FROM recon_breaks WHERE settlement_id = $1 GROUP BY kind', [settlementId]);
+  return r.rows;
+}
