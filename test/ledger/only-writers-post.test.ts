@@ -12,6 +12,7 @@ const WRITERS = [
   'src/services/payin/payment-order-transitions.ts',
   'src/services/refunds/refund-writer.ts',
   'src/services/payouts/payout-writer.ts',
+  'src/services/settlements/settlement-import.ts',
 ];
 
 function sources(dir: string): string[] {

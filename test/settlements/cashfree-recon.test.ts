@@ -109,4 +109,9 @@ test('bad provider data never changes an order: stored as anomalies, logged, cou
   }
   // Again: nothing new, counted once.
   assert.deepEqual(await syncAccount(), { settlements_new: 0, lines_new: 0, matched: 0, breaks: 0 });
+  // The ledger still agrees with the records: a settlement that posts no entry is not counted on either side.
+  const v = await t.admin('GET', `/orgs/${client.orgId}/ledger/verify`);
+  assert.equal(v.status, 200, v.text);
+  assert.equal(v.body.data.balanced, true);
+  assert.deepEqual(v.body.data.mismatches, []);
 });

@@ -60,7 +60,12 @@ export async function settlementTerms(q: Queryable, orgId: string): Promise<Bala
     `WITH s AS (SELECT coalesce(provider_account_id, '${BUILT_IN_SANDBOX_ACCOUNT}'::uuid) AS pa,
                        sum(net_paise)::bigint AS net, sum(fees_paise)::bigint AS fees, sum(tax_paise)::bigint AS tax,
                        sum(adjustments_paise)::bigint AS adj, sum(gross_paise - refunds_paise)::bigint AS paid
-                  FROM settlements WHERE org_id = $1 GROUP BY 1)
+                  FROM settlements WHERE org_id = $1
+                   -- Only settlements that post an entry: INR whose totals add up (domain/ledger.ts
+                   -- settlementImported refuses the others; the import keeps them as anomalies).
+                   AND currency = 'INR' AND least(gross_paise, fees_paise, tax_paise, refunds_paise, adjustments_paise) >= 0
+                   AND net_paise = gross_paise - fees_paise - tax_paise - refunds_paise - adjustments_paise
+                 GROUP BY 1)
      SELECT pa::text AS provider_account_id, 'settled' AS account, net AS balance_paise FROM s
      UNION ALL SELECT pa::text, 'fees', fees FROM s
      UNION ALL SELECT pa::text, 'taxes', tax FROM s
