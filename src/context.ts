@@ -199,7 +199,7 @@ export function buildContext(deps: ContextDeps): AppContext {
   const payoutOutcomes = new PayoutOutcomeRecorder({ db, log, metrics, config, providerAnomalies });
   const payoutSubmission = new PayoutSubmitter({ db, log, metrics, config, providerAnomalies, providers, beneficiaries, payoutOutcomes });
   const payouts = new PayoutsService({ db, config, idempotency, providers, beneficiaries, submission: payoutSubmission });
-  const payoutAccounts = new PayoutAccountsService({ db, providers });
+  const payoutAccounts = new PayoutAccountsService({ db, providers, log });
   const payoutApprovals = new PayoutApprovalsService({ db, config, idempotency, payouts, providers, beneficiaries, submission: payoutSubmission });
   const bulkPayouts = new BulkPayoutsService({ db, vault, log, config, payoutApprovals, providers, beneficiaries, submission: payoutSubmission });
 

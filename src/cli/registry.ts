@@ -26,7 +26,7 @@ import { sandboxFail } from './commands/sandbox-fail.js';
 import { sandboxPay } from './commands/sandbox-pay.js';
 import { sandboxServe } from './commands/sandbox-serve.js';
 import { sandboxStats } from './commands/sandbox-stats.js';
-import { reconBreaks, sandboxSettle, settlementsList, settlementsSync } from './commands/settlements.js';
+import { reconBreaks, reconPayoutCheck, sandboxSettle, settlementsList, settlementsSync } from './commands/settlements.js';
 import { userCreate } from './commands/user-create.js';
 import { userList } from './commands/user-list.js';
 
@@ -55,6 +55,7 @@ export const cliCommands: CliCommand[] = [
   settlementsSync,
   settlementsList,
   reconBreaks,
+  reconPayoutCheck,
   callbacksReplay,
   callbacksShow,
   eventList,

@@ -9,6 +9,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { RazorpayXSimulator, type SimWebhook } from '../providers/razorpayx-simulator.js';
 import { signedInUser } from '../support/console.js';
+import { parseJsonOutput, runTijori } from '../support/cli.js';
 import type { TestClient } from '../support/service.js';
 import { createPayout, payoutBody, type PayoutWorld, startPayoutWorld, waitFor, waitForStatus } from './helpers.js';
 
@@ -104,4 +105,32 @@ test('the statement check matches settled payouts to their debits, then names a 
 
 test("another organization's provider account is not found", async () => {
   await assert.rejects(w.t.svc.ctx.payoutAccounts.reconcileStatement(w.client.orgId, accountId, from, new Date()), /not found|Provider account/i);
+});
+
+test('the statement check records its breaks once as reconciliation breaks naming the payout; a reviewer resolves one; the CLI runs it', async () => {
+  // The earlier test left a lost debit and a debit without a payout in the statement.
+  const first = await w.t.svc.ctx.payoutAccounts.checkStatements(rzp.orgId, { lagMs: 0 });
+  assert.equal(first.accounts, 1);
+  assert.equal(first.breaks_new, 2);
+  const again = await w.t.svc.ctx.payoutAccounts.checkStatements(rzp.orgId, { lagMs: 0 });
+  assert.equal(again.breaks_new, 0, 'checked again, recorded once');
+
+  const list = await w.t.admin('GET', `/recon/breaks?org=${rzp.orgId}&status=open`);
+  assert.equal(list.status, 200, list.text);
+  const lost = list.body.data.find((b: any) => b.kind === 'PAYOUT_NOT_DEBITED');
+  const stray = list.body.data.find((b: any) => b.kind === 'DEBIT_WITHOUT_PAYOUT');
+  assert.ok(lost?.payout_id && lost.provider_ref?.startsWith('pout_'), list.text);
+  assert.equal(lost.expected_paise, 230_000);
+  assert.equal(stray.payout_id, null);
+  assert.equal(stray.reported_paise, 99_900);
+  const resolved = await w.t.admin('POST', `/recon/breaks/${lost.break_id}/resolve`, { actor: 'ops@asha.example', note: 'RazorpayX support confirmed the debit on 7 Dec (ticket 4411).' });
+  assert.equal(resolved.status, 200, resolved.text);
+  assert.equal(resolved.body.data.status, 'resolved');
+
+  const out = await runTijori(w.t, ['recon', 'payout-check', '--org', rzp.orgId, '--json']);
+  assert.equal(out.code, 0, out.stderr);
+  assert.deepEqual(Object.keys(parseJsonOutput(out)).sort(), ['accounts', 'breaks_new', 'lines', 'matched']);
+  // The contract's `recon breaks` answer keeps exactly its fields.
+  const breaks = parseJsonOutput(await runTijori(w.t, ['recon', 'breaks', '--org', rzp.orgId, '--json']));
+  assert.deepEqual(Object.keys(breaks[0]).sort(), ['break_id', 'detected_at', 'expected_paise', 'kind', 'order_id', 'refund_id', 'reported_paise', 'settlement_id', 'status']);
 });

@@ -76,6 +76,8 @@ export const settlementsList: CliCommand = {
 
 interface BreakRow {
   break_id: string;
+  payout_id?: string | null;
+  provider_ref?: string | null;
   kind: string;
   settlement_id: string | null;
   order_id: string | null;
@@ -106,7 +108,7 @@ export const reconBreaks: CliCommand = {
       detected_at: b.detected_at,
       status: b.status,
     }));
-    const text = rows.length === 0 ? `no breaks in ${org}` : rows.map((b) => `${b.detected_at}  ${b.kind.padEnd(18)} ${b.status.padEnd(8)} ${b.order_id ?? b.refund_id ?? '-'}  expected ${b.expected_paise ?? '-'} reported ${b.reported_paise ?? '-'}`).join('\n');
+    const text = rows.length === 0 ? `no breaks in ${org}` : rows.map((b) => `${b.detected_at}  ${b.kind.padEnd(18)} ${b.status.padEnd(8)} ${b.order_id ?? b.refund_id ?? b.payout_id ?? b.provider_ref ?? '-'}  expected ${b.expected_paise ?? '-'} reported ${b.reported_paise ?? '-'}`).join('\n');
     return { json, text };
   },
 };
@@ -121,5 +123,17 @@ export const sandboxSettle: CliCommand = {
     const json = { settlements: r.settlements.map((s) => ({ provider_settlement_id: s.provider_settlement_id, utr: s.utr, lines: s.lines, net_paise: s.net_paise })) };
     const text = json.settlements.length === 0 ? 'nothing to settle' : json.settlements.map((s) => `settled ${s.provider_settlement_id} UTR ${s.utr}: ${s.lines} lines, net ${s.net_paise} paise`).join('\n');
     return { json, text };
+  },
+};
+
+export const reconPayoutCheck: CliCommand = {
+  name: 'recon payout-check',
+  summary: "Checks the organization's payout accounts' statements against its payouts now (where the provider publishes one: RazorpayX); new breaks join `recon breaks`.",
+  flags: { org: ORG_FLAG },
+  async run({ admin, flags }) {
+    const org = requireString(flags, 'org');
+    const r = await admin.request<{ accounts: number; lines: number; matched: number; breaks_new: number }>('POST', '/admin/recon/payout-check', { org });
+    const json = { accounts: r.accounts, lines: r.lines, matched: r.matched, breaks_new: r.breaks_new };
+    return { json, text: `${json.accounts} payout accounts, ${json.lines} statement lines: ${json.matched} payouts matched, ${json.breaks_new} new breaks` };
   },
 };

@@ -7,13 +7,34 @@
 import { notFound } from '../../domain/errors.js';
 import { reconcilePayoutStatement, type StatementReconciliation } from '../../domain/payout-statement.js';
 import type { Db } from '../../store/db.js';
-import { accountOfOrg, defaultRouteAccount, knownProviderPayoutIds, payoutsOfWindow } from '../../store/repos/payout-account-repo.js';
+import {
+  accountOfOrg,
+  defaultRouteAccount,
+  insertStatementBreaks,
+  knownProviderPayoutIds,
+  payoutProviderAccounts,
+  payoutsOfWindow,
+} from '../../store/repos/payout-account-repo.js';
+import { newRowId } from '../../store/row-id.js';
+import type { Logger } from '../../observability/logger.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
 import { ProviderError } from '../../providers/provider.js';
 
 export interface PayoutAccountDeps {
   db: Db;
   providers: Pick<ProviderRegistry, 'forAccount'>;
+  log?: Pick<Logger, 'warn'>;
+}
+
+/** How far back each round checks a statement, and how long a payout's debit or credit may take to appear. */
+export const STATEMENT_WINDOW_MS = 7 * 24 * 3600_000;
+export const STATEMENT_LAG_MS = 3600_000;
+
+export interface StatementCheckCounts {
+  accounts: number;
+  lines: number;
+  matched: number;
+  breaks_new: number;
 }
 
 export type PayoutBalanceView =
@@ -58,5 +79,47 @@ export class PayoutAccountsService {
       known,
     );
     return { lines: lines.length, ...result };
+  }
+
+  /**
+   * Checks the statement of every payout account (of one organization, or all) whose provider
+   * publishes one, over the last STATEMENT_WINDOW_MS up to STATEMENT_LAG_MS ago, and records the
+   * breaks not recorded before as reconciliation breaks (resolved by a reviewer like any other).
+   * An account whose provider does not answer is logged and skipped; the next round tries again.
+   */
+  async checkStatements(orgId: string | null, opts: { now?: Date; lagMs?: number } = {}): Promise<StatementCheckCounts> {
+    const now = opts.now ?? new Date();
+    const to = new Date(now.getTime() - (opts.lagMs ?? STATEMENT_LAG_MS));
+    const from = new Date(now.getTime() - STATEMENT_WINDOW_MS);
+    const counts: StatementCheckCounts = { accounts: 0, lines: 0, matched: 0, breaks_new: 0 };
+    for (const a of await payoutProviderAccounts(this.deps.db, orgId)) {
+      const provider = await this.deps.providers.forAccount(a.providerAccountId);
+      if (!provider.payoutAccount) continue;
+      let r;
+      try {
+        r = await this.reconcileStatement(a.orgId, a.providerAccountId, from, to);
+      } catch (err) {
+        if (!(err instanceof ProviderError)) throw err;
+        this.deps.log?.warn({ provider_account_id: a.providerAccountId, err: err.message }, 'payout statement could not be read; next round tries again');
+        continue;
+      }
+      counts.accounts += 1;
+      counts.lines += r.lines;
+      counts.matched += r.matched;
+      counts.breaks_new += await insertStatementBreaks(
+        this.deps.db,
+        r.breaks.map((b) => ({
+          id: newRowId(),
+          org_id: a.orgId,
+          provider_account_id: a.providerAccountId,
+          kind: b.kind,
+          payout_pk: b.payoutId,
+          provider_ref: b.providerPayoutId,
+          expected_paise: b.expectedPaise,
+          reported_paise: b.reportedPaise,
+        })),
+      );
+    }
+    return counts;
   }
 }

@@ -33,6 +33,9 @@ export interface BreakView {
   resolved_by: string | null;
   resolution_note: string | null;
   resolved_at: string | null;
+  /** Payout statement breaks (src/domain/payout-statement.ts): the payout and the provider's payout id; null otherwise. */
+  payout_id: string | null;
+  provider_ref: string | null;
 }
 
 function breakView(b: repo.BreakRow): BreakView {
@@ -49,6 +52,8 @@ function breakView(b: repo.BreakRow): BreakView {
     resolved_by: b.resolved_by,
     resolution_note: b.resolution_note,
     resolved_at: b.resolved_at?.toISOString() ?? null,
+    payout_id: b.payout_id,
+    provider_ref: b.provider_ref,
   };
 }
 

@@ -50,3 +50,38 @@ export async function knownProviderPayoutIds(q: Queryable, orgId: string, provid
   );
   return new Set(r.rows.map((x) => x.bank_reference));
 }
+
+/** The provider accounts payout routes send through (null org: every organization's). */
+export async function payoutProviderAccounts(q: Queryable, orgId: string | null): Promise<Array<{ orgId: string; providerAccountId: string }>> {
+  const r = await q.query<{ org_id: string; provider_account_id: string }>(
+    `SELECT DISTINCT org_id, provider_account_id FROM bank_connections
+      WHERE provider_account_id IS NOT NULL AND ($1::uuid IS NULL OR org_id = $1) ORDER BY org_id, provider_account_id`,
+    [orgId],
+  );
+  return r.rows.map((x) => ({ orgId: x.org_id, providerAccountId: x.provider_account_id }));
+}
+
+export interface NewStatementBreak {
+  id: string;
+  org_id: string;
+  provider_account_id: string;
+  kind: string;
+  payout_pk: string | null;
+  provider_ref: string | null;
+  expected_paise: number | null;
+  reported_paise: number | null;
+}
+
+/** Records the breaks not recorded before (a statement is checked again every round); answers how many are new. */
+export async function insertStatementBreaks(q: Queryable, breaks: NewStatementBreak[]): Promise<number> {
+  if (breaks.length === 0) return 0;
+  const r = await q.query(
+    `INSERT INTO recon_breaks (id, org_id, provider_account_id, kind, payout_pk, provider_ref, expected_paise, reported_paise)
+     SELECT id, org_id, provider_account_id, kind, payout_pk, provider_ref, expected_paise, reported_paise
+       FROM json_to_recordset($1::json) AS v(id uuid, org_id uuid, provider_account_id uuid, kind text, payout_pk uuid, provider_ref text,
+         expected_paise bigint, reported_paise bigint)
+     ON CONFLICT DO NOTHING`,
+    [JSON.stringify(breaks)],
+  );
+  return r.rowCount ?? 0;
+}

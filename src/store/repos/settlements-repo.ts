@@ -217,10 +217,13 @@ export interface BreakRow {
   resolved_by: string | null;
   resolution_note: string | null;
   resolved_at: Date | null;
+  /** A payout statement break's payout (its id) and the provider's payout id the statement names. */
+  payout_id: string | null;
+  provider_ref: string | null;
 }
 
 const BREAK_SELECT = `SELECT b.id, b.org_id, b.kind, b.settlement_id, o.order_id, r.refund_id, b.expected_paise, b.reported_paise, b.detected_at, b.status,
-         b.resolved_by, b.resolution_note, b.resolved_at
+         b.resolved_by, b.resolution_note, b.resolved_at, b.payout_pk AS payout_id, b.provider_ref
     FROM recon_breaks b LEFT JOIN payment_orders o ON o.id = b.order_pk LEFT JOIN refunds r ON r.id = b.refund_pk`;
 
 export async function listBreaks(q: Queryable, orgId: string, status: string | null, limit: number): Promise<BreakRow[]> {

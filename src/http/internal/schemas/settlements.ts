@@ -17,3 +17,4 @@ export const ResolveBody = Type.Object(
   { additionalProperties: false },
 );
 export const SettleBody = Type.Object({ org: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })) }, { additionalProperties: false });
+export const PayoutCheckBody = Type.Object({ org: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false });
