@@ -134,3 +134,18 @@ test('the statement check records its breaks once as reconciliation breaks namin
   const breaks = parseJsonOutput(await runTijori(w.t, ['recon', 'breaks', '--org', rzp.orgId, '--json']));
   assert.deepEqual(Object.keys(breaks[0]).sort(), ['break_id', 'detected_at', 'expected_paise', 'kind', 'order_id', 'refund_id', 'reported_paise', 'settlement_id', 'status']);
 });
+
+test('a payout debited before the window and reported a success inside it is matched, not taken for one without its debit', async () => {
+  const r = await createPayout({ ...w, client: rzp }, payoutBody(77_700));
+  assert.equal(r.status, 201, r.text);
+  const txn = r.body.data.transaction_id as string;
+  const p = await waitFor(`payout ${txn} at the simulator`, async () => sim.payoutsFor(txn)[0]);
+  // The debit is written at creation; the window starts after it (the statement is kept in whole seconds).
+  await new Promise((resolve) => setTimeout(resolve, 2_100));
+  const windowFrom = new Date(Date.now() - 500);
+  await deliver(sim.move(p.id as string, 'processed', { utr: String(++utr) }));
+  await waitForStatus({ ...w, client: rzp }, r.body.data.id, 'SUCCESS');
+  const check = await w.t.svc.ctx.payoutAccounts.reconcileStatement(rzp.orgId, accountId, windowFrom, new Date(Date.now() + 5_000));
+  assert.deepEqual(check.breaks.filter((b) => b.payoutId === r.body.data.id), []);
+  assert.ok(check.matched >= 1);
+});

@@ -69,8 +69,12 @@ export class PayoutAccountsService {
     if (!(await accountOfOrg(this.deps.db, orgId, providerAccountId))) throw notFound('Provider account');
     const provider = await this.deps.providers.forAccount(providerAccountId);
     if (!provider.payoutAccount) return { lines: 0, matched: 0, breaks: [] };
-    const lines = await provider.payoutAccount.statement(from, to);
     const payouts = await payoutsOfWindow(this.deps.db, orgId, providerAccountId, from, to);
+    // A payout decided in the window may have been debited before it (created days earlier, its
+    // success reported late): the statement is read from the earliest such payout's creation, so
+    // its debit is seen rather than taken for missing.
+    const earliest = payouts.reduce((m, p) => (p.created_at < m ? p.created_at : m), from);
+    const lines = await provider.payoutAccount.statement(earliest, to);
     const ids = lines.flatMap((l) => (l.providerPayoutId ? [l.providerPayoutId] : []));
     const known = await knownProviderPayoutIds(this.deps.db, orgId, providerAccountId, ids);
     const result = reconcilePayoutStatement(
@@ -93,14 +97,15 @@ export class PayoutAccountsService {
     const from = new Date(now.getTime() - STATEMENT_WINDOW_MS);
     const counts: StatementCheckCounts = { accounts: 0, lines: 0, matched: 0, breaks_new: 0 };
     for (const a of await payoutProviderAccounts(this.deps.db, orgId)) {
-      const provider = await this.deps.providers.forAccount(a.providerAccountId);
-      if (!provider.payoutAccount) continue;
       let r;
       try {
+        const provider = await this.deps.providers.forAccount(a.providerAccountId);
+        if (!provider.payoutAccount) continue;
         r = await this.reconcileStatement(a.orgId, a.providerAccountId, from, to);
       } catch (err) {
-        if (!(err instanceof ProviderError)) throw err;
-        this.deps.log?.warn({ provider_account_id: a.providerAccountId, err: err.message }, 'payout statement could not be read; next round tries again');
+        // One account that cannot be checked (the provider down, a config that no longer decrypts)
+        // never stops the others' check; the next round tries it again.
+        this.deps.log?.warn({ provider_account_id: a.providerAccountId, err: err instanceof Error ? err.message : String(err) }, 'payout statement could not be checked; next round tries again');
         continue;
       }
       counts.accounts += 1;

@@ -23,6 +23,7 @@ export interface StatementPayoutRow {
   status: PayoutStatus;
   amount_paise: string;
   bank_reference: string | null;
+  created_at: Date;
 }
 
 /**
@@ -31,7 +32,7 @@ export interface StatementPayoutRow {
  */
 export async function payoutsOfWindow(q: Queryable, orgId: string, providerAccountId: string, from: Date, to: Date): Promise<StatementPayoutRow[]> {
   const r = await q.query<StatementPayoutRow>(
-    `SELECT p.id, p.status, p.amount_paise, p.bank_reference
+    `SELECT p.id, p.status, p.amount_paise, p.bank_reference, p.created_at
        FROM payouts p JOIN bank_connections b ON b.id = p.bank_connection_id
       WHERE p.org_id = $1 AND b.provider_account_id = $2
         AND ((p.created_at >= $3 AND p.created_at < $4) OR (p.updated_at >= $3 AND p.updated_at < $4))
