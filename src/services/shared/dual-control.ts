@@ -34,3 +34,19 @@ export async function assertTwoPeople(q: Queryable, makerUserId: string, checker
     );
   }
 }
+
+/**
+ * Refuses (403 SELF_APPROVAL_DENIED) the approval of a refund made through the merchant API by
+ * someone who holds, by credentials, a secret of the API client that made it (`holders`: the
+ * console users shown its secrets; issue #29 item 4: an admin's own collections:write client).
+ */
+export async function assertNotSecretHolder(q: Queryable, holders: readonly string[], checkerUserId: string): Promise<void> {
+  for (const holder of new Set(holders)) {
+    if (await samePerson(q, holder, checkerUserId)) {
+      throw new AppError(
+        'SELF_APPROVAL_DENIED',
+        'This refund was asked for with an API client whose secret was shown to you (or to someone who is you by credentials): you could have made it yourself. Another reviewer must approve it.',
+      );
+    }
+  }
+}
