@@ -14,6 +14,7 @@ import { Metrics } from './observability/metrics.js';
 import { Vault } from './security/vault.js';
 import { ClientsService } from './services/shared/clients.js';
 import { buildConsoleServices, type ConsoleServices } from './services/console/index.js';
+import { smtpMailer } from './net/mailer.js';
 import { DeliveriesService } from './services/callbacks/deliveries.js';
 import { DestinationsService } from './services/callbacks/destinations.js';
 import { EventLogService } from './services/callbacks/event-log.js';
@@ -197,7 +198,9 @@ export function buildContext(deps: ContextDeps): AppContext {
   const refundSubmission = new RefundSubmitter({ db, log, metrics, config, providers });
   const refunds = new RefundsService({ db, log, config, idempotency, submission: refundSubmission });
 
-  const consoleServices = buildConsoleServices({ db, vault, rateLimiter, clients, destinations, settings: config.console, publicBaseUrl });
+  // SMTP_URL set: console invitations and reset links are mailed, never shown (docs/console.md).
+  const mailer = config.smtp ? smtpMailer(config.smtp) : undefined;
+  const consoleServices = buildConsoleServices({ db, vault, rateLimiter, clients, destinations, settings: config.console, publicBaseUrl, mailer, log });
 
   return {
     config, db, log, metrics, vault, rateLimiter, urls, sourceLimits, clients, idempotency, destinations, deliveries, events,
