@@ -9,6 +9,7 @@
  * - without SMTP_URL the links are shown to the admin as before and the page says to ask an admin.
  */
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { loadConfig } from '../../src/config.js';
 import { type ConsoleCaller, consoleCaller, GOOD_PASSWORD, signedInUser } from '../support/console.js';
@@ -51,7 +52,7 @@ test('SMTP_URL and SMTP_FROM are checked at start', () => {
   assert.equal(loadConfig(base).smtp, undefined);
 });
 
-test('an invitation is mailed, never shown to the admin; the mailed link sets the password, shown to nobody', async () => {
+test('an invitation is mailed, never shown to the admin; the password set with it still counts as the inviter\'s (they typed the mailbox)', async () => {
   const r = await admin.call('POST', '/users', { email: 'mail-checker@asha.example', role: 'checker' });
   assert.equal(r.status, 201, r.text);
   assert.equal(r.body.data.mailed_to, 'mail-checker@asha.example');
@@ -66,9 +67,37 @@ test('an invitation is mailed, never shown to the admin; the mailed link sets th
   const set = await checker.call('POST', '/setup', { token: token(link), password: GOOD_PASSWORD });
   assert.equal(set.status, 200, set.text);
   const row = (await ts.database.db.query('SELECT credentials_issued_by FROM console_users WHERE email = $1', ['mail-checker@asha.example'])).rows[0];
-  assert.deepEqual(row, { credentials_issued_by: null }, 'a mailed link makes the user their own person');
+  assert.deepEqual(row, { credentials_issued_by: admin.userId }, 'the inviter chose the mailbox: not a second person');
   const audit = (await ts.database.db.query("SELECT after FROM console_audit_log WHERE action = 'user.invited' AND target_id = $1", [r.body.data.user.user_id])).rows[0]!;
   assert.deepEqual(audit.after, { email: 'mail-checker@asha.example', role: 'checker', mailed: true });
+});
+
+const payoutForm = (amount: number) => ({
+  beneficiary: { name: 'Mail Payee', account_number: '50100012349999', ifsc: 'hdfc0000001', mobile: '9812345678' },
+  amount_paise: amount,
+  mode: 'IMPS',
+  remarks: 'mailed links',
+});
+
+test('dual control with mailed links: a puppet checker invited by mail is refused; a real checker whose reset the admin mailed stays independent', async () => {
+  assert.equal((await ts.admin('POST', '/routes', { org: orgId, modes: ['IMPS'] })).status, 201);
+  const made = await admin.call('POST', '/payouts', payoutForm(20_001), { headers: { 'idempotency-key': randomUUID() } });
+  assert.equal(made.status, 201, made.text);
+  // The admin invites an address they read themselves; the link arrives there.
+  assert.equal((await admin.call('POST', '/users', { email: 'admins-other-box@asha.example', role: 'checker' })).status, 201);
+  const puppet = consoleCaller(ts);
+  assert.equal((await puppet.call('POST', '/setup', { token: token(linkIn((await mailTo('admins-other-box@asha.example'))[0]!)), password: GOOD_PASSWORD })).status, 200);
+  const refused = await puppet.call('POST', `/payouts/${made.body.data.id}/approve`);
+  assert.equal(refused.status, 403, refused.text);
+  assert.equal(refused.body.error.code, 'SELF_APPROVAL_DENIED');
+  // A checker the operator set up; the admin has a new link mailed to them (the hijack of issue #29
+  // needs the link shown to the admin): it goes to the checker's own mailbox, who stays independent.
+  const real = await signedInUser(ts, orgId, 'mail-real-checker@asha.example', 'checker');
+  assert.equal((await admin.call('POST', `/users/${real.userId}/setup-link`)).status, 200);
+  const fresh = consoleCaller(ts);
+  assert.equal((await fresh.call('POST', '/setup', { token: token(linkIn((await mailTo('mail-real-checker@asha.example'))[0]!)), password: NEW_PASSWORD })).status, 200);
+  const ok = await fresh.call('POST', `/payouts/${made.body.data.id}/approve`);
+  assert.equal(ok.status, 200, ok.text);
 });
 
 test('a mail the server refuses: 409 with the reason, no user and no link left behind', async () => {

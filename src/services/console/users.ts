@@ -8,6 +8,7 @@ import { AppError, validationError } from '../../domain/errors.js';
 import type { Mailer } from '../../net/mailer.js';
 import type { Db, Queryable } from '../../store/db.js';
 import * as clientsRepo from '../../store/repos/clients-repo.js';
+import * as accountRepo from '../../store/repos/console-account-repo.js';
 import * as repo from '../../store/repos/console-repo.js';
 import { type Actor, recordAudit } from './audit.js';
 import { hashPassword, passwordProblem } from './passwords.js';
@@ -87,18 +88,24 @@ export class UsersService {
     return this.deps.mailer !== undefined && actor.userId !== null;
   }
 
-  /** A new link for the user, mailed (shown to nobody), in the caller's transaction ("Forgot password?"). */
+  /**
+   * A new link for the user, mailed, in the caller's transaction ("Forgot password?"). Shown to
+   * nobody, yet the mailbox is the one its inviter typed: the link passes the inviter on as who
+   * issued the credentials (NULL for users the operator made), never the admin who asked.
+   */
   async issueMailedLink(q: Queryable, userId: string, email: string): Promise<void> {
     const token = randomBytes(32).toString('base64url');
-    await repo.replaceSetupToken(q, userId, tokenHash(token), new Date(Date.now() + SETUP_LINK_TTL_MS), null);
+    await repo.replaceSetupToken(q, userId, tokenHash(token), new Date(Date.now() + SETUP_LINK_TTL_MS), await accountRepo.invitedBy(q, userId));
     await this.mailLink(email, token, 'reset');
   }
 
   private async deliver(q: Queryable, actor: Actor, userId: string, email: string, kind: 'invitation' | 'reset'): Promise<string | null> {
     const token = randomBytes(32).toString('base64url');
     const mailed = this.mails(actor);
-    // Shown to whoever asked (credential lineage, dual-control.ts), unless mailed: then to nobody.
-    await repo.replaceSetupToken(q, userId, tokenHash(token), new Date(Date.now() + SETUP_LINK_TTL_MS), mailed ? null : actor.userId);
+    // Shown to whoever asked (credential lineage, dual-control.ts). Mailed, it is shown to nobody,
+    // but its mailbox is the one the user's inviter typed (maybe their own): the inviter, then.
+    const issuedBy = mailed ? await accountRepo.invitedBy(q, userId) : actor.userId;
+    await repo.replaceSetupToken(q, userId, tokenHash(token), new Date(Date.now() + SETUP_LINK_TTL_MS), issuedBy);
     if (!mailed) return token;
     await this.mailLink(email, token, kind);
     return null;
@@ -115,6 +122,8 @@ export class UsersService {
       if (!(await clientsRepo.findOrg(q, input.orgId))) throw new AppError('NOT_FOUND', 'No such organization.');
       const row = await repo.insertUser(q, { id: randomUUID(), org_id: input.orgId, email, role: input.role as repo.ConsoleRole });
       if (!row) throw validationError([{ field: 'email', issue: 'is already a console user' }]);
+      // Who typed this address: a mailed link to it counts as theirs (dual control).
+      if (actor.userId !== null) await accountRepo.setInvitedBy(q, row.id, actor.userId);
       await recordAudit(q, actor, { orgId: row.org_id, action: 'user.invited', targetType: 'user', targetId: row.id, after: { email, role: row.role, ...(this.mails(actor) ? { mailed: true } : {}) } });
       // Last: a mail that fails rolls the user back.
       return { user: row, token: await this.deliver(q, actor, row.id, email, 'invitation') };

@@ -4,8 +4,10 @@
  * password was set with a set-up link shown to someone else (an admin's invitation or reset link)
  * is, for this rule, that someone (console-repo.ts credentialAncestors follows the chain, loops included): two users are
  * two people only when nobody stands behind both. The
- * operator's CLI is not a person of the organization, and a mailed link is shown to nobody, so the
- * users they set up stand for themselves. The one place the rule lives: payout approvals, bulk
+ * operator's CLI is not a person of the organization, so the users it sets up stand for themselves.
+ * A mailed link (SMTP_URL) is shown to nobody, but goes to the mailbox the user's inviter typed:
+ * it counts as the inviter's (users.ts), so mailing it closes the hijack of a real person's reset
+ * link, not the puppet an admin invites at an address they read. The one place the rule lives: payout approvals, bulk
  * file approvals and refund approvals (of refunds started in the console) all ask it.
  */
 import { AppError } from '../../domain/errors.js';

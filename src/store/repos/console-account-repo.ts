@@ -21,3 +21,14 @@ export async function setPasswordHash(q: Queryable, userId: string, hash: string
   // A changed password unlocks nothing by itself: the attempt count was reset by the right current password.
   await q.query('UPDATE console_users SET password_hash = $2, updated_at = now() WHERE id = $1', [userId, hash]);
 }
+
+/** Records the console user who invited (typed the email of) a new user; NULL stays for the operator. */
+export async function setInvitedBy(q: Queryable, userId: string, invitedBy: string): Promise<void> {
+  await q.query('UPDATE console_users SET invited_by = $2 WHERE id = $1', [userId, invitedBy]);
+}
+
+/** Who typed the user's email (migration 0093); null: the operator's CLI, or unknown. */
+export async function invitedBy(q: Queryable, userId: string): Promise<string | null> {
+  const r = await q.query<{ invited_by: string | null }>('SELECT invited_by FROM console_users WHERE id = $1', [userId]);
+  return r.rows[0]?.invited_by ?? null;
+}
