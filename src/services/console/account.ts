@@ -38,6 +38,10 @@ export class ConsoleAccount {
   }
 
   async changePassword(user: repo.UserRow, sessionHash: Buffer, input: { current: string; next: string }, actor: Actor): Promise<{ other_sessions_ended: number }> {
+    // The new password first: a weak one costs none of the account's attempts.
+    const problem = passwordProblem(input.next, user.email);
+    if (problem) throw validationError([{ field: 'new_password', issue: problem }]);
+    if (input.next === input.current) throw validationError([{ field: 'new_password', issue: 'is your current password; choose a new one' }]);
     // Counted before the slow check: parallel guesses get at most what is left of the allowance.
     const t = await repo.takeSigninAttempt(this.deps.db, user.id, { max: MAX_FAILED_SIGNINS, windowMs: LOCKOUT_MS, lockMs: LOCKOUT_MS });
     if (!t.taken) {
@@ -47,9 +51,6 @@ export class ConsoleAccount {
     if (user.password_hash === null || !(await verifyPassword(input.current, user.password_hash))) {
       throw validationError([{ field: 'current_password', issue: 'is not your current password' }]);
     }
-    const problem = passwordProblem(input.next, user.email);
-    if (problem) throw validationError([{ field: 'new_password', issue: problem }]);
-    if (input.next === input.current) throw validationError([{ field: 'new_password', issue: 'is your current password; choose a new one' }]);
     const hash = await hashPassword(input.next);
     return this.deps.db.tx(async (q) => {
       await accountRepo.setPasswordHash(q, user.id, hash);
