@@ -9,6 +9,8 @@
  * - test/refunds/client-refund-dual-control.test.ts: an admin's own collections:write client asks
  *   for a refund and the admin approves it (refused, by lineage too); refund review cannot be turned
  *   off from the console.
+ * - test/console/collections-dual-control.test.ts: an admin adds a provider account and chooses it
+ *   for collections alone (new payments collected into it): refused, by lineage too.
  * - test/console/mail-account-api.test.ts: with SMTP the invitation / reset link is mailed, never in
  *   the admin's answer (a refused mail leaves nothing); "Forgot password?" tells no email apart; a
  *   stolen session's guesses of the current password count towards the lock.
@@ -25,6 +27,7 @@ if (process.env.FAULTS_FULL === '1') {
   await import('../console/credential-approvals.test.js');
   await import('../refunds/client-refund-dual-control.test.js');
   await import('../console/mail-account-api.test.js');
+  await import('../console/collections-dual-control.test.js');
 } else {
   test('issue #29 attacks: run by npm run test:faults (the files themselves run under npm test)', () => {});
 }
