@@ -83,6 +83,35 @@ export interface Config {
   sandboxFaults: SandboxFaults;
   /** Console sessions (CONSOLE_IDLE_TIMEOUT_S, CONSOLE_ABSOLUTE_TIMEOUT_S). */
   console: { idleSeconds: number; absoluteSeconds: number };
+  /**
+   * SMTP_URL (smtp:// or smtps://, credentials in the URL) and SMTP_FROM: with them, console
+   * invitations and set-up / reset links are mailed and never shown to the admin (docs/console.md).
+   * Unset: links are shown to the admin who made them, as before.
+   */
+  smtp: { url: string; from: string } | undefined;
+}
+
+/** SMTP_URL and SMTP_FROM, checked at start: a typo fails the start, not the first invitation. */
+function smtpFrom(env: Env): { url: string; from: string } | undefined {
+  const raw = env.SMTP_URL;
+  if (!raw) {
+    if (env.SMTP_FROM) throw new Error('SMTP_FROM is set but SMTP_URL is not');
+    return undefined;
+  }
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error('SMTP_URL must be a URL like smtp://user:pass@mail.example.in:587 (or smtps://…:465)');
+  }
+  if ((url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || url.hostname === '') {
+    throw new Error('SMTP_URL must be a URL like smtp://user:pass@mail.example.in:587 (or smtps://…:465)');
+  }
+  const from = env.SMTP_FROM?.trim() ?? '';
+  // The address part only (a display name may precede it: "Tijori <console@example.in>").
+  const address = /<([^<>\s]+)>\s*$/.exec(from)?.[1] ?? from;
+  if (!/^[^\s@<>]+@[^\s@<>]+$/.test(address)) throw new Error('SMTP_FROM must be an address, e.g. "Tijori <console@example.in>", when SMTP_URL is set');
+  return { url: raw, from };
 }
 
 export interface SandboxFaults {
@@ -252,5 +281,6 @@ function readConfig(env: Env, generated: string[]): Omit<Config, 'generatedSecre
       idleSeconds: Math.max(1, intFrom(env, 'CONSOLE_IDLE_TIMEOUT_S', 30 * 60)),
       absoluteSeconds: Math.max(1, intFrom(env, 'CONSOLE_ABSOLUTE_TIMEOUT_S', 12 * 60 * 60)),
     },
+    smtp: smtpFrom(env),
   };
 }

@@ -14,6 +14,7 @@ import { Metrics } from './observability/metrics.js';
 import { Vault } from './security/vault.js';
 import { ClientsService } from './services/shared/clients.js';
 import { buildConsoleServices, type ConsoleServices } from './services/console/index.js';
+import { smtpMailer } from './net/mailer.js';
 import { DeliveriesService } from './services/callbacks/deliveries.js';
 import { DestinationsService } from './services/callbacks/destinations.js';
 import { EventLogService } from './services/callbacks/event-log.js';
@@ -214,7 +215,9 @@ export function buildContext(deps: ContextDeps): AppContext {
   const settlementSync = new SettlementSyncService({ db, log, metrics, providers });
   const settlements = new SettlementsService({ db, sandbox });
 
-  const consoleServices = buildConsoleServices({ db, vault, rateLimiter, clients, destinations, settings: config.console, publicBaseUrl });
+  // SMTP_URL set: console invitations and reset links are mailed, never shown (docs/console.md).
+  const mailer = config.smtp ? smtpMailer(config.smtp) : undefined;
+  const consoleServices = buildConsoleServices({ db, vault, rateLimiter, clients, destinations, settings: config.console, publicBaseUrl, mailer, log });
 
   return {
     config, db, log, metrics, vault, rateLimiter, urls, sourceLimits, clients, idempotency, destinations, deliveries, events,

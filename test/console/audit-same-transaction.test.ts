@@ -119,6 +119,8 @@ test('a provider account change whose audit entry fails is rolled back: add, cho
 
   const admin = await signedInUser(w.t, orgId, 'audit-tx-providers@example.com', 'admin');
   const real: Actor = { userId: admin.userId, label: 'audit-tx-providers@example.com', ip: '127.0.0.1' };
+  // Another admin chooses it: who entered its credentials does not (issue #29 item 4).
+  const other = await signedInUser(w.t, orgId, 'audit-tx-providers-2@example.com', 'admin');
   const before = await auditCount(orgId);
   const added = await accounts.add({ orgId, provider: 'sandbox', config: {}, name: 'kept', actor: real });
   assert.deepEqual((await rows()).map((r) => r.id), [added.provider_account_id]);
@@ -127,7 +129,7 @@ test('a provider account change whose audit entry fails is rolled back: add, cho
 
   await rejectsWithForeignKey(accounts.useForCollections(orgId, added.provider_account_id, ghost()));
   assert.equal(await chosen(), null, 'the collections account was not changed');
-  await accounts.useForCollections(orgId, added.provider_account_id, real);
+  await accounts.useForCollections(orgId, added.provider_account_id, { userId: other.userId, label: 'audit-tx-providers-2@example.com', ip: '127.0.0.1' });
   assert.equal(await chosen(), added.provider_account_id);
   assert.equal(await auditCount(orgId), before + 2, 'one entry per change that was made, none for the failed ones');
 });

@@ -53,6 +53,8 @@ describe('provider checks, inquiries, organization settings and client rename in
   const rowsOf = (page: Page, column: string) => page.getByRole('table').filter({ has: page.getByRole('columnheader', { name: column, exact: true }) }).locator('tbody tr');
 
   test('an admin: provider checks, inquiries, organization settings, client rename', async () => {
+    // Refund review off is the operator's (issue #29 item 4): the console may only turn it back on.
+    assert.equal((await ts.admin('POST', `/orgs/${a.orgId}/settings`, { refund_review: 'none' })).status, 200);
     for (const [i, width] of WIDTHS.entries()) {
       const rec = await openPage(browser, width, { timezoneId: 'Asia/Kolkata' });
       const { page } = rec;
@@ -88,7 +90,8 @@ describe('provider checks, inquiries, organization settings and client rename in
         await navLink(page, 'Organization').click();
         const name = `Asha Traders ${width}`;
         await page.getByLabel('Organization name').fill(name);
-        await page.getByLabel('Refund review').selectOption(i === 0 ? 'none' : 'required');
+        if (i === 0) await page.getByLabel('Refund review').selectOption('required');
+        else assert.equal(await page.getByRole('option', { name: 'None' }).isDisabled(), true, 'an admin cannot turn refund review off');
         await page.getByRole('button', { name: 'Save settings' }).click();
         await page.getByRole('status').filter({ hasText: 'Settings saved.' }).waitFor();
         await page.locator('header .org').filter({ hasText: name }).waitFor();
@@ -115,7 +118,7 @@ describe('provider checks, inquiries, organization settings and client rename in
     const auditor = await signedInUser(ts, a.orgId, 'auditor@asha.example', 'viewer');
     const org = (await auditor.call('GET', '/audit-log?action=organization.updated')).body.data;
     assert.equal(org.length, 2, 'one entry per save');
-    assert.deepEqual([org[0].after, org[1].after], [{ name: 'Asha Traders 1280', refund_review: 'required' }, { name: 'Asha Traders 390', refund_review: 'none' }]);
+    assert.deepEqual([org[0].after, org[1].after], [{ name: 'Asha Traders 1280' }, { name: 'Asha Traders 390', refund_review: 'required' }]);
     const clients = (await auditor.call('GET', '/audit-log?action=api_client.updated')).body.data;
     assert.deepEqual(clients.map((e: any) => e.after.name), ['billing server 1280', 'billing server 390']);
   });

@@ -178,6 +178,14 @@ test('organization settings: every role reads, only an admin changes, audited be
   }
   assert.equal((await viewerA.call('GET', '/organization')).body.data.name, oldName, 'nothing changed');
 
+  // Turning refund review off is the operator's only (contract §6, issue #29 item 4): refused, nothing changes.
+  const off = await adminA.call('PATCH', '/organization', { name: 'Not saved', refund_review: 'none' });
+  assert.equal(off.status, 403, off.text);
+  assert.equal(off.body.error.code, 'API_SCOPE_DENIED');
+  assert.match(off.body.error.message, /tijori org set/);
+  assert.equal((await viewerA.call('GET', '/organization')).body.data.name, oldName, 'nothing changed');
+  assert.equal((await ts.admin('POST', `/orgs/${a.orgId}/settings`, { refund_review: 'none' })).status, 200, 'the operator turns it off');
+
   const changed = await adminA.call('PATCH', '/organization', { name: '  Asha Traders Pvt Ltd ', refund_review: 'none' });
   assert.equal(changed.status, 200, changed.text);
   assert.deepEqual([changed.body.data.name, changed.body.data.refund_review], ['Asha Traders Pvt Ltd', 'none']);
@@ -189,9 +197,9 @@ test('organization settings: every role reads, only an admin changes, audited be
   assert.equal(log.length, 1);
   assert.deepEqual(
     { actor: log[0].actor, action: log[0].action, target: log[0].target_id, before: log[0].before, after: log[0].after },
-    { actor: 'checks-admin-a@example.com', action: 'organization.updated', target: a.orgId, before: { name: oldName, refund_review: 'required' }, after: { name: 'Asha Traders Pvt Ltd', refund_review: 'none' } },
+    { actor: 'checks-admin-a@example.com', action: 'organization.updated', target: a.orgId, before: { name: oldName }, after: { name: 'Asha Traders Pvt Ltd' } },
   );
-  // The same values again: nothing changes, no entry.
+  // The same values again: nothing changes, no entry. Turning review back on is an admin's.
   assert.equal((await adminA.call('PATCH', '/organization', { name: 'Asha Traders Pvt Ltd' })).status, 200);
   const back = await adminA.call('PATCH', '/organization', { refund_review: 'required' });
   assert.equal(back.body.data.refund_review, 'required');
@@ -210,7 +218,7 @@ test('an organization change whose audit entry cannot be written is rolled back'
   const org = new ConsoleOrganization({ db: ts.database.db, onRenamed: () => undefined });
   const before = (await ts.database.db.query('SELECT name, refund_review FROM organizations WHERE id = $1', [a.orgId])).rows[0];
   // An actor that is no console user: the audit row breaks its foreign key (23503).
-  await assert.rejects(org.update(a.orgId, { name: 'Never saved', refundReview: 'none' }, { userId: randomUUID(), label: 'ghost@example.com', ip: '127.0.0.1' }), (err: Error & { code?: string; cause?: { code?: string } }) => {
+  await assert.rejects(org.update(a.orgId, { name: 'Never saved' }, { userId: randomUUID(), label: 'ghost@example.com', ip: '127.0.0.1' }), (err: Error & { code?: string; cause?: { code?: string } }) => {
     const code = err.code ?? err.cause?.code;
     assert.ok(code === '23503' || /foreign key/i.test(err.message), err.message);
     return true;

@@ -13,7 +13,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { CashfreeSimulator, collectThroughSimulator } from '../providers/cashfree-simulator.js';
 import { createOrder, intentBody } from '../refunds/helpers.js';
-import { signedInUser } from '../support/console.js';
+import { type ConsoleCaller, signedInUser } from '../support/console.js';
 import type { TestClient, TestService } from '../support/service.js';
 import { a11y, assertCleanConsoleRun, navLink, openPage, shot, signIn, SKIP_NO_BROWSER, startConsoleAndBrowser, stopConsoleAndBrowser, WIDTHS } from './browser-support.js';
 
@@ -26,6 +26,7 @@ let sim: CashfreeSimulator;
 let accountId = '';
 let orderPk = '';
 let orderId = '';
+let secondAdmin: ConsoleCaller;
 
 describe('provider accounts page and provider anomalies in a browser', { skip: SKIP_NO_BROWSER }, () => {
   before(async () => {
@@ -41,6 +42,7 @@ describe('provider accounts page and provider anomalies in a browser', { skip: S
     p.payment_status = 'SUCCESS_MAYBE';
     assert.equal((await sim.sendWebhook(sim.paymentWebhookBody(sim.orders.get(orderId)!, p))).status, 422);
     await signedInUser(ts, client.orgId, 'admin@asha.example', 'admin');
+    secondAdmin = await signedInUser(ts, client.orgId, 'admin-2@asha.example', 'admin');
     await signedInUser(ts, client.orgId, 'dev@asha.example', 'developer');
     await signedInUser(ts, client.orgId, 'viewer@asha.example', 'viewer');
   });
@@ -81,7 +83,13 @@ describe('provider accounts page and provider anomalies in a browser', { skip: S
         await url.waitFor();
         assert.match(await url.inputValue(), /\/provider\/[0-9a-f-]{36}\/callbacks$/);
         await page.getByRole('row').filter({ hasText: name }).waitFor();
+        // The admin entered its credentials: choosing it alone is refused (issue #29 item 4) ...
         await page.getByRole('button', { name: `Use for collections: ${name}` }).click();
+        await page.getByRole('alert').filter({ hasText: 'Another admin must choose it for collections' }).waitFor();
+        // ... another admin chooses it; the page shows it in use.
+        const newId = (await ts.database.db.query<{ id: string }>('SELECT id FROM provider_accounts WHERE name = $1', [name])).rows[0]!.id;
+        assert.equal((await secondAdmin.call('PUT', '/collections-account', { provider_account_id: newId })).status, 200);
+        await page.reload();
         await page.getByRole('row').filter({ hasText: name }).getByText('In use').waitFor();
         assert.match(await page.locator('main').innerText(), new RegExp(`New payment orders use: ${name} \\(sandbox\\)`));
         await a11y(page, 'provider accounts after an add');
@@ -95,7 +103,9 @@ describe('provider accounts page and provider anomalies in a browser', { skip: S
       "SELECT action FROM console_audit_log WHERE org_id = $1 AND target_type = 'provider_account' AND actor = 'admin@asha.example' ORDER BY action",
       [client.orgId],
     );
-    assert.deepEqual(audit.rows.map((r) => r.action), ['provider_account.added', 'provider_account.added', 'provider_account.collections_chosen', 'provider_account.collections_chosen'], 'two adds and two choices, audited as the admin');
+    assert.deepEqual(audit.rows.map((r) => r.action), ['provider_account.added', 'provider_account.added'], 'two adds, audited as the admin');
+    const chosen = await ts.database.db.query<{ actor: string }>("SELECT actor FROM console_audit_log WHERE org_id = $1 AND action = 'provider_account.collections_chosen' AND actor <> 'operator' ORDER BY id", [client.orgId]);
+    assert.deepEqual(chosen.rows.map((r) => r.actor), ['admin-2@asha.example', 'admin-2@asha.example'], 'two choices, by the other admin');
   });
 
   test("a developer sees an order's provider anomalies but not the provider accounts page; a viewer sees neither (390 and 1280 px)", async () => {

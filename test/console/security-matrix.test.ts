@@ -33,8 +33,8 @@ interface ConsoleRoute {
   query: Record<string, any> | undefined;
 }
 
-/** Changes a viewer may make: they end the viewer's own sessions and nothing else. */
-const VIEWER_MAY_CHANGE = new Set(['DELETE /session', 'POST /session/sign-out-everywhere']);
+/** Changes a viewer may make: they end the viewer's own sessions, or change its own password, and nothing else. */
+const VIEWER_MAY_CHANGE = new Set(['DELETE /session', 'POST /session/sign-out-everywhere', 'POST /me/password']);
 /** Changes that act on the caller's own session or account only (no resource of the organization). */
 const SELF = (r: ConsoleRoute) => r.need === 'read' || r.need === 'self.manage';
 
@@ -101,6 +101,8 @@ const MEANINGFUL: Record<string, Record<string, unknown>> = {
   'POST /users/:user_id/role': { role: 'viewer' },
   'POST /me/totp/confirm': { code: '123456' },
   'POST /me/totp/disable': { password: 'not-the-password-at-all' },
+  'POST /me/password': { current_password: 'not-the-password-at-all', new_password: 'violet-harbour-tractor-92' },
+  'POST /password-reset': { email: 'nobody@example.com' },
   'POST /session': { email: 'nobody@example.com', password: 'not-the-password-at-all' },
   'POST /provider-accounts': { provider: 'sandbox', name: 'matrix sandbox', config: {} },
   // 'PUT /collections-account' is set in before(): it names org A's provider account.

@@ -170,7 +170,7 @@ test('the console API is in the document: tag console, operationIds, cookie and 
       ids.add(op.operationId);
       assert.equal(op.responses['4XX'].content['application/json'].schema.$ref, '#/components/schemas/ErrorEnvelope', `${method} ${path}`);
       const schemes = op.security.flatMap((s: any) => Object.keys(s)).sort();
-      const isPublic = ['/console/api/setup', '/console/api/setup/inspect', '/console/api/session/totp'].includes(path) || (path === '/console/api/session' && method === 'post');
+      const isPublic = ['/console/api/setup', '/console/api/setup/inspect', '/console/api/session/totp', '/console/api/password-reset'].includes(path) || (path === '/console/api/session' && method === 'post');
       const expected = isPublic ? [] : method === 'get' ? ['consoleSession'] : ['consoleCsrf', 'consoleSession'];
       assert.deepEqual(schemes, expected, `${method} ${path}: security`);
     }

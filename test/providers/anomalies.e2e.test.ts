@@ -271,7 +271,12 @@ test('the provider accounts page API: admins only; an account added in the conso
   assert.equal(added.status, 201, added.text);
   const newId = added.body.data.provider_account_id as string;
   assert.doesNotMatch(added.text, new RegExp(CLIENT_SECRET));
-  const used = await admin.call('PUT', '/collections-account', { provider_account_id: newId });
+  // Who entered its credentials does not choose it for collections alone (issue #29 item 4).
+  const alone = await admin.call('PUT', '/collections-account', { provider_account_id: newId });
+  assert.equal(alone.status, 403, alone.text);
+  assert.equal(alone.body.error.code, 'SELF_APPROVAL_DENIED');
+  const admin2 = await signedInUser(t, client.orgId, 'anomaly-admin-2@example.com', 'admin');
+  const used = await admin2.call('PUT', '/collections-account', { provider_account_id: newId });
   assert.equal(used.status, 200, used.text);
   assert.equal((await admin.call('PUT', '/collections-account', { provider_account_id: rzpAccount })).status, 422, 'a payouts-only account cannot serve collections');
   const audit = await admin.call('GET', '/audit-log?action=provider_account.collections_chosen');

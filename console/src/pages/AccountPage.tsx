@@ -1,8 +1,9 @@
-/** The signed-in person's own account: the TOTP second factor (with recovery codes) and sign out everywhere. */
+/** The signed-in person's own account: the password, the TOTP second factor (with recovery codes) and sign out everywhere. */
 import { type FormEvent, useState } from 'react';
 import { api, describe, type SessionInfo } from '../api.js';
 import { ErrorLine } from '../components.js';
 import { navigate } from '../router.js';
+import { ChangePasswordForm } from './ChangePasswordForm.js';
 
 export function AccountPage({ session, onChanged, canManage }: { session: SessionInfo; onChanged: (s: SessionInfo) => void; canManage: boolean }) {
   const [enrol, setEnrol] = useState<{ secret: string; qr_data_url: string } | null>(null);
@@ -47,6 +48,7 @@ export function AccountPage({ session, onChanged, canManage }: { session: Sessio
       <p>
         {session.user.email}, {session.user.role} of {session.organization.name}.
       </p>
+      <ChangePasswordForm />
       <ErrorLine error={error} />
       <h2>Second factor (authenticator app)</h2>
       {!canManage ? (

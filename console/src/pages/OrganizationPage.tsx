@@ -86,10 +86,13 @@ export function OrganizationPage({ canManage, onRenamed }: { canManage: boolean;
           <label htmlFor="org-refund-review">Refund review</label>
           <select id="org-refund-review" value={review} onChange={(e) => setReview(e.target.value as OrgSettings['refund_review'])} aria-describedby="org-refund-review-hint">
             <option value="required">Required</option>
-            <option value="none">None</option>
+            {/* Turning review off is the operator's (tijori org set): one person could then refund alone. */}
+            <option value="none" disabled={org.refund_review !== 'none'}>
+              None
+            </option>
           </select>
           <p id="org-refund-review-hint" className="hint">
-            {REVIEW_TEXT[review]}.
+            {REVIEW_TEXT[review]}.{org.refund_review !== 'none' ? ' Only the operator turns review off (tijori org set).' : ''}
           </p>
           <div>
             <button type="submit" disabled={busy || name.trim() === ''}>

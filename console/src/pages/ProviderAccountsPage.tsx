@@ -82,6 +82,7 @@ export function ProviderAccountsPage() {
       <p>
         New payment orders use: <strong>{accounts === null ? '…' : current ? `${current.name} (${current.provider})` : 'the built-in sandbox'}</strong>
       </p>
+      <p className="hint">An account is chosen for collections by an admin other than the one who added it (payments would be collected into it).</p>
       {accounts === null ? (
         error ? null : <p>Loading…</p>
       ) : accounts.length === 0 ? (

@@ -2,6 +2,7 @@
 import { type FormEvent, useState } from 'react';
 import { api, describe, type SessionInfo } from '../api.js';
 import { ErrorLine } from '../components.js';
+import { ForgotPassword } from './ForgotPassword.js';
 
 export function SignInPage({ onSignedIn, notice }: { onSignedIn: (s: SessionInfo) => void; notice: string | null }) {
   const [email, setEmail] = useState('');
@@ -10,6 +11,7 @@ export function SignInPage({ onSignedIn, notice }: { onSignedIn: (s: SessionInfo
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [forgot, setForgot] = useState(false);
 
   async function run(fn: () => Promise<void>) {
     setBusy(true);
@@ -44,7 +46,9 @@ export function SignInPage({ onSignedIn, notice }: { onSignedIn: (s: SessionInfo
     <main className="auth">
       <h1>Sign in to Tijori</h1>
       {notice ? <p role="status">{notice}</p> : null}
-      {challenge === null ? (
+      {forgot ? (
+        <ForgotPassword onBack={() => setForgot(false)} />
+      ) : challenge === null ? (
         <form onSubmit={signIn}>
           <label htmlFor="email">Email</label>
           <input id="email" type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
@@ -53,6 +57,9 @@ export function SignInPage({ onSignedIn, notice }: { onSignedIn: (s: SessionInfo
           <ErrorLine error={error} />
           <button type="submit" disabled={busy}>
             Sign in
+          </button>
+          <button type="button" className="link" onClick={() => (setError(null), setForgot(true))}>
+            Forgot password?
           </button>
         </form>
       ) : (

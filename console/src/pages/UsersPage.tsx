@@ -1,7 +1,7 @@
 /** Users of the organization: invite (set-up link), change role, new set-up link, disable (admins). */
 import { type FormEvent, useState } from 'react';
 import { api, type Role } from '../api.js';
-import { ErrorLine, Time } from '../components.js';
+import { ErrorLine, Notice, Time } from '../components.js';
 import { type Column, RowsTable } from './columns.js';
 import { DangerButton } from './DangerButton.js';
 import { useListActions } from './useListActions.js';
@@ -15,6 +15,9 @@ interface User {
   created_at: string;
 }
 
+/** An invitation's or new link's answer: the link (no SMTP), or where it was mailed. */
+type LinkAnswer = { user: User; setup_url: string } | { user: User; mailed_to: string };
+
 const ROLES: Role[] = ['admin', 'developer', 'maker', 'checker', 'reviewer', 'viewer'];
 
 const readUsers = () => api<User[]>('GET', '/users');
@@ -22,14 +25,19 @@ const readUsers = () => api<User[]>('GET', '/users');
 export function UsersPage({ canManage, self }: { canManage: boolean; self: string }) {
   const { rows: users, error, busy, act } = useListActions(readUsers);
   const [link, setLink] = useState<{ email: string; url: string } | null>(null);
+  // With SMTP configured the link goes to the user by mail and is never shown here.
+  const [mailed, setMailed] = useState<string | null>(null);
+  const shown = (r: LinkAnswer, what: string) => {
+    setLink('setup_url' in r ? { email: r.user.email, url: r.setup_url } : null);
+    setMailed('mailed_to' in r ? `${what} mailed to ${r.mailed_to}. The link is sent to them only; it works once, for 24 hours.` : null);
+  };
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('viewer');
 
   function invite(e: FormEvent) {
     e.preventDefault();
     void act(async () => {
-      const r = await api<{ user: User; setup_url: string }>('POST', '/users', { email, role });
-      setLink({ email: r.user.email, url: r.setup_url });
+      shown(await api<LinkAnswer>('POST', '/users', { email, role }), 'Invitation');
       setEmail('');
     });
   }
@@ -73,8 +81,7 @@ export function UsersPage({ canManage, self }: { canManage: boolean; self: strin
             aria-label={`New set-up link for ${u.email}`}
             onClick={() =>
               void act(async () => {
-                const r = await api<{ user: User; setup_url: string }>('POST', `/users/${u.user_id}/setup-link`);
-                setLink({ email: r.user.email, url: r.setup_url });
+                shown(await api<LinkAnswer>('POST', `/users/${u.user_id}/setup-link`), 'A new set-up link was');
               })
             }
           >
@@ -97,6 +104,7 @@ export function UsersPage({ canManage, self }: { canManage: boolean; self: strin
     <>
       <h1>Users</h1>
       <ErrorLine error={error} />
+      <Notice message={mailed} />
       {link ? (
         <section className="secret" aria-labelledby="link-title">
           <h2 id="link-title">Set-up link for {link.email}</h2>

@@ -113,7 +113,8 @@ export class ConsoleApiClients {
     actor: Actor,
     approved: requestsRepo.ClientRequestRow | null,
   ): Promise<{ client: ApiClientView; client_secret: string }> {
-    const { row, secret } = await this.deps.clients.createClient({ orgId, ...input }, async (tx, r) => {
+    // The secret is shown to this user: who holds it is recorded (a refund it makes is not theirs to approve).
+    const { row, secret } = await this.deps.clients.createClient({ orgId, ...input, issuedBy: actor.userId }, async (tx, r) => {
       if (movesMoney(r.scopes) && approved === null) throw new NeedsSecondAdmin();
       if (approved && !(await requestsRepo.markCollected(tx, approved.id, r.client_id))) throw new AppError('INVALID_STATE', 'This request was already collected.');
       await recordAudit(tx, actor, {
@@ -141,7 +142,7 @@ export class ConsoleApiClients {
     const secret = await this.deps.clients.rotateSecret(clientId, async (tx) => {
       if (approved && !(await requestsRepo.markCollected(tx, approved.id, clientId))) throw new AppError('INVALID_STATE', 'This request was already collected.');
       await recordAudit(tx, actor, { orgId, action: 'api_client.secret_rotated', targetType: 'api_client', targetId: clientId, ...(approved ? { after: { request_id: approved.id, approved_by: approved.decided_by } } : {}) });
-    });
+    }, actor.userId);
     return { client_id: clientId, client_secret: secret };
   }
 

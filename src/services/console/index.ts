@@ -14,9 +14,14 @@ import { ConsolePayoutSetup } from './payout-setup.js';
 import { ConsoleOrganization } from './organization.js';
 import { ConsoleProviderChecks } from './provider-checks.js';
 import { UsersService } from './users.js';
+import { ConsoleAccount } from './account.js';
+import type { Mailer } from '../../net/mailer.js';
+import type { Logger } from '../../observability/logger.js';
 
 export interface ConsoleServices {
   users: UsersService;
+  /** The signed-in user's password; "Forgot password?" by mail. */
+  account: ConsoleAccount;
   auth: ConsoleAuthService;
   audit: AuditService;
   apiClients: ConsoleApiClients;
@@ -40,9 +45,14 @@ export function buildConsoleServices(deps: {
   destinations: DestinationsService;
   settings: SessionSettings;
   publicBaseUrl: () => string;
+  /** SMTP_URL set: invitations and set-up links are mailed. */
+  mailer?: Mailer | undefined;
+  log: Logger;
 }): ConsoleServices {
+  const users = new UsersService({ db: deps.db, publicBaseUrl: deps.publicBaseUrl, mailer: deps.mailer });
   return {
-    users: new UsersService({ db: deps.db, publicBaseUrl: deps.publicBaseUrl }),
+    users,
+    account: new ConsoleAccount({ db: deps.db, rateLimiter: deps.rateLimiter, users, log: deps.log }),
     auth: new ConsoleAuthService({ db: deps.db, vault: deps.vault, rateLimiter: deps.rateLimiter, settings: deps.settings }),
     audit: new AuditService(deps.db),
     apiClients: new ConsoleApiClients({ db: deps.db, clients: deps.clients }),

@@ -1,11 +1,12 @@
 /**
  * The organization's settings page (contract §5: admins change organization settings; every role
  * reads them): its name (what payers see as the payee on the checkout page and in UPI apps) and
- * `refund_review` (contract §6, the setting `tijori org set --refund-review` changes). A change
+ * `refund_review` (contract §6, the setting `tijori org set --refund-review` changes; the console
+ * may turn it on, never off: only the operator's CLI does, issue #29 item 4). A change
  * locks the organization's row and writes its audit entry `organization.updated` (before and
  * after) in the same transaction; a save that changes nothing writes nothing.
  */
-import { notFound, validationError } from '../../domain/errors.js';
+import { AppError, notFound, validationError } from '../../domain/errors.js';
 import type { Db } from '../../store/db.js';
 import * as repo from '../../store/repos/organizations-repo.js';
 import { type Actor, recordAudit } from './audit.js';
@@ -48,6 +49,11 @@ export class ConsoleOrganization {
       if (!before) throw notFound('organization');
       const next = { name: name ?? before.name, refund_review: (review as 'none' | 'required' | undefined) ?? before.refund_review };
       if (next.name === before.name && next.refund_review === before.refund_review) return { row: before, renamed: false };
+      // Turning refund review off lets whoever holds a collections:write secret refund alone (issue
+      // #29 item 4): contract §6 gives it to the operator's CLI only. Turning it on is anyone's.
+      if (next.refund_review === 'none' && before.refund_review !== 'none') {
+        throw new AppError('API_SCOPE_DENIED', 'Refund review can be turned off only by the operator (tijori org set --refund-review none): without it one person could refund alone.');
+      }
       const after = await repo.updateOrgSettings(tx, orgId, next);
       const diff = (r: repo.OrgSettingsRow) => ({
         ...(next.name !== before.name ? { name: r.name } : {}),

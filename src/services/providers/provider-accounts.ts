@@ -15,6 +15,7 @@ import type { Vault } from '../../security/vault.js';
 import type { Db } from '../../store/db.js';
 import * as repo from '../../store/repos/provider-accounts-repo.js';
 import { type Actor, OPERATOR, recordAudit } from '../console/audit.js';
+import { samePerson } from '../shared/dual-control.js';
 
 /** What ProviderAccountsService uses; built by the composition root (context.ts). */
 export interface ProviderAccountsDeps {
@@ -67,6 +68,8 @@ export class ProviderAccountsService {
     const row = await this.ctx.db.tx(async (q) => {
       const added = await repo.insertAccount(q, { id, org_id: input.orgId, provider: config.provider, name, livemode: livemodeOfConfig(config), config_enc: configEnc });
       if (!added) throw new AppError('NOT_FOUND', 'No such organization.');
+      // Whoever entered the credentials does not also choose the account for collections (dual control).
+      if (input.actor?.userId) await repo.setAddedBy(q, id, input.actor.userId);
       // Never the config: its credentials stay in config_enc only.
       await recordAudit(q, input.actor ?? OPERATOR, {
         orgId: input.orgId,
@@ -102,8 +105,17 @@ export class ProviderAccountsService {
     const row = await this.accountFor(orgId, accountId, COLLECTION_PROVIDERS, 'collections');
     await this.ctx.db.tx(async (q) => {
       const before = await repo.collectionsAccountOf(q, orgId, { forUpdate: true });
-      if (!(await repo.setCollectionsAccount(q, orgId, row.id))) throw new AppError('NOT_FOUND', 'No such organization.');
       if (before === row.id) return;
+      // New payments would be collected into this account: a console admin who entered its
+      // credentials (or is, by credentials, that person) does not choose it alone (issue #29 item 4).
+      const enteredBy = actor.userId === null ? null : await repo.addedBy(q, row.id);
+      if (enteredBy !== null && actor.userId !== null && (await samePerson(q, enteredBy, actor.userId))) {
+        throw new AppError(
+          'SELF_APPROVAL_DENIED',
+          'You entered the credentials of this provider account (or were set up by who did): new payments would be collected into it. Another admin must choose it for collections, or the operator (tijori collections use).',
+        );
+      }
+      if (!(await repo.setCollectionsAccount(q, orgId, row.id))) throw new AppError('NOT_FOUND', 'No such organization.');
       await recordAudit(q, actor, {
         orgId,
         action: 'provider_account.collections_chosen',

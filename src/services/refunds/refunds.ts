@@ -6,7 +6,8 @@
  * `collection.refund.requested` event in that one transaction, so concurrent requests on any
  * number of instances queue on the lock. Submission to the provider: refund-submission.ts.
  */
-import { assertTwoPeople } from '../shared/dual-control.js';
+import { assertNotSecretHolder, assertTwoPeople } from '../shared/dual-control.js';
+import { secretHolders } from '../../store/repos/clients-repo.js';
 import type { Config } from '../../config.js';
 import { AppError, notFound, validationError } from '../../domain/errors.js';
 import { isRefundable } from '../../domain/payment-order.js';
@@ -139,6 +140,8 @@ export class RefundsService {
           // This request submits it right after the commit; the worker takes over if it cannot.
           leaseMs: status === 'PROCESSING' ? this.ctx.config.payout.leaseMs : null,
           requestedByUserId: req.requestedByUserId,
+          // Through the merchant API: whoever was shown the secret used (dual control at approval).
+          requestedWithSecretOf: req.requestedByUserId === undefined ? (req.principal.secretIssuedBy ?? null) : null,
         }, order);
         await req.onCreated?.(tx, refund);
         const key = keyFor({ status: 201, body: { success: true, data: refundView(refund), request_id: req.requestId }, resourceType: 'refund', resourceId });
@@ -210,6 +213,12 @@ export class RefundsService {
       // No single person moves money: whoever started the refund in the console does not approve it.
       if (decision === 'approve' && r.requested_by_user_id !== null && d.deciderUserId !== undefined) {
         await assertTwoPeople(tx, r.requested_by_user_id, d.deciderUserId, 'refund');
+      }
+      // Made through the merchant API: whoever holds (or held, when it was made) a secret of that
+      // client — by credentials too — could have asked for it, so does not approve it either.
+      if (decision === 'approve' && r.requested_by_user_id === null && d.deciderUserId !== undefined) {
+        const holders = [r.requested_with_secret_of, ...(await secretHolders(tx, r.client_pk))].filter((id): id is string => id !== null);
+        await assertNotSecretHolder(tx, holders, d.deciderUserId);
       }
       // Decided once: of two reviewers at once, the second finds it decided (409).
       const row = await reviewRefund(tx, r, { kind: decision, actor: d.actor, note: d.note, leaseMs: this.ctx.config.payout.leaseMs });

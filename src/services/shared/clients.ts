@@ -19,6 +19,11 @@ export interface Principal {
   orgId: string;
   scopes: readonly Scope[];
   rateLimitPerMinute: number;
+  /**
+   * The console user who was shown the secret this request authenticated with (migration 0092);
+   * null: the operator's CLI made it. A refund made with it is not approved by that person.
+   */
+  secretIssuedBy?: string | null;
 }
 
 export interface CreateClientInput {
@@ -27,6 +32,8 @@ export interface CreateClientInput {
   name?: string | undefined;
   allowIps?: string[] | undefined;
   rateLimitPerMinute?: number | undefined;
+  /** The console user shown the new secret (dual control); absent: the operator's CLI. */
+  issuedBy?: string | null | undefined;
 }
 
 /**
@@ -152,6 +159,7 @@ export class ClientsService {
         scopes: scopes as Scope[],
         allowed_ips: ips,
         rate_limit_per_minute: rate,
+        secret_issued_by: input.issuedBy ?? null,
       });
       await onCreated?.(tx, inserted);
       return inserted;
@@ -226,8 +234,9 @@ export class ClientsService {
     return after;
   }
 
-  async rotateSecret(clientId: string, onRotated?: ChangeHook<string>): Promise<string> {
-    return (await this.rotateSecretWithOverlap(clientId, 0, onRotated && ((tx) => onRotated(tx, clientId)))).secret;
+  /** `issuedBy`: the console user shown the new secret (null: the operator's CLI). */
+  async rotateSecret(clientId: string, onRotated?: ChangeHook<string>, issuedBy: string | null = null): Promise<string> {
+    return (await this.rotateSecretWithOverlap(clientId, 0, onRotated && ((tx) => onRotated(tx, clientId)), issuedBy)).secret;
   }
 
   /**
@@ -239,6 +248,7 @@ export class ClientsService {
     clientId: string,
     overlapHours: number,
     onRotated?: ChangeHook<{ orgId: string; previousSecretExpiresAt: Date | null }>,
+    issuedBy: string | null = null,
   ): Promise<{ secret: string; previousSecretExpiresAt: Date | null }> {
     if (!Number.isInteger(overlapHours) || overlapHours < 0 || overlapHours > MAX_OVERLAP_HOURS) {
       throw validationError([{ field: 'overlap_hours', issue: `must be an integer from 0 to ${MAX_OVERLAP_HOURS}` }]);
@@ -246,7 +256,7 @@ export class ClientsService {
     const secret = newClientSecret();
     try {
       const done = await this.db.tx(async (tx) => {
-        const r = await repo.replaceSecretHashWithOverlap(tx, clientId, hashSecret(secret), overlapHours);
+        const r = await repo.replaceSecretHashWithOverlap(tx, clientId, hashSecret(secret), overlapHours, issuedBy);
         if (r === null) throw new AppError('NOT_FOUND', 'No such client.');
         const changed = { orgId: r.org_id, previousSecretExpiresAt: r.previous_secret_expires_at };
         await onRotated?.(tx, changed);
@@ -338,12 +348,14 @@ export class ClientsService {
       throw new AppError('API_AUTH_FAILED', 'Missing or invalid X-Service-Client-Id or Authorization: Bearer credentials.');
     }
     const row = await this.lookup(clientId);
-    if (!row || !row.active || !(secretMatches(secret, row.secret_hash) || previousSecretMatches(secret, row))) {
+    const current = row !== null && secretMatches(secret, row.secret_hash);
+    if (!row || !row.active || !(current || previousSecretMatches(secret, row))) {
       throw new AppError('API_AUTH_FAILED', 'Missing or invalid X-Service-Client-Id or Authorization: Bearer credentials.');
     }
     if (!ipAllowed(ip, row.allowed_ips)) throw new AppError('API_IP_NOT_ALLOWED', 'Requests from this source address are not allowed for this client.');
     this.noteUse(row.id);
-    return { pk: row.id, clientId: row.client_id, orgId: row.org_id, scopes: row.scopes, rateLimitPerMinute: row.rate_limit_per_minute };
+    const secretIssuedBy = (current ? row.secret_issued_by : row.previous_secret_issued_by) ?? null;
+    return { pk: row.id, clientId: row.client_id, orgId: row.org_id, scopes: row.scopes, rateLimitPerMinute: row.rate_limit_per_minute, secretIssuedBy };
   }
 }
 

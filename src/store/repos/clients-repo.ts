@@ -21,6 +21,9 @@ export interface ClientRow {
   /** The replaced secret's hash while a rotation overlaps (migration 0080), and when it stops working. */
   previous_secret_hash?: Buffer | null;
   previous_secret_expires_at?: Date | null;
+  /** The console user shown the current / the replaced secret (migration 0092); null: the operator's CLI. */
+  secret_issued_by?: string | null;
+  previous_secret_issued_by?: string | null;
 }
 
 export async function insertOrg(q: Queryable, org: { id: string; name: string }): Promise<OrgRow> {
@@ -41,19 +44,20 @@ export async function findOrg(q: Queryable, id: string): Promise<OrgRow | null> 
 
 export async function insertClient(
   q: Queryable,
-  c: Omit<ClientRow, 'active' | 'previous_secret_hash' | 'previous_secret_expires_at'>,
+  c: Omit<ClientRow, 'active' | 'previous_secret_hash' | 'previous_secret_expires_at' | 'previous_secret_issued_by'>,
 ): Promise<ClientRow> {
   const r = await q.query<ClientRow>(
-    `INSERT INTO api_clients (id, client_id, org_id, name, secret_hash, scopes, allowed_ips, rate_limit_per_minute)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
-    [c.id, c.client_id, c.org_id, c.name, c.secret_hash, c.scopes, c.allowed_ips, c.rate_limit_per_minute],
+    `INSERT INTO api_clients (id, client_id, org_id, name, secret_hash, scopes, allowed_ips, rate_limit_per_minute, secret_issued_by)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *`,
+    [c.id, c.client_id, c.org_id, c.name, c.secret_hash, c.scopes, c.allowed_ips, c.rate_limit_per_minute, c.secret_issued_by ?? null],
   );
   return r.rows[0] as ClientRow;
 }
 
 export async function findClientByClientId(q: Queryable, clientId: string): Promise<ClientRow | null> {
   const r = await q.query<ClientRow>(
-    `SELECT id, client_id, org_id, name, secret_hash, scopes, allowed_ips, rate_limit_per_minute, active, previous_secret_hash, previous_secret_expires_at
+    `SELECT id, client_id, org_id, name, secret_hash, scopes, allowed_ips, rate_limit_per_minute, active, previous_secret_hash, previous_secret_expires_at,
+            secret_issued_by, previous_secret_issued_by
        FROM api_clients WHERE client_id = $1`,
     [clientId],
   );
@@ -103,15 +107,18 @@ export async function replaceSecretHashWithOverlap(
   clientId: string,
   hash: Buffer,
   overlapHours: number,
+  /** The console user shown the new secret; null: the operator's CLI. */
+  issuedBy: string | null = null,
 ): Promise<{ org_id: string; previous_secret_expires_at: Date | null } | null> {
   const r = await q.query<{ org_id: string; previous_secret_expires_at: Date | null }>(
     `UPDATE api_clients
         SET previous_secret_hash = CASE WHEN $3::int > 0 THEN secret_hash END,
             previous_secret_expires_at = CASE WHEN $3::int > 0 THEN now() + make_interval(hours => $3::int) END,
-            secret_hash = $2, secret_rotated_at = now()
+            previous_secret_issued_by = CASE WHEN $3::int > 0 THEN secret_issued_by END,
+            secret_hash = $2, secret_rotated_at = now(), secret_issued_by = $4
       WHERE client_id = $1
       RETURNING org_id, previous_secret_expires_at`,
-    [clientId, hash, overlapHours],
+    [clientId, hash, overlapHours, issuedBy],
   );
   return r.rows[0] ?? null;
 }
@@ -146,4 +153,19 @@ export async function listClientsOfOrg(q: Queryable, orgId: string): Promise<Cli
 export async function deactivateClient(q: Queryable, clientId: string): Promise<boolean> {
   const r = await q.query('UPDATE api_clients SET active = false WHERE client_id = $1 AND active', [clientId]);
   return (r.rowCount ?? 0) === 1;
+}
+
+/**
+ * The console users holding a working secret of the client (by its primary key): whoever was shown
+ * the current secret, and the replaced one's while a rotation overlaps. The operator's CLI is nobody.
+ */
+export async function secretHolders(q: Queryable, clientPk: string): Promise<string[]> {
+  const r = await q.query<{ current: string | null; previous: string | null }>(
+    `SELECT secret_issued_by AS current,
+            CASE WHEN previous_secret_expires_at > now() THEN previous_secret_issued_by END AS previous
+       FROM api_clients WHERE id = $1`,
+    [clientPk],
+  );
+  const row = r.rows[0];
+  return row ? [row.current, row.previous].filter((id): id is string => id !== null) : [];
 }

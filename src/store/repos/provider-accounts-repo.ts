@@ -90,3 +90,14 @@ export async function accountOfPayout(q: Queryable, transactionId: string): Prom
   );
   return r.rows[0];
 }
+
+/** Records the console user who entered the account's credentials (migration 0094). */
+export async function setAddedBy(q: Queryable, accountId: string, userId: string): Promise<void> {
+  await q.query('UPDATE provider_accounts SET added_by = $2 WHERE id = $1', [accountId, userId]);
+}
+
+/** Who entered the account's credentials; null: the operator's CLI (or unknown). */
+export async function addedBy(q: Queryable, accountId: string): Promise<string | null> {
+  const r = await q.query<{ added_by: string | null }>('SELECT added_by FROM provider_accounts WHERE id = $1', [accountId]);
+  return r.rows[0]?.added_by ?? null;
+}

@@ -20,6 +20,8 @@ export interface RefundRow {
   reviewed_by: string | null;
   /** The console user who started it (migration 0040); null through the merchant API. */
   requested_by_user_id: string | null;
+  /** The console user shown the API client secret that made it (migration 0092); null: the console, the operator's CLI, or older. */
+  requested_with_secret_of: string | null;
   review_note: string | null;
   reviewed_at: Date | null;
   claimed_until: Date | null;
@@ -64,14 +66,16 @@ export type NewRefund = Pick<RefundRow, 'id' | 'refund_id' | 'order_pk' | 'org_i
   leaseMs: number | null;
   /** The console user who started it; absent through the merchant API. */
   requestedByUserId?: string | undefined;
+  /** Through the merchant API: the console user shown the secret that authenticated it (null: the operator's CLI). */
+  requestedWithSecretOf?: string | null | undefined;
 };
 
 export async function insertRefund(q: Queryable, r: NewRefund): Promise<RefundRow> {
   const res = await q.query<RefundRow>(
-    `INSERT INTO refunds (id, refund_id, order_pk, org_id, client_pk, amount_paise, reason, status, provider, livemode, claimed_until, requested_by_user_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, CASE WHEN $11::bigint IS NULL THEN NULL ELSE now() + make_interval(secs => $11::double precision / 1000) END, $12)
+    `INSERT INTO refunds (id, refund_id, order_pk, org_id, client_pk, amount_paise, reason, status, provider, livemode, claimed_until, requested_by_user_id, requested_with_secret_of)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, CASE WHEN $11::bigint IS NULL THEN NULL ELSE now() + make_interval(secs => $11::double precision / 1000) END, $12, $13)
      RETURNING *`,
-    [r.id, r.refund_id, r.order_pk, r.org_id, r.client_pk, r.amount_paise, r.reason, r.status, r.provider, r.livemode, r.leaseMs, r.requestedByUserId ?? null],
+    [r.id, r.refund_id, r.order_pk, r.org_id, r.client_pk, r.amount_paise, r.reason, r.status, r.provider, r.livemode, r.leaseMs, r.requestedByUserId ?? null, r.requestedWithSecretOf ?? null],
   );
   return res.rows[0]!;
 }

@@ -15,7 +15,7 @@ import { registerConsoleReconRoutes } from './recon-api.js';
 import { registerEventsApi } from './events-api.js';
 import { registerMoneyApi } from './money-api.js';
 import { registerPagesApi } from './pages-api.js';
-import { CodeBody, PasswordBody, SESSION_OPS, SetupBody, SetupInspectBody, SignInBody, TotpBody } from './schemas/session.js';
+import { ChangePasswordBody, CodeBody, PasswordBody, ResetRequestBody, SESSION_OPS, SetupBody, SetupInspectBody, SignInBody, TotpBody } from './schemas/session.js';
 import { AuditQuery, ClientBody, ClientParams, ClientRequestParams, DestinationBody, IpBody, KindParams, RoleBody, SETTINGS_OPS, UserBody, UserParams } from './schemas/settings.js';
 import { registerPayoutApprovalsApi } from './payout-approvals-api.js';
 import { registerBulkPayoutsApi } from './bulk-payouts-api.js';
@@ -74,6 +74,15 @@ export async function registerConsoleApi(app: FastifyInstance, ctx: AppContext):
     return okEnvelope(request, await sessionAnswer(request, s.user, s.csrfToken));
   });
 
+  // "Forgot password?" (issue #32 item 8): by mail where SMTP_URL is set, otherwise an admin's link.
+  api.get('/password-reset', { schema: SESSION_OPS.resetOptions, config: { console: 'public' } }, async (request) => {
+    return okEnvelope(request, { by_mail: ctx.console.account.resetByMail });
+  });
+
+  api.post('/password-reset', { schema: { ...SESSION_OPS.requestReset, body: ResetRequestBody }, config: { console: 'public' } }, async (request) => {
+    return okEnvelope(request, await ctx.console.account.requestReset(request.body.email, request.ip));
+  });
+
   // ---- the signed-in user ----
   api.get('/session', { schema: SESSION_OPS.get, config: { console: 'read' } }, async (request) => {
     const s = sessionOf(request);
@@ -101,6 +110,13 @@ export async function registerConsoleApi(app: FastifyInstance, ctx: AppContext):
   api.post('/me/totp/confirm', { schema: { ...SESSION_OPS.confirmTotp, body: CodeBody }, config: { console: 'self.manage' } }, async (request) => {
     const { code } = request.body;
     return okEnvelope(request, await ctx.console.auth.confirmTotp(sessionOf(request).user, code, actorOf(request)));
+  });
+
+  // Every role, a viewer too: one's own password is no change of the organization (as signing out).
+  api.post('/me/password', { schema: { ...SESSION_OPS.changePassword, body: ChangePasswordBody }, config: { console: 'read' } }, async (request) => {
+    const s = sessionOf(request);
+    const b = request.body;
+    return okEnvelope(request, await ctx.console.account.changePassword(s.user, s.tokenHash, { current: b.current_password, next: b.new_password }, actorOf(request)));
   });
 
   api.post('/me/totp/disable', { schema: { ...SESSION_OPS.disableTotp, body: PasswordBody }, config: { console: 'self.manage' } }, async (request) => {

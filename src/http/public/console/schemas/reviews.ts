@@ -26,7 +26,7 @@ export const REVIEW_OPS = {
   confirm: op({ operationId: 'consoleConfirmReviewItem', summary: 'Confirm a review item (the order becomes MANUALLY_CONFIRMED)', access: 'change', description: `${DECIDE} \`data\`: the item.` }),
   reject: op({ operationId: 'consoleRejectReviewItem', summary: 'Reject a review item (the order is unchanged)', access: 'change', description: `${DECIDE} \`data\`: the item.` }),
   listRefunds: op({ operationId: 'consoleListRefunds', summary: 'The refunds of the organization', access: 'read', description: '`data`: the refunds, newest first.' }),
-  approveRefund: op({ operationId: 'consoleApproveRefund', summary: 'Approve a refund awaiting review', access: 'change', description: `${DECIDE} \`data\`: the refund.` }),
+  approveRefund: op({ operationId: 'consoleApproveRefund', summary: 'Approve a refund awaiting review', access: 'change', description: `${DECIDE} \`data\`: the refund. 403 SELF_APPROVAL_DENIED for whoever started it in the console, or holds (by credentials) a secret of the API client that asked for it.` }),
   startRefund: op({
     operationId: 'consoleStartRefund',
     summary: 'Start a refund of a PAID or MANUALLY_CONFIRMED payment order',

@@ -8,6 +8,8 @@ export const SignInBody = Type.Object({ email: Type.String({ maxLength: 254 }), 
 export const TotpBody = Type.Object({ challenge: Type.String({ maxLength: 100 }), code: Type.String({ maxLength: 64 }) }, strict);
 export const CodeBody = Type.Object({ code: Type.String({ maxLength: 16 }) }, strict);
 export const PasswordBody = Type.Object({ password: Type.String({ maxLength: 1024 }) }, strict);
+export const ChangePasswordBody = Type.Object({ current_password: Type.String({ maxLength: 1024 }), new_password: Type.String({ maxLength: 1024 }) }, strict);
+export const ResetRequestBody = Type.Object({ email: Type.String({ maxLength: 254 }) }, strict);
 
 /** What a sign-in answers: the session, or (second factor on) a challenge for POST /session/totp. */
 const SESSION_DATA =
@@ -24,5 +26,18 @@ export const SESSION_OPS = {
   signOutEverywhere: op({ operationId: 'consoleSignOutEverywhere', summary: 'End every session of the signed-in user', access: 'change', description: '`data`: `{sessions_ended}`; the cookie is cleared.' }),
   beginTotp: op({ operationId: 'consoleBeginTotp', summary: 'Start enrolling a second factor', access: 'change', description: '`data`: `{secret, otpauth_uri, qr_data_url}` for the authenticator app.' }),
   confirmTotp: op({ operationId: 'consoleConfirmTotp', summary: 'Turn the second factor on with a first code', access: 'change', description: '`data`: `{recovery_codes}`, shown once.' }),
+  changePassword: op({
+    operationId: 'consoleChangePassword',
+    summary: 'Change your password (needs the current one)',
+    access: 'change',
+    description: '`data`: `{other_sessions_ended}`; this session stays. A wrong current password is 422 and counts as a sign-in attempt (429 once the account is locked); the new one follows the set-up rules (422).',
+  }),
+  resetOptions: op({ operationId: 'consolePasswordResetOptions', summary: 'How a forgotten password is reset here', access: 'public', description: '`data`: `{by_mail}`: true when SMTP_URL is set (a link is mailed), false when an admin issues a set-up link.' }),
+  requestReset: op({
+    operationId: 'consoleRequestPasswordReset',
+    summary: 'Forgot password: mail a link to choose a new one',
+    access: 'public',
+    description: '`data`: `{message}`, the same for every email (known or not). 429 after 5 requests a minute from one address; 409 INVALID_STATE when links are not mailed here (ask an admin).',
+  }),
   disableTotp: op({ operationId: 'consoleDisableTotp', summary: 'Turn the second factor off (needs the password)', access: 'change', description: '`data`: `{totp_enabled: false}`.' }),
 };

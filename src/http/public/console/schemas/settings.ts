@@ -65,9 +65,9 @@ export const SETTINGS_OPS = {
     description: '`data`: `{kind, url, activated_at}`. From now on only the new secret signs (replays included); 409 INVALID_STATE when no new secret waits.',
   }),
   listUsers: op({ operationId: 'consoleListUsers', summary: "The organization's console users", access: 'read', description: '`data`: the users with role and status.' }),
-  createUser: op({ operationId: 'consoleCreateUser', summary: 'Invite a console user', access: 'change', status: 201, description: '`data`: `{user, setup_url}`.' }),
+  createUser: op({ operationId: 'consoleCreateUser', summary: 'Invite a console user', access: 'change', status: 201, description: '`data`: `{user, setup_url}`; with SMTP_URL set, `{user, mailed_to}`: the link went to the user by mail and is never shown (409 INVALID_STATE when the mail server refuses it: nothing is saved).' }),
   changeRole: op({ operationId: 'consoleChangeUserRole', summary: "Change a user's role", access: 'change', description: '`data`: the user.' }),
   disableUser: op({ operationId: 'consoleDisableUser', summary: 'Disable a user (ends their sessions)', access: 'change', description: '`data`: the user.' }),
-  newSetupLink: op({ operationId: 'consoleNewSetupLink', summary: 'Make a new set-up link for an invited user', access: 'change', description: '`data`: the new set-up link.' }),
+  newSetupLink: op({ operationId: 'consoleNewSetupLink', summary: 'Make a new set-up link for an invited user', access: 'change', description: '`data`: `{user, setup_url}`; with SMTP_URL set, `{user, mailed_to}` (the link is mailed, never shown; 409 INVALID_STATE when the mail server refuses it, and the earlier link keeps working).' }),
   auditLog: op({ operationId: 'consoleListAuditLog', summary: 'The audit log, newest first', access: 'read', description: '`data`: one page of audit entries; `next_cursor` for the next, older page.' }),
 };
