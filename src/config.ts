@@ -16,6 +16,8 @@ export interface Config {
   /** An external sandbox (`tijori sandbox serve`); unset: the sandbox runs inside this process. */
   sandboxUrl: string | undefined;
   databaseUrl: string | undefined;
+  /** DATABASE_DIRECT_URL: the primary itself, when DATABASE_URL is a transaction-mode pooler (docs/scaling.md). */
+  databaseDirectUrl: string | undefined;
   dataDir: string;
   publicBaseUrl: string | undefined;
   /**
@@ -211,6 +213,7 @@ function readConfig(env: Env, generated: string[]): Omit<Config, 'generatedSecre
     sandboxPort: intFrom(env, 'SANDBOX_PORT', 8082),
     sandboxUrl: env.SANDBOX_URL ? env.SANDBOX_URL.replace(/\/+$/, '') : undefined,
     databaseUrl: env.DATABASE_URL || undefined,
+    databaseDirectUrl: env.DATABASE_URL ? env.DATABASE_DIRECT_URL || undefined : undefined,
     dataDir,
     publicBaseUrl: env.PUBLIC_BASE_URL ? env.PUBLIC_BASE_URL.replace(/\/+$/, '') : undefined,
     providerCallbackBaseUrl: env.PROVIDER_CALLBACK_BASE_URL ? env.PROVIDER_CALLBACK_BASE_URL.replace(/\/+$/, '') : undefined,
