@@ -31,7 +31,11 @@ export interface PgBouncer {
   stop(): Promise<void>;
 }
 
-export async function startPgBouncer(target: { host: string; port: number }, opts: { poolSize?: number } = {}): Promise<PgBouncer> {
+/**
+ * `background`: the process does not wait for it (unref'd) and it is stopped when the test
+ * process exits (TEST_PGBOUNCER's shared instance, see sharedPgBouncer).
+ */
+export async function startPgBouncer(target: { host: string; port: number }, opts: { poolSize?: number; background?: boolean } = {}): Promise<PgBouncer> {
   const user = postgresUser();
   const dir = mkdtempSync(join(tmpdir(), 'tijori-pgbouncer-'));
   if (user) chownSync(dir, user.uid, user.gid);
@@ -59,6 +63,14 @@ export async function startPgBouncer(target: { host: string; port: number }, opt
   );
   const child: ChildProcess = spawn(PGBOUNCER_BIN, [ini], { ...(user ? { uid: user.uid, gid: user.gid } : {}), stdio: ['ignore', 'ignore', 'pipe'] });
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  if (opts.background) {
+    child.unref();
+    (child.stderr as unknown as { unref(): void }).unref();
+    process.once('exit', () => {
+      child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    });
+  }
   const log: string[] = [];
   child.stderr!.on('data', (d: Buffer) => {
     log.push(String(d));
@@ -116,4 +128,16 @@ export async function startPgBouncer(target: { host: string; port: number }, opt
     },
     stop,
   };
+}
+
+let shared: Promise<PgBouncer> | undefined;
+
+/**
+ * TEST_PGBOUNCER=1: one PgBouncer per test process in front of TEST_DATABASE_URL, through which
+ * startTestService runs every service (DATABASE_URL → PgBouncer, DATABASE_DIRECT_URL → PostgreSQL).
+ */
+export function sharedPgBouncer(serverUrl: string): Promise<PgBouncer> {
+  const u = new URL(serverUrl);
+  shared ??= startPgBouncer({ host: u.hostname, port: Number(u.port || 5432) }, { poolSize: 4, background: true });
+  return shared;
 }
