@@ -7,7 +7,7 @@
  * files (call it in `after`, it also runs on a failed test).
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -57,21 +57,27 @@ function baseDir(): string {
   return base;
 }
 
-/** Options every server gets: small, local only, replication on, no fsync (a kill -9 of a process loses nothing the OS has). */
+/**
+ * Settings of every server: small, local only, replication on, no fsync (a kill -9 of a process
+ * loses nothing the OS has). Written into the primary's postgresql.conf (pg_basebackup copies it
+ * to standbys), not given with -c: pg_rewind's crash-recovery run reads only the file, and a
+ * standby refuses to start with a max_connections lower than its primary's recorded one.
+ */
+const COMMON = {
+  listen_addresses: "'127.0.0.1'",
+  max_connections: '40',
+  shared_buffers: "'16MB'",
+  wal_level: 'replica',
+  max_wal_senders: '6',
+  hot_standby: 'on',
+  fsync: 'off',
+  // pg_rewind (an old primary back as a standby) needs full page writes, and data checksums (initdb -k).
+  full_page_writes: 'on',
+};
+
+/** Per server: its port and socket directory, plus what the caller adds. */
 function serverArgs(dir: string, port: number, extra: Record<string, string>): string[] {
-  const opts: Record<string, string> = {
-    listen_addresses: '127.0.0.1',
-    port: String(port),
-    unix_socket_directories: dir,
-    max_connections: '40',
-    shared_buffers: '16MB',
-    wal_level: 'replica',
-    max_wal_senders: '6',
-    hot_standby: 'on',
-    fsync: 'off',
-    full_page_writes: 'off',
-    ...extra,
-  };
+  const opts: Record<string, string> = { port: String(port), unix_socket_directories: dir, ...extra };
   return ['-D', dir, ...Object.entries(opts).flatMap(([k, v]) => ['-c', `${k}=${v}`])];
 }
 
@@ -123,7 +129,8 @@ async function startServer(name: string, dir: string, port: number, extra: Recor
 /** initdb + start: a primary that waits for `syncStandby` (its application_name) on every commit. */
 export async function startPrimary(name: string, syncStandby?: string): Promise<PgNode> {
   const dir = join(baseDir(), name);
-  await run(join(PG_BIN, 'initdb'), ['-D', dir, '-U', 'postgres', '-A', 'trust', '--no-sync'], { ...ids, env: ENV });
+  await run(join(PG_BIN, 'initdb'), ['-D', dir, '-U', 'postgres', '-A', 'trust', '--no-sync', '--data-checksums'], { ...ids, env: ENV });
+  appendFileSync(join(dir, 'postgresql.conf'), Object.entries(COMMON).map(([k, v]) => `${k} = ${v}\n`).join(''));
   return startServer(name, dir, await freePort(), syncStandby ? { synchronous_standby_names: syncStandby, synchronous_commit: 'on' } : {});
 }
 
@@ -132,6 +139,16 @@ export async function startStandby(name: string, primary: PgNode): Promise<PgNod
   const dir = join(baseDir(), name);
   await run(join(PG_BIN, 'pg_basebackup'), ['-D', dir, '-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres', '-X', 'stream', '-R', '--no-sync'], { ...ids, env: ENV });
   return startServer(name, dir, await freePort(), { primary_conninfo: `host=127.0.0.1 port=${primary.port} user=postgres application_name=${name}` });
+}
+
+/**
+ * The old primary (killed) back as a standby of `newPrimary`: pg_rewind (which first runs crash
+ * recovery on it) winds its files back to where the timelines forked, then it starts streaming.
+ */
+export async function rewindAsStandby(old: PgNode, newPrimary: PgNode): Promise<PgNode> {
+  const source = `host=127.0.0.1 port=${newPrimary.port} user=postgres dbname=postgres`;
+  await run(join(PG_BIN, 'pg_rewind'), ['-D', old.dir, '--source-server', source, '-R'], { ...ids, env: ENV });
+  return startServer(`${old.name}_rewound`, old.dir, await freePort(), { primary_conninfo: `${source} application_name=${old.name}` });
 }
 
 /** Waits until `standby` is the primary's synchronous standby. */
