@@ -101,7 +101,7 @@ export function isUnavailableError(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
   const code = (err as { code?: string }).code;
   if (code && (UNAVAILABLE_CODES.has(code) || UNAVAILABLE_ERRNOS.has(code))) return true;
-  return /Connection terminated|in a read-only transaction|timeout exceeded when trying to connect|Client has encountered a connection error|the database system is (starting up|shutting down)|Connection ended unexpectedly/i.test(
+  return /Connection terminated|in a read-only transaction|cannot execute \S+ during recovery|timeout exceeded when trying to connect|Client has encountered a connection error|the database system is (starting up|shutting down)|Connection ended unexpectedly/i.test(
     err.message,
   );
 }

@@ -47,5 +47,6 @@ test('readiness: a read-only node is no writable primary, and its connection is 
 
 test('the message of a refused write is recognised without its code (a pooler may pass it on as text)', () => {
   assert.equal(isUnavailableError(new Error('cannot execute INSERT in a read-only transaction')), true);
+  assert.equal(isUnavailableError(new Error('cannot execute LISTEN during recovery')), true);
   assert.equal(isUnavailableError(new Error('duplicate key value violates unique constraint')), false);
 });
