@@ -18,6 +18,9 @@ export interface Config {
   databaseUrl: string | undefined;
   /** DATABASE_DIRECT_URL: the primary itself, when DATABASE_URL is a transaction-mode pooler (docs/scaling.md). */
   databaseDirectUrl: string | undefined;
+  /** DATABASE_REPLICA_URL: a streaming standby for list reads while its lag is within replicaMaxLagMs (REPLICA_MAX_LAG_MS). */
+  databaseReplicaUrl: string | undefined;
+  replicaMaxLagMs: number;
   dataDir: string;
   publicBaseUrl: string | undefined;
   /**
@@ -214,6 +217,8 @@ function readConfig(env: Env, generated: string[]): Omit<Config, 'generatedSecre
     sandboxUrl: env.SANDBOX_URL ? env.SANDBOX_URL.replace(/\/+$/, '') : undefined,
     databaseUrl: env.DATABASE_URL || undefined,
     databaseDirectUrl: env.DATABASE_URL ? env.DATABASE_DIRECT_URL || undefined : undefined,
+    databaseReplicaUrl: env.DATABASE_URL ? env.DATABASE_REPLICA_URL || undefined : undefined,
+    replicaMaxLagMs: intFrom(env, 'REPLICA_MAX_LAG_MS', 5_000),
     dataDir,
     publicBaseUrl: env.PUBLIC_BASE_URL ? env.PUBLIC_BASE_URL.replace(/\/+$/, '') : undefined,
     providerCallbackBaseUrl: env.PROVIDER_CALLBACK_BASE_URL ? env.PROVIDER_CALLBACK_BASE_URL.replace(/\/+$/, '') : undefined,

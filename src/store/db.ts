@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import pg from 'pg';
+import { ReplicaReads } from './replica.js';
 
 // bigint (int8) columns hold paise: parse them as numbers, guarded against precision loss.
 pg.types.setTypeParser(20, (v: string) => {
@@ -82,6 +83,9 @@ export interface DbOptions {
    * parameters; set it on the role instead).
    */
   directUrl?: string;
+  /** DATABASE_REPLICA_URL and REPLICA_MAX_LAG_MS: a streaming standby for list reads (store/replica.ts). */
+  replicaUrl?: string;
+  replicaMaxLagMs?: number;
   poolSize?: number;
   connectTimeoutMs?: number;
   statementTimeoutMs?: number;
@@ -153,6 +157,9 @@ export class Db implements Queryable {
   readonly sessionPool: pg.Pool;
   /** False behind a transaction-mode pooler: statements are sent unnamed (see DbOptions.directUrl). */
   readonly namedStatements: boolean;
+  /** List reads: the standby while its lag allows, else this database. */
+  readonly replicaReads: ReplicaReads;
+  private readonly replica: Db | undefined;
 
   constructor(opts: DbOptions) {
     this.poolSize = opts.poolSize ?? 20;
@@ -160,6 +167,8 @@ export class Db implements Queryable {
     this.pool = newPool(opts, opts.url, this.poolSize, !opts.directUrl);
     // Session work is one LISTEN connection per channel plus a migration lock: a few connections.
     this.sessionPool = opts.directUrl ? newPool(opts, opts.directUrl, 4, true) : this.pool;
+    this.replica = opts.replicaUrl ? new Db({ url: opts.replicaUrl, poolSize: Math.max(2, Math.ceil(this.poolSize / 4)), connectTimeoutMs: 2_000, applicationName: opts.applicationName }) : undefined;
+    this.replicaReads = new ReplicaReads(this, this.replica, opts.replicaMaxLagMs ?? 5_000);
   }
 
   async query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string | PreparedStatement, values?: unknown[]): Promise<pg.QueryResult<R>> {
@@ -252,7 +261,7 @@ export class Db implements Queryable {
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.pool.end(), this.sessionPool === this.pool ? undefined : this.sessionPool.end()]);
+    await Promise.all([this.pool.end(), this.sessionPool === this.pool ? undefined : this.sessionPool.end(), this.replica?.close()]);
   }
 }
 

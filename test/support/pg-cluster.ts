@@ -137,7 +137,7 @@ export async function startPrimary(name: string, syncStandby?: string): Promise<
 /** pg_basebackup from `primary` + start as a hot standby streaming from it under application_name `name`. */
 export async function startStandby(name: string, primary: PgNode): Promise<PgNode> {
   const dir = join(baseDir(), name);
-  await run(join(PG_BIN, 'pg_basebackup'), ['-D', dir, '-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres', '-X', 'stream', '-R', '--no-sync'], { ...ids, env: ENV });
+  await run(join(PG_BIN, 'pg_basebackup'), ['-D', dir, '-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres', '-X', 'stream', '-R', '--no-sync', '--checkpoint=fast'], { ...ids, env: ENV });
   return startServer(name, dir, await freePort(), { primary_conninfo: `host=127.0.0.1 port=${primary.port} user=postgres application_name=${name}` });
 }
 
