@@ -168,7 +168,7 @@ export class Db implements Queryable {
     // Session work is one LISTEN connection per channel plus a migration lock: a few connections.
     this.sessionPool = opts.directUrl ? newPool(opts, opts.directUrl, 4, true) : this.pool;
     this.replica = opts.replicaUrl ? new Db({ url: opts.replicaUrl, poolSize: Math.max(2, Math.ceil(this.poolSize / 4)), connectTimeoutMs: 2_000, applicationName: opts.applicationName }) : undefined;
-    this.replicaReads = new ReplicaReads(this, this.replica, opts.replicaMaxLagMs ?? 5_000);
+    this.replicaReads = new ReplicaReads(this, this.replica, opts.replicaMaxLagMs ?? 5_000, (err) => err instanceof DatabaseUnavailableError);
   }
 
   async query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string | PreparedStatement, values?: unknown[]): Promise<pg.QueryResult<R>> {

@@ -26,6 +26,8 @@ export class ReplicaReads {
     private readonly primary: Queryable,
     private readonly replica: Queryable | undefined,
     private readonly maxLagMs: number,
+    /** Which errors mean "the standby is not reachable" (db.ts's isUnavailableError); others are the query's own. */
+    private readonly isUnavailable: (err: unknown) => boolean,
   ) {}
 
   /** Runs a read on the standby when it is usable, else (or when it fails there) on the primary. */
@@ -33,7 +35,8 @@ export class ReplicaReads {
     if (!this.replica || !(await this.replicaUsable())) return fn(this.primary);
     try {
       return await fn(this.replica);
-    } catch {
+    } catch (err) {
+      if (!this.isUnavailable(err)) throw err;
       // The standby went away (or was promoted and broke the connection): the primary answers.
       this.usable = false;
       this.checkedAt = Date.now();

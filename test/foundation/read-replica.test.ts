@@ -1,6 +1,7 @@
 /**
- * Read replicas (contract §10, issue #34 item 3, first part): with DATABASE_REPLICA_URL the
- * merchant list endpoints read from a streaming standby while its replay lag is at most
+ * Read replicas (contract §10, issue #34 item 3): with DATABASE_REPLICA_URL the merchant list
+ * endpoints and the console's lists, search, CSV exports and overview read from a streaming
+ * standby while its replay lag is at most
  * REPLICA_MAX_LAG_MS, from the primary when it lags more or is down; the GET of one order always
  * reads the primary. Real servers from the PostgreSQL 15 binaries (test/support/pg-cluster.ts):
  * replay paused on the standby makes it lag.
@@ -10,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { Db } from '../../src/store/db.js';
 import { startTestService, type TestClient, type TestService } from '../support/service.js';
+import { type ConsoleCaller, signedInUser } from '../support/console.js';
 import { type PgNode, pgBinariesMissing, removeAll, startPrimary, startStandby } from '../support/pg-cluster.js';
 
 const skip = pgBinariesMissing();
@@ -17,6 +19,7 @@ let primary: PgNode;
 let standby: PgNode;
 let ts: TestService;
 let client: TestClient;
+let viewer: ConsoleCaller;
 
 before(async () => {
   if (skip) return;
@@ -28,6 +31,7 @@ before(async () => {
   // A lag bound far above the test's pauses: whether a list comes from the standby is then decided by its content alone.
   ts = await startTestService({ DATABASE_URL: url, DATABASE_REPLICA_URL: standby.url('tijori'), REPLICA_MAX_LAG_MS: '3600000' }, { database: { url, db, drop: () => db.close() } });
   client = await ts.createClient({});
+  viewer = await signedInUser(ts, client.orgId, 'viewer@example.com', 'viewer');
 }, { timeout: 60_000 });
 after(async () => {
   await ts?.stop().catch(() => undefined);
@@ -40,7 +44,21 @@ const createOrder = async (ref: string) => {
   assert.equal(r.status, 201, r.text);
   return r.body.data;
 };
-const listed = async () => ((await ts.api('GET', '/merchant/payment-orders?limit=100', { client })).body.data as Array<{ merchant_order_reference: string }>).map((o) => o.merchant_order_reference);
+const listed = async () => {
+  const r = await ts.api('GET', '/merchant/payment-orders?limit=100', { client });
+  assert.equal(r.status, 200, r.text);
+  return (r.body.data as Array<{ merchant_order_reference: string }>).map((o) => o.merchant_order_reference);
+};
+/** Where the console shows an order: its list, its CSV export, the overview's count of the day. */
+const inConsole = async (id: string) => {
+  const list = await viewer.call('GET', '/payment-orders');
+  const csv = await viewer.call('GET', '/payment-orders/export');
+  const overview = await viewer.call('GET', '/overview');
+  assert.equal(list.status, 200, list.text);
+  assert.equal(csv.status, 200, csv.text);
+  assert.equal(overview.status, 200, overview.text);
+  return { list: (list.body.data as Array<{ id: string }>).some((o) => o.id === id), csv: csv.text.includes(id), overview: JSON.stringify(overview.body.data) };
+};
 
 test('lists read the standby while it is within the lag bound; the GET of one order reads the primary; a standby that is down is not waited for', { skip, timeout: 60_000 }, async () => {
   await createOrder('before-pause');
@@ -50,10 +68,15 @@ test('lists read the standby while it is within the lag bound; the GET of one or
   const paused = await createOrder('while-paused');
   await new Promise((r) => setTimeout(r, 1_200)); // past the lag check's cache
   assert.ok(!(await listed()).includes('while-paused'), 'the list came from the standby, which has not replayed it');
+  const consolePaused = await inConsole(paused.id);
+  assert.deepEqual([consolePaused.list, consolePaused.csv], [false, false], 'the console list and export came from the standby');
   assert.equal((await ts.api('GET', `/merchant/payment-orders/${paused.order_id}`, { client })).status, 200, 'one order: from the primary');
   await standby.query('SELECT pg_wal_replay_resume()');
   await new Promise((r) => setTimeout(r, 1_500));
   assert.ok((await listed()).includes('while-paused'), 'replayed again');
+  const consoleResumed = await inConsole(paused.id);
+  assert.deepEqual([consoleResumed.list, consoleResumed.csv], [true, true]);
+  assert.notEqual(consoleResumed.overview, consolePaused.overview, 'the overview read the standby too: it counts the order once replayed');
   await standby.stop();
   await createOrder('standby-down');
   const t0 = Date.now();
