@@ -16,6 +16,11 @@ export interface Config {
   /** An external sandbox (`tijori sandbox serve`); unset: the sandbox runs inside this process. */
   sandboxUrl: string | undefined;
   databaseUrl: string | undefined;
+  /** DATABASE_DIRECT_URL: the primary itself, when DATABASE_URL is a transaction-mode pooler (docs/scaling.md). */
+  databaseDirectUrl: string | undefined;
+  /** DATABASE_REPLICA_URL: a streaming standby for list reads while its lag is within replicaMaxLagMs (REPLICA_MAX_LAG_MS). */
+  databaseReplicaUrl: string | undefined;
+  replicaMaxLagMs: number;
   dataDir: string;
   publicBaseUrl: string | undefined;
   /**
@@ -242,6 +247,9 @@ function readConfig(env: Env, generated: string[]): Omit<Config, 'generatedSecre
     sandboxPort: intFrom(env, 'SANDBOX_PORT', 8082),
     sandboxUrl: env.SANDBOX_URL ? env.SANDBOX_URL.replace(/\/+$/, '') : undefined,
     databaseUrl: env.DATABASE_URL || undefined,
+    databaseDirectUrl: env.DATABASE_URL ? env.DATABASE_DIRECT_URL || undefined : undefined,
+    databaseReplicaUrl: env.DATABASE_URL ? env.DATABASE_REPLICA_URL || undefined : undefined,
+    replicaMaxLagMs: intFrom(env, 'REPLICA_MAX_LAG_MS', 5_000),
     dataDir,
     publicBaseUrl: env.PUBLIC_BASE_URL ? env.PUBLIC_BASE_URL.replace(/\/+$/, '') : undefined,
     providerCallbackBaseUrl: env.PROVIDER_CALLBACK_BASE_URL ? env.PROVIDER_CALLBACK_BASE_URL.replace(/\/+$/, '') : undefined,

@@ -162,7 +162,7 @@ async function startInOrder(config: Config, log: Logger, started: Array<() => Pr
         : `embedded PostgreSQL started; its files are in ${embedded.clusterDir}`,
     );
   }
-  const db = new Db({ url: databaseUrl, poolSize: config.dbPoolSize });
+  const db = new Db({ url: databaseUrl, directUrl: config.databaseDirectUrl, replicaUrl: config.databaseReplicaUrl, replicaMaxLagMs: config.replicaMaxLagMs, poolSize: config.dbPoolSize });
   started.push(() => db.close());
   const applied = await migrate(db);
   if (applied.length > 0) log.info({ applied }, 'migrations applied');

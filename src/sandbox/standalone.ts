@@ -15,7 +15,7 @@ export async function serveSandbox(opts: { port?: number }, env: NodeJS.ProcessE
   const config = loadConfig(env);
   if (!config.databaseUrl) throw new Error('tijori sandbox serve needs DATABASE_URL (the database the service uses)');
   const log = createLogger(config.logLevel);
-  const db = new Db({ url: config.databaseUrl, poolSize: 5, applicationName: 'tijori-sandbox' });
+  const db = new Db({ url: config.databaseUrl, directUrl: config.databaseDirectUrl, poolSize: 5, applicationName: 'tijori-sandbox' });
   const callbackUrl = (env.SANDBOX_CALLBACK_URL || `http://${config.internalHost}:${config.internalPort}/provider/sandbox/callbacks`).replace(/\/+$/, '');
   const server = await startSandboxServer(
     { db, log, signingSecret: sandboxSigningSecret(config.masterKey), callbackUrl: () => callbackUrl, faults: config.sandboxFaults },

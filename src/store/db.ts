@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import pg from 'pg';
+import { ReplicaReads } from './replica.js';
 
 // bigint (int8) columns hold paise: parse them as numbers, guarded against precision loss.
 pg.types.setTypeParser(20, (v: string) => {
@@ -74,13 +75,29 @@ export interface Queryable {
 
 export interface DbOptions {
   url: string;
+  /**
+   * DATABASE_DIRECT_URL: a direct connection to the primary for what needs a session (LISTEN,
+   * session advisory locks), when `url` is a pooler in transaction mode (docs/scaling.md). Setting
+   * it also turns named prepared statements off on `url` (PgBouncer before 1.21 cannot route them)
+   * and leaves statement_timeout out of the start-up packet (PgBouncer refuses unknown start-up
+   * parameters; set it on the role instead).
+   */
+  directUrl?: string;
+  /** DATABASE_REPLICA_URL and REPLICA_MAX_LAG_MS: a streaming standby for list reads (store/replica.ts). */
+  replicaUrl?: string;
+  replicaMaxLagMs?: number;
   poolSize?: number;
   connectTimeoutMs?: number;
   statementTimeoutMs?: number;
   applicationName?: string;
 }
 
-const UNAVAILABLE_CODES = new Set(['57P01', '57P02', '57P03', '53300', '57014', '08000', '08001', '08003', '08004', '08006', '08007']);
+/**
+ * 25006 read_only_sql_transaction: the connection reached a standby or a demoted primary (behind a
+ * virtual address or a pooler during a failover). For the request it is an outage like any other:
+ * retry later, when the address leads to the writable primary again (contract §10).
+ */
+const UNAVAILABLE_CODES = new Set(['25006', '57P01', '57P02', '57P03', '53300', '57014', '08000', '08001', '08003', '08004', '08006', '08007']);
 const UNAVAILABLE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH']);
 
 /** True when an error means "the database is not reachable right now" rather than a bug. */
@@ -88,7 +105,7 @@ export function isUnavailableError(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
   const code = (err as { code?: string }).code;
   if (code && (UNAVAILABLE_CODES.has(code) || UNAVAILABLE_ERRNOS.has(code))) return true;
-  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|the database system is (starting up|shutting down)|Connection ended unexpectedly/i.test(
+  return /Connection terminated|in a read-only transaction|cannot execute \S+ during recovery|timeout exceeded when trying to connect|Client has encountered a connection error|the database system is (starting up|shutting down)|Connection ended unexpectedly/i.test(
     err.message,
   );
 }
@@ -136,41 +153,37 @@ export class Db implements Queryable {
   /** Connections of the pool (the batched statements are sized against it: src/store/batch-limits.ts). */
   readonly poolSize: number;
 
+  /** Where LISTEN and session advisory locks go: the direct pool, or `pool` itself without DATABASE_DIRECT_URL. */
+  readonly sessionPool: pg.Pool;
+  /** False behind a transaction-mode pooler: statements are sent unnamed (see DbOptions.directUrl). */
+  readonly namedStatements: boolean;
+  /** List reads: the standby while its lag allows, else this database. */
+  readonly replicaReads: ReplicaReads;
+  private readonly replica: Db | undefined;
+
   constructor(opts: DbOptions) {
     this.poolSize = opts.poolSize ?? 20;
-    this.pool = new pg.Pool({
-      connectionString: opts.url,
-      max: this.poolSize,
-      connectionTimeoutMillis: opts.connectTimeoutMs ?? 5_000,
-      idleTimeoutMillis: 30_000,
-      statement_timeout: opts.statementTimeoutMs ?? 10_000,
-      query_timeout: (opts.statementTimeoutMs ?? 10_000) + 2_000,
-      application_name: opts.applicationName ?? 'tijori',
-      keepAlive: true,
-    });
-    // An idle client losing its connection (database restart) must not crash the process;
-    // the pool drops it and the next checkout reconnects.
-    this.pool.on('error', () => {});
-    // A checked-out client whose connection dies between two queries emits 'error' with no pool
-    // listener attached (pg-pool removes its idle listener on checkout): without this the process
-    // would crash. The next query on it fails, is mapped to DatabaseUnavailableError and the client is
-    // discarded on release.
-    this.pool.on('connect', (client) => {
-      client.on('error', () => {});
-    });
+    this.namedStatements = !opts.directUrl;
+    this.pool = newPool(opts, opts.url, this.poolSize, !opts.directUrl);
+    // Session work is one LISTEN connection per channel plus a migration lock: a few connections.
+    this.sessionPool = opts.directUrl ? newPool(opts, opts.directUrl, 4, true) : this.pool;
+    this.replica = opts.replicaUrl ? new Db({ url: opts.replicaUrl, poolSize: Math.max(2, Math.ceil(this.poolSize / 4)), connectTimeoutMs: 2_000, applicationName: opts.applicationName }) : undefined;
+    this.replicaReads = new ReplicaReads(this, this.replica, opts.replicaMaxLagMs ?? 5_000, (err) => err instanceof DatabaseUnavailableError);
   }
 
   async query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string | PreparedStatement, values?: unknown[]): Promise<pg.QueryResult<R>> {
     try {
-      return await (typeof text === 'string' ? this.pool.query<R>(text, values) : this.pool.query<R>({ name: text.name, text: text.text, values }));
+      return await (typeof text === 'string' || !this.namedStatements
+        ? this.pool.query<R>(typeof text === 'string' ? text : text.text, values)
+        : this.pool.query<R>({ name: text.name, text: text.text, values }));
     } catch (err) {
       throw mapError(err);
     }
   }
 
-  private async acquire(): Promise<pg.PoolClient> {
+  private async acquire(pool = this.pool): Promise<pg.PoolClient> {
     try {
-      return await this.pool.connect();
+      return await pool.connect();
     } catch (err) {
       throw mapError(err);
     }
@@ -181,17 +194,18 @@ export class Db implements Queryable {
     const client = await this.acquire();
     let broken = false;
     const hooks: Array<() => void> = [];
-    commitHooks.set(client, hooks);
+    const q: Queryable = this.namedStatements ? client : unnamed(client);
+    commitHooks.set(q, hooks);
     try {
       await client.query('BEGIN');
-      const result = await fn(client);
+      const result = await fn(q);
       // The transaction ends here for everything that asks (transactionOf), before COMMIT is sent.
-      commitHooks.delete(client);
+      commitHooks.delete(q);
       await client.query('COMMIT');
       for (const hook of hooks) runHook(hook);
       return result;
     } catch (err) {
-      commitHooks.delete(client);
+      commitHooks.delete(q);
       try {
         await client.query('ROLLBACK');
       } catch {
@@ -200,14 +214,15 @@ export class Db implements Queryable {
       if (isUnavailableError(err)) broken = true;
       throw mapError(err);
     } finally {
-      commitHooks.delete(client);
+      commitHooks.delete(q);
+      // A broken connection, or one that reached a read-only node, is destroyed, never pooled again.
       client.release(broken);
     }
   }
 
-  /** Holds one pooled connection for a session-level advisory lock or similar. */
+  /** Holds one connection of the session pool for a session-level advisory lock or similar. */
   async withClient<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.acquire();
+    const client = await this.acquire(this.sessionPool);
     let broken = false;
     try {
       return await fn(client);
@@ -219,16 +234,65 @@ export class Db implements Queryable {
     }
   }
 
+  /**
+   * True when a writable primary answers. A hot standby or a demoted primary answers `SELECT 1`
+   * too, so readiness asks whether the node is in recovery or read-only (contract §10). A
+   * connection that found a read-only node is destroyed: behind a virtual address that has moved,
+   * the next check must open a fresh connection (which reaches the new primary), not reuse it.
+   */
   async ping(): Promise<boolean> {
+    let client: pg.PoolClient;
     try {
-      await this.query('SELECT 1');
-      return true;
+      client = await this.pool.connect();
     } catch {
+      return false;
+    }
+    try {
+      const r = await client.query<{ writable: boolean }>(
+        "SELECT NOT pg_is_in_recovery() AND current_setting('transaction_read_only') = 'off' AS writable",
+      );
+      const writable = r.rows[0]?.writable === true;
+      client.release(!writable);
+      return writable;
+    } catch (err) {
+      client.release(err instanceof Error ? err : true);
       return false;
     }
   }
 
   async close(): Promise<void> {
-    await this.pool.end();
+    await Promise.all([this.pool.end(), this.sessionPool === this.pool ? undefined : this.sessionPool.end(), this.replica?.close()]);
   }
+}
+
+function newPool(opts: DbOptions, url: string, max: number, sendStatementTimeout: boolean): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    connectionTimeoutMillis: opts.connectTimeoutMs ?? 5_000,
+    idleTimeoutMillis: 30_000,
+    ...(sendStatementTimeout ? { statement_timeout: opts.statementTimeoutMs ?? 10_000 } : {}),
+    query_timeout: (opts.statementTimeoutMs ?? 10_000) + 2_000,
+    application_name: opts.applicationName ?? 'tijori',
+    keepAlive: true,
+  });
+  // An idle client losing its connection (database restart) must not crash the process;
+  // the pool drops it and the next checkout reconnects.
+  pool.on('error', () => {});
+  // A checked-out client whose connection dies between two queries emits 'error' with no pool
+  // listener attached (pg-pool removes its idle listener on checkout): without this the process
+  // would crash. The next query on it fails, is mapped to DatabaseUnavailableError and the client is
+  // discarded on release.
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
+  return pool;
+}
+
+/** A client whose prepared statements are sent unnamed (behind a transaction-mode pooler). */
+function unnamed(client: pg.PoolClient): Queryable {
+  return {
+    query: <R extends pg.QueryResultRow>(text: string | PreparedStatement, values?: unknown[]) =>
+      client.query<R>(typeof text === 'string' ? text : text.text, values),
+  };
 }

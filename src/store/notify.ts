@@ -33,7 +33,7 @@ export function listen(db: Db, channel: string, onNotify: () => void, log: Logge
     if (closed) return;
     let c: pg.PoolClient | undefined;
     try {
-      c = await db.pool.connect();
+      c = await db.sessionPool.connect();
       c.on('notification', (msg) => {
         if (msg.channel === channel) onNotify();
       });

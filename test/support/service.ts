@@ -11,7 +11,8 @@ import { after, before } from 'node:test';
 import { type Config, loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { type RunningService, startService } from '../../src/service.js';
-import { createTestDatabase, type TestDatabase } from './db.js';
+import { createTestDatabase, serverUrl, type TestDatabase } from './db.js';
+import { sharedPgBouncer } from './pgbouncer.js';
 import { type ResponseChecker, responseCheckerFor } from './openapi-responses.js';
 
 export interface TestClient {
@@ -60,12 +61,15 @@ async function call<T>(url: string, init: RequestInit): Promise<ApiResponse<T>> 
 export async function startTestService(env: Record<string, string> = {}, opts: { database?: TestDatabase } = {}): Promise<TestService> {
   const database = opts.database ?? (await createTestDatabase());
   const dataDir = mkdtempSync(join(tmpdir(), 'tijori-svc-'));
+  // TEST_PGBOUNCER=1: the service talks to its database through a transaction-mode PgBouncer (docs/scaling.md).
+  const pooler = process.env.TEST_PGBOUNCER === '1' && !env.DATABASE_URL ? await sharedPgBouncer(serverUrl()) : undefined;
   const config = loadConfig({
     PORT: '0',
     INTERNAL_PORT: '0',
     SANDBOX_PORT: '0',
     DATA_DIR: dataDir,
-    DATABASE_URL: database.url,
+    DATABASE_URL: pooler ? pooler.via(database.url) : database.url,
+    ...(pooler ? { DATABASE_DIRECT_URL: database.url } : {}),
     LOG_LEVEL: 'info',
     // CI's PostgreSQL allows 100 connections, shared by every test file running at once.
     DB_POOL_SIZE: '6',

@@ -6,18 +6,24 @@ export interface TcpProxy {
   /** Drops every open connection and refuses new ones. */
   cut(): void;
   restore(): void;
+  /**
+   * Moves the address to another server (a virtual address after a failover): open connections
+   * are dropped, as they are when the address moves to another machine; new ones go to the target.
+   */
+  retarget(port: number, host?: string): void;
   close(): Promise<void>;
 }
 
 export async function startTcpProxy(targetHost: string, targetPort: number): Promise<TcpProxy> {
   let down = false;
+  const target = { host: targetHost, port: targetPort };
   const sockets = new Set<Socket>();
   const server: Server = createServer((client) => {
     if (down) {
       client.destroy();
       return;
     }
-    const upstream = connect(targetPort, targetHost);
+    const upstream = connect(target.port, target.host);
     sockets.add(client);
     sockets.add(upstream);
     const drop = () => {
@@ -42,6 +48,12 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     },
     restore() {
       down = false;
+    },
+    retarget(port, host = target.host) {
+      target.port = port;
+      target.host = host;
+      for (const s of sockets) s.destroy();
+      sockets.clear();
     },
     close: () =>
       new Promise<void>((r) => {

@@ -83,14 +83,14 @@ export class ConsoleMoney {
       const ref = orderRefFor(text);
       return ref ? [ref.id] : [];
     });
-    return rowsPage(await repo.listOrders(this.deps.db, f), q.limit, orderListView, keysetCursorOf);
+    return rowsPage(await this.deps.db.replicaReads.read((r) => repo.listOrders(r, f)), q.limit, orderListView, keysetCursorOf);
   }
 
   /** Search: the id, transaction_id, client_reference or UTR, each exact. */
   async listPayouts(q: MoneyListQuery): Promise<Page<ReturnType<typeof payoutListView>>> {
     checkStatus(q.status, PAYOUT_STATUSES);
     const f = this.filter(q, (text) => (isUuid(text) ? [text.toLowerCase()] : []));
-    return rowsPage(await repo.listPayouts(this.deps.db, f), q.limit, payoutListView, keysetCursorOf);
+    return rowsPage(await this.deps.db.replicaReads.read((r) => repo.listPayouts(r, f)), q.limit, payoutListView, keysetCursorOf);
   }
 
   /** Every order the filter matches, newest first, read in keyset pages (memory stays flat for any count). */
@@ -101,7 +101,8 @@ export class ConsoleMoney {
       return ref ? [ref.id] : [];
     });
     for (let after: repo.Keyset | undefined; ; ) {
-      const rows = await repo.listOrders(this.deps.db, { ...base, ...(after ? { after } : {}), limit: EXPORT_PAGE });
+      const page = { ...base, ...(after ? { after } : {}), limit: EXPORT_PAGE };
+      const rows = await this.deps.db.replicaReads.read((r) => repo.listOrders(r, page));
       for (const r of rows) yield orderListView(r);
       const last = rows[rows.length - 1];
       if (rows.length < EXPORT_PAGE || !last) return;
@@ -114,7 +115,8 @@ export class ConsoleMoney {
     checkStatus(q.status, PAYOUT_STATUSES);
     const base = this.filter({ ...q, limit: EXPORT_PAGE - 1 }, (text) => (isUuid(text) ? [text.toLowerCase()] : []));
     for (let after: repo.Keyset | undefined; ; ) {
-      const rows = await repo.listPayouts(this.deps.db, { ...base, ...(after ? { after } : {}), limit: EXPORT_PAGE });
+      const page = { ...base, ...(after ? { after } : {}), limit: EXPORT_PAGE };
+      const rows = await this.deps.db.replicaReads.read((r) => repo.listPayouts(r, page));
       for (const r of rows) yield payoutListView(r);
       const last = rows[rows.length - 1];
       if (rows.length < EXPORT_PAGE || !last) return;

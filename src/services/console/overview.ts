@@ -135,17 +135,20 @@ export class ConsoleOverview {
   async overview(orgId: string, opts: { zone?: string | undefined; date?: string | undefined } = {}): Promise<Overview> {
     const zone = checkZone(opts.zone ?? DEFAULT_ZONE);
     const date = opts.date !== undefined ? checkDate(opts.date) : undefined;
-    const [today, orders, payouts, refunds] = await unknownZoneIsInvalid(async () => {
-      const day = date ?? (await repo.todayIn(this.db, zone));
-      return [
-        day,
-        ...(await Promise.all([
-          repo.monthByDay(this.db, 'payment_orders', orgId, day, zone, COLLECTION_CLASSES),
-          repo.monthByDay(this.db, 'payouts', orgId, day, zone, PAYOUT_CLASSES),
-          repo.refundsByDay(this.db, orgId, day, zone),
-        ])),
-      ] as const;
-    });
+    // Read from the standby while its lag allows (DATABASE_REPLICA_URL, docs/scaling.md).
+    const [today, orders, payouts, refunds] = await unknownZoneIsInvalid(() =>
+      this.db.replicaReads.read(async (q) => {
+        const day = date ?? (await repo.todayIn(q, zone));
+        return [
+          day,
+          ...(await Promise.all([
+            repo.monthByDay(q, 'payment_orders', orgId, day, zone, COLLECTION_CLASSES),
+            repo.monthByDay(q, 'payouts', orgId, day, zone, PAYOUT_CLASSES),
+            repo.refundsByDay(q, orgId, day, zone),
+          ])),
+        ] as const;
+      }),
+    );
     return { time_zone: zone, today, month: today.slice(0, 7), collections: flow(orders, today, refunds), payouts: flow(payouts, today) };
   }
 }

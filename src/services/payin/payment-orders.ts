@@ -203,7 +203,7 @@ export class PaymentOrdersService {
    */
   async list(principal: Principal, query: ListQuery): Promise<{ data: PaymentOrderView[]; next_cursor: string | null }> {
     const filter = listFilterOf(principal.pk, query);
-    return pageOf(await reads.listForClient(this.ctx.db, filter), filter.limit, (row) => this.view(row));
+    return pageOf(await this.ctx.db.replicaReads.read((q) => reads.listForClient(q, filter)), filter.limit, (row) => this.view(row));
   }
 
   /**

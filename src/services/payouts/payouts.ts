@@ -167,6 +167,6 @@ export class PayoutsService {
   /** GET /merchant/payouts: the client's own payouts, newest first, one keyset page (contract §7). */
   async list(principal: Principal, query: ListQuery) {
     const filter = listFilterOf(principal.pk, query);
-    return pageOf(await repo.listForClient(this.ctx.db, filter), filter.limit, (r) => merchantPayoutView(r.payout, r.attempts));
+    return pageOf(await this.ctx.db.replicaReads.read((q) => repo.listForClient(q, filter)), filter.limit, (r) => merchantPayoutView(r.payout, r.attempts));
   }
 }
