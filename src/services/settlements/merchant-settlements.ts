@@ -41,7 +41,8 @@ function lineView(l: reads.LineRow) {
     amount_paise: l.amount_paise,
     fee_paise: l.fee_paise,
     tax_paise: l.tax_paise,
-    net_paise: l.net_paise,
+    // Stored signed (what the line adds to the settlement); shown positive, `type` giving the direction (contract §9).
+    net_paise: l.type === 'PAYMENT' ? l.net_paise : -l.net_paise,
     match: l.match,
   };
 }

@@ -36,7 +36,7 @@ export const SettlementLine = Type.Object(
     amount_paise: Type.Integer({ description: 'positive (as the provider reported it: an `ANOMALY` line may show its bad figure)' }),
     fee_paise: Type.Integer(),
     tax_paise: Type.Integer(),
-    net_paise: Type.Integer({ description: 'amount − fee − tax' }),
+    net_paise: Type.Integer({ description: 'positive: what a PAYMENT adds to the settlement (amount − fee − tax), or what any other line takes from it (amount + fee + tax)' }),
     match: StringEnum(['MATCHED', ...BREAK_KINDS.filter((k) => k !== 'UNSETTLED'), 'ANOMALY'] as const, {
       description: 'MATCHED, or the break kind this line is (contract §9); ANOMALY: bad provider data, never matched (docs/accounting.md)',
     }),
