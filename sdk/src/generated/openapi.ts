@@ -866,7 +866,7 @@ export type components = {
             tax_paise: number;
             /**
              * Format: int64
-             * @description amount − fee − tax
+             * @description positive: what a PAYMENT adds to the settlement (amount − fee − tax), or what any other line takes from it (amount + fee + tax)
              */
             net_paise: number;
             /**
