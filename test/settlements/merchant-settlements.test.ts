@@ -10,6 +10,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ALL_SCOPES, serviceWithClient, type TestClient } from '../support/service.js';
+import { signedInUser } from '../support/console.js';
 import { cli, paid, q, refunded, settle, sync } from './helpers.js';
 
 const READ = [...ALL_SCOPES, 'settlements:read'];
@@ -116,6 +117,13 @@ test('403 without settlements:read; the scope is organization-wide (one client r
   const created = await t.admin('POST', '/clients', { org: client.orgId, scopes: ['settlements:read', 'bogus'] });
   assert.equal(created.status, 422, 'an unknown scope is still refused');
   assert.equal((await t.admin('POST', '/clients', { org: client.orgId, scopes: ['settlements:read'] })).status, 201);
+  // The console's API clients page offers it too (its scopes fieldset sends the same list).
+  const dev = await signedInUser(t, client.orgId, 'dev@books.example', 'developer');
+  const viaConsole = await dev.call('POST', '/api-clients', { scopes: ['collections:read', 'settlements:read'], name: 'books' });
+  assert.equal(viaConsole.status, 201, viaConsole.text);
+  assert.deepEqual(viaConsole.body.data.client.scopes, ['collections:read', 'settlements:read']);
+  const made: TestClient = { clientId: viaConsole.body.data.client.client_id, secret: viaConsole.body.data.client_secret, orgId: client.orgId };
+  assert.equal((await get(made, `/merchant/settlements/${settlementId}`)).status, 200);
 });
 
 test('the list: newest first, keyset pages stay correct while settlements are imported, created_from/created_to bound settled_at', async () => {
