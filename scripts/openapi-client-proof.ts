@@ -115,6 +115,34 @@ export const bothBeneficiaries = () =>
 export const newBeneficiary = () =>
   api.POST('/merchant/payouts', { params: key(), body: { amount_paise: 100, mode: 'IMPS', beneficiary: { name: 'Asha Rao', account_number: '12345678901', ifsc: 'HDFC0000001', mobile: '9876543210', details_confirmation: true } } });
 
+// Settlements (contract §9, scope settlements:read): the list's pages, one settlement, its lines,
+// and an order's settlement (null until one covers it).
+export async function books(): Promise<string[]> {
+  const out: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await api.GET('/merchant/settlements', { params: { query: { created_from: '2026-12-01T00:00:00+05:30', limit: 50, ...(cursor === undefined ? {} : { cursor }) } } });
+    if (page.error) throw new Error(page.error.error.code);
+    for (const s of page.data.data) {
+      const one = await api.GET('/merchant/settlements/{settlement}', { params: { path: { settlement: s.settlement_id } } });
+      const net: number | undefined = one.data?.data.net_paise;
+      const lines = await api.GET('/merchant/settlements/{settlement}/lines', { params: { path: { settlement: s.settlement_id }, query: { limit: 100 } } });
+      const first = lines.data?.data[0];
+      const match: string | undefined = first?.match;
+      const next: string | null | undefined = lines.data?.next_cursor;
+      out.push([s.utr ?? '', net ?? '', match ?? '', next ?? ''].join(' '));
+    }
+    cursor = page.data.next_cursor ?? undefined;
+  } while (cursor !== undefined);
+  return out;
+}
+
+export async function settledBy(ref: string): Promise<string | null> {
+  const r = await api.GET('/merchant/payment-orders/{order}', { params: { path: { order: ref } } });
+  const settlement: { settlement_id: string; utr: string | null; settled_at: string } | null | undefined = r.data?.data.settlement;
+  return settlement ? settlement.settlement_id : null;
+}
+
 export async function refund(orderRef: string): Promise<string> {
   const created = await api.POST('/merchant/payment-orders/{order}/refunds', {
     params: { header: { 'Idempotency-Key': crypto.randomUUID() }, path: { order: orderRef } },

@@ -31,6 +31,7 @@ import type { Provider } from './providers/provider.js';
 import type { SandboxControls } from './providers/sandbox/adapter.js';
 import { SettlementSyncService } from './services/settlements/settlement-sync.js';
 import { SettlementsService } from './services/settlements/settlements.js';
+import { MerchantSettlementsService } from './services/settlements/merchant-settlements.js';
 import { OrderExpiry } from './services/payin/payment-order-expiry.js';
 import { PaymentOrdersService } from './services/payin/payment-orders.js';
 import { ProviderIntake } from './services/providers/provider-intake.js';
@@ -138,6 +139,8 @@ export interface AppContext {
   settlementSync: SettlementSyncService;
   /** Settlements, reconciliation breaks and their resolution, the expected days setting (contract §9). */
   settlements: SettlementsService;
+  /** The merchant API's settlements and their lines (scope settlements:read, contract §9). */
+  merchantSettlements: MerchantSettlementsService;
 }
 
 export interface ContextDeps {
@@ -224,6 +227,7 @@ export function buildContext(deps: ContextDeps): AppContext {
     providers, providerAnomalies, providerAccounts, providerCallbackBaseUrl, sandbox, bankConnections, beneficiaries, payouts, payoutSubmission,
     payoutApprovals, payoutAccounts, bulkPayouts, payoutOutcomes, publicBaseUrl, paymentOrders, orderExpiry, providerIntake,
     console: consoleServices, refunds, refundSubmission, reviews, ledger: new LedgerService({ db }), settlementSync, settlements,
+    merchantSettlements: new MerchantSettlementsService({ db }),
     readiness: new Readiness(),
   };
 }

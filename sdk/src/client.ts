@@ -14,6 +14,12 @@ export type CreatePayoutRequest = S['CreatePayoutRequest'];
 export type PayoutCreated = Omit<S['PayoutCreatedEnvelope'], 'success' | 'request_id'>;
 export type Refund = S['Refund'];
 export type CreateRefundRequest = S['CreateRefundRequest'];
+export type Settlement = S['Settlement'];
+export type SettlementLine = S['SettlementLine'];
+/** The settlements list's filters (contract §9): created_from/created_to bound `settled_at`; no status. */
+export type SettlementListQuery = Omit<ListQuery<never>, 'status'>;
+/** A settlement's lines: pages only. */
+export type SettlementLineListQuery = Pick<ListQuery<never>, 'limit' | 'cursor'>;
 
 /** The filters of a list (contract §7). Dates as ISO 8601 text (with a zone) or Date; both bounds inclusive. */
 export interface ListQuery<Status extends string> {
@@ -277,6 +283,21 @@ export class Tijori {
     list: (query: PayoutListQuery = {}, options: RequestOptions = {}): ListPromise<Payout> => this.list<Payout>('/merchant/payouts', query, options),
     /** Every page from `query.cursor` (or the newest) on. */
     pages: (query: PayoutListQuery = {}, options: RequestOptions = {}): AsyncGenerator<Payout[]> => this.list<Payout>('/merchant/payouts', query, options).pages(),
+  };
+
+  /**
+   * What each provider settled into the bank, with its fees, taxes and lines (contract §9). Needs
+   * the scope `settlements:read` (organization-wide: settlements cover every client's orders).
+   */
+  readonly settlements = {
+    /** Newest first: `await` it for one page, or `for await (const s of tijori.settlements.list())` for every settlement. */
+    list: (query: SettlementListQuery = {}, options: RequestOptions = {}): ListPromise<Settlement> => this.list<Settlement>('/merchant/settlements', query, options),
+    /** `id`: the settlement_id. */
+    get: (id: string, options: RequestOptions = {}): Promise<WithResponse<Settlement>> =>
+      this.data<Settlement>({ method: 'GET', path: `/merchant/settlements/${encodeURIComponent(id)}`, retry: 'read', options }),
+    /** A settlement's lines: `for await (const line of tijori.settlements.lines(id))` for all of them. */
+    lines: (id: string, query: SettlementLineListQuery = {}, options: RequestOptions = {}): ListPromise<SettlementLine> =>
+      this.list<SettlementLine>(`/merchant/settlements/${encodeURIComponent(id)}/lines`, query, options),
   };
 
   private list<T>(path: string, query: ListQuery<string>, options: RequestOptions): ListPromise<T> {

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ACCOUNT, startPayoutWorld, waitForStatus, type PayoutWorld } from '../../test/payout/helpers.js';
 import { paidOrder } from '../../test/refunds/helpers.js';
+import { runTijori } from '../../test/support/cli.js';
 import { Tijori, TijoriApiError, TijoriConnectionError } from '../src/index.js';
 
 let w: PayoutWorld;
@@ -205,6 +206,32 @@ describe('refunds', () => {
       assert.ok(err.requestId);
       return true;
     });
+  });
+});
+
+describe('settlements', () => {
+  test('settlements.list / get / lines: for await over pages, typed; an order answer carries its settlement', async () => {
+    const reader = await w.t.createClient({ orgId: w.client.orgId, scopes: ['collections:read', 'settlements:read'] });
+    const sdk = new Tijori({ baseUrl: `${w.t.svc.publicUrl}/api/v1`, clientId: reader.clientId, clientSecret: reader.secret, retryBaseMs: 10 });
+    const order = await paidOrder(w.t, w.client, 31_400);
+    for (const args of [['sandbox', 'settle', '--org', w.client.orgId], ['settlements', 'sync', '--org', w.client.orgId]]) {
+      const ran = await runTijori(w.t, [...args, '--json']);
+      assert.equal(ran.code, 0, ran.stderr);
+    }
+    const all = [];
+    for await (const s of sdk.settlements.list({ limit: 1 })) all.push(s);
+    assert.ok(all.length >= 1);
+    const mine = all.find((s) => s.gross_paise >= 31_400);
+    assert.ok(mine, 'the settlement of the paid order is listed');
+    assert.deepEqual(await sdk.settlements.get(mine.settlement_id), mine);
+    const lines = [];
+    for await (const line of sdk.settlements.lines(mine.settlement_id, { limit: 1 })) lines.push(line);
+    assert.equal(lines.length, mine.lines);
+    const line = lines.find((l) => l.order_id === order.order_id);
+    assert.deepEqual([line?.type, line?.amount_paise, line?.match], ['PAYMENT', 31_400, 'MATCHED']);
+    const settled = await tijori.paymentOrders.get(order.order_id);
+    assert.equal(settled.settlement?.settlement_id, mine.settlement_id);
+    await assert.rejects(tijori.settlements.list(), (e: unknown) => e instanceof TijoriApiError && e.status === 403 && e.code === 'API_SCOPE_DENIED');
   });
 });
 

@@ -93,6 +93,11 @@ export async function run(raw: string, headers: Record<string, string>): Promise
   // @ts-expect-error not both beneficiary_id and beneficiary
   await tijori.payouts.create({ beneficiary_id: 'b', beneficiary, amount_paise: 100, mode: 'IMPS' });
   await tijori.payouts.create({ beneficiary, amount_paise: 100, mode: 'IMPS' });
+  for await (const s of tijori.settlements.list({ created_from: '2026-12-01T00:00:00+05:30' })) {
+    const one = await tijori.settlements.get(s.settlement_id);
+    out.push(String(one.net_paise));
+    for await (const line of tijori.settlements.lines(s.settlement_id, { limit: 100 })) out.push(line.match);
+  }
   const page = await tijori.payouts.list({ status: 'FAILED' });
   out.push(page.next_cursor ?? '', page.data[0]?.transaction_id ?? '');
   const label = (e: WebhookEvent): string => {
@@ -100,6 +105,7 @@ export async function run(raw: string, headers: Record<string, string>): Promise
       case 'collection.received': case 'collection.failed': case 'collection.expired': case 'collection.cancelled': return e.data.order_id;
       case 'collection.refund.requested': case 'collection.refund.completed': return e.data.refund_id;
       case 'payout.created': case 'payout.success': case 'payout.failed': case 'payout.reversed': case 'payout.rejected': return e.data.transaction_id;
+      case 'settlement.created': return e.data.settlement_id;
       case 'test': return e.data.message;
       default: { const none: never = e; return none; }
     }

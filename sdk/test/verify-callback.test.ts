@@ -95,6 +95,8 @@ test('WebhookEvent covers every event the service sends, `test` included: an exh
       case 'payout.reversed':
       case 'payout.rejected':
         return e.data.transaction_id;
+      case 'settlement.created':
+        return e.data.utr ?? e.data.settlement_id;
       case 'test':
         return e.data.destination;
       default: {

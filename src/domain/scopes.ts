@@ -1,5 +1,8 @@
-/** The four scopes of an API client (API §5). One list, used by validation, SQL and OpenAPI. */
-export const SCOPES = ['collections:write', 'collections:read', 'payouts:write', 'payouts:read'] as const;
+/**
+ * The scopes of an API client: API §5's four and `settlements:read` (contract §9: organization-wide,
+ * since a settlement covers the orders of every client). One list, used by validation, SQL and OpenAPI.
+ */
+export const SCOPES = ['collections:write', 'collections:read', 'payouts:write', 'payouts:read', 'settlements:read'] as const;
 export type Scope = (typeof SCOPES)[number];
 
 export function isScope(s: string): s is Scope {

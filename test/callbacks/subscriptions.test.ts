@@ -71,7 +71,7 @@ describe('subscriptions', () => {
     const listed = await ts.admin<any>('GET', `/orgs/${org}/destinations`);
     const payin = listed.body.data.destinations.find((d: any) => d.kind === 'payin');
     assert.deepEqual(payin.events, ['collection.received', 'collection.refund.requested', 'collection.refund.completed']);
-    assert.deepEqual(payin.available_events, ['collection.received', 'collection.refund.requested', 'collection.refund.completed', 'collection.failed', 'collection.expired', 'collection.cancelled']);
+    assert.deepEqual(payin.available_events, ['collection.received', 'collection.refund.requested', 'collection.refund.completed', 'collection.failed', 'collection.expired', 'collection.cancelled', 'settlement.created']);
 
     for (const kind of DEFAULT_EVENT_KINDS) assert.equal((await emit(ts, { orgId: org, kind })).deliveries, 1, kind);
     for (const kind of OPT_IN_EVENT_KINDS) assert.equal((await emit(ts, { orgId: org, kind })).deliveries, 0, `${kind} is opt-in`);

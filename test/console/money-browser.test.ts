@@ -2,7 +2,7 @@
  * The console's money pages in a real browser (issue #19 item 3): "Payment orders" and "Payouts"
  * listed newest first with rupees in Indian grouping and UTC on hover, "Search" by a reference,
  * "Next"/"Previous", a row opens its page (state moves, refunds with a link to the Refunds page,
- * attempts); another organization's rows
+ * attempts, its settlement or "Not settled yet"; the CSV's settlement columns); another organization's rows
  * never shown; axe-core finds no serious or critical violation; screenshots at 390 and 1280 px.
  */
 import assert from 'node:assert/strict';
@@ -27,6 +27,8 @@ let payout: any;
 /** Refunds of orders[25]: one completed at the sandbox (review skipped), one waiting for review. */
 let completedRefund: any;
 let pendingRefund: any;
+/** The sandbox settlement that covers orders[25]. */
+let settlement: any;
 
 describe('console money pages in a browser', { skip: SKIP_NO_BROWSER }, () => {
   before(async () => {
@@ -60,6 +62,13 @@ describe('console money pages in a browser', { skip: SKIP_NO_BROWSER }, () => {
     }, { what: 'refund completed', timeoutMs: 15_000, stepMs: 100 });
     assert.equal((await ts.admin('POST', `/orgs/${a.orgId}/settings`, { refund_review: 'required' })).status, 200);
     pendingRefund = await refund({ amount_paise: 5_000, reason: 'Damaged box' });
+    // The sandbox settles the paid order (and its completed refund); the sync imports it (contract §9).
+    for (const args of [['sandbox', 'settle', '--org', a.orgId], ['settlements', 'sync', '--org', a.orgId]]) {
+      const ran = await runTijori(ts, [...args, '--json']);
+      assert.equal(ran.code, 0, ran.stderr);
+    }
+    settlement = (await ts.database.db.query('SELECT id, utr, settled_at FROM settlements WHERE org_id = $1', [a.orgId])).rows[0];
+    assert.ok(settlement, 'one settlement imported');
   });
   after(() => stopConsoleAndBrowser(ts, browser));
 
@@ -93,7 +102,13 @@ describe('console money pages in a browser', { skip: SKIP_NO_BROWSER }, () => {
 
         const exportHref = await page.getByRole('link', { name: 'Export CSV' }).getAttribute('href');
         const csv = await page.evaluate(async (href) => (await fetch(href as string)).text(), exportHref);
-        assert.equal(csv.trim().split('\n').length, 28, 'header and every order of the organization');
+        const csvLines = csv.trim().split('\n');
+        assert.equal(csvLines.length, 28, 'header and every order of the organization');
+        // Settlement columns (issue #32 item 7): filled for the settled order, empty for the others.
+        assert.match(csvLines[0] as string, /,settlement_id,settlement_utr,settled_at$/);
+        const settledRow = csvLines.find((l) => l.includes(orders[25].order_id)) as string;
+        assert.ok(settledRow.endsWith(`,${settlement.id},${settlement.utr},${settlement.settled_at.toISOString()}`), settledRow);
+        assert.ok((csvLines.find((l) => l.includes(orders[24].order_id)) as string).endsWith(',,,'), 'an unsettled order has empty settlement cells');
 
         await page.getByLabel('Search').fill('135792468013');
         await page.getByRole('button', { name: 'Apply' }).click();
@@ -122,6 +137,12 @@ describe('console money pages in a browser', { skip: SKIP_NO_BROWSER }, () => {
         assert.match(waiting, /₹50\.00/);
         assert.match(waiting, /Pending review/);
         assert.match(waiting, /Damaged box/);
+        // Its settlement (contract §9, issue #32 item 6): id, UTR and when, in IST with UTC on hover.
+        const settled = page.locator('dt', { hasText: /^Settlement$/ }).locator('xpath=following-sibling::dd[1]');
+        const settledText = await settled.innerText();
+        assert.ok(settledText.includes(settlement.id) && settledText.includes(settlement.utr), settledText);
+        assert.match(settledText, /IST/);
+        assert.equal(await settled.locator('time').getAttribute('datetime'), settlement.settled_at.toISOString());
         await a11y(page, 'payment order page');
         await shot(page, `payment-order-${width}`);
         await page.getByRole('link', { name: 'Review refunds on the Refunds page' }).click();
@@ -143,6 +164,12 @@ describe('console money pages in a browser', { skip: SKIP_NO_BROWSER }, () => {
         await page.locator('main table tbody tr').first().waitFor();
         await a11y(page, 'payouts');
         await shot(page, `payouts-${width}`);
+
+        // An order no settlement covers says so.
+        await page.goto(`${ts.svc.publicUrl}/console/payment-orders/${orders[24].id}`);
+        await page.getByRole('heading', { name: 'State moves' }).waitFor();
+        assert.equal(await page.locator('dt', { hasText: /^Settlement$/ }).locator('xpath=following-sibling::dd[1]').innerText(), 'Not settled yet');
+        await shot(page, `payment-order-unsettled-${width}`);
 
         // Another organization's order by its address: not found, nothing of it shown.
         await page.goto(`${ts.svc.publicUrl}/console/payment-orders/${otherOrder.id}`);

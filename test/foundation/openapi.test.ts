@@ -39,6 +39,9 @@ test('lists every merchant route with operationId, request schema, headers and e
     ['/merchant/payment-orders/{order}/refunds', 'post', 'createRefund', ['201', '400', '401', '403', '404', '409', '413', '415', '422', '429', '500', '503']],
     ['/merchant/payment-orders/{order}/refunds', 'get', 'listOrderRefunds', ['200', '401', '403', '404', '422', '429', '500', '503']],
     ['/merchant/refunds/{refund}', 'get', 'getRefund', ['200', '401', '403', '404', '422', '429', '500', '503']],
+    ['/merchant/settlements', 'get', 'listSettlements', ['200', '401', '403', '422', '429', '500', '503']],
+    ['/merchant/settlements/{settlement}', 'get', 'getSettlement', ['200', '401', '403', '404', '422', '429', '500', '503']],
+    ['/merchant/settlements/{settlement}/lines', 'get', 'listSettlementLines', ['200', '401', '403', '404', '422', '429', '500', '503']],
   ];
   const merchantPaths = Object.keys(doc.paths).filter((path) => !path.startsWith('/console/api/'));
   assert.deepEqual(merchantPaths.sort(), [...new Set(expect.map(([path]) => path))].sort(), 'no internal or checkout route is published');
@@ -58,6 +61,12 @@ test('lists every merchant route with operationId, request schema, headers and e
     const query = doc.paths[path].get.parameters.filter((p: any) => p.in === 'query').map((p: any) => p.name);
     assert.deepEqual(query.sort(), ['created_from', 'created_to', 'cursor', 'limit', 'status'], `${path}: the list filters of contract §7`);
   }
+  // Contract §9: the settlements list has §7's filters but no status; its lines only pages.
+  assert.deepEqual(doc.paths['/merchant/settlements'].get.parameters.filter((p: any) => p.in === 'query').map((p: any) => p.name).sort(), ['created_from', 'created_to', 'cursor', 'limit']);
+  assert.deepEqual(doc.paths['/merchant/settlements/{settlement}/lines'].get.parameters.filter((p: any) => p.in === 'query').map((p: any) => p.name).sort(), ['cursor', 'limit']);
+  assert.deepEqual(Object.keys(doc.components.schemas.SettlementLine.properties).sort(), ['amount_paise', 'fee_paise', 'match', 'net_paise', 'order_id', 'provider_payment_id', 'refund_id', 'tax_paise', 'type']);
+  assert.equal(doc.components.schemas.Settlement.properties.net_paise.format, 'int64');
+  assert.ok(doc.components.schemas.PaymentOrder.required.includes('settlement'), 'every order answer carries settlement (null until settled)');
   assert.deepEqual(resolve(doc.paths['/merchant/payouts'].get.responses['200'].content['application/json'].schema).required, ['success', 'data', 'next_cursor', 'request_id']);
   assert.equal(resolve(doc.paths['/merchant/payment-orders/{order}/refunds'].post.requestBody.content['application/json'].schema).properties.reason.maxLength, 255);
   // Contract §7: every order, payout and refund says whether it is live.

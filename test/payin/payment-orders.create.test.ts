@@ -35,9 +35,10 @@ describe('CHECKOUT create', () => {
     const d = r.body.data;
     assert.deepEqual(Object.keys(d).sort(), [
       'amount_paise', 'checkout_url', 'created_at', 'currency', 'expires_at', 'id', 'livemode', 'merchant_order_reference', 'next_action', 'order_id',
-      'provider_status', 'purpose', 'response_mode', 'status', 'verification_mode',
+      'provider_status', 'purpose', 'response_mode', 'settlement', 'status', 'verification_mode',
     ]);
     assert.equal(d.livemode, false, 'a sandbox order is a test-mode order (contract §7)');
+    assert.equal(d.settlement, null, 'no settlement covers a new order (contract §9)');
     assert.equal(d.status, 'AWAITING_CUSTOMER');
     assert.equal(d.response_mode, 'CHECKOUT');
     assert.equal(d.currency, 'INR');

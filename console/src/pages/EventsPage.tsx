@@ -28,6 +28,7 @@ interface EventRow {
 function About({ e }: { e: EventRow }) {
   if (e.aggregate_type === 'payment_order') return <AppLink to={`/payment-orders/${encodeURIComponent(e.aggregate_id)}`}>Order {e.reference ?? e.aggregate_id}</AppLink>;
   if (e.aggregate_type === 'payout') return <AppLink to={`/payouts/${encodeURIComponent(e.aggregate_id)}`}>Payout {e.reference ?? e.aggregate_id}</AppLink>;
+  if (e.aggregate_type === 'settlement') return <>Settlement {e.reference ?? e.aggregate_id}</>;
   return <>—</>;
 }
 
@@ -43,6 +44,7 @@ const TYPES = [
   'payout.failed',
   'payout.rejected',
   'payout.reversed',
+  'settlement.created',
   'test',
 ];
 

@@ -155,6 +155,66 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/merchant/settlements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the organization's settlements, newest first
+         * @description Scope `settlements:read` (organization-wide: the settlements of every client's orders). Keyset pages by `settled_at`: pass `next_cursor` as `cursor` for the next, older page; settlements imported meanwhile never shift a page. `created_from`/`created_to` (inclusive) bound `settled_at`. A malformed filter or a cursor this API did not issue is 422 VALIDATION_FAILED.
+         */
+        get: operations["listSettlements"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/merchant/settlements/{settlement}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve one settlement with its totals
+         * @description Scope `settlements:read` (organization-wide: the settlements of every client's orders). `net_paise = gross − fees − tax − refunds − adjustments`. 404 for a settlement of another organization; 422 for an id that is not a UUID.
+         */
+        get: operations["getSettlement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/merchant/settlements/{settlement}/lines": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a settlement's lines
+         * @description Scope `settlements:read` (organization-wide: the settlements of every client's orders). Each payment, refund, adjustment or chargeback the settlement covers, with its fee and tax and how it matched Tijori's records. Keyset pages in a fixed order (a settlement's lines never change). 404 for a settlement of another organization; 422 for an id that is not a UUID or a cursor this API did not issue.
+         */
+        get: operations["listSettlementLines"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 };
 export type webhooks = {
     "collection.received": {
@@ -377,6 +437,26 @@ export type webhooks = {
         patch?: never;
         trace?: never;
     };
+    "settlement.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A provider settlement was imported: its totals, as GET /merchant/settlements/{settlement} shows them (opt-in).
+         * @description Delivered at least once; each attempt is re-signed with a new timestamp. Answer 2xx promptly; anything else is retried. A destination set to the Standard Webhooks scheme (contract §11) gets `webhook-id`, `webhook-timestamp` and `webhook-signature` (`v1,` + Base64 HMAC-SHA256 of `id.timestamp.body`) instead of the three X-Service headers, with the same body.
+         */
+        post: operations["webhook_settlement_created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     test: {
         parameters: {
             query?: never;
@@ -462,6 +542,21 @@ export type components = {
              */
             expires_at: string;
         };
+        /** @description contract §9: once a settlement covers the order (its payment line matched) */
+        OrderSettlement: {
+            /**
+             * Format: uuid
+             * @description the settlement (GET /merchant/settlements/{settlement}, scope settlements:read)
+             */
+            settlement_id: string;
+            /** @description the bank reference of the settlement's credit */
+            utr: string | null;
+            /**
+             * Format: date-time
+             * @description when the provider settled
+             */
+            settled_at: string;
+        };
         /** @description API §2.2 */
         PaymentOrder: {
             /**
@@ -508,6 +603,8 @@ export type components = {
             expires_at: string | null;
             /** @description true when real money moves (a provider account on its production address); false for the sandbox provider (test mode) */
             livemode: boolean;
+            /** @description contract §9: null until a settlement covers the order */
+            settlement: components["schemas"]["OrderSettlement"] | null;
             /**
              * Format: date-time
              * @description ISO 8601 UTC timestamp
@@ -682,6 +779,124 @@ export type components = {
             /** @enum {boolean} */
             success: true;
             data: components["schemas"]["Refund"][];
+            request_id: string;
+        };
+        /** @description contract §9: one credit of a PSP to the merchant's bank */
+        Settlement: {
+            /**
+             * Format: uuid
+             * @description Tijori's id of the settlement
+             */
+            settlement_id: string;
+            /**
+             * Format: uuid
+             * @description the collections account it was fetched from; null for the built-in sandbox
+             */
+            provider_account_id: string | null;
+            /** @description the provider's id of the settlement */
+            provider_settlement_id: string;
+            /** @description the bank reference of the credit: find it on the bank statement */
+            utr: string | null;
+            /**
+             * Format: int64
+             * @description the payments it covers
+             */
+            gross_paise: number;
+            /**
+             * Format: int64
+             * @description the provider's fees
+             */
+            fees_paise: number;
+            /**
+             * Format: int64
+             * @description GST on the fees
+             */
+            tax_paise: number;
+            /**
+             * Format: int64
+             * @description refunds it deducted
+             */
+            refunds_paise: number;
+            /**
+             * Format: int64
+             * @description adjustments and chargebacks it deducted
+             */
+            adjustments_paise: number;
+            /**
+             * Format: int64
+             * @description what reached the bank: gross − fees − tax − refunds − adjustments
+             */
+            net_paise: number;
+            /**
+             * Format: date-time
+             * @description when the provider settled
+             */
+            settled_at: string;
+            /**
+             * Format: int64
+             * @description how many lines it has
+             */
+            lines: number;
+            /**
+             * Format: int64
+             * @description how many of its lines disagree with Tijori (reconciliation breaks)
+             */
+            breaks: number;
+        };
+        SettlementLine: {
+            /**
+             * @description gives the direction: PAYMENT adds to the settlement, the others deduct
+             * @enum {string}
+             */
+            type: "PAYMENT" | "REFUND" | "ADJUSTMENT" | "CHARGEBACK";
+            /** @description the payment order (PAYMENT lines, and a refund's order where known) */
+            order_id: string | null;
+            /** @description the refund (REFUND lines) */
+            refund_id: string | null;
+            /** @description the provider's payment id */
+            provider_payment_id: string | null;
+            /**
+             * Format: int64
+             * @description positive (as the provider reported it: an `ANOMALY` line may show its bad figure)
+             */
+            amount_paise: number;
+            /** Format: int64 */
+            fee_paise: number;
+            /** Format: int64 */
+            tax_paise: number;
+            /**
+             * Format: int64
+             * @description positive: what a PAYMENT adds to the settlement (amount − fee − tax), or what any other line takes from it (amount + fee + tax)
+             */
+            net_paise: number;
+            /**
+             * @description MATCHED, or the break kind this line is (contract §9); ANOMALY: bad provider data, never matched (docs/accounting.md)
+             * @enum {string}
+             */
+            match: "MATCHED" | "AMOUNT_MISMATCH" | "UNKNOWN_ORDER" | "NOT_PAID_IN_TIJORI" | "DUPLICATE" | "ANOMALY";
+        };
+        SettlementEnvelope: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Settlement"];
+            request_id: string;
+        };
+        /** @description contract §7, §9: newest first (by settled_at) */
+        SettlementListEnvelope: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["Settlement"][];
+            /** @description pass as `cursor` for the next (older) page; null on the last page */
+            next_cursor: string | null;
+            request_id: string;
+        };
+        /** @description contract §9: one page of a settlement's lines */
+        SettlementLineListEnvelope: {
+            /** @enum {boolean} */
+            success: true;
+            data: components["schemas"]["SettlementLine"][];
+            /** @description pass as `cursor` for the next page; null on the last page */
+            next_cursor: string | null;
             request_id: string;
         };
         CollectionReceivedData: {
@@ -1061,6 +1276,22 @@ export type components = {
              */
             created_at: string;
             data: components["schemas"]["PayoutReversedData"];
+        };
+        /** @description PayIn destination. Sent only to a destination that subscribes to it (`tijori destination set --events`, or the console). */
+        SettlementCreatedEvent: {
+            /** @enum {string} */
+            event: "settlement.created";
+            /**
+             * Format: uuid
+             * @description unique; store it to reject replays
+             */
+            event_id: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC timestamp
+             */
+            created_at: string;
+            data: components["schemas"]["Settlement"];
         };
         /** @description Only the destination it was sent to, whatever it subscribes to ("Send a test event" in the console). */
         TestEvent: {
@@ -2742,6 +2973,404 @@ export interface operations {
             };
         };
     };
+    listSettlements: {
+        parameters: {
+            query?: {
+                /** @description only resources created at or after this time */
+                created_from?: string;
+                /** @description only resources created at or before this time */
+                created_to?: string;
+                /** @description page size, 1–100 (default 20) */
+                limit?: number;
+                /** @description the `next_cursor` of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of settlements (contract §7, §9). */
+            200: {
+                headers: {
+                    /** @description The request_id of this answer (also in its body). */
+                    "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SettlementListEnvelope"];
+                };
+            };
+            /** @description `API_AUTH_FAILED`. Missing or wrong client id or secret. */
+            401: {
+                headers: {
+                    /** @description The request_id of this answer (also in its body). */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`. The client lacks the scope, or the source address is not on its allow list. */
+            403: {
+                headers: {
+                    /** @description The request_id of this answer (also in its body). */
+                    "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `VALIDATION_FAILED`. A field breaks a rule (`error.details`), the Idempotency-Key was used for a different request, or a reference does not resolve. */
+            422: {
+                headers: {
+                    /** @description The request_id of this answer (also in its body). */
+                    "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`. Over the client rate limit (or too many failed authentications): wait `Retry-After` seconds, with jitter. */
+            429: {
+                headers: {
+                    /** @description The request_id of this answer (also in its body). */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`. Outcome unknown: retry with the same Idempotency-Key. */
+            500: {
+                headers: {
+                    /** @description The request_id of this answer (also in its body). */
+                    "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`. A dependency is down: retry after `Retry-After` seconds with the same Idempotency-Key. */
+            503: {
+                headers: {
+                    /** @description The request_id of this answer (also in its body). */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getSettlement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the settlement_id */
+                settlement: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settlement (contract §9). */
+            200: {
+                headers: {
+                    /** @description The request_id of this answer (also in its body). */
+                    "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SettlementEnvelope"];
+                };
+            };
+            /** @description `API_AUTH_FAILED`. Missing or wrong client id or secret. */
+            401: {
+                headers: {
+                    /** @description The request_id of this answer (also in its body). */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`. The client lacks the scope, or the source address is not on its allow list. */
+            403: {
+                headers: {
+                    /** @description The request_id of this answer (also in its body). */
+                    "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`. No such resource for this client (resources are scoped to the organization and the API client). */
+            404: {
+                headers: {
+                    /** @description The request_id of this answer (also in its body). */
+                    "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `VALIDATION_FAILED`. A field breaks a rule (`error.details`), the Idempotency-Key was used for a different request, or a reference does not resolve. */
+            422: {
+                headers: {
+                    /** @description The request_id of this answer (also in its body). */
+                    "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`. Over the client rate limit (or too many failed authentications): wait `Retry-After` seconds, with jitter. */
+            429: {
+                headers: {
+                    /** @description The request_id of this answer (also in its body). */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`. Outcome unknown: retry with the same Idempotency-Key. */
+            500: {
+                headers: {
+                    /** @description The request_id of this answer (also in its body). */
+                    "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`. A dependency is down: retry after `Retry-After` seconds with the same Idempotency-Key. */
+            503: {
+                headers: {
+                    /** @description The request_id of this answer (also in its body). */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listSettlementLines: {
+        parameters: {
+            query?: {
+                /** @description page size, 1–100 (default 20) */
+                limit?: number;
+                /** @description the `next_cursor` of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description the settlement_id */
+                settlement: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of lines (contract §9). */
+            200: {
+                headers: {
+                    /** @description The request_id of this answer (also in its body). */
+                    "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SettlementLineListEnvelope"];
+                };
+            };
+            /** @description `API_AUTH_FAILED`. Missing or wrong client id or secret. */
+            401: {
+                headers: {
+                    /** @description The request_id of this answer (also in its body). */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `API_SCOPE_DENIED`, `API_IP_NOT_ALLOWED`. The client lacks the scope, or the source address is not on its allow list. */
+            403: {
+                headers: {
+                    /** @description The request_id of this answer (also in its body). */
+                    "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `NOT_FOUND`. No such resource for this client (resources are scoped to the organization and the API client). */
+            404: {
+                headers: {
+                    /** @description The request_id of this answer (also in its body). */
+                    "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `VALIDATION_FAILED`. A field breaks a rule (`error.details`), the Idempotency-Key was used for a different request, or a reference does not resolve. */
+            422: {
+                headers: {
+                    /** @description The request_id of this answer (also in its body). */
+                    "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `RATE_LIMITED`. Over the client rate limit (or too many failed authentications): wait `Retry-After` seconds, with jitter. */
+            429: {
+                headers: {
+                    /** @description The request_id of this answer (also in its body). */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`. Outcome unknown: retry with the same Idempotency-Key. */
+            500: {
+                headers: {
+                    /** @description The request_id of this answer (also in its body). */
+                    "X-Request-Id"?: string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `SERVICE_UNAVAILABLE`. A dependency is down: retry after `Retry-After` seconds with the same Idempotency-Key. */
+            503: {
+                headers: {
+                    /** @description The request_id of this answer (also in its body). */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After": string;
+                    /** @description The client's per-minute limit (draft-ietf-httpapi-ratelimit-headers): `"per-minute";q=LIMIT;w=60`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of it: `"per-minute";r=REMAINING;t=SECONDS` (seconds until the whole quota is back). */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     webhook_collection_received: {
         parameters: {
             query?: never;
@@ -3119,6 +3748,42 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PayoutReversedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx ends the delivery). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Signature or timestamp rejected; the delivery is retried. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_settlement_created: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description unique event identifier for replay protection */
+                "X-Service-Event-Id": string;
+                /** @description Unix time in seconds when this attempt was signed */
+                "X-Service-Timestamp": string;
+                /** @description `v1=` + lowercase hex HMAC-SHA256, keyed with the destination's signing secret, of `{timestamp}.{raw body}` (API §6.2). Compare in constant time; reject a timestamp more than 300 s away. */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SettlementCreatedEvent"];
             };
         };
         responses: {

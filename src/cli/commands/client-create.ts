@@ -2,13 +2,14 @@
 import { list, optionalInt, optionalString, requireString } from '../args.js';
 import type { CliCommand } from '../command.js';
 import { UsageError } from '../errors.js';
+import { SCOPES } from '../../domain/scopes.js';
 
 export const clientCreate: CliCommand = {
   name: 'client create',
   summary: 'Creates an API client of an organization. Its secret is shown once, here, and never again.',
   flags: {
     org: { type: 'string', required: true, value: 'ORG', help: 'the organization (id)' },
-    scopes: { type: 'string', required: true, multiple: true, list: true, value: 'S1,S2', help: 'comma-separated: collections:write, collections:read, payouts:write, payouts:read' },
+    scopes: { type: 'string', required: true, multiple: true, list: true, value: 'S1,S2', help: `comma-separated: ${SCOPES.join(', ')}` },
     name: { type: 'string', value: 'N', help: 'a name to recognise the client by' },
     'allow-ip': { type: 'string', multiple: true, value: 'IP', help: 'an address or CIDR the client may call from (default: any)' },
     'rate-limit': { type: 'string', value: 'PER_MINUTE', help: 'requests per minute (default 600)' },

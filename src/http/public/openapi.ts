@@ -182,6 +182,7 @@ export const SWAGGER_OPTIONS: FastifyDynamicSwaggerOptions = {
       { name: 'payment orders', description: 'INR collections: hosted checkout or UPI intent (API §4.1, §4.2)' },
       { name: 'payouts', description: 'Direct bank payouts (API §4.3, §4.4)' },
       { name: 'refunds', description: 'Refunds of paid payment orders (contract §6)' },
+      { name: 'settlements', description: "What each provider settled into the merchant's bank, with its fees, taxes and lines (contract §9; scope settlements:read)" },
       {
         name: CONSOLE_TAG,
         description:

@@ -25,6 +25,9 @@ export const DEFAULT_EVENT_KINDS = [
   'payout.failed',
 ] as const;
 
+/** `settlement.created` (contract §9, opt-in, PayIn destinations): a provider settlement was imported, with its totals. */
+export const SETTLEMENT_CREATED = 'settlement.created';
+
 /** `payout.rejected`: a checker rejected a console payout (contract §6); no money moved. */
 export const PAYOUT_REJECTED = 'payout.rejected';
 
@@ -32,7 +35,7 @@ export const PAYOUT_REJECTED = 'payout.rejected';
  * Event types beyond the API document (contract §7), sent only to destinations that subscribe to
  * them (and never to a payment order's own callback_url, which keeps the API document's contract).
  */
-export const OPT_IN_EVENT_KINDS = ['collection.failed', 'collection.expired', 'collection.cancelled', PAYOUT_REJECTED, 'payout.reversed'] as const;
+export const OPT_IN_EVENT_KINDS = ['collection.failed', 'collection.expired', 'collection.cancelled', PAYOUT_REJECTED, 'payout.reversed', SETTLEMENT_CREATED] as const;
 
 export const EVENT_KINDS = [...DEFAULT_EVENT_KINDS, ...OPT_IN_EVENT_KINDS] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
@@ -59,7 +62,8 @@ export function defaultEventKindsOf(destination: DestinationKind): EventKind[] {
 
 /** Which organization destination an event goes to (API §6.3). */
 export function destinationKindOf(kind: string): DestinationKind {
-  if (kind.startsWith('collection.')) return 'payin';
+  // A settlement pays out collections: it goes to the PayIn destination (contract §9).
+  if (kind.startsWith('collection.') || kind.startsWith('settlement.')) return 'payin';
   if (kind.startsWith('payout.')) return 'payout';
   throw new Error(`no destination for event kind "${kind}"`);
 }
@@ -78,7 +82,7 @@ export interface ExtraDestination {
 export interface EventInput {
   orgId: string;
   kind: EventKind;
-  aggregateType: 'payment_order' | 'payout';
+  aggregateType: 'payment_order' | 'payout' | 'settlement';
   aggregateId: string;
   data: Record<string, unknown>;
   extraDestination?: ExtraDestination | null | undefined;

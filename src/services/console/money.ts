@@ -13,6 +13,7 @@ import type { Db } from '../../store/db.js';
 import * as repo from '../../store/repos/console-money-repo.js';
 import * as ordersRepo from '../../store/repos/payment-orders-repo.js';
 import { refundsOfOrder } from '../../store/repos/refunds-repo.js';
+import { settlementOfOrder } from '../../store/repos/settlement-reads-repo.js';
 import { decodeCursor as decodeKeysetCursor, encodeCursor as encodeKeysetCursor } from '../shared/keyset-cursor.js';
 import { type Page, rowsPage } from '../shared/list-page.js';
 import { refundView } from '../refunds/refund-view.js';
@@ -133,9 +134,15 @@ export class ConsoleMoney {
     const r = orderRefFor(ref.trim());
     const o = r ? await ordersRepo.findByIdOrOrderId(this.deps.db, r) : null;
     if (!o || o.org_id !== orgId) throw notFound('payment order');
-    const [history, deliveries, refunds] = await Promise.all([orderReads.history(this.deps.db, o.id), repo.deliveriesOf(this.deps.db, orgId, o.id), refundsOfOrder(this.deps.db, o.id)]);
+    const [history, deliveries, refunds, settlement] = await Promise.all([
+      orderReads.history(this.deps.db, o.id),
+      repo.deliveriesOf(this.deps.db, orgId, o.id),
+      refundsOfOrder(this.deps.db, o.id),
+      settlementOfOrder(this.deps.db, o.id),
+    ]);
     return {
-      order: paymentOrderView(o, checkoutUrl(this.deps.publicBaseUrl(), checkoutTokenFor(this.deps.vault, o.id))),
+      // `settlement` (contract §9) is in the order, as the merchant API shows it.
+      order: paymentOrderView({ ...o, ...settlement }, checkoutUrl(this.deps.publicBaseUrl(), checkoutTokenFor(this.deps.vault, o.id))),
       payer: payerView(o, payerInFull),
       history: history.map((h) => ({ from_status: h.from_status, to_status: h.to_status, cause: h.trigger, detail: h.detail, at: iso(h.created_at) })),
       callbacks: deliveries.map(deliveryView),
@@ -185,6 +192,9 @@ function orderListView(r: repo.OrderListRow) {
     purpose: r.purpose,
     customer_name: r.customer_name,
     paid_at: r.confirmed_at ? r.confirmed_at.toISOString() : null,
+    settlement_id: r.settlement_id,
+    settlement_utr: r.settlement_utr,
+    settled_at: r.settled_at ? r.settled_at.toISOString() : null,
   };
 }
 

@@ -5,7 +5,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { isUuid } from '../../domain/text.js';
 import type { Vault } from '../../security/vault.js';
-import type { PaymentOrderRow, PaymentOrderViewRow } from '../../store/repos/payment-orders-repo.js';
+import type { OrderSettlementColumns, PaymentOrderRow, PaymentOrderViewRow } from '../../store/repos/payment-orders-repo.js';
 
 export const VERIFICATION_MODE = 'PROVIDER_PAYIN_STATUS_API' as const;
 
@@ -138,8 +138,15 @@ export function paymentOrderView(o: PaymentOrderViewRow, checkoutPageUrl: string
     purpose: o.purpose,
     expires_at: iso(o.expires_at),
     livemode: o.livemode,
+    settlement: settlementOf(o),
     created_at: o.created_at.toISOString(),
   };
+}
+
+/** Contract §9: the settlement that covers the order (a MATCHED payment line), or null. */
+export function settlementOf(o: OrderSettlementColumns): { settlement_id: string; utr: string | null; settled_at: string } | null {
+  if (!o.settlement_id || !o.settled_at) return null;
+  return { settlement_id: o.settlement_id, utr: o.settlement_utr ?? null, settled_at: o.settled_at.toISOString() };
 }
 
 export type PaymentOrderView = ReturnType<typeof paymentOrderView>;

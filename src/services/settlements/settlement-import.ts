@@ -29,7 +29,9 @@ import type { ProviderSettlement } from '../../providers/provider.js';
 import type { Db, Queryable } from '../../store/db.js';
 import * as repo from '../../store/repos/settlements-repo.js';
 import { newRowId } from '../../store/row-id.js';
+import { recordEvent, SETTLEMENT_CREATED } from '../callbacks/events.js';
 import { postLedgerEntry } from '../ledger/post.js';
+import { settlementView } from './merchant-settlements.js';
 
 export interface ImportTarget {
   orgId: string;
@@ -163,6 +165,29 @@ export async function importSettlement(db: Db, t: ImportTarget, s: ProviderSettl
         if (!anomalies.some((a) => a.kind === 'TOTALS_MISMATCH' || a.kind === 'NEGATIVE_AMOUNT')) found('', 'TOTALS_MISMATCH', err.message);
       }
     }
+    // The opt-in `settlement.created` (contract §9): with the settlement, in its transaction, only
+    // to a PayIn destination that subscribes to it.
+    await recordEvent(tx, {
+      orgId: t.orgId,
+      kind: SETTLEMENT_CREATED,
+      aggregateType: 'settlement',
+      aggregateId: settlementId,
+      data: settlementView({
+        id: settlementId,
+        provider_account_id: t.providerAccountId,
+        provider_settlement_id: s.providerSettlementId,
+        utr: s.utr,
+        gross_paise: totals.grossPaise,
+        fees_paise: totals.feesPaise,
+        tax_paise: totals.taxPaise,
+        refunds_paise: totals.refundsPaise,
+        adjustments_paise: totals.adjustmentsPaise,
+        net_paise: totals.netPaise,
+        settled_at: s.settledAt,
+        lines: lines.length,
+        breaks: breaks.length,
+      }),
+    });
     const fresh: FoundAnomaly[] = [];
     for (const a of anomalies) {
       const isNew = await repo.insertAnomaly(tx, { id: newRowId(), org_id: t.orgId, provider_account_id: t.providerAccountId, provider_settlement_id: a.providerSettlementId, provider_line_id: a.providerLineId, kind: a.kind, detail: a.detail });

@@ -6,7 +6,7 @@ import { DEFAULT_RATE_LIMIT_PER_MINUTE, isValidRateLimit, RATE_LIMIT_ISSUE } fro
 import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { AppError, validationError } from '../../domain/errors.js';
-import { isScope, type Scope } from '../../domain/scopes.js';
+import { isScope, type Scope, SCOPES } from '../../domain/scopes.js';
 import { hashSecret, newClientId, newClientSecret, secretMatches } from '../../security/secrets.js';
 import { ipAllowed, normalizeAllowEntry } from '../../security/ip.js';
 import type { Db, Queryable } from '../../store/db.js';
@@ -67,7 +67,7 @@ export type ChangeHook<T> = (tx: Queryable, changed: T) => Promise<void>;
 export { DEFAULT_RATE_LIMIT_PER_MINUTE } from '../../domain/rate-limit.js';
 /** The longest overlap of an API client secret rotation (contract §11: 0–168 hours). */
 export const MAX_OVERLAP_HOURS = 168;
-const SCOPES_ISSUE = 'must be one or more of collections:write, collections:read, payouts:write, payouts:read';
+const SCOPES_ISSUE = `must be one or more of ${SCOPES.join(', ')}`;
 
 /** Allow-list entries normalised; one issue per bad entry, naming its position (`allow_ip[2]`) so a form can show it on its line. */
 function checkAllowList(raw: readonly string[], field: string, issues: { field: string; issue: string }[]): string[] {

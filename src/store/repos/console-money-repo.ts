@@ -4,6 +4,7 @@
  * Every statement is scoped by org_id; the indexes are in migration 0017.
  */
 import type { Queryable } from '../db.js';
+import { ORDER_SETTLEMENT_COLUMNS, ORDER_SETTLEMENT_JOIN } from './payment-orders-repo.js';
 import type { PayoutRow } from './payouts-repo.js';
 
 /** A keyset position: created_at as PostgreSQL prints it (microseconds kept) and the row id. */
@@ -60,6 +61,10 @@ export interface OrderListRow {
   purpose: string;
   customer_name: string | null;
   confirmed_at: Date | null;
+  /** The settlement that covers the order (contract §9), null each while none does. */
+  settlement_id: string | null;
+  settlement_utr: string | null;
+  settled_at: Date | null;
   key_ts: string;
 }
 
@@ -67,8 +72,10 @@ export async function listOrders(q: Queryable, f: ListFilter): Promise<OrderList
   const w = where(f, ['merchant_order_reference', 'bank_transaction_id']);
   const r = await q.query<OrderListRow>(
     `SELECT id, order_id, merchant_order_reference, amount_paise, status, response_mode, bank_transaction_id, livemode, created_at,
-            purpose, customer_name, confirmed_at, ${KEY_TS}
-       FROM payment_orders WHERE ${w.sql} ORDER BY created_at DESC, id DESC LIMIT $${w.params.length}`,
+            purpose, customer_name, confirmed_at, ${KEY_TS}, ${ORDER_SETTLEMENT_COLUMNS}
+       FROM (SELECT * FROM payment_orders WHERE ${w.sql} ORDER BY created_at DESC, id DESC LIMIT $${w.params.length}) payment_orders
+       ${ORDER_SETTLEMENT_JOIN('payment_orders')}
+      ORDER BY created_at DESC, id DESC`,
     w.params,
   );
   return r.rows;

@@ -29,7 +29,7 @@ export interface EventListRow {
   created_at: Date;
   delivery_state: DeliveryState;
   deliveries: number;
-  /** The order's order_id or the payout's transaction_id (issue #32 item 6: the Events page names them). */
+  /** The order's order_id, the payout's transaction_id or the settlement's UTR (issue #32 item 6: the Events page names them). */
   reference: string | null;
 }
 
@@ -53,6 +53,7 @@ export async function listEvents(q: Queryable, f: EventListFilter): Promise<Even
               CASE e.aggregate_type
                 WHEN 'payment_order' THEN (SELECT o.order_id FROM payment_orders o WHERE o.id = e.aggregate_id AND o.org_id = e.org_id)
                 WHEN 'payout' THEN (SELECT p.transaction_id FROM payouts p WHERE p.id = e.aggregate_id AND p.org_id = e.org_id)
+                WHEN 'settlement' THEN (SELECT COALESCE(s.utr, s.provider_settlement_id) FROM settlements s WHERE s.id = e.aggregate_id AND s.org_id = e.org_id)
               END AS reference
          FROM events e
         WHERE e.org_id = $1

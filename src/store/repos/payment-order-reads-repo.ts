@@ -6,7 +6,7 @@
 import { OPEN_ORDER_STATUSES, type PaymentOrderStatus } from '../../domain/payment-order.js';
 import { prepared, type Queryable } from '../db.js';
 import { LIST_KEY_COLUMN, type ListFilter, listTail, listWhere } from './list-keyset.js';
-import { type PaymentOrderRow, type PaymentOrderViewRow, VIEW_COLUMNS } from './payment-orders-repo.js';
+import { ORDER_SETTLEMENT_COLUMNS, ORDER_SETTLEMENT_JOIN, type PaymentOrderRow, type PaymentOrderViewRow, VIEW_COLUMNS } from './payment-orders-repo.js';
 
 /**
  * The cross-instance 2-second gate of the live check: true for the one caller that may ask the
@@ -49,7 +49,9 @@ export async function claimExpiredOrders(q: Queryable, o: { limit: number; lease
 export async function listForClient(q: Queryable, f: ListFilter): Promise<Array<PaymentOrderViewRow & { list_key_us: string }>> {
   const w = listWhere(f, 'o');
   const r = await q.query<PaymentOrderViewRow & { list_key_us: string }>(
-    prepared(`SELECT ${VIEW_COLUMNS.map((c) => `o.${c}`).join(', ')}, ${LIST_KEY_COLUMN('o')} FROM payment_orders o WHERE ${w.where} ${listTail('o', f, w.params)}`),
+    prepared(
+      `SELECT ${VIEW_COLUMNS.map((c) => `o.${c}`).join(', ')}, ${ORDER_SETTLEMENT_COLUMNS}, ${LIST_KEY_COLUMN('o')} FROM payment_orders o ${ORDER_SETTLEMENT_JOIN('o')} WHERE ${w.where} ${listTail('o', f, w.params)}`,
+    ),
     w.params,
   );
   return r.rows;

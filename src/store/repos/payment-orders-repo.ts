@@ -174,7 +174,28 @@ export const VIEW_COLUMNS = [
   'id', 'order_id', 'merchant_order_reference', 'amount_paise', 'currency', 'status', 'provider_status', 'response_mode', 'upi_uri',
   'expires_at', 'bank_transaction_id', 'confirmed_at', 'purpose', 'livemode', 'provider_account_id', 'created_at',
 ] as const satisfies readonly (keyof PaymentOrderRow)[];
-export type PaymentOrderViewRow = Pick<PaymentOrderRow, (typeof VIEW_COLUMNS)[number]>;
+/**
+ * The settlement that covers an order (contract §9: a MATCHED payment line of a stored settlement),
+ * as `settlement_id`, `settlement_utr`, `settled_at` (null each while none does). Absent on a row
+ * read without ORDER_SETTLEMENT_JOIN: only rows of orders that cannot be settled yet (a create, an
+ * open order's live check or cancel), whose answer shows `settlement: null`.
+ */
+export interface OrderSettlementColumns {
+  settlement_id?: string | null;
+  settlement_utr?: string | null;
+  settled_at?: Date | null;
+}
+export type PaymentOrderViewRow = Pick<PaymentOrderRow, (typeof VIEW_COLUMNS)[number]> & OrderSettlementColumns;
+
+/**
+ * The settlement columns of OrderSettlementColumns for the order `alias`: one look-up of the
+ * partial index settlement_lines_order_idx (0110) and the settlement's primary key per order, in
+ * the same statement as the order (no query per row of a list).
+ */
+export const ORDER_SETTLEMENT_COLUMNS = 'os.settlement_id, os.settlement_utr, os.settled_at';
+export const ORDER_SETTLEMENT_JOIN = (alias: string) =>
+  `LEFT JOIN LATERAL (SELECT s.id AS settlement_id, s.utr AS settlement_utr, s.settled_at FROM settlement_lines l JOIN settlements s ON s.id = l.settlement_id
+      WHERE l.order_pk = ${alias}.id AND l.type = 'PAYMENT' AND l.match = 'MATCHED' ORDER BY l.id LIMIT 1) os ON true`;
 
 /** One merchant GET's look-up: the order, visible only to the client that created it. */
 export interface ClientOrderLookup {
@@ -182,7 +203,9 @@ export interface ClientOrderLookup {
   ref: OrderRef;
 }
 
-const FIND_MANY_BY_ID = prepared(`SELECT client_pk, ${VIEW_COLUMNS.join(', ')} FROM payment_orders WHERE id = ANY($1::uuid[])`);
+const FIND_MANY_BY_ID = prepared(
+  `SELECT o.client_pk, ${VIEW_COLUMNS.map((c) => `o.${c}`).join(', ')}, ${ORDER_SETTLEMENT_COLUMNS} FROM payment_orders o ${ORDER_SETTLEMENT_JOIN('o')} WHERE o.id = ANY($1::uuid[])`,
+);
 
 /**
  * The merchant GETs of a batch in one statement (a prepared statement, the view's columns): for

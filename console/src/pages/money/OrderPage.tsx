@@ -25,6 +25,8 @@ interface OrderDetail {
     expires_at: string | null;
     livemode: boolean;
     created_at: string;
+    /** Contract §9: the settlement that paid the order out to the bank, null until one did. */
+    settlement: { settlement_id: string; utr: string | null; settled_at: string } | null;
   };
   /** Masked (a***@example.in, ••••••5678) unless the role acts on payments (admin, reviewer). */
   payer?: { name: string | null; email: string | null; phone: string | null; masked: boolean };
@@ -92,6 +94,16 @@ export function OrderPage({ id }: { id: string }) {
             </dd>
             <dt>Confirmed</dt>
             <dd>{data.order.confirmed_at ? <Time iso={data.order.confirmed_at} /> : '—'}</dd>
+            <dt>Settlement</dt>
+            <dd>
+              {data.order.settlement ? (
+                <>
+                  <code>{data.order.settlement.settlement_id}</code>, UTR {dash(data.order.settlement.utr)}, settled <Time iso={data.order.settlement.settled_at} />
+                </>
+              ) : (
+                'Not settled yet'
+              )}
+            </dd>
             <dt>Id</dt>
             <dd>
               <code>{data.order.id}</code>

@@ -101,6 +101,10 @@ export async function registerMoneyApi(app: FastifyInstance, ctx: AppContext): P
       { header: 'purpose', value: (o) => o.purpose },
       { header: 'customer_name', value: (o) => o.customer_name },
       { header: 'livemode', value: (o) => o.livemode },
+      // Contract §9 (issue #32 item 7): the settlement that paid the order out, empty until one did.
+      { header: 'settlement_id', value: (o) => o.settlement_id },
+      { header: 'settlement_utr', value: (o) => o.settlement_utr },
+      { header: 'settled_at', value: (o) => o.settled_at },
     ],
   });
 

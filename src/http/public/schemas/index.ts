@@ -8,6 +8,7 @@ import { ERROR_COMPONENTS } from './errors.js';
 import { PAYMENT_ORDER_COMPONENTS } from './payment-orders.js';
 import { PAYOUT_COMPONENTS } from './payouts.js';
 import { REFUND_COMPONENTS } from './refunds.js';
+import { SETTLEMENT_COMPONENTS } from './settlements.js';
 import { WEBHOOK_EVENT_SCHEMAS } from './webhooks.js';
 
-export const API_COMPONENTS: Component[] = [...ERROR_COMPONENTS, ...PAYMENT_ORDER_COMPONENTS, ...PAYOUT_COMPONENTS, ...REFUND_COMPONENTS, ...WEBHOOK_EVENT_SCHEMAS];
+export const API_COMPONENTS: Component[] = [...ERROR_COMPONENTS, ...PAYMENT_ORDER_COMPONENTS, ...PAYOUT_COMPONENTS, ...REFUND_COMPONENTS, ...SETTLEMENT_COMPONENTS, ...WEBHOOK_EVENT_SCHEMAS];

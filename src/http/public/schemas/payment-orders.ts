@@ -79,6 +79,16 @@ export const UpiIntentAction = Type.Object(
   { $id: 'UpiIntentAction', additionalProperties: false },
 );
 
+/** Contract §9: the settlement that paid the order out to the merchant's bank. */
+export const OrderSettlement = Type.Object(
+  {
+    settlement_id: Uuid('the settlement (GET /merchant/settlements/{settlement}, scope settlements:read)'),
+    utr: Nullable(Type.String({ description: "the bank reference of the settlement's credit" })),
+    settled_at: Timestamp('when the provider settled'),
+  },
+  { $id: 'OrderSettlement', additionalProperties: false, description: 'contract §9: once a settlement covers the order (its payment line matched)' },
+);
+
 export const PaymentOrder = Type.Object(
   {
     id: Uuid('service identifier'),
@@ -103,6 +113,7 @@ export const PaymentOrder = Type.Object(
     purpose: Type.String(),
     expires_at: Nullable(Timestamp('null until the payment window starts')),
     livemode: Livemode,
+    settlement: Type.Union([refTo(OrderSettlement), Type.Null()], { description: 'contract §9: null until a settlement covers the order' }),
     created_at: Timestamp(),
   },
   { $id: 'PaymentOrder', additionalProperties: false, description: 'API §2.2' },
@@ -122,4 +133,4 @@ export const ListPaymentOrdersQuery = listQuery(StringEnum(PAYMENT_ORDER_STATUSE
 
 export const OrderParams = Type.Object({ order: Type.String({ minLength: 1, maxLength: 64, description: 'service UUID or order_id' }) });
 
-export const PAYMENT_ORDER_COMPONENTS = [ResponseMode, PaymentOrderStatus, CreatePaymentOrderRequest, HostedCheckoutAction, UpiIntentAction, PaymentOrder, PaymentOrderEnvelope, PaymentOrderListEnvelope];
+export const PAYMENT_ORDER_COMPONENTS = [ResponseMode, PaymentOrderStatus, CreatePaymentOrderRequest, HostedCheckoutAction, UpiIntentAction, OrderSettlement, PaymentOrder, PaymentOrderEnvelope, PaymentOrderListEnvelope];

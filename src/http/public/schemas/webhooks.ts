@@ -9,6 +9,7 @@ import { type Component, Livemode, Nullable, refTo, Timestamp, Uuid, StringEnum 
 import { PayoutMode } from './payouts.js';
 import { Beneficiary } from './payouts.js';
 import { Refund } from './refunds.js';
+import { Settlement } from './settlements.js';
 
 const eventOf = <K extends EventKind | typeof TEST_EVENT_KIND>(kind: K, id: string, data: TSchema, description: string) =>
   Type.Object(
@@ -148,6 +149,10 @@ const EVENTS: Record<WebhookEventType, { schema: Component; summary: string }> =
   'payout.rejected': {
     schema: eventOf('payout.rejected', 'PayoutRejectedEvent', refTo(PayoutRejectedData), `PayOut destination. ${OPT_IN}`),
     summary: 'A checker rejected a payout made in the console; no money moved (opt-in).',
+  },
+  'settlement.created': {
+    schema: eventOf('settlement.created', 'SettlementCreatedEvent', refTo(Settlement), `PayIn destination. ${OPT_IN}`),
+    summary: "A provider settlement was imported: its totals, as GET /merchant/settlements/{settlement} shows them (opt-in).",
   },
   test: {
     schema: eventOf(TEST_EVENT_KIND, 'TestEvent', refTo(TestEventData), 'Only the destination it was sent to, whatever it subscribes to ("Send a test event" in the console).'),

@@ -1,12 +1,13 @@
 /** Request schemas of the organization's settings pages: API clients, destinations, users, audit log (../api.ts). */
 import { RATE_LIMIT_BOUNDS } from '../../../../domain/rate-limit.js';
+import { SCOPES } from '../../../../domain/scopes.js';
 import { Type } from '@sinclair/typebox';
 import { consoleOperation as op, ISO_TIME, LimitText, strict } from './common.js';
 
 export const ClientBody = Type.Object(
   {
     name: Type.Optional(Type.String({ maxLength: 200 })),
-    scopes: Type.Array(Type.String({ maxLength: 40 }), { minItems: 1, maxItems: 4 }),
+    scopes: Type.Array(Type.String({ maxLength: 40 }), { minItems: 1, maxItems: SCOPES.length }),
     allowed_ips: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { maxItems: 100 })),
     rate_limit_per_minute: Type.Optional(Type.Integer(RATE_LIMIT_BOUNDS)),
   },
