@@ -35,6 +35,13 @@ const BalancesQuery = Type.Object({ tz: Type.Optional(Type.String({ maxLength: 6
 const PageQuery = Type.Object({ cursor: Type.Optional(Type.String({ maxLength: 200 })), limit: Type.Optional(LimitText) }, strict);
 const SettlementParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 
+/**
+ * A line's amount as positive rupees, `type` giving the direction (as contract §9's lines have them):
+ * a refund line's net is stored negative, and a cell starting with "-" would get csv.ts's
+ * formula-guarding apostrophe and read as text in a spreadsheet.
+ */
+const lineRupees = (paise: number): string => rupeesOf(Math.abs(paise));
+
 /** The day in India: a finance person keeps one file a day side by side (as the other exports). */
 const today = (): string => new Date(Date.now() + 5.5 * 3_600_000).toISOString().slice(0, 10);
 
@@ -67,10 +74,10 @@ const LINE_COLUMNS: Parameters<typeof csvStream<LineView>>[1] = [
   { header: 'order_id', value: (l) => l.order_id },
   { header: 'refund_id', value: (l) => l.refund_id },
   { header: 'provider_payment_id', value: (l) => l.provider_payment_id },
-  { header: 'amount_rupees', value: (l) => rupeesOf(l.amount_paise) },
-  { header: 'fee_rupees', value: (l) => rupeesOf(l.fee_paise) },
-  { header: 'tax_rupees', value: (l) => rupeesOf(l.tax_paise) },
-  { header: 'net_rupees', value: (l) => rupeesOf(l.net_paise) },
+  { header: 'amount_rupees', value: (l) => lineRupees(l.amount_paise) },
+  { header: 'fee_rupees', value: (l) => lineRupees(l.fee_paise) },
+  { header: 'tax_rupees', value: (l) => lineRupees(l.tax_paise) },
+  { header: 'net_rupees', value: (l) => lineRupees(l.net_paise) },
   { header: 'match', value: (l) => l.match },
 ];
 
