@@ -110,8 +110,10 @@ test('balances, settlements, lines, exports and break filters of the console; sc
   const lcsv = await viewer.call('GET', `/settlements/${s.settlement_id}/lines/export`);
   assert.equal(lcsv.status, 200, lcsv.text);
   assert.match(lcsv.headers.get('content-disposition') ?? '', new RegExp(`^attachment; filename="settlement-${s.utr}-lines-\\d{4}-\\d{2}-\\d{2}\\.csv"$`));
-  assert.match(lcsv.text, new RegExp(`\nPAYMENT,${b.order_id},,[^,]*,999\.91,20\.00,3\.60,976\.31,AMOUNT_MISMATCH\r?\n`), lcsv.text);
-  assert.match(lcsv.text, new RegExp(`\nREFUND,${a.order_id},${r.refund_id},[^,]*,100\.00,0\.00,0\.00,100\.00,MATCHED\r?\n`), lcsv.text);
+  // Every cell but the provider's payment id (its own random reference).
+  const cells = lcsv.text.trim().split('\n').slice(1).map((row) => row.split(',').filter((_c, k) => k !== 3));
+  assert.ok(cells.some((c) => c.join() === ['PAYMENT', b.order_id, '', '999.91', '20.00', '3.60', '976.31', 'AMOUNT_MISMATCH'].join()), lcsv.text);
+  assert.ok(cells.some((c) => c.join() === ['REFUND', a.order_id, r.refund_id, '100.00', '0.00', '0.00', '100.00', 'MATCHED'].join()), lcsv.text);
   assert.equal(lcsv.text.trim().split('\n').length, 4);
 
   // Breaks by kind.

@@ -55,7 +55,7 @@ function ResolveForm({ b, onDone, onCancel }: { b: Break; onDone: (after: Break)
   return (
     <form className="resolve-form" onSubmit={(e) => void submit(e)}>
       <label htmlFor={id}>Resolution note</label>
-      <textarea id={id} value={note} maxLength={2000} required onChange={(e) => setNote(e.target.value)} />
+      <textarea id={id} value={note} maxLength={2000} aria-required="true" onChange={(e) => setNote(e.target.value)} />
       <ErrorLine error={error} />
       <div>
         <button type="submit" disabled={busy}>
