@@ -64,6 +64,7 @@ test('balances, settlements, lines, exports and break filters of the console; sc
   const s = list.body.data[0];
   assert.deepEqual([s.gross_paise, s.fees_paise, s.tax_paise, s.refunds_paise, s.adjustments_paise, s.net_paise, s.lines, s.breaks, s.open_breaks], [149_891, 2_998, 540, 10_000, 0, 136_353, 3, 1, 1]);
   assert.equal(s.utr.length, 16);
+  assert.deepEqual([s.provider, s.provider_account_name], ['sandbox', 'Built-in sandbox']);
   assertEnvelopeError(await viewer.call('GET', '/settlements?cursor=bm90LWEtY3Vyc29y'), 422, 'VALIDATION_FAILED');
   assertEnvelopeError(await viewer.call('GET', '/settlements?limit=abc'), 422);
 
@@ -104,7 +105,7 @@ test('balances, settlements, lines, exports and break filters of the console; sc
   assert.equal(csv.status, 200, csv.text);
   assert.match(csv.headers.get('content-disposition') ?? '', /^attachment; filename="settlements-\d{4}-\d{2}-\d{2}\.csv"$/);
   const rows = csv.text.trim().split('\n');
-  assert.equal(rows[0], 'settled_at,settlement_id,provider_account_id,provider,provider_settlement_id,utr,gross_rupees,fees_rupees,tax_rupees,refunds_rupees,adjustments_rupees,net_rupees,lines,breaks');
+  assert.equal(rows[0], 'settled_at,settlement_id,provider_account_id,provider,provider_account_name,provider_settlement_id,utr,gross_rupees,fees_rupees,tax_rupees,refunds_rupees,adjustments_rupees,net_rupees,lines,breaks');
   assert.equal(rows.length, 3);
   assert.ok(rows.some((row) => row.includes(`,${s.utr},1498.91,29.98,5.40,100.00,0.00,1363.53,3,1`)), csv.text);
   const lcsv = await viewer.call('GET', `/settlements/${s.settlement_id}/lines/export`);

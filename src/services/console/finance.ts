@@ -67,6 +67,7 @@ export function settlementView(s: repo.SettlementRow) {
     settlement_id: s.id,
     provider_account_id: s.provider_account_id ?? BUILT_IN_SANDBOX_ACCOUNT,
     provider: s.provider,
+    provider_account_name: s.provider_account_name,
     provider_settlement_id: s.provider_settlement_id,
     utr: s.utr,
     currency: s.currency,

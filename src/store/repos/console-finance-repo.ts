@@ -63,6 +63,8 @@ export interface SettlementRow {
   id: string;
   provider_account_id: string | null;
   provider: string;
+  /** The provider account's name; the built-in sandbox (no account row) is named so. */
+  provider_account_name: string;
   provider_settlement_id: string;
   utr: string | null;
   currency: string;
@@ -80,13 +82,13 @@ export interface SettlementRow {
   key_ts: string;
 }
 
-const SETTLEMENT_SELECT = `SELECT s.id::text, s.provider_account_id::text, s.provider, s.provider_settlement_id, s.utr, s.currency, s.gross_paise, s.fees_paise,
+const SETTLEMENT_SELECT = `SELECT s.id::text, s.provider_account_id::text, s.provider, coalesce(pa.name, 'Built-in sandbox') AS provider_account_name, s.provider_settlement_id, s.utr, s.currency, s.gross_paise, s.fees_paise,
          s.tax_paise, s.refunds_paise, s.adjustments_paise, s.net_paise, s.settled_at, s.imported_at,
          (SELECT count(*)::int FROM settlement_lines l WHERE l.settlement_id = s.id) AS lines,
          (SELECT count(*)::int FROM recon_breaks b WHERE b.settlement_id = s.id) AS breaks,
          (SELECT count(*)::int FROM recon_breaks b WHERE b.settlement_id = s.id AND b.status = 'open') AS open_breaks,
          to_char(s.settled_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS key_ts
-    FROM settlements s`;
+    FROM settlements s LEFT JOIN provider_accounts pa ON pa.id = s.provider_account_id`;
 
 /** A page of settlements, newest settled first (the settlements_org_idx order); `limit + 1` rows read. */
 export async function settlementsPage(q: Queryable, orgId: string, after: FinanceKey | null, limit: number): Promise<SettlementRow[]> {

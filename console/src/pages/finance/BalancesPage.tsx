@@ -85,7 +85,7 @@ export function BalancesPage() {
             {data.accounts.length === 0 ? (
               <p>No money in the ledger yet.</p>
             ) : (
-              <div className="figure-row">
+              <div className="figure-row accounts">
                 {data.accounts.map((a) => (
                   <AccountCard key={a.provider_account_id} title={`${a.name} (${providerWords(a.provider)})`} f={a} testId={`account-${a.provider_account_id}`} />
                 ))}

@@ -55,7 +55,10 @@ function ResolveForm({ b, onDone, onCancel }: { b: Break; onDone: (after: Break)
   return (
     <form className="resolve-form" onSubmit={(e) => void submit(e)}>
       <label htmlFor={id}>Resolution note</label>
-      <textarea id={id} value={note} maxLength={2000} aria-required="true" onChange={(e) => setNote(e.target.value)} />
+      <textarea id={id} value={note} maxLength={2000} aria-required="true" onChange={(e) => {
+          setNote(e.target.value);
+          setError(null);
+        }} />
       <ErrorLine error={error} />
       <div>
         <button type="submit" disabled={busy}>
@@ -143,7 +146,7 @@ export function ReconciliationPage({ canResolve }: { canResolve: boolean }) {
         A break is a place where a provider's settlement and Tijori disagree. Look at the order and the settlement, put it right where it lives (with the provider, or a
         refund), then resolve the break with a note saying what you found.{canResolve ? '' : ' Reviewers and admins resolve breaks.'}
       </p>
-      <form className="filters" role="search" aria-label="Filter breaks" onSubmit={(e) => e.preventDefault()}>
+      <form className="filters breaks-filter" role="search" aria-label="Filter breaks" onSubmit={(e) => e.preventDefault()}>
         <div>
           <label htmlFor="break-status">Status</label>
           <select id="break-status" value={status} onChange={(e) => setStatus(e.target.value)}>

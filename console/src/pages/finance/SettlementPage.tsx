@@ -56,8 +56,8 @@ export function SettlementPage({ id }: { id: string }) {
           <dl>
             <dt>Settled at</dt>
             <dd><Time iso={s.settled_at} /></dd>
-            <dt>Provider</dt>
-            <dd>{providerWords(s.provider)} · {s.provider_account_id.slice(0, 8)}</dd>
+            <dt>Provider account</dt>
+            <dd>{s.provider_account_name} ({providerWords(s.provider)})</dd>
             <dt>Provider's settlement id</dt>
             <dd><code>{s.provider_settlement_id}</code></dd>
             <dt>Gross</dt>

@@ -15,6 +15,7 @@ export interface Settlement {
   settlement_id: string;
   provider_account_id: string;
   provider: string;
+  provider_account_name: string;
   provider_settlement_id: string;
   utr: string | null;
   gross_paise: number;
@@ -34,7 +35,7 @@ const money = (k: keyof Settlement, title: string): Column<Settlement> => ({ tit
 
 const COLUMNS: Column<Settlement>[] = [
   { title: 'Settled at', cell: (s) => <Time iso={s.settled_at} /> },
-  { title: 'Provider account', cell: (s) => `${providerWords(s.provider)} · ${s.provider_account_id.slice(0, 8)}` },
+  { title: 'Provider account', cell: (s) => `${s.provider_account_name} (${providerWords(s.provider)})` },
   {
     title: 'UTR',
     cell: (s) => (

@@ -57,6 +57,7 @@ const SETTLEMENT_COLUMNS: Parameters<typeof csvStream<SettlementView>>[1] = [
   { header: 'settlement_id', value: (s) => s.settlement_id },
   { header: 'provider_account_id', value: (s) => s.provider_account_id },
   { header: 'provider', value: (s) => s.provider },
+  { header: 'provider_account_name', value: (s) => s.provider_account_name },
   { header: 'provider_settlement_id', value: (s) => s.provider_settlement_id },
   { header: 'utr', value: (s) => s.utr },
   { header: 'gross_rupees', value: (s) => rupeesOf(s.gross_paise) },
