@@ -88,7 +88,11 @@ describe('finance pages in a browser', { skip: SKIP_NO_BROWSER }, () => {
         assert.ok(box && box.width >= 280 && box.height >= 200, `the chart is drawn (${JSON.stringify(box)})`);
         assert.match((await chart.getAttribute('aria-label')) ?? '', new RegExp(`collected ${inr(179_991).replace(/[.]/g, '[.]')}, settled ${inr(136_353).replace(/[.]/g, '[.]')}`));
         await page.getByText('Daily figures').click();
-        await page.getByRole('region', { name: 'Collected and settled per day' }).waitFor();
+        const days = page.getByRole('region', { name: 'Collected and settled per day' });
+        await days.waitFor();
+        // Today's row, and only it (nothing moved on the other days).
+        assert.equal(await days.getByRole('row').count(), 2);
+        assert.match(await days.getByRole('row').nth(1).innerText(), new RegExp(`${inr(179_991).replace(/[.]/g, '[.]')}[\\s\\S]*${inr(136_353).replace(/[.]/g, '[.]')}`));
         assert.deepEqual(await seriousA11yViolations(page), [], `balances ${width}`);
         await shot(page, `finance-balances-${width}`);
 

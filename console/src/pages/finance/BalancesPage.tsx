@@ -67,6 +67,8 @@ function AccountCard({ title, f, testId }: { title: string; f: Figures; testId: 
 export function BalancesPage() {
   const zone = useTimeZone();
   const { data, error } = useRead(useCallback(() => api<Balances>('GET', `/balances?tz=${encodeURIComponent(zone)}`), [zone]));
+  // The table lists the days something moved (30 rows of zeros hide them, worst on a phone); the chart shows every day.
+  const moved = data?.daily.filter((d) => d.collected_paise !== 0 || d.settled_paise !== 0) ?? [];
   return (
     <>
       <h1>Balances</h1>
@@ -103,7 +105,7 @@ export function BalancesPage() {
               <LedgerChart days={data.daily} />
             </Suspense>
             <details>
-              <summary>Daily figures</summary>
+              <summary>Daily figures (days with money moved)</summary>
               <TableScroll label="Collected and settled per day">
                 <table>
                   <thead>
@@ -114,7 +116,12 @@ export function BalancesPage() {
                     </tr>
                   </thead>
                   <tbody>
-                    {data.daily.map((d) => (
+                    {moved.length === 0 ? (
+                      <tr>
+                        <td colSpan={3}>Nothing collected or settled in these 30 days.</td>
+                      </tr>
+                    ) : null}
+                    {moved.map((d) => (
                       <tr key={d.date}>
                         <td>{d.date}</td>
                         <td className="num">{formatPaise(d.collected_paise)}</td>
