@@ -6,6 +6,7 @@ import { OverviewPage } from './pages/overview/OverviewPage.js';
 import { SetupPage } from './pages/SetupPage.js';
 import { SignInPage } from './pages/SignInPage.js';
 import { moneyPage } from './pages/money/routes.js';
+import { financePage } from './pages/finance/routes.js';
 import { PermissionsContext } from './permissions.js';
 import { navigate, usePath } from './router.js';
 
@@ -86,6 +87,7 @@ export function App() {
 
   const can = (p: string) => session.permissions.includes(p);
   const money = moneyPage(path);
+  const finance = financePage(path, can('reviews.decide'));
   let page;
   if (path === '/api-clients') page = <ApiClientsPage canManage={can('clients.manage')} canApprove={can('users.manage')} />;
   else if (path === '/callback-destinations') page = <DestinationsPage canManage={can('destinations.manage')} />;
@@ -99,6 +101,7 @@ export function App() {
   else if (path === '/bulk-payouts') page = <BulkPayoutsPage canMake={can('payouts.make')} canCheck={can('payouts.check')} self={session.user.user_id} />;
   else if (path === '/review-queue') page = <ReviewQueuePage canDecide={can('reviews.decide')} />;
   else if (money) page = money;
+  else if (finance) page = finance;
   else if (path === '/') page = <OverviewPage />;
   else if (path === '/beneficiaries') page = <BeneficiariesPage />;
   else if (path === '/payout-routes') page = <BankConnectionsPage />;

@@ -21,6 +21,7 @@ import { registerConsoleApi } from '../../src/http/public/console/api.js';
 import { PERMISSIONS, type Permission } from '../../src/services/console/roles.js';
 import { createOrder, eventsOf, intentBody, itemsOnceThere, key, paidOrder, sandboxPay } from '../refunds/helpers.js';
 import { FAST_PAYOUT_ENV, payoutBody } from '../payout/helpers.js';
+import { settle, sync } from '../settlements/helpers.js';
 import { type ConsoleCaller, signedInUser } from '../support/console.js';
 import { startTestService, type TestClient, type TestService } from '../support/service.js';
 
@@ -118,6 +119,7 @@ function concrete(path: string): string {
   return path.replace(/:([a-z_]+)/g, (_m, name: string) => {
     if (name === 'ref') return path.startsWith('/payouts') ? ids.payout! : ids.order!;
     if (name === 'id' && path.startsWith('/bulk-payouts')) return ids.bulk!;
+    if (name === 'id' && path.startsWith('/settlements')) return ids.settlement!;
     const v = ids[name];
     if (!v) throw new Error(`no resource of org A for the route parameter :${name} (${path}): add one in before()`);
     return v;
@@ -209,8 +211,14 @@ before(async () => {
   ts.svc.ctx.providerAnomalies.record(accountId, 'sandbox', { kind: 'unknown_status', operation: 'webhook', resource: { type: 'payment_order', ref: order.order_id }, detail: { provider_status: 'MATRIX-A-ANOMALY' } });
   await ts.svc.ctx.providerAnomalies.settled();
 
+  // A settlement of org A (the sandbox settles its paid order; `settlements sync` imports it).
+  await settle(ts, a.orgId);
+  await sync(ts, a.orgId);
+  const settlementId = (await ts.database.db.query<{ id: string }>('SELECT id FROM settlements WHERE org_id = $1 LIMIT 1', [a.orgId])).rows[0]!.id;
+
   itemOrderPk = mismatched.id;
   Object.assign(ids, {
+    settlement: settlementId,
     order: order.id,
     payout: payout.body.data.id,
     client_id: client.body.data.client.client_id,
@@ -228,7 +236,7 @@ before(async () => {
   });
   secretsOfA.push(
     order.id, order.order_id, 'MATRIX-A-ORDER', paid.order_id, mismatched.order_id, payout.body.data.id, payout.body.data.transaction_id, 'MATRIX-A-PAYOUT',
-    accountId, 'MATRIX-A-ACCOUNT', 'MATRIX-A-ANOMALY',
+    accountId, 'MATRIX-A-ACCOUNT', 'MATRIX-A-ANOMALY', settlementId,
     client.body.data.client.client_id, client.body.data.client_secret, dest.body.data.signing_secret, 'https://matrix-a.example.com/payin',
     refund.body.data.id, refund.body.data.refund_id, item!.id as string, ids.bulk!, ids.event_id!, 'matrix-admin-a@example.com', 'matrix-viewer-a@example.com', 'matrix-target-a@example.com',
   );
@@ -293,7 +301,7 @@ test("another organization's admin never sees nor changes this organization's re
   const anomaliesOfA = [`/provider-anomalies?payment_order=${encodeURIComponent(ids.order_id!)}`, `/provider-anomalies?provider_account_id=${ids.provider_account_id}`];
   // Choosing org A's account for B's collections: 404, nothing changes (the state check below).
   expectEnvelope('other org PUT /collections-account', await raw(adminB, 'PUT', '/collections-account', { text: JSON.stringify({ provider_account_id: ids.provider_account_id }) }), [404]);
-  for (const path of ['/payment-orders?search=MATRIX-A-ORDER', `/payment-orders?search=${ids.order}`, '/payouts?search=MATRIX-A-PAYOUT', '/payment-orders/export', '/payouts/export', '/audit-log', '/review-items', '/refunds', '/users', '/api-clients', '/destinations', '/bulk-payouts', '/events', '/payout-approvals', '/beneficiaries', '/overview', '/organization', '/provider-accounts', '/provider-anomalies', ...anomaliesOfA]) {
+  for (const path of ['/payment-orders?search=MATRIX-A-ORDER', `/payment-orders?search=${ids.order}`, '/payouts?search=MATRIX-A-PAYOUT', '/payment-orders/export', '/payouts/export', '/audit-log', '/review-items', '/refunds', '/users', '/api-clients', '/destinations', '/bulk-payouts', '/events', '/payout-approvals', '/beneficiaries', '/overview', '/organization', '/provider-accounts', '/provider-anomalies', '/balances', '/settlements', '/settlements/export', '/recon/breaks', ...anomaliesOfA]) {
     const res = await raw(adminB, 'GET', path);
     if (res.status !== 200) violations.push(`other org GET ${path}: ${res.status}`);
     leaks(`other org GET ${path}`, res.text);

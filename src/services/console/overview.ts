@@ -120,7 +120,7 @@ function flow(rows: repo.DayAggregate[], today: string, refunds?: Map<string, nu
 }
 
 /** A zone Node knows but this PostgreSQL's zone data does not (22023): the caller's input, not a fault. */
-async function unknownZoneIsInvalid<T>(fn: () => Promise<T>): Promise<T> {
+export async function unknownZoneIsInvalid<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {

@@ -5,7 +5,7 @@
  * "settle now" control.
  */
 import { AppError, notFound, validationError } from '../../domain/errors.js';
-import { BREAK_STATUSES, isExpectedDays, SETTLEMENT_EXPECTED_DAYS } from '../../domain/reconciliation.js';
+import { BREAK_KINDS, BREAK_STATUSES, isExpectedDays, SETTLEMENT_EXPECTED_DAYS } from '../../domain/reconciliation.js';
 import { isUuid } from '../../domain/text.js';
 import { ProviderError } from '../../providers/provider.js';
 import type { SandboxControls } from '../../providers/sandbox/adapter.js';
@@ -86,12 +86,16 @@ export class SettlementsService {
   }
 
   /** `tijori recon breaks --org ORG [--status open|resolved]`: newest first; a resolved break stays listed. */
-  async breaks(orgId: string, status?: string | undefined, limit = 500): Promise<BreakView[]> {
+  async breaks(orgId: string, status?: string | undefined, limit = 500, kind?: string | undefined): Promise<BreakView[]> {
     if (status !== undefined && !(BREAK_STATUSES as readonly string[]).includes(status)) {
       throw validationError([{ field: 'status', issue: `one of ${BREAK_STATUSES.join(', ')}` }]);
     }
+    // The console's filter by kind (the CLI lists every kind).
+    if (kind !== undefined && !(BREAK_KINDS as readonly string[]).includes(kind)) {
+      throw validationError([{ field: 'kind', issue: `one of ${BREAK_KINDS.join(', ')}` }]);
+    }
     await this.requireOrg(this.deps.db, orgId);
-    return (await repo.listBreaks(this.deps.db, orgId, status ?? null, Math.min(Math.max(limit, 1), 5000))).map(breakView);
+    return (await repo.listBreaks(this.deps.db, orgId, status ?? null, Math.min(Math.max(limit, 1), 5000), kind ?? null)).map(breakView);
   }
 
   /**

@@ -226,8 +226,11 @@ const BREAK_SELECT = `SELECT b.id, b.org_id, b.kind, b.settlement_id, o.order_id
          b.resolved_by, b.resolution_note, b.resolved_at, b.payout_pk AS payout_id, b.provider_ref
     FROM recon_breaks b LEFT JOIN payment_orders o ON o.id = b.order_pk LEFT JOIN refunds r ON r.id = b.refund_pk`;
 
-export async function listBreaks(q: Queryable, orgId: string, status: string | null, limit: number): Promise<BreakRow[]> {
-  const r = await q.query<BreakRow>(`${BREAK_SELECT} WHERE b.org_id = $1 AND ($2::text IS NULL OR b.status = $2) ORDER BY b.detected_at DESC, b.id DESC LIMIT $3`, [orgId, status, limit]);
+export async function listBreaks(q: Queryable, orgId: string, status: string | null, limit: number, kind: string | null = null): Promise<BreakRow[]> {
+  const r = await q.query<BreakRow>(
+    `${BREAK_SELECT} WHERE b.org_id = $1 AND ($2::text IS NULL OR b.status = $2) AND ($4::text IS NULL OR b.kind = $4) ORDER BY b.detected_at DESC, b.id DESC LIMIT $3`,
+    [orgId, status, limit, kind],
+  );
   return r.rows;
 }
 

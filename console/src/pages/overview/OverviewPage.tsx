@@ -7,7 +7,7 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { api, describe } from '../../api.js';
 import { ErrorLine } from '../../components.js';
 import { formatPaise } from '../../format.js';
-import { TableScroll } from '../money/links.js';
+import { AppLink, TableScroll } from '../money/links.js';
 import { useTimeZone, zoneName } from '../../timezone.js';
 
 const DailyChart = lazy(() => import('./DailyChart.js'));
@@ -115,6 +115,35 @@ function FlowSection({ id, title, flow, color, monthName }: { id: string; title:
   );
 }
 
+/**
+ * What the providers still hold for the merchant: the ledger's `collections_receivable` over every
+ * provider account (the Balances page's "Unsettled", from the same answer).
+ */
+function Unsettled() {
+  const [paise, setPaise] = useState<number | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    api<{ totals: { unsettled_paise: number } }>('GET', '/balances').then(
+      (b) => live && setPaise(b.totals.unsettled_paise),
+      (e) => live && setError(describe(e)),
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+  return (
+    <section className="flow" aria-labelledby="unsettled-title">
+      <h2 id="unsettled-title">Unsettled</h2>
+      <ErrorLine error={error} />
+      <p data-testid="overview-unsettled">
+        {paise === null ? (error ? null : 'Loading…') : <><strong>{formatPaise(paise)}</strong> collected and not yet settled to your bank by the providers. </>}
+        <AppLink to="/balances">See Balances</AppLink>
+      </p>
+    </section>
+  );
+}
+
 export function OverviewPage() {
   const [data, setData] = useState<Overview | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -144,6 +173,7 @@ export function OverviewPage() {
           <p className="hint">
             Today is {data.today} in {data.time_zone} ({zoneName(data.time_zone)}); days run midnight to midnight there (change it with Time zone at the top). Collected and paid out: what succeeded (collections paid, payouts credited); net takes off refunds completed in the period; pending: still open; failed: finished without money moving. Success rate: succeeded of those finished; open ones wait.
           </p>
+          <Unsettled />
           <FlowSection id="collections" title="Collections" flow={data.collections} color="#0b5cad" monthName={monthName} />
           <FlowSection id="payouts" title="Payouts" flow={data.payouts} color="#1a7f37" monthName={monthName} />
         </>

@@ -12,6 +12,7 @@ import { userView } from '../../../services/console/users.js';
 import { okEnvelope } from '../../plugins/envelope.js';
 import { registerConsoleReviewRoutes } from './reviews-api.js';
 import { registerConsoleReconRoutes } from './recon-api.js';
+import { registerFinanceApi } from './finance-api.js';
 import { registerEventsApi } from './events-api.js';
 import { registerMoneyApi } from './money-api.js';
 import { registerPagesApi } from './pages-api.js';
@@ -240,6 +241,7 @@ export async function registerConsoleApi(app: FastifyInstance, ctx: AppContext):
   // ---- operations review queue and refund review (their own file) ----
   await registerConsoleReviewRoutes(api, ctx);
   await registerConsoleReconRoutes(api, ctx);
+  await registerFinanceApi(api, ctx);
   await registerMoneyApi(api, ctx);
   await registerPagesApi(api, ctx);
   await registerEventsApi(api, ctx);

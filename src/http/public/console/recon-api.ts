@@ -2,8 +2,8 @@
  * The console's reconciliation breaks (contract §9): every role reads the organization's breaks; a
  * reviewer (`reviews.decide`: reviewer, admin) resolves one with a written note. The same service
  * as the admin API acts; the console passes its user's organization (another organization's break
- * is "not found") and writes its audit entry in the resolution's own transaction. (The console
- * page itself is built apart.)
+ * is "not found") and writes its audit entry in the resolution's own transaction. The page is
+ * console/src/pages/finance/ReconciliationPage.tsx.
  */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
@@ -15,7 +15,7 @@ import { consoleOperation, strict } from './schemas/common.js';
 import { actorOf, sessionOf } from './session.js';
 
 const RECON_OPS = {
-  listBreaks: consoleOperation({ operationId: 'consoleListReconBreaks', summary: 'Reconciliation breaks of the organization', access: 'read', description: '`data`: the breaks, newest first; resolved ones stay listed.' }),
+  listBreaks: consoleOperation({ operationId: 'consoleListReconBreaks', summary: 'Reconciliation breaks of the organization', access: 'read', description: '`data`: the breaks (at most 500), newest first, filtered by `status` and `kind`; resolved ones stay listed with their note.' }),
   resolveBreak: consoleOperation({
     operationId: 'consoleResolveReconBreak',
     summary: 'Resolve a reconciliation break with a note',
@@ -24,7 +24,11 @@ const RECON_OPS = {
   }),
 };
 
-const BreaksQuery = Type.Object({ status: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('resolved')])) }, strict);
+// `kind` is checked by the service (422 in the envelope naming the kinds), so a bad one reads as the CLI's would.
+const BreaksQuery = Type.Object(
+  { status: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('resolved')])), kind: Type.Optional(Type.String({ maxLength: 40 })) },
+  strict,
+);
 const BreakParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 const ResolveBody = Type.Object({ note: Type.String({ minLength: 1, maxLength: 2000 }) }, strict);
 
@@ -32,7 +36,7 @@ export async function registerConsoleReconRoutes(app: FastifyInstance, ctx: AppC
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
 
   api.get('/recon/breaks', { schema: { ...RECON_OPS.listBreaks, querystring: BreaksQuery }, config: { console: 'read' } }, async (request) => {
-    return okEnvelope(request, await ctx.settlements.breaks(sessionOf(request).user.org_id, request.query.status));
+    return okEnvelope(request, await ctx.settlements.breaks(sessionOf(request).user.org_id, request.query.status, 500, request.query.kind));
   });
 
   api.post('/recon/breaks/:id/resolve', { schema: { ...RECON_OPS.resolveBreak, params: BreakParams, body: ResolveBody }, config: { console: 'reviews.decide' } }, async (request) => {

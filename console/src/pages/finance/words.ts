@@ -1,0 +1,21 @@
+/** What the finance pages say for the ledger's and reconciliation's names. */
+
+/** A line's match or a break's kind, in words a finance person reads. */
+export const MATCH_WORDS: Record<string, string> = {
+  MATCHED: 'Matched',
+  AMOUNT_MISMATCH: 'Amount differs from Tijori’s',
+  UNKNOWN_ORDER: 'No such order in Tijori',
+  NOT_PAID_IN_TIJORI: 'Not paid in Tijori',
+  DUPLICATE: 'Settled twice',
+  UNSETTLED: 'Not settled in time',
+  ANOMALY: 'Bad provider data',
+};
+
+export const matchWords = (m: string): string => MATCH_WORDS[m] ?? m;
+
+export const BREAK_KINDS = ['AMOUNT_MISMATCH', 'UNKNOWN_ORDER', 'NOT_PAID_IN_TIJORI', 'DUPLICATE', 'UNSETTLED'] as const;
+
+export const providerWords = (p: string): string => (p === 'cashfree' ? 'Cashfree' : p === 'razorpayx' ? 'RazorpayX' : p === 'sandbox' ? 'Sandbox' : p);
+
+/** A short id to show (the full one is in the link's title). */
+export const shortId = (id: string): string => id.slice(0, 8);
