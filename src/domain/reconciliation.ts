@@ -4,8 +4,12 @@
  * import service (services/settlements/) does the reading and writing around these.
  */
 
+import { STATEMENT_BREAK_KINDS } from './payout-statement.js';
+
 export const BREAK_KINDS = ['AMOUNT_MISMATCH', 'UNKNOWN_ORDER', 'NOT_PAID_IN_TIJORI', 'DUPLICATE', 'UNSETTLED'] as const;
 export type BreakKind = (typeof BREAK_KINDS)[number];
+/** Every kind a reconciliation break may have: a settlement's, and a payout statement's (payout-statement.ts). */
+export const RECON_BREAK_KINDS = [...BREAK_KINDS, ...STATEMENT_BREAK_KINDS] as const;
 export const BREAK_STATUSES = ['open', 'resolved'] as const;
 export type BreakStatus = (typeof BREAK_STATUSES)[number];
 

@@ -5,7 +5,7 @@
  * "settle now" control.
  */
 import { AppError, notFound, validationError } from '../../domain/errors.js';
-import { BREAK_KINDS, BREAK_STATUSES, isExpectedDays, SETTLEMENT_EXPECTED_DAYS } from '../../domain/reconciliation.js';
+import { RECON_BREAK_KINDS, BREAK_STATUSES, isExpectedDays, SETTLEMENT_EXPECTED_DAYS } from '../../domain/reconciliation.js';
 import { isUuid } from '../../domain/text.js';
 import { ProviderError } from '../../providers/provider.js';
 import type { SandboxControls } from '../../providers/sandbox/adapter.js';
@@ -91,8 +91,8 @@ export class SettlementsService {
       throw validationError([{ field: 'status', issue: `one of ${BREAK_STATUSES.join(', ')}` }]);
     }
     // The console's filter by kind (the CLI lists every kind).
-    if (kind !== undefined && !(BREAK_KINDS as readonly string[]).includes(kind)) {
-      throw validationError([{ field: 'kind', issue: `one of ${BREAK_KINDS.join(', ')}` }]);
+    if (kind !== undefined && !(RECON_BREAK_KINDS as readonly string[]).includes(kind)) {
+      throw validationError([{ field: 'kind', issue: `one of ${RECON_BREAK_KINDS.join(', ')}` }]);
     }
     await this.requireOrg(this.deps.db, orgId);
     return (await repo.listBreaks(this.deps.db, orgId, status ?? null, Math.min(Math.max(limit, 1), 5000), kind ?? null)).map(breakView);

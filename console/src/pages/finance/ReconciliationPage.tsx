@@ -27,6 +27,9 @@ interface Break {
   resolved_by: string | null;
   resolution_note: string | null;
   resolved_at: string | null;
+  /** Payout statement breaks: the payout (its id) and the provider's payout id. */
+  payout_id: string | null;
+  provider_ref: string | null;
 }
 
 const amount = (p: number | null) => (p === null ? '—' : formatPaise(p));
@@ -96,7 +99,9 @@ export function ReconciliationPage({ canResolve }: { canResolve: boolean }) {
         <>
           {b.order_id ? <AppLink to={`/payment-orders/${encodeURIComponent(b.order_id)}`}><code>{b.order_id}</code></AppLink> : null}
           {b.refund_id ? <> Refund <code>{b.refund_id}</code></> : null}
-          {!b.order_id && !b.refund_id ? '—' : null}
+          {b.payout_id ? <AppLink to={`/payouts/${encodeURIComponent(b.payout_id)}`}>Payout <code>{shortId(b.payout_id)}</code></AppLink> : null}
+          {!b.payout_id && b.provider_ref ? <> Provider payout <code>{b.provider_ref}</code></> : null}
+          {!b.order_id && !b.refund_id && !b.payout_id && !b.provider_ref ? '—' : null}
         </>
       ),
     },

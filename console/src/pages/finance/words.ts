@@ -9,11 +9,20 @@ export const MATCH_WORDS: Record<string, string> = {
   DUPLICATE: 'Settled twice',
   UNSETTLED: 'Not settled in time',
   ANOMALY: 'Bad provider data',
+  // A payout account's statement against Tijori's payouts (docs/accounting.md).
+  PAYOUT_NOT_DEBITED: 'Payout paid but not debited',
+  DEBIT_WITHOUT_PAYOUT: 'Debit without a Tijori payout',
+  DEBIT_AMOUNT_MISMATCH: 'Debit differs from the payout',
+  FAILED_BUT_DEBITED: 'Failed payout debited, not credited back',
+  REVERSED_NOT_CREDITED: 'Reversed payout not credited back',
 };
 
 export const matchWords = (m: string): string => MATCH_WORDS[m] ?? m;
 
-export const BREAK_KINDS = ['AMOUNT_MISMATCH', 'UNKNOWN_ORDER', 'NOT_PAID_IN_TIJORI', 'DUPLICATE', 'UNSETTLED'] as const;
+export const BREAK_KINDS = [
+  'AMOUNT_MISMATCH', 'UNKNOWN_ORDER', 'NOT_PAID_IN_TIJORI', 'DUPLICATE', 'UNSETTLED',
+  'PAYOUT_NOT_DEBITED', 'DEBIT_WITHOUT_PAYOUT', 'DEBIT_AMOUNT_MISMATCH', 'FAILED_BUT_DEBITED', 'REVERSED_NOT_CREDITED',
+] as const;
 
 export const providerWords = (p: string): string => (p === 'cashfree' ? 'Cashfree' : p === 'razorpayx' ? 'RazorpayX' : p === 'sandbox' ? 'Sandbox' : p);
 
