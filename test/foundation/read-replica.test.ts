@@ -14,7 +14,7 @@ import { startTestService, type TestClient, type TestService } from '../support/
 import { type ConsoleCaller, consoleCaller, GOOD_PASSWORD, signedInUser } from '../support/console.js';
 import { type PgNode, pgBinariesMissing, removeAll, startPrimary, startStandby } from '../support/pg-cluster.js';
 import { FAST_PAYOUT_ENV, inlineBeneficiary, waitFor } from '../payout/helpers.js';
-import { paidOrder } from '../refunds/helpers.js';
+import { createOrder as createIntent, forceExpiry, intentBody, itemsOnceThere, paidOrder, sandboxPay } from '../refunds/helpers.js';
 
 const skip = pgBinariesMissing();
 let primary: PgNode;
@@ -72,7 +72,7 @@ const consoleList = async (path: string) => {
 };
 
 // Each step below reads back something written after replay stopped: read from the standby it would be missing.
-test('with replay paused: one order or payout, an idempotent replay, a sign-in and money decisions read the primary; the audit log and events lists read the standby', { skip, timeout: 90_000 }, async () => {
+test('with replay paused: one order or payout, an idempotent replay, a sign-in and money decisions read the primary; the audit log, events and review lists read the standby', { skip, timeout: 90_000 }, async () => {
   await standby.query('SELECT pg_wal_replay_pause()');
   try {
     await new Promise((r) => setTimeout(r, 1_200)); // past the lag check's cache: the standby counts as usable
@@ -113,6 +113,13 @@ test('with replay paused: one order or payout, an idempotent replay, a sign-in a
     assert.equal(signIn.status, 200, signIn.text);
     assert.equal((await fresh.call('GET', '/session')).status, 200);
 
+    // A late payment of an expired order: an operations review item, written since the pause.
+    const expired = await createIntent(ts, client, intentBody({ amount_paise: 7_700 }));
+    assert.equal(await forceExpiry(ts, expired.id), 'expired');
+    await sandboxPay(ts, expired.order_id, { callback: true });
+    const [item] = await itemsOnceThere(ts, expired.id);
+    assert.ok(!(await consoleList('/review-items?limit=200')).includes(item!.id), 'review list: from the standby');
+
     // The console's audit log and events lists come from the standby: it has not replayed what was written since the pause.
     assert.ok(!(await consoleList('/events?limit=200')).includes(paid.id), 'events list (the order paid since the pause): from the standby');
     assert.ok(!(await consoleList('/audit-log?limit=200')).includes(late.userId), 'audit log: from the standby');
@@ -120,6 +127,7 @@ test('with replay paused: one order or payout, an idempotent replay, a sign-in a
     await new Promise((r) => setTimeout(r, 1_500));
     assert.ok((await consoleList('/events?limit=200')).includes(paid.id), 'events list: replayed');
     assert.ok((await consoleList('/audit-log?limit=200')).includes(late.userId), 'audit log: replayed');
+    assert.ok((await consoleList('/review-items?limit=200')).includes(item!.id), 'review list: replayed');
   } finally {
     await standby.query('SELECT pg_wal_replay_resume()');
   }
