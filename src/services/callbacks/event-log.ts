@@ -58,15 +58,18 @@ export class EventLogService {
     if (q.cursor !== undefined && !isUuid(q.cursor)) issues.push({ field: 'cursor', issue: 'not a cursor of this list' });
     if (issues.length > 0) throw validationError(issues);
     if (!isUuid(q.orgId) || !(await findOrg(this.deps.db, q.orgId))) throw new AppError('NOT_FOUND', 'No such organization.');
-    const rows = await logRepo.listEvents(this.deps.db, {
-      orgId: q.orgId,
-      kind: q.type,
-      from: q.from,
-      to: q.to,
-      state: q.delivery as DeliveryStateFilter | undefined,
-      beforeId: q.cursor,
-      limit: q.limit + 1,
-    });
+    // A list: from the standby while it is within REPLICA_MAX_LAG_MS (contract §10).
+    const rows = await this.deps.db.replicaReads.read((r) =>
+      logRepo.listEvents(r, {
+        orgId: q.orgId,
+        kind: q.type,
+        from: q.from,
+        to: q.to,
+        state: q.delivery as DeliveryStateFilter | undefined,
+        beforeId: q.cursor,
+        limit: q.limit + 1,
+      }),
+    );
     return rowsPage(
       rows,
       q.limit,

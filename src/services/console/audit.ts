@@ -65,7 +65,8 @@ export class AuditService {
   /** Newest first; `cursor` is the `next_cursor` of the previous page. */
   async list(f: { orgId: string; action?: string; actor?: string; from?: Date; to?: Date; cursor?: string; limit: number }): Promise<{ rows: AuditView[]; next_cursor: string | null }> {
     const beforeId = f.cursor && UUID_RE.test(f.cursor) ? f.cursor : undefined;
-    const rows = await repo.listAudit(this.db, { orgId: f.orgId, action: f.action, actor: f.actor, from: f.from, to: f.to, beforeId, limit: f.limit + 1 });
+    // A list: from the standby while it is within REPLICA_MAX_LAG_MS (contract §10).
+    const rows = await this.db.replicaReads.read((r) => repo.listAudit(r, { orgId: f.orgId, action: f.action, actor: f.actor, from: f.from, to: f.to, beforeId, limit: f.limit + 1 }));
     return rowsPage(
       rows,
       f.limit,

@@ -54,7 +54,8 @@ export class OperationsReviewService {
       throw new AppError('VALIDATION_FAILED', 'The filter is not valid.', { details: [{ field: 'status', issue: `one of ${REVIEW_STATUSES.join(', ')}` }] });
     }
     if ((f.orgId !== undefined && !isUuid(f.orgId)) || (f.orderPk !== undefined && !isUuid(f.orderPk))) return [];
-    const rows = await repo.listItems(this.ctx.db, { orgId: f.orgId, status: f.status as ReviewStatus | undefined, orderPk: f.orderPk, limit: Math.min(Math.max(f.limit ?? 50, 1), 200), openFirst: f.openFirst === true });
+    // A list: from the standby while it is within REPLICA_MAX_LAG_MS (contract §10); each item's order from the primary.
+    const rows = await this.ctx.db.replicaReads.read((r) => repo.listItems(r, { orgId: f.orgId, status: f.status as ReviewStatus | undefined, orderPk: f.orderPk, limit: Math.min(Math.max(f.limit ?? 50, 1), 200), openFirst: f.openFirst === true }));
     return Promise.all(rows.map((r) => this.view(r)));
   }
 
