@@ -38,20 +38,20 @@ test('settle, import, match: fees, GST, refunds, the 91-paise mismatch; the answ
   const got = list[0];
   assert.deepEqual(
     { id: got.provider_settlement_id, utr: got.utr, gross: got.gross_paise, fees: got.fees_paise, tax: got.tax_paise, refunds: got.refunds_paise, adj: got.adjustments_paise, net: got.net_paise, lines: got.lines, breaks: got.breaks, account: got.provider_account_id },
-    { id: s.provider_settlement_id, utr: s.utr, gross: 149_891, fees: 2_998, tax: 540, refunds: 10_000, adj: 0, net: s.net_paise, lines: 3, breaks: 1, account: null },
+    { id: s.provider_settlement_id, utr: s.utr, gross: 149_891, fees: 3_000, tax: 540, refunds: 10_000, adj: 0, net: s.net_paise, lines: 3, breaks: 1, account: null },
   );
   assert.equal(got.net_paise, got.gross_paise - got.fees_paise - got.tax_paise - got.refunds_paise - got.adjustments_paise);
 
   const lines = (await q(t, 'SELECT type, order_reference, refund_reference, amount_paise, fee_paise, tax_paise, match FROM settlement_lines WHERE settlement_id = $1 ORDER BY provider_line_id', [got.settlement_id])).rows;
   assert.deepEqual(lines, [
     { type: 'PAYMENT', order_reference: a.order_id, refund_reference: null, amount_paise: 49_900, fee_paise: 998, tax_paise: 180, match: 'MATCHED' },
-    { type: 'PAYMENT', order_reference: b.order_id, refund_reference: null, amount_paise: 99_991, fee_paise: 2_000, tax_paise: 360, match: 'AMOUNT_MISMATCH' },
+    { type: 'PAYMENT', order_reference: b.order_id, refund_reference: null, amount_paise: 99_991, fee_paise: 2_002, tax_paise: 360, match: 'AMOUNT_MISMATCH' },
     { type: 'REFUND', order_reference: a.order_id, refund_reference: r.refund_id, amount_paise: 10_000, fee_paise: 0, tax_paise: 0, match: 'MATCHED' },
   ]);
 
   // The ledger's "settlement imported" entry, written with the settlement.
   const entry = (await q(t, `SELECT p.account, p.amount_paise FROM ledger_entries e JOIN ledger_postings p ON p.entry_id = e.id WHERE e.kind = 'settlement_imported' AND e.source_id = $1 ORDER BY p.account`, [got.settlement_id])).rows;
-  assert.deepEqual(Object.fromEntries(entry.map((p: any) => [p.account, Number(p.amount_paise)])), { collections_receivable: -(149_891 - 10_000), fees: 2_998, settled: s.net_paise, taxes: 540 });
+  assert.deepEqual(Object.fromEntries(entry.map((p: any) => [p.account, Number(p.amount_paise)])), { collections_receivable: -(149_891 - 10_000), fees: 3_000, settled: s.net_paise, taxes: 540 });
 
   // The break, and its resolution by a reviewer with a note.
   const open = await breaks(t, client.orgId, 'open');
