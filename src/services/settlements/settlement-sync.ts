@@ -20,6 +20,7 @@ import * as repo from '../../store/repos/settlements-repo.js';
 import { newRowId } from '../../store/row-id.js';
 import { checkSettledOrder } from './settlement-check.js';
 import { type ImportCounts, type ImportTarget, importSettlement, isStored, NO_COUNTS } from './settlement-import.js';
+import { sanitizeSettlement } from './settlement-sanitize.js';
 
 /** Pages of one sync at most (a provider that never ends its cursor must not hold the worker). */
 const MAX_PAGES = 500;
@@ -101,14 +102,29 @@ export class SettlementSyncService {
     let cursor: string | null = null;
     for (let page = 0; page < MAX_PAGES; page++) {
       const got = await provider.fetchSettlements({ merchant: t.orgId, since, cursor });
-      for (const s of got.settlements) {
-        const c = await this.importOne(t, s);
+      for (const r of got.rejected ?? []) await this.reject(t, r.providerSettlementId, r.detail);
+      for (const raw of got.settlements) {
+        const clean = sanitizeSettlement(raw);
+        if ('rejected' in clean) {
+          await this.reject(t, raw.providerSettlementId, clean.rejected);
+          continue;
+        }
+        const c = await this.importOne(t, clean.settlement);
         for (const k of Object.keys(total) as Array<keyof ImportCounts>) total[k] += c[k];
       }
       if (got.cursor === null || got.cursor === cursor) break;
       cursor = got.cursor;
     }
     return total;
+  }
+
+  /** A settlement that cannot be stored at all: an anomaly (once), logged and counted; the rest of the window goes on. */
+  private async reject(t: ImportTarget, providerSettlementId: string, detail: string): Promise<void> {
+    const id = providerSettlementId.slice(0, 200);
+    const fresh = await repo.insertAnomaly(this.deps.db, { id: newRowId(), org_id: t.orgId, provider_account_id: t.providerAccountId, provider_settlement_id: id, provider_line_id: '', kind: 'BAD_DATA', detail });
+    if (!fresh) return;
+    this.anomaliesTotal.inc({ provider: t.provider, kind: 'BAD_DATA' });
+    this.log.warn({ org_id: t.orgId, provider_account_id: t.providerAccountId, provider_settlement_id: id, kind: 'BAD_DATA', detail }, 'settlement anomaly: bad provider data, settlement not stored');
   }
 
   private async importOne(t: ImportTarget, s: ProviderSettlement): Promise<ImportCounts> {
