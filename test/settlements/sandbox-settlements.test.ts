@@ -23,8 +23,8 @@ test('settle, import, match: fees, GST, refunds, the 91-paise mismatch; the answ
   assert.deepEqual(Object.keys(s).sort(), ['lines', 'net_paise', 'provider_settlement_id', 'utr']);
   assert.equal(s.utr.length, 16);
   assert.equal(s.lines, 3);
-  // 49 900: fee 998, GST 180 (179.64); 100 091 settled as 99 991: fee 2 000 (1 999.82), GST 360; refund 10 000 deducted.
-  assert.equal(s.net_paise, 49_900 + 99_991 - 998 - 180 - 2_000 - 360 - 10_000);
+  // 49 900: fee 998, GST 180 (179.64); 100 091 settled as 99 991: fee 2 002 (2 % of 100 091 as paid: 2 001.82), GST 360; refund 10 000 deducted.
+  assert.equal(s.net_paise, 49_900 + 99_991 - 998 - 180 - 2_002 - 360 - 10_000);
   assert.deepEqual(await settle(t, client.orgId), { settlements: [] }, 'nothing is settled twice');
 
   assert.deepEqual(await sync(t, client.orgId), { settlements_new: 1, lines_new: 3, matched: 2, breaks: 1 });
@@ -105,4 +105,21 @@ test('org set --settlement-expected-days: 1 to 30, default 3; the answer is the 
   const api = await t.admin('POST', `/orgs/${c3.orgId}/settings`, { settlement_expected_days: 31 });
   assert.equal(api.status, 422, api.text);
   assert.equal((await q(t, 'SELECT settlement_expected_days FROM organizations WHERE id = $1', [c3.orgId])).rows[0].settlement_expected_days, 7);
+});
+
+test('ledger verify computes the settlement side from the stored lines: totals that disagree with them are a mismatch', async () => {
+  const { t } = w;
+  const c = await t.createClient({ rateLimit: 100_000 });
+  await paid(t, c, 20_000);
+  await settle(t, c.orgId);
+  await sync(t, c.orgId);
+  const clean = await cli(t, 'ledger', 'verify', '--org', c.orgId);
+  assert.deepEqual([clean.balanced, clean.mismatches], [true, []]);
+  // A stored line that no longer adds up to the totals the import posted (a write behind the import).
+  await q(t, "UPDATE settlement_lines SET fee_paise = fee_paise + 5 WHERE org_id = $1 AND type = 'PAYMENT'", [c.orgId]);
+  const v = await cli(t, 'ledger', 'verify', '--org', c.orgId);
+  assert.deepEqual(
+    v.mismatches.map((m: any) => [m.account, m.records_paise - m.journal_paise]).sort(),
+    [['fees', 5], ['settled', -5]],
+  );
 });
