@@ -32,14 +32,16 @@ test('every builder gives a balanced entry of known accounts', () => {
 
 test('a confirmed collection, a partial refund and a settlement: collections_receivable holds what §9 says', () => {
   // Two collections of 1,000.00 and 499.91, a refund of 200.00 of the first, then a settlement of both
-  // payments (gross 1,499.91, fee 2 % = 30.00, GST 18 % = 5.40, refund 200.00 deducted).
+  // payments by the sandbox's rules: 499.91 ends in 91 paise, so it settles as 498.91 (gross 1,498.91);
+  // fees 2 % of each payment as paid = 20.00 + 10.00, GST 18 % = 3.60 + 1.80; refund 200.00 deducted.
   const c1 = collectionConfirmed(100_000).postings;
   const c2 = collectionConfirmed(49_991).postings;
   const r = refundCompleted(20_000).postings;
   assert.deepEqual(balances(c1, c2, r), { collections_receivable: 129_991, collections: -149_991, refunds: 20_000 });
-  const s = settlementImported({ grossPaise: 149_991, feesPaise: 3_000, taxPaise: 540, refundsPaise: 20_000, adjustmentsPaise: 0, netPaise: 126_451 }).postings;
-  // confirmed − refunds − (gross − refunds deducted) = 149,991 − 20,000 − 129,991 = 0: all settled.
-  assert.deepEqual(balances(c1, c2, r, s), { collections: -149_991, refunds: 20_000, settled: 126_451, fees: 3_000, taxes: 540 });
+  const s = settlementImported({ grossPaise: 149_891, feesPaise: 3_000, taxPaise: 540, refundsPaise: 20_000, adjustmentsPaise: 0, netPaise: 126_351 }).postings;
+  // confirmed − refunds − (gross − refunds deducted) = 149,991 − 20,000 − 129,891 = 100: the 1.00 the
+  // PSP settled short stays receivable (and the line is an AMOUNT_MISMATCH break).
+  assert.deepEqual(balances(c1, c2, r, s), { collections_receivable: 100, collections: -149_991, refunds: 20_000, settled: 126_351, fees: 3_000, taxes: 540 });
 });
 
 test('a settlement of part of what was collected leaves the rest receivable', () => {

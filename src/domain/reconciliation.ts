@@ -19,7 +19,8 @@ export type LineType = (typeof LINE_TYPES)[number];
 /** A line's outcome: MATCHED, the break it is, or ANOMALY (bad provider data: never matched, never moves an order). */
 export type LineMatch = 'MATCHED' | Exclude<BreakKind, 'UNSETTLED'> | 'ANOMALY';
 
-export const ANOMALY_KINDS = ['NEGATIVE_AMOUNT', 'UNKNOWN_LINE_TYPE', 'TOTALS_MISMATCH', 'NOT_INR'] as const;
+/** BAD_DATA: a field the provider sent that cannot be read or stored (an amount that is no amount, an id too long, a repeated line). */
+export const ANOMALY_KINDS = ['NEGATIVE_AMOUNT', 'UNKNOWN_LINE_TYPE', 'TOTALS_MISMATCH', 'NOT_INR', 'BAD_DATA'] as const;
 export type AnomalyKind = (typeof ANOMALY_KINDS)[number];
 
 /** Days a confirmed collection may wait for its settlement before it is an UNSETTLED break (organization setting). */
@@ -42,6 +43,8 @@ export interface LineFacts {
   feePaise: number;
   taxPaise: number;
   currency: string;
+  /** Why the provider's data of this line cannot be used as sent (set by the reader or the sanitizer); absent: readable. */
+  invalid?: string | null | undefined;
 }
 
 export interface Totals {
@@ -60,6 +63,7 @@ export function isLineType(t: string): t is LineType {
 /** The bad data of one line (empty: sound). */
 export function lineAnomalies(l: LineFacts): Array<{ kind: AnomalyKind; detail: string }> {
   const out: Array<{ kind: AnomalyKind; detail: string }> = [];
+  if (l.invalid) out.push({ kind: 'BAD_DATA', detail: l.invalid });
   if (!isLineType(l.type)) out.push({ kind: 'UNKNOWN_LINE_TYPE', detail: `line type ${JSON.stringify(l.type.slice(0, 40))} is none of ${LINE_TYPES.join(', ')}` });
   if (l.amountPaise < 0 || l.feePaise < 0 || l.taxPaise < 0) out.push({ kind: 'NEGATIVE_AMOUNT', detail: `amount ${l.amountPaise}, fee ${l.feePaise}, tax ${l.taxPaise} paise: none may be negative` });
   if (l.currency !== 'INR') out.push({ kind: 'NOT_INR', detail: `currency ${JSON.stringify(l.currency.slice(0, 10))}, not INR` });

@@ -144,6 +144,8 @@ export interface ProviderSettlementLine {
   feePaise: number;
   taxPaise: number;
   currency: string;
+  /** Why this line's data cannot be used as the provider sent it (an unreadable amount, an id too long): an anomaly, never matched. */
+  invalid?: string | null;
 }
 
 export const SETTLEMENT_LINE_TYPES = ['PAYMENT', 'REFUND', 'ADJUSTMENT', 'CHARGEBACK'] as const;
@@ -169,10 +171,14 @@ export interface ProviderSettlement {
   /** What the provider states of the fees and taxes alone, when it states those and not the rest (Cashfree). */
   charges: { feesPaise: number; taxPaise: number } | null;
   lines: ProviderSettlementLine[];
+  /** Bad data of the settlement itself (an unreadable date, a UTR too long): anomalies of the settlement, its lines still matched. */
+  problems?: string[];
 }
 
 export interface SettlementPage {
   settlements: ProviderSettlement[];
+  /** Settlements that cannot be stored at all (no usable id): recorded as anomalies, the rest of the window imported. */
+  rejected?: Array<{ providerSettlementId: string; detail: string }>;
   /** Where the next page starts; null on the last one. */
   cursor: string | null;
 }

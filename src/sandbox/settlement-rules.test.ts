@@ -40,8 +40,9 @@ test('a payment line: fee and GST; an amount ending in 91 paise settles 100 pais
   });
   const short = paymentLine({ collectionReference: 'O2', providerReference: 'P2', paidPaise: 100_091 });
   assert.equal(short.amountPaise, 99_991);
-  assert.equal(short.feePaise, 2_000); // 1999.82
-  assert.equal(short.taxPaise, 360);
+  // §9: the fee is 2 % of the payment as paid (2001.82), not of the shortened amount (1999.82 → 2000).
+  assert.equal(short.feePaise, 2_002);
+  assert.equal(short.taxPaise, 360); // 360.36
   // 191 paise ends in 91 too.
   assert.equal(paymentLine({ collectionReference: 'O3', providerReference: 'P3', paidPaise: 191 }).amountPaise, 91);
 });
@@ -55,4 +56,15 @@ test('settlement totals: refunds deducted with no fee, net = gross − fees − 
   assert.equal(lines[2]!.feePaise, 0);
   // GST per line: 180 on the fee of 998 and 1 on the fee of 3 (0.54), not 18 % of the summed fees.
   assert.deepEqual(settlementTotals(lines), { gross: 50_025, fees: 1_001, tax: 181, refunds: 10_000, adjustments: 0, net: 50_025 - 1_001 - 181 - 10_000 });
+});
+
+test('the worked example of docs/accounting.md: 1,000.00 and 499.91 paid, 200.00 refunded, one settlement', () => {
+  const lines = [
+    paymentLine({ collectionReference: 'O1', providerReference: 'P1', paidPaise: 100_000 }),
+    paymentLine({ collectionReference: 'O2', providerReference: 'P2', paidPaise: 49_991 }),
+    refundLine({ collectionReference: 'O1', refundReference: 'R1', providerReference: 'X1', amountPaise: 20_000 }),
+  ];
+  // 499.91 settles as 498.91; its fee is 2 % of 499.91 = 9.9982 → 10.00, GST 1.80.
+  assert.deepEqual(lines[1]!.amountPaise, 49_891);
+  assert.deepEqual(settlementTotals(lines), { gross: 149_891, fees: 3_000, tax: 540, refunds: 20_000, adjustments: 0, net: 126_351 });
 });

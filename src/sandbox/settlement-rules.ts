@@ -49,11 +49,11 @@ export interface SettlementTotals {
   net: number;
 }
 
-/** The line of a payment: what is settled for it (short by 100 paise for a `…91` amount) and its fee and GST. */
+/** The line of a payment: what is settled for it (short by 100 paise for a `…91` amount) and its fee and GST (on the amount paid). */
 export function paymentLine(p: PaymentToSettle): SettlementLineDraft {
   const amount = p.paidPaise % 100 === SANDBOX_SHORT_SETTLED_SUFFIX ? p.paidPaise - SANDBOX_SHORT_BY_PAISE : p.paidPaise;
-  // The fee is charged on what the line settles, so each line is consistent on its own.
-  const fee = percentHalfUp(amount, SANDBOX_FEE_PERCENT);
+  // §9: "fee 2% of each payment": of the payment as it was paid; only the settled amount is short.
+  const fee = percentHalfUp(p.paidPaise, SANDBOX_FEE_PERCENT);
   return { type: 'PAYMENT', collectionReference: p.collectionReference, refundReference: null, providerReference: p.providerReference, amountPaise: amount, feePaise: fee, taxPaise: percentHalfUp(fee, SANDBOX_GST_PERCENT) };
 }
 

@@ -27,6 +27,10 @@ export interface ReconEvent {
   /** The settlement's stated charges (service_charge, service_tax), the same on each of its events. */
   settlementFeePaise: number;
   settlementTaxPaise: number;
+  /** Sent as event_amount instead of the amount (bad provider data: e.g. "1.234"). */
+  amountLiteral?: string;
+  /** Sent as settlement_date and settlement_initiated_on instead of the real date (which still chooses the window). */
+  settlementDateText?: string;
 }
 
 export interface SettleOptions {
@@ -86,8 +90,8 @@ function item(e: ReconEvent): string {
     customer_details: null,
     payment_details: e.cf_payment_id ? { payment_amount: '$a', payment_currency: e.currency, bank_reference: null, payment_time: e.settlement_date, payment_mode: 'UPI', payment_service_charge: '$f', payment_service_tax: '$t', cf_payment_id: String(e.cf_payment_id), status: 'SUCCESS' } : null,
     settlement_details: {
-      cf_settlement_id: String(e.cf_settlement_id), settlement_date: e.settlement_date, utr: e.utr, service_charge: '$sf', service_tax: '$st', settlement_charge: '0.00', settlement_tax: '0.00',
-      settlement_type: 'NORMAL_SETTLEMENT', settlement_initiated_on: e.settlement_date, payment_from: null, payment_till: null, reason: null, remarks: null,
+      cf_settlement_id: String(e.cf_settlement_id), settlement_date: e.settlementDateText ?? e.settlement_date, utr: e.utr, service_charge: '$sf', service_tax: '$st', settlement_charge: '0.00', settlement_tax: '0.00',
+      settlement_type: 'NORMAL_SETTLEMENT', settlement_initiated_on: e.settlementDateText ?? e.settlement_date, payment_from: null, payment_till: null, reason: null, remarks: null,
     },
     dispute_details: null,
     refund_details: e.refund_id ? { refund_processed_at: e.settlement_date, refund_arn: null, refund_note: null, refund_id: e.refund_id } : null,
@@ -96,7 +100,7 @@ function item(e: ReconEvent): string {
   const lit: Record<string, number> = { $a: e.amountPaise, $f: e.feePaise, $t: e.taxPaise, $sf: e.settlementFeePaise, $st: e.settlementTaxPaise };
   // settlement_charge/tax are literal 0.00 in the simulator.
   text = text.split('"0.00"').join('0.00');
-  for (const [k, v] of Object.entries(lit)) text = text.split(JSON.stringify(k)).join(rupeeLiteral(v));
+  for (const [k, v] of Object.entries(lit)) text = text.split(JSON.stringify(k)).join(k === '$a' && e.amountLiteral !== undefined ? e.amountLiteral : rupeeLiteral(v));
   return text;
 }
 

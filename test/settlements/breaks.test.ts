@@ -56,11 +56,32 @@ test('NOT_PAID_IN_TIJORI: a late payment of an EXPIRED order goes to operations 
   assert.deepEqual(items, [{ kind: 'late_confirmation', status: 'open' }]);
 });
 
+for (const closed of ['FAILED', 'CANCELLED'] as const) {
+  test(`NOT_PAID_IN_TIJORI after the live check: a settled payment of a ${closed} order goes to operations review; the order stays ${closed}`, async () => {
+    const { t } = w;
+    const c = await t.createClient({});
+    const o = await createOrder(t, c, intentBody({ amount_paise: 8_900 }));
+    // Tijori closed the order (a provider terminal failure reported earlier, or a merchant cancel); the PSP then took the payment.
+    await q(t, 'UPDATE payment_orders SET status = $2 WHERE id = $1', [o.id, closed]);
+    await sandboxPay(t, o.order_id, { callback: false });
+    await settle(t, c.orgId);
+    assert.deepEqual(await sync(t, c.orgId), { settlements_new: 1, lines_new: 1, matched: 0, breaks: 1 });
+    assert.equal((await q(t, 'SELECT status FROM payment_orders WHERE id = $1', [o.id])).rows[0].status, closed);
+    const checks = (await q(t, "SELECT answer FROM provider_checks WHERE subject_id = $1 AND reason = 'settlement_check'", [o.id])).rows;
+    assert.deepEqual(checks.map((x: any) => x.answer), ['SUCCESS'], 'the live provider check ran before the break');
+    const [b] = await breaks(t, c.orgId);
+    assert.equal(b.kind, 'NOT_PAID_IN_TIJORI');
+    const items = (await q(t, 'SELECT kind, status FROM review_items WHERE order_pk = $1', [o.id])).rows;
+    assert.deepEqual(items, [{ kind: 'late_confirmation', status: 'open' }]);
+  });
+}
+
 test('UNSETTLED: a confirmed collection in no settlement after settlement_expected_days', async () => {
   const { t } = w;
   const c = await t.createClient({});
   const o = await paid(t, c, 6_600);
   await q(t, "UPDATE payment_orders SET confirmed_at = now() - interval '4 days' WHERE id = $1", [o.id]);
+  await q(t, "UPDATE organizations SET settlements_from = now() - interval '10 days' WHERE id = $1", [c.orgId]); // as if set up before
   await cli(t, 'org', 'set', '--org', c.orgId, '--settlement-expected-days', '5');
   await sync(t, c.orgId);
   assert.deepEqual(await breaks(t, c.orgId), [], 'within 5 days: no break');

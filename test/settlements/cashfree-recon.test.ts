@@ -115,3 +115,37 @@ test('bad provider data never changes an order: stored as anomalies, logged, cou
   assert.equal(v.body.data.balanced, true);
   assert.deepEqual(v.body.data.mismatches, []);
 });
+
+test('bad provider data in one answer is never a 5xx nor a stuck sync: repeated, over-long and unreadable items are anomalies of their lines', async () => {
+  sim.reconMaxPage = 1_000;
+  const good = await paidAtCashfree(12_300);
+  const odd = await paidAtCashfree(45_600);
+  const id = sim.settle();
+  const events = sim.reconEvents.filter((e) => e.cf_settlement_id === id);
+  const goodEvent = events.find((e) => e.order_id === good.order_id)!;
+  const oddEvent = events.find((e) => e.order_id === odd.order_id)!;
+  oddEvent.amountLiteral = '456.001'; // three decimals: no amount in rupees
+  for (const e of events) {
+    e.utr = `U${'9'.repeat(80)}`; // longer than any UTR
+    e.settlementDateText = 'yesterday-ish';
+  }
+  // The cursor drifted: the same event sent twice; and an event whose ids are far too long.
+  sim.reconEvents.push({ ...goodEvent }, { ...goodEvent, event_id: `E${'7'.repeat(150)}`, order_id: `PO${'X'.repeat(150)}`, cf_payment_id: null });
+
+  const r = await syncAccount();
+  assert.deepEqual(r, { settlements_new: 1, lines_new: 3, matched: 1, breaks: 2 }, 'the repeated event stored once; the readable payment matches');
+  const s = (await q(t, 'SELECT utr, settled_at FROM settlements WHERE provider_settlement_id = $1', [String(id)])).rows[0];
+  assert.equal(s.utr, null, 'a UTR too long is not stored');
+  const lines = (await q(t, 'SELECT order_reference, match, amount_paise, char_length(provider_line_id) AS idlen FROM settlement_lines l JOIN settlements s ON s.id = l.settlement_id WHERE s.provider_settlement_id = $1 ORDER BY match, idlen', [String(id)])).rows;
+  assert.deepEqual(lines.map((l: any) => [l.match, l.idlen, l.order_reference?.length]), [
+    ['ANOMALY', String(oddEvent.event_id).length, odd.order_id.length],
+    ['ANOMALY', 100, 100],
+    ['MATCHED', String(goodEvent.event_id).length, good.order_id.length],
+  ]);
+  const found = await anomalies(id);
+  assert.ok(found.filter((a: any) => a.kind === 'BAD_DATA').length >= 3, JSON.stringify(found));
+  assert.ok(found.some((a: any) => a.kind === 'BAD_DATA' && a.provider_line_id === oddEvent.event_id), 'the unreadable amount is an anomaly of its line');
+  assert.equal((await q(t, 'SELECT status FROM payment_orders WHERE id = $1', [odd.id])).rows[0].status, 'PAID', 'no order changed');
+  // The next round is not stuck on the same answer.
+  assert.deepEqual(await syncAccount(), { settlements_new: 0, lines_new: 0, matched: 0, breaks: 0 });
+});

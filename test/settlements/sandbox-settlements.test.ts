@@ -23,8 +23,8 @@ test('settle, import, match: fees, GST, refunds, the 91-paise mismatch; the answ
   assert.deepEqual(Object.keys(s).sort(), ['lines', 'net_paise', 'provider_settlement_id', 'utr']);
   assert.equal(s.utr.length, 16);
   assert.equal(s.lines, 3);
-  // 49 900: fee 998, GST 180 (179.64); 100 091 settled as 99 991: fee 2 000 (1 999.82), GST 360; refund 10 000 deducted.
-  assert.equal(s.net_paise, 49_900 + 99_991 - 998 - 180 - 2_000 - 360 - 10_000);
+  // 49 900: fee 998, GST 180 (179.64); 100 091 settled as 99 991: fee 2 002 (2 % of 100 091 as paid: 2 001.82), GST 360; refund 10 000 deducted.
+  assert.equal(s.net_paise, 49_900 + 99_991 - 998 - 180 - 2_002 - 360 - 10_000);
   assert.deepEqual(await settle(t, client.orgId), { settlements: [] }, 'nothing is settled twice');
 
   assert.deepEqual(await sync(t, client.orgId), { settlements_new: 1, lines_new: 3, matched: 2, breaks: 1 });
@@ -38,20 +38,20 @@ test('settle, import, match: fees, GST, refunds, the 91-paise mismatch; the answ
   const got = list[0];
   assert.deepEqual(
     { id: got.provider_settlement_id, utr: got.utr, gross: got.gross_paise, fees: got.fees_paise, tax: got.tax_paise, refunds: got.refunds_paise, adj: got.adjustments_paise, net: got.net_paise, lines: got.lines, breaks: got.breaks, account: got.provider_account_id },
-    { id: s.provider_settlement_id, utr: s.utr, gross: 149_891, fees: 2_998, tax: 540, refunds: 10_000, adj: 0, net: s.net_paise, lines: 3, breaks: 1, account: null },
+    { id: s.provider_settlement_id, utr: s.utr, gross: 149_891, fees: 3_000, tax: 540, refunds: 10_000, adj: 0, net: s.net_paise, lines: 3, breaks: 1, account: null },
   );
   assert.equal(got.net_paise, got.gross_paise - got.fees_paise - got.tax_paise - got.refunds_paise - got.adjustments_paise);
 
   const lines = (await q(t, 'SELECT type, order_reference, refund_reference, amount_paise, fee_paise, tax_paise, match FROM settlement_lines WHERE settlement_id = $1 ORDER BY provider_line_id', [got.settlement_id])).rows;
   assert.deepEqual(lines, [
     { type: 'PAYMENT', order_reference: a.order_id, refund_reference: null, amount_paise: 49_900, fee_paise: 998, tax_paise: 180, match: 'MATCHED' },
-    { type: 'PAYMENT', order_reference: b.order_id, refund_reference: null, amount_paise: 99_991, fee_paise: 2_000, tax_paise: 360, match: 'AMOUNT_MISMATCH' },
+    { type: 'PAYMENT', order_reference: b.order_id, refund_reference: null, amount_paise: 99_991, fee_paise: 2_002, tax_paise: 360, match: 'AMOUNT_MISMATCH' },
     { type: 'REFUND', order_reference: a.order_id, refund_reference: r.refund_id, amount_paise: 10_000, fee_paise: 0, tax_paise: 0, match: 'MATCHED' },
   ]);
 
   // The ledger's "settlement imported" entry, written with the settlement.
   const entry = (await q(t, `SELECT p.account, p.amount_paise FROM ledger_entries e JOIN ledger_postings p ON p.entry_id = e.id WHERE e.kind = 'settlement_imported' AND e.source_id = $1 ORDER BY p.account`, [got.settlement_id])).rows;
-  assert.deepEqual(Object.fromEntries(entry.map((p: any) => [p.account, Number(p.amount_paise)])), { collections_receivable: -(149_891 - 10_000), fees: 2_998, settled: s.net_paise, taxes: 540 });
+  assert.deepEqual(Object.fromEntries(entry.map((p: any) => [p.account, Number(p.amount_paise)])), { collections_receivable: -(149_891 - 10_000), fees: 3_000, settled: s.net_paise, taxes: 540 });
 
   // The break, and its resolution by a reviewer with a note.
   const open = await breaks(t, client.orgId, 'open');
@@ -105,4 +105,21 @@ test('org set --settlement-expected-days: 1 to 30, default 3; the answer is the 
   const api = await t.admin('POST', `/orgs/${c3.orgId}/settings`, { settlement_expected_days: 31 });
   assert.equal(api.status, 422, api.text);
   assert.equal((await q(t, 'SELECT settlement_expected_days FROM organizations WHERE id = $1', [c3.orgId])).rows[0].settlement_expected_days, 7);
+});
+
+test('ledger verify computes the settlement side from the stored lines: totals that disagree with them are a mismatch', async () => {
+  const { t } = w;
+  const c = await t.createClient({ rateLimit: 100_000 });
+  await paid(t, c, 20_000);
+  await settle(t, c.orgId);
+  await sync(t, c.orgId);
+  const clean = await cli(t, 'ledger', 'verify', '--org', c.orgId);
+  assert.deepEqual([clean.balanced, clean.mismatches], [true, []]);
+  // A stored line that no longer adds up to the totals the import posted (a write behind the import).
+  await q(t, "UPDATE settlement_lines SET fee_paise = fee_paise + 5 WHERE org_id = $1 AND type = 'PAYMENT'", [c.orgId]);
+  const v = await cli(t, 'ledger', 'verify', '--org', c.orgId);
+  assert.deepEqual(
+    v.mismatches.map((m: any) => [m.account, m.records_paise - m.journal_paise]).sort(),
+    [['fees', 5], ['settled', -5]],
+  );
 });

@@ -51,7 +51,15 @@ const ReconItem = Type.Object({
     service_tax: Opt(Type.Number()),
   }),
 });
-const ReconAnswer = Type.Object({ cursor: Opt(Type.String()), limit: Opt(Type.Integer()), data: Opt(Type.Array(ReconItem)) });
+// The answer's frame is decoded whole; each item on its own (an item that does not fit is an anomaly of its line, not a failed window).
+const ReconAnswer = Type.Object({ cursor: Opt(Type.String()), limit: Opt(Type.Integer()), data: Opt(Type.Array(Type.Unknown())) });
+/** What of an item that does not fit its shape still names its settlement and event. */
+const ItemIds = Type.Object({
+  event_details: Type.Object({ event_id: Id, event_type: Opt(Type.String()), event_currency: Opt(Type.String()) }),
+  settlement_details: Type.Object({ cf_settlement_id: Id }),
+  order_details: Opt(Type.Object({ order_id: Opt(Type.String()) })),
+  refund_details: Opt(Type.Object({ refund_id: Opt(Type.String()) })),
+});
 type Item = Static<typeof ReconItem>;
 
 const SIGNED_DECIMAL = /^(-?)(0|[1-9]\d{0,12})(?:\.(\d{1,2}))?$/;
@@ -84,19 +92,56 @@ function cfDate(d: Date): string {
   return `${d.toISOString().slice(0, 19)}Z`;
 }
 
+/** One item read: its settlement and line; a line whose amounts cannot be read is kept with zero amounts, marked invalid. */
+type ReadItem = { settlementId: string; details: Item['settlement_details'] | null; line: ProviderSettlementLine };
+
 function toLine(i: Item): ProviderSettlementLine {
   const e = i.event_details;
-  return {
+  const line: ProviderSettlementLine = {
     lineId: String(e.event_id),
     type: lineType(e.event_type),
     orderReference: i.order_details?.order_id ?? null,
     refundReference: i.refund_details?.refund_id ?? null,
     providerPaymentId: i.payment_details?.cf_payment_id !== undefined && i.payment_details.cf_payment_id !== null ? String(i.payment_details.cf_payment_id) : null,
-    amountPaise: signedRupeesToPaise(e.event_amount, 'event_amount'),
-    feePaise: e.event_service_charge === undefined || e.event_service_charge === null ? 0 : signedRupeesToPaise(e.event_service_charge, 'event_service_charge'),
-    taxPaise: e.event_service_tax === undefined || e.event_service_tax === null ? 0 : signedRupeesToPaise(e.event_service_tax, 'event_service_tax'),
+    amountPaise: 0,
+    feePaise: 0,
+    taxPaise: 0,
     currency: e.event_currency,
   };
+  try {
+    line.amountPaise = signedRupeesToPaise(e.event_amount, 'event_amount');
+    line.feePaise = e.event_service_charge === undefined || e.event_service_charge === null ? 0 : signedRupeesToPaise(e.event_service_charge, 'event_service_charge');
+    line.taxPaise = e.event_service_tax === undefined || e.event_service_tax === null ? 0 : signedRupeesToPaise(e.event_service_tax, 'event_service_tax');
+  } catch (err) {
+    if (!(err instanceof ProviderError)) throw err;
+    return { ...line, amountPaise: 0, feePaise: 0, taxPaise: 0, invalid: err.message };
+  }
+  return line;
+}
+
+/** An item read, or (not fitting its shape) the line it names marked invalid; null when it does not even name its settlement and event. */
+function readItem(raw: unknown): ReadItem | null {
+  try {
+    const i = decodeAnswer(ReconItem, raw, 'a cashfree settlement recon item');
+    return { settlementId: String(i.settlement_details.cf_settlement_id), details: i.settlement_details, line: toLine(i) };
+  } catch (err) {
+    if (!(err instanceof ProviderError)) throw err;
+    let ids: Static<typeof ItemIds>;
+    try {
+      ids = decodeAnswer(ItemIds, raw, 'a cashfree settlement recon item');
+    } catch {
+      return null;
+    }
+    const e = ids.event_details;
+    return {
+      settlementId: String(ids.settlement_details.cf_settlement_id),
+      details: null,
+      line: {
+        lineId: String(e.event_id), type: lineType(e.event_type ?? 'UNREADABLE'), orderReference: ids.order_details?.order_id ?? null, refundReference: ids.refund_details?.refund_id ?? null,
+        providerPaymentId: null, amountPaise: 0, feePaise: 0, taxPaise: 0, currency: e.event_currency ?? 'INR', invalid: err.message,
+      },
+    };
+  }
 }
 
 export async function fetchCashfreeSettlements(client: CashfreeClient, apiVersion: string, q: { since: Date | null; now?: Date }): Promise<SettlementPage> {
@@ -105,7 +150,7 @@ export async function fetchCashfreeSettlements(client: CashfreeClient, apiVersio
   }
   const now = q.now ?? new Date();
   const filters = { start_date: cfDate(q.since ?? new Date(now.getTime() - FIRST_SYNC_LOOKBACK_MS)), end_date: cfDate(now) };
-  const items: Item[] = [];
+  const items: unknown[] = [];
   let cursor: string | null = null;
   for (let page = 0; page < MAX_PAGES; page++) {
     const a = await client.call('POST', '/settlement/recon', { body: JSON.stringify({ pagination: { limit: RECON_PAGE_LIMIT, cursor }, filters }) });
@@ -116,27 +161,46 @@ export async function fetchCashfreeSettlements(client: CashfreeClient, apiVersio
     if (next === null || next === cursor || (body.data ?? []).length === 0) break;
     cursor = next;
   }
-  const bySettlement = new Map<string, Item[]>();
-  for (const i of items) {
-    const id = String(i.settlement_details.cf_settlement_id);
-    bySettlement.set(id, [...(bySettlement.get(id) ?? []), i]);
+  const bySettlement = new Map<string, ReadItem[]>();
+  const rejected: Array<{ providerSettlementId: string; detail: string }> = [];
+  for (const raw of items) {
+    const r = readItem(raw);
+    if (r === null) {
+      rejected.push({ providerSettlementId: '', detail: 'a cashfree settlement recon item names no cf_settlement_id and event_id: skipped' });
+      continue;
+    }
+    bySettlement.set(r.settlementId, [...(bySettlement.get(r.settlementId) ?? []), r]);
   }
   const settlements: ProviderSettlement[] = [];
   for (const [id, group] of bySettlement) {
-    const d = group[0]!.settlement_details;
-    const when = d.settlement_date ?? d.settlement_initiated_on ?? null;
-    const settledAt = when ? new Date(when) : now;
-    if (Number.isNaN(settledAt.getTime())) throw new ProviderError(`cashfree settlement recon: settlement_date ${String(when)} is not a timestamp`, false);
+    const problems: string[] = [];
+    const d = group.find((g) => g.details !== null)?.details ?? null;
+    const when = d?.settlement_date ?? d?.settlement_initiated_on ?? null;
+    let settledAt = when ? new Date(when) : now;
+    if (Number.isNaN(settledAt.getTime())) {
+      problems.push(`settlement_date ${JSON.stringify(String(when).slice(0, 40))} is not a timestamp: the time of the sync is kept instead`);
+      settledAt = now;
+    }
+    let charges: { feesPaise: number; taxPaise: number } | null = null;
+    if (d && typeof d.service_charge === 'number' && typeof d.service_tax === 'number') {
+      try {
+        // The settlement's own charges, to check its lines against (they must add up to these).
+        charges = { feesPaise: signedRupeesToPaise(d.service_charge, 'service_charge'), taxPaise: signedRupeesToPaise(d.service_tax, 'service_tax') };
+      } catch (err) {
+        if (!(err instanceof ProviderError)) throw err;
+        problems.push(err.message);
+      }
+    }
     settlements.push({
       providerSettlementId: id,
-      utr: d.utr ?? null,
+      utr: d?.utr ?? null,
       settledAt,
-      currency: group[0]!.event_details.event_currency,
+      currency: group[0]!.line.currency,
       totals: null,
-      // The settlement's own charges, to check its lines against (they must add up to these).
-      charges: typeof d.service_charge !== 'number' || typeof d.service_tax !== 'number' ? null : { feesPaise: signedRupeesToPaise(d.service_charge, 'service_charge'), taxPaise: signedRupeesToPaise(d.service_tax, 'service_tax') },
-      lines: group.map(toLine),
+      charges,
+      lines: group.map((g) => g.line),
+      ...(problems.length > 0 ? { problems } : {}),
     });
   }
-  return { settlements, cursor: null };
+  return { settlements, cursor: null, ...(rejected.length > 0 ? { rejected } : {}) };
 }

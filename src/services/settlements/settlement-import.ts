@@ -77,6 +77,7 @@ export async function importSettlement(db: Db, t: ImportTarget, s: ProviderSettl
   const found = (providerLineId: string, kind: AnomalyKind, detail: string) => anomalies.push({ providerSettlementId: s.providerSettlementId, providerLineId, kind, detail });
   const lineFacts = s.lines.map((l) => ({ ...l, type: isLineType(l.type) ? l.type : 'ADJUSTMENT', reportedType: l.type }));
   for (const l of s.lines) for (const a of lineAnomalies(l)) found(l.lineId, a.kind, a.detail);
+  for (const p of s.problems ?? []) found('', 'BAD_DATA', p);
   if (s.currency !== 'INR') found('', 'NOT_INR', `settlement currency ${JSON.stringify(s.currency.slice(0, 10))}, not INR`);
   const { totals, differences } = totalsOf(s, totalsOfLines(lineFacts));
   if (differences.length > 0) found('', 'TOTALS_MISMATCH', differences.join('; '));

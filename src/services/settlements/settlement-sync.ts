@@ -4,8 +4,9 @@
  * asks the provider for the settlements made since a day before the newest one stored (an overlap:
  * the import is idempotent), page by page with the provider's cursor; before a settlement is
  * stored, every settled payment of an order Tijori does not hold as confirmed gets the normal
- * provider status check (settlement-check.ts). Then the organization's confirmed collections in no
- * settlement after `settlement_expected_days` become UNSETTLED breaks.
+ * provider status check (settlement-check.ts). Then that account's confirmed collections in no
+ * settlement after `settlement_expected_days` become UNSETTLED breaks (only for an account whose
+ * sync succeeded; only orders confirmed since the organization's `settlements_from`).
  */
 import { AppError, notFound } from '../../domain/errors.js';
 import { isConfirmedOrder } from '../../domain/reconciliation.js';
@@ -19,12 +20,13 @@ import * as repo from '../../store/repos/settlements-repo.js';
 import { newRowId } from '../../store/row-id.js';
 import { checkSettledOrder } from './settlement-check.js';
 import { type ImportCounts, type ImportTarget, importSettlement, isStored, NO_COUNTS } from './settlement-import.js';
+import { sanitizeSettlement } from './settlement-sanitize.js';
 
 /** Pages of one sync at most (a provider that never ends its cursor must not hold the worker). */
 const MAX_PAGES = 500;
 const OVERLAP_MS = 86_400_000;
-/** Order states the settlement check applies to: open ones, and the closed ones a late payment goes to review from. */
-const CHECKED_STATUSES = new Set(['AWAITING_CUSTOMER', 'PENDING_PAYMENT', 'AWAITING_CONFIRMATION', 'EXPIRED', 'CANCELLED']);
+/** Order states the settlement check applies to: open ones, and the closed ones (FAILED, EXPIRED, CANCELLED) a late payment goes to review from. */
+const CHECKED_STATUSES = new Set(['AWAITING_CUSTOMER', 'PENDING_PAYMENT', 'AWAITING_CONFIRMATION', 'FAILED', 'EXPIRED', 'CANCELLED']);
 
 export interface SettlementSyncDeps {
   db: Db;
@@ -55,14 +57,13 @@ export class SettlementSyncService {
     for (const t of chosen) {
       let c: ImportCounts;
       try {
-        c = await this.syncAccount({ orgId: t.org_id, providerAccountId: t.provider_account_id, provider: t.provider });
+        c = await this.syncAndDetect({ orgId: t.org_id, providerAccountId: t.provider_account_id, provider: t.provider });
       } catch (err) {
         if (err instanceof ProviderError) throw new AppError('SERVICE_UNAVAILABLE', `The provider did not answer with its settlements: ${err.message}`, { cause: err });
         throw err;
       }
       for (const k of Object.keys(total) as Array<keyof ImportCounts>) total[k] += c[k];
     }
-    await this.detectUnsettled(orgId);
     return total;
   }
 
@@ -70,36 +71,60 @@ export class SettlementSyncService {
   async syncAll(): Promise<number> {
     const targets = await repo.syncTargets(this.deps.db, null);
     let settlements = 0;
-    const orgs = new Set<string>();
     for (const t of targets) {
       try {
-        settlements += (await this.syncAccount({ orgId: t.org_id, providerAccountId: t.provider_account_id, provider: t.provider })).settlements_new;
-        orgs.add(t.org_id);
+        settlements += (await this.syncAndDetect({ orgId: t.org_id, providerAccountId: t.provider_account_id, provider: t.provider })).settlements_new;
       } catch (err) {
         this.log.warn({ org_id: t.org_id, provider_account_id: t.provider_account_id, err: (err as Error).message }, 'settlement sync of an account failed');
       }
     }
-    for (const org of orgs) await this.detectUnsettled(org);
     return settlements;
   }
 
-  async syncAccount(t: ImportTarget): Promise<ImportCounts> {
+  /**
+   * One account's settlements, then its UNSETTLED breaks: only for an account whose settlements were
+   * just read in full (a provider outage of days must not make every order of the account
+   * UNSETTLED, and one account's sync says nothing of another's orders).
+   */
+  private async syncAndDetect(t: ImportTarget): Promise<ImportCounts> {
+    const c = await this.syncAccount(t);
+    if (c !== null) await this.detectUnsettled(t);
+    return c ?? { ...NO_COUNTS };
+  }
+
+  /** null: the account's provider has no settlements to fetch (nothing read, so nothing is judged UNSETTLED). */
+  async syncAccount(t: ImportTarget): Promise<ImportCounts | null> {
     const provider = await this.deps.providers.forAccount(t.providerAccountId);
-    if (!provider.fetchSettlements) return { ...NO_COUNTS };
+    if (!provider.fetchSettlements) return null;
     const latest = await repo.latestSettledAt(this.deps.db, t.orgId, t.providerAccountId);
     const since = latest ? new Date(latest.getTime() - OVERLAP_MS) : null;
     const total = { ...NO_COUNTS };
     let cursor: string | null = null;
     for (let page = 0; page < MAX_PAGES; page++) {
       const got = await provider.fetchSettlements({ merchant: t.orgId, since, cursor });
-      for (const s of got.settlements) {
-        const c = await this.importOne(t, s);
+      for (const r of got.rejected ?? []) await this.reject(t, r.providerSettlementId, r.detail);
+      for (const raw of got.settlements) {
+        const clean = sanitizeSettlement(raw);
+        if ('rejected' in clean) {
+          await this.reject(t, raw.providerSettlementId, clean.rejected);
+          continue;
+        }
+        const c = await this.importOne(t, clean.settlement);
         for (const k of Object.keys(total) as Array<keyof ImportCounts>) total[k] += c[k];
       }
       if (got.cursor === null || got.cursor === cursor) break;
       cursor = got.cursor;
     }
     return total;
+  }
+
+  /** A settlement that cannot be stored at all: an anomaly (once), logged and counted; the rest of the window goes on. */
+  private async reject(t: ImportTarget, providerSettlementId: string, detail: string): Promise<void> {
+    const id = providerSettlementId.slice(0, 200);
+    const fresh = await repo.insertAnomaly(this.deps.db, { id: newRowId(), org_id: t.orgId, provider_account_id: t.providerAccountId, provider_settlement_id: id, provider_line_id: '', kind: 'BAD_DATA', detail });
+    if (!fresh) return;
+    this.anomaliesTotal.inc({ provider: t.provider, kind: 'BAD_DATA' });
+    this.log.warn({ org_id: t.orgId, provider_account_id: t.providerAccountId, provider_settlement_id: id, kind: 'BAD_DATA', detail }, 'settlement anomaly: bad provider data, settlement not stored');
   }
 
   private async importOne(t: ImportTarget, s: ProviderSettlement): Promise<ImportCounts> {
@@ -130,10 +155,10 @@ export class SettlementSyncService {
     }
   }
 
-  private async detectUnsettled(orgId: string): Promise<void> {
-    const days = await repo.expectedDaysOf(this.deps.db, orgId);
+  private async detectUnsettled(t: ImportTarget): Promise<void> {
+    const days = await repo.expectedDaysOf(this.deps.db, t.orgId);
     if (days === null) return;
-    const n = await repo.openUnsettledBreaks(this.deps.db, orgId, days, newRowId);
+    const n = await repo.openUnsettledBreaks(this.deps.db, t.orgId, t.providerAccountId, days, newRowId);
     if (n > 0) this.breaksTotal.inc({ kind: 'UNSETTLED' }, n);
   }
 }

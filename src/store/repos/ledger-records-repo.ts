@@ -49,28 +49,32 @@ export function payoutTerms(q: Queryable, orgId: string): Promise<BalanceRow[]> 
 
 /**
  * Settlements imported: settled (net), fees, taxes, adjustments, and collections_receivable less
- * each settlement's gross less the refunds it deducted. Nothing until the `settlements` table
- * exists (the settlement import, contract §9, adds it); its columns are the contract's names.
+ * gross less the refunds deducted, computed from each settlement's stored lines (sums by type:
+ * gross = payments, refunds, adjustments = adjustments + chargebacks, fees and taxes of every line),
+ * not from the totals the import posted, so a settlement whose totals disagree with its lines shows
+ * as a mismatch. Only settlements that post an entry count: INR whose stated totals add up
+ * (domain/ledger.ts settlementImported refuses the others; the import keeps them as anomalies).
+ * Nothing until the `settlements` table exists.
  */
 export async function settlementTerms(q: Queryable, orgId: string): Promise<BalanceRow[]> {
   const exists = await q.query<{ t: string | null }>(`SELECT to_regclass('settlements')::text AS t`);
   if (!exists.rows[0]?.t) return [];
   return rows(
     q,
-    `WITH s AS (SELECT coalesce(provider_account_id, '${BUILT_IN_SANDBOX_ACCOUNT}'::uuid) AS pa,
-                       sum(net_paise)::bigint AS net, sum(fees_paise)::bigint AS fees, sum(tax_paise)::bigint AS tax,
-                       sum(adjustments_paise)::bigint AS adj, sum(gross_paise - refunds_paise)::bigint AS paid
-                  FROM settlements WHERE org_id = $1
-                   -- Only settlements that post an entry: INR whose totals add up (domain/ledger.ts
-                   -- settlementImported refuses the others; the import keeps them as anomalies).
-                   AND currency = 'INR' AND least(gross_paise, fees_paise, tax_paise, refunds_paise, adjustments_paise) >= 0
-                   AND net_paise = gross_paise - fees_paise - tax_paise - refunds_paise - adjustments_paise
-                 GROUP BY 1)
-     SELECT pa::text AS provider_account_id, 'settled' AS account, net AS balance_paise FROM s
+    `WITH posted AS (SELECT id, coalesce(provider_account_id, '${BUILT_IN_SANDBOX_ACCOUNT}'::uuid) AS pa FROM settlements
+                      WHERE org_id = $1 AND currency = 'INR' AND least(gross_paise, fees_paise, tax_paise, refunds_paise, adjustments_paise) >= 0
+                        AND net_paise = gross_paise - fees_paise - tax_paise - refunds_paise - adjustments_paise),
+          s AS (SELECT p.pa,
+                       sum(CASE WHEN l.type = 'PAYMENT' THEN l.amount_paise ELSE 0 END)::bigint AS gross,
+                       sum(CASE WHEN l.type = 'REFUND' THEN l.amount_paise ELSE 0 END)::bigint AS refunds,
+                       sum(CASE WHEN l.type IN ('PAYMENT', 'REFUND') THEN 0 ELSE l.amount_paise END)::bigint AS adj,
+                       sum(l.fee_paise)::bigint AS fees, sum(l.tax_paise)::bigint AS tax
+                  FROM posted p JOIN settlement_lines l ON l.settlement_id = p.id GROUP BY 1)
+     SELECT pa::text AS provider_account_id, 'settled' AS account, gross - fees - tax - refunds - adj AS balance_paise FROM s
      UNION ALL SELECT pa::text, 'fees', fees FROM s
      UNION ALL SELECT pa::text, 'taxes', tax FROM s
      UNION ALL SELECT pa::text, 'adjustments', adj FROM s
-     UNION ALL SELECT pa::text, 'collections_receivable', -paid FROM s`,
+     UNION ALL SELECT pa::text, 'collections_receivable', -(gross - refunds) FROM s`,
     [orgId],
   );
 }

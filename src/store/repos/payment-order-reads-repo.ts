@@ -38,7 +38,7 @@ export async function claimExpiredOrders(q: Queryable, o: { limit: number; lease
            AND (expiry_claimed_until IS NULL OR expiry_claimed_until <= now())
          ORDER BY expires_at NULLS FIRST
          LIMIT $1
-         FOR UPDATE SKIP LOCKED)
+         FOR NO KEY UPDATE SKIP LOCKED)
       RETURNING *`,
     [o.limit, o.leaseMs, o.checkoutLinkMinutes, OPEN_ORDER_STATUSES],
   );

@@ -232,8 +232,12 @@ export async function findByIdOrOrderId(q: Queryable, ref: OrderRef): Promise<Pa
   return r.rows[0] ?? null;
 }
 
-/** Row locks on the path of every provider event: prepared (parsed and planned once per connection). */
-const LOCK_MANY = prepared(`SELECT ${ROW} FROM payment_orders WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`);
+/**
+ * Row locks on the path of every provider event: prepared (parsed and planned once per connection).
+ * FOR NO KEY UPDATE: the writers never change a key column, and this lock does not conflict with the
+ * FOR KEY SHARE a settlement import's line insert takes through its foreign key (no deadlock with it).
+ */
+const LOCK_MANY = prepared(`SELECT ${ROW} FROM payment_orders WHERE id = ANY($1::uuid[]) ORDER BY id FOR NO KEY UPDATE`);
 
 /**
  * Locks an order for the rest of the transaction; undefined when there is none. The locks of a

@@ -80,8 +80,9 @@ export async function insertRefund(q: Queryable, r: NewRefund): Promise<RefundRo
   return res.rows[0]!;
 }
 
+/** FOR NO KEY UPDATE: see payment-orders-repo.ts lockById (settlement lines reference refunds too). */
 export async function lockRefund(q: Queryable, id: string): Promise<RefundRow | null> {
-  const r = await q.query<RefundRow>('SELECT * FROM refunds WHERE id = $1 FOR UPDATE', [id]);
+  const r = await q.query<RefundRow>('SELECT * FROM refunds WHERE id = $1 FOR NO KEY UPDATE', [id]);
   return r.rows[0] ?? null;
 }
 
@@ -158,13 +159,13 @@ export async function updateRefund(q: Queryable, id: string, c: RefundChange): P
 
 /**
  * Claims PROCESSING refunds nobody holds (lease ended: a crashed or slow caller, an UNKNOWN answer
- * due for inquiry) for `leaseMs`; FOR UPDATE SKIP LOCKED keeps instances off each other's rows.
+ * due for inquiry) for `leaseMs`; FOR NO KEY UPDATE SKIP LOCKED keeps instances off each other's rows.
  */
 export async function claimDue(q: Queryable, limit: number, leaseMs: number): Promise<RefundWithOrder[]> {
   const r = await q.query<RefundWithOrder>(
     `WITH due AS (
        SELECT id FROM refunds WHERE status = 'PROCESSING' AND (claimed_until IS NULL OR claimed_until <= now())
-        ORDER BY claimed_until NULLS FIRST LIMIT $1 FOR UPDATE SKIP LOCKED),
+        ORDER BY claimed_until NULLS FIRST LIMIT $1 FOR NO KEY UPDATE SKIP LOCKED),
      claimed AS (
        UPDATE refunds r SET claimed_until = now() + make_interval(secs => $2::double precision / 1000), updated_at = now()
          FROM due WHERE r.id = due.id RETURNING r.*)

@@ -1,4 +1,5 @@
 /** SQL of settlements, their lines, reconciliation breaks and settlement anomalies (migration 0110). */
+import { idForOrderId } from '../../services/payin/payment-order-view.js';
 import type { Queryable } from '../db.js';
 
 export interface NewSettlement {
@@ -109,11 +110,17 @@ export interface OrderForRecon {
   provider_account_id: string | null;
 }
 
+/**
+ * The orders these order_ids name, by primary key: an order_id is a reversible encoding of the id
+ * (idForOrderId) and has no index of its own (migration 0007); a reference that decodes to no id
+ * names no order of ours.
+ */
 export async function ordersByOrderId(q: Queryable, orgId: string, orderIds: string[]): Promise<OrderForRecon[]> {
-  if (orderIds.length === 0) return [];
+  const ids = [...new Set(orderIds.map(idForOrderId).filter((id): id is string => id !== null))];
+  if (ids.length === 0) return [];
   const r = await q.query<OrderForRecon>(
-    'SELECT id, order_id, status, amount_paise, provider_account_id FROM payment_orders WHERE org_id = $1 AND order_id = ANY($2::text[])',
-    [orgId, orderIds],
+    'SELECT id, order_id, status, amount_paise, provider_account_id FROM payment_orders WHERE id = ANY($2::uuid[]) AND org_id = $1 AND order_id = ANY($3::text[])',
+    [orgId, ids, orderIds],
   );
   return r.rows;
 }
@@ -152,27 +159,52 @@ export async function latestSettledAt(q: Queryable, orgId: string, accountId: st
   return r.rows[0]?.at ?? null;
 }
 
+/** Orders of a scan at most; the rest wait for the next round (the watermark stops at the last one read). */
+const UNSETTLED_SCAN_LIMIT = 10_000;
+/** The scan re-reads this much before its watermark: an order confirmed by a transaction that committed late is not missed. */
+const UNSETTLED_OVERLAP = "interval '1 day'";
+
 /**
- * UNSETTLED breaks for the organization's confirmed collections in no settlement `days` after
- * they were confirmed; one per order (the unique index), so a second run adds nothing.
+ * UNSETTLED breaks for one provider account's confirmed collections (null: the built-in sandbox) in
+ * no settlement `days` after they were confirmed; one per order (the unique index), so a second run
+ * adds nothing. Only orders confirmed on or after the organization's `settlements_from` (the upgrade
+ * cutover, migration 0146) are expected in a settlement, and the scan starts at the account's
+ * watermark (settlement_unsettled_marks) less a day, so it does not read every confirmed order ever.
  */
-export async function openUnsettledBreaks(q: Queryable, orgId: string, days: number, newId: () => string): Promise<number> {
-  const due = await q.query<{ id: string; amount_paise: number }>(
-    `SELECT o.id, o.amount_paise FROM payment_orders o
-      WHERE o.org_id = $1 AND o.status IN ('PAID', 'MANUALLY_CONFIRMED', 'REFUNDED') AND o.confirmed_at < now() - make_interval(days => $2)
+export async function openUnsettledBreaks(q: Queryable, orgId: string, accountId: string | null, days: number, newId: () => string): Promise<number> {
+  const account = accountId === null ? 'o.provider_account_id IS NULL' : 'o.provider_account_id = $2';
+  const due = await q.query<{ id: string; amount_paise: number; confirmed_at: Date; cutoff: Date }>(
+    `WITH b AS (
+       SELECT greatest(g.settlements_from, m.scanned_to - ${UNSETTLED_OVERLAP}) AS from_at, now() - make_interval(days => $3) AS cutoff
+         FROM organizations g LEFT JOIN settlement_unsettled_marks m ON m.org_id = g.id AND m.provider_account_id IS NOT DISTINCT FROM $2::uuid
+        WHERE g.id = $1)
+     SELECT o.id, o.amount_paise, o.confirmed_at, b.cutoff FROM payment_orders o, b
+      WHERE o.org_id = $1 AND ${account} AND o.status IN ('PAID', 'MANUALLY_CONFIRMED', 'REFUNDED')
+        AND o.confirmed_at >= b.from_at AND o.confirmed_at < b.cutoff
         AND NOT EXISTS (SELECT 1 FROM settlement_lines l WHERE l.order_pk = o.id AND l.type = 'PAYMENT')
-        AND NOT EXISTS (SELECT 1 FROM recon_breaks b WHERE b.order_pk = o.id AND b.kind = 'UNSETTLED')
-      ORDER BY o.confirmed_at LIMIT 10000`,
-    [orgId, days],
+        AND NOT EXISTS (SELECT 1 FROM recon_breaks x WHERE x.order_pk = o.id AND x.kind = 'UNSETTLED')
+      ORDER BY o.confirmed_at LIMIT ${UNSETTLED_SCAN_LIMIT}`,
+    [orgId, accountId, days],
   );
-  if (due.rows.length === 0) return 0;
-  const r = await q.query(
-    `INSERT INTO recon_breaks (id, org_id, kind, order_pk, expected_paise)
-     SELECT id, $1, 'UNSETTLED', order_pk, expected_paise FROM json_to_recordset($2::json) AS v(id uuid, order_pk uuid, expected_paise bigint)
-     ON CONFLICT (order_pk) WHERE kind = 'UNSETTLED' DO NOTHING`,
-    [orgId, JSON.stringify(due.rows.map((o) => ({ id: newId(), order_pk: o.id, expected_paise: o.amount_paise })))],
+  let n = 0;
+  if (due.rows.length > 0) {
+    const r = await q.query(
+      `INSERT INTO recon_breaks (id, org_id, kind, order_pk, expected_paise)
+       SELECT id, $1, 'UNSETTLED', order_pk, expected_paise FROM json_to_recordset($2::json) AS v(id uuid, order_pk uuid, expected_paise bigint)
+       ON CONFLICT (order_pk) WHERE kind = 'UNSETTLED' DO NOTHING`,
+      [orgId, JSON.stringify(due.rows.map((o) => ({ id: newId(), order_pk: o.id, expected_paise: o.amount_paise })))],
+    );
+    n = r.rowCount ?? 0;
+  }
+  // Everything before the cutoff is judged, unless the scan stopped at its limit: then up to the last order read.
+  const full = due.rows.length < UNSETTLED_SCAN_LIMIT;
+  await q.query(
+    `INSERT INTO settlement_unsettled_marks (org_id, provider_account_id, scanned_to)
+     VALUES ($1, $2, CASE WHEN $3::timestamptz IS NULL THEN now() - make_interval(days => $4) ELSE $3::timestamptz END)
+     ON CONFLICT (org_id, provider_account_id) DO UPDATE SET scanned_to = greatest(settlement_unsettled_marks.scanned_to, EXCLUDED.scanned_to)`,
+    [orgId, accountId, full ? null : due.rows[due.rows.length - 1]!.confirmed_at, days],
   );
-  return r.rowCount ?? 0;
+  return n;
 }
 
 export interface SettlementListRow {
