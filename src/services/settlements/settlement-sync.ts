@@ -8,13 +8,13 @@
  * settlement after `settlement_expected_days` become UNSETTLED breaks.
  */
 import { AppError, notFound } from '../../domain/errors.js';
-import { isConfirmedOrder } from '../../domain/reconciliation.js';
 import { isUuid } from '../../domain/text.js';
 import type { Logger } from '../../observability/logger.js';
 import type { Metrics } from '../../observability/metrics.js';
-import { ProviderError, type ProviderSettlement } from '../../providers/provider.js';
+import { type Provider, ProviderError, type ProviderSettlement, type ProviderSettlementLine } from '../../providers/provider.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
 import type { Db } from '../../store/db.js';
+import * as staging from '../../store/repos/settlement-staging-repo.js';
 import * as repo from '../../store/repos/settlements-repo.js';
 import { newRowId } from '../../store/row-id.js';
 import { checkSettledOrder } from './settlement-check.js';
@@ -93,7 +93,7 @@ export class SettlementSyncService {
     for (let page = 0; page < MAX_PAGES; page++) {
       const got = await provider.fetchSettlements({ merchant: t.orgId, since, cursor });
       for (const s of got.settlements) {
-        const c = await this.importOne(t, s);
+        const c = await this.importOne(t, s, provider);
         for (const k of Object.keys(total) as Array<keyof ImportCounts>) total[k] += c[k];
       }
       if (got.cursor === null || got.cursor === cursor) break;
@@ -102,10 +102,9 @@ export class SettlementSyncService {
     return total;
   }
 
-  private async importOne(t: ImportTarget, s: ProviderSettlement): Promise<ImportCounts> {
+  private async importOne(t: ImportTarget, s: ProviderSettlement, provider: Provider): Promise<ImportCounts> {
     if (await isStored(this.deps.db, t, s.providerSettlementId)) return { ...NO_COUNTS };
-    await this.checkUnconfirmed(t, s);
-    const r = await importSettlement(this.deps.db, t, s);
+    const r = await importSettlement(this.deps.db, t, s, { moreLines: this.restOfLines(t, s, provider), beforeComplete: (importId) => this.checkUnconfirmed(t, importId) });
     for (const a of r.anomalies) {
       this.anomaliesTotal.inc({ provider: t.provider, kind: a.kind });
       this.log.warn({ org_id: t.orgId, provider_account_id: t.providerAccountId, provider_settlement_id: a.providerSettlementId, line: a.providerLineId, kind: a.kind, detail: a.detail }, 'settlement anomaly: bad provider data, no order changed');
@@ -117,11 +116,21 @@ export class SettlementSyncService {
     return r.counts;
   }
 
+  /** The pages of a long settlement's lines after those in its list answer, by the provider's line cursor. */
+  private async *restOfLines(t: ImportTarget, s: ProviderSettlement, provider: Provider): AsyncIterable<ProviderSettlementLine[]> {
+    let cursor = s.linesCursor ?? null;
+    if (cursor !== null && !provider.fetchSettlementLines) throw new ProviderError(`settlement ${s.providerSettlementId} has more lines than its answer and no way to fetch them`, false);
+    while (cursor !== null && provider.fetchSettlementLines) {
+      const page = await provider.fetchSettlementLines({ merchant: t.orgId, providerSettlementId: s.providerSettlementId, cursor });
+      yield page.lines;
+      if (page.cursor === cursor) break;
+      cursor = page.cursor;
+    }
+  }
+
   /** The normal provider check for each settled payment of an order open, expired or cancelled in Tijori (never a move by the settlement itself). */
-  private async checkUnconfirmed(t: ImportTarget, s: ProviderSettlement): Promise<void> {
-    const refs = s.lines.filter((l) => l.type === 'PAYMENT' && l.orderReference).map((l) => l.orderReference as string);
-    for (const o of await repo.ordersByOrderId(this.deps.db, t.orgId, refs)) {
-      if (isConfirmedOrder(o.status) || !CHECKED_STATUSES.has(o.status)) continue;
+  private async checkUnconfirmed(t: ImportTarget, importId: string): Promise<void> {
+    for (const o of await staging.stagedOrdersIn(this.deps.db, importId, t.orgId, [...CHECKED_STATUSES])) {
       try {
         await checkSettledOrder(this.deps, o);
       } catch (err) {
