@@ -15,7 +15,10 @@
  *      BENCH_EXPORT_ROWS (rows of the console CSV export measured there; default 1,000,000),
  *      BENCH_LIST_CONNECTIONS (autocannon connections of the lists scenario; default 4, see docs/performance.md),
  *      BENCH_LISTS_DB (a database kept by an earlier lists run with BENCH_KEEP_DB=1: measured again without seeding),
- *      BENCH_ONLY (comma-separated scenarios: create,get,intent,payout,list,callbacks,lists-10m; callbacks:NAME for
+ *      BENCH_SETTLEMENT_LINES (lines of the settlement imported by the settlements-1m scenario; default 1,000,000;
+ *        10,000 in smoke; 0 skips it),
+ *      BENCH_LEDGER_AB=0 skips the ledger's cost A/B (ledger-ab),
+ *      BENCH_ONLY (comma-separated scenarios: create,get,intent,payout,list,callbacks,lists-10m,settlements-1m,ledger-ab; callbacks:NAME for
  *        one callback scenario: callbacks:psp, callbacks:psp-paced, callbacks:sandbox,
  *        callbacks:outbox-steady, callbacks:outbox-burst),
  *      BENCH_CALLBACKS (orders confirmed per round of the callback scenario; default 3,000),
@@ -38,6 +41,7 @@ import type { LoadResult, LoadSpec } from './load.js';
 import { listsScenario } from './lists-scenario.js';
 import { failuresOf, printTable } from './report.js';
 import { seedOrders } from './seed.js';
+import { settlementFailures, type SettlementScaleResult, settlementScaleScenario } from './settlement-scenario.js';
 import { backendCpuMs, cpuMs, freshDatabase, median, peakRssMb, resetPeakRss, SERVICE_NODE_FLAGS, type Spawned, spawnNode } from './support.js';
 
 const run = promisify(execFile);
@@ -59,6 +63,7 @@ const warmupSeconds = smoke ? 1 : 3;
 const listRows = smoke ? 20_000 : Number(process.env.BENCH_LIST_ROWS ?? 10_000_000);
 const listPayouts = smoke ? 4_000 : Number(process.env.BENCH_LIST_PAYOUTS ?? Math.round(listRows / 5));
 const exportRows = smoke ? listRows : Number(process.env.BENCH_EXPORT_ROWS ?? 1_000_000);
+const settlementLines = smoke ? 10_000 : Number(process.env.BENCH_SETTLEMENT_LINES ?? 1_000_000);
 /** BENCH_ONLY=create,get,intent,payout,list,callbacks,lists-10m runs only those scenarios (while working on one). */
 const only = process.env.BENCH_ONLY?.split(',');
 const wanted = (scenario: string) => !only || only.includes(scenario) || only.some((o) => o.startsWith(`${scenario}:`));
@@ -319,6 +324,15 @@ async function main() {
       );
     }
 
+    if (settlementLines > 0 && wanted('settlements-1m')) {
+      // The targets (≤ 60 s, ≤ 300 MB) are enforced on the full million only, not on smoke's 10,000.
+      results.settlements = await settlementScaleScenario(
+        { adminUrl, adminToken, startService: (url) => spawnNode([...SERVICE_NODE_FLAGS, 'dist/main.js'], serviceEnv(url)) },
+        settlementLines,
+        !smoke && settlementLines >= 1_000_000,
+      );
+    }
+
     // The table-size phase re-measures create, get and list: skipped when BENCH_ONLY names none of them.
     if (seedRows > 0 && (wanted('create') || wanted('get') || wanted('list'))) {
       // "Within 10 % of an empty database" is measured on two fresh instances started together:
@@ -366,6 +380,7 @@ async function main() {
   // A run with errors, or a callback scenario that delivered nothing, is a failed run (CI's smoke
   // run included), whatever its speed.
   const failures = failuresOf(results);
+  if (results.settlements) failures.push(...settlementFailures(results.settlements as SettlementScaleResult));
   for (const f of failures) console.error(`bench: FAILED: ${f}`);
   if (failures.length > 0) process.exitCode = 1;
 }
