@@ -63,7 +63,7 @@ function totalsOf(s: ProviderSettlement, lines: Totals): { totals: Totals; diffe
 
 /** Lines per staging statement, and staged positions matched per statement of the completing transaction. */
 const STAGE_BATCH = 5_000;
-const MATCH_BATCH = 50_000;
+export const MATCH_BATCH = 10_000;
 
 function addTotals(a: Totals, b: Totals): Totals {
   return {
@@ -79,8 +79,8 @@ function addTotals(a: Totals, b: Totals): Totals {
 export interface ImportOptions {
   /** The rest of the settlement's lines, a page at a time, after `s.lines` (a long settlement). */
   moreLines?: AsyncIterable<ProviderSettlementLine[]>;
-  /** Runs once every line is staged, before the settlement is stored (the provider checks of settled open orders). */
-  beforeComplete?: (importId: string) => Promise<void>;
+  /** Runs once every line is staged (positions 1 to lineCount), before the settlement is stored (the provider checks of settled open orders). */
+  beforeComplete?: (importId: string, lineCount: number) => Promise<void>;
 }
 
 /**
@@ -139,10 +139,10 @@ export async function importSettlement(
     const { totals, differences } = totalsOf(s, lineTotals);
     if (differences.length > 0) found('', 'TOTALS_MISMATCH', differences.join('; '));
     const wholeBad = s.currency !== 'INR';
-    await opts.beforeComplete?.(importId);
+    await opts.beforeComplete?.(importId, seq);
     return await complete(db, t, s, { importId, lineCount: seq, totals, wholeBad, anomalies, found });
   } finally {
-    await staging.clearStaging(db, importId);
+    await staging.clearStaging(db, importId, seq);
   }
 }
 
@@ -180,6 +180,7 @@ async function complete(
     // statement timeout), and a later batch sees the earlier ones' lines (DUPLICATE across batches).
     let lines = 0;
     let matched = 0;
+    if (c.lineCount > 0) await staging.prepareMatching(tx);
     for (let from = 1; from <= c.lineCount; from += MATCH_BATCH) {
       const r = await staging.completeBatch(tx, { importId: c.importId, settlementId, orgId: t.orgId, wholeBad: c.wholeBad, from, to: Math.min(c.lineCount, from + MATCH_BATCH - 1) });
       lines += r.lines;

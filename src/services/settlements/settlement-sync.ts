@@ -18,7 +18,7 @@ import * as staging from '../../store/repos/settlement-staging-repo.js';
 import * as repo from '../../store/repos/settlements-repo.js';
 import { newRowId } from '../../store/row-id.js';
 import { checkSettledOrder } from './settlement-check.js';
-import { type ImportCounts, type ImportTarget, importSettlement, isStored, NO_COUNTS } from './settlement-import.js';
+import { type ImportCounts, type ImportTarget, importSettlement, isStored, MATCH_BATCH, NO_COUNTS } from './settlement-import.js';
 
 /** Pages of one sync at most (a provider that never ends its cursor must not hold the worker). */
 const MAX_PAGES = 500;
@@ -104,7 +104,7 @@ export class SettlementSyncService {
 
   private async importOne(t: ImportTarget, s: ProviderSettlement, provider: Provider): Promise<ImportCounts> {
     if (await isStored(this.deps.db, t, s.providerSettlementId)) return { ...NO_COUNTS };
-    const r = await importSettlement(this.deps.db, t, s, { moreLines: this.restOfLines(t, s, provider), beforeComplete: (importId) => this.checkUnconfirmed(t, importId) });
+    const r = await importSettlement(this.deps.db, t, s, { moreLines: this.restOfLines(t, s, provider), beforeComplete: (importId, lineCount) => this.checkUnconfirmed(t, importId, lineCount) });
     for (const a of r.anomalies) {
       this.anomaliesTotal.inc({ provider: t.provider, kind: a.kind });
       this.log.warn({ org_id: t.orgId, provider_account_id: t.providerAccountId, provider_settlement_id: a.providerSettlementId, line: a.providerLineId, kind: a.kind, detail: a.detail }, 'settlement anomaly: bad provider data, no order changed');
@@ -116,25 +116,44 @@ export class SettlementSyncService {
     return r.counts;
   }
 
-  /** The pages of a long settlement's lines after those in its list answer, by the provider's line cursor. */
+  /**
+   * The pages of a long settlement's lines after those in its list answer, by the provider's line
+   * cursor. The next page is asked for while the caller stages this one (one page ahead, never
+   * more: memory stays two pages), so the provider's answer and our database work overlap.
+   */
   private async *restOfLines(t: ImportTarget, s: ProviderSettlement, provider: Provider): AsyncIterable<ProviderSettlementLine[]> {
-    let cursor = s.linesCursor ?? null;
-    if (cursor !== null && !provider.fetchSettlementLines) throw new ProviderError(`settlement ${s.providerSettlementId} has more lines than its answer and no way to fetch them`, false);
-    while (cursor !== null && provider.fetchSettlementLines) {
-      const page = await provider.fetchSettlementLines({ merchant: t.orgId, providerSettlementId: s.providerSettlementId, cursor });
+    const first = s.linesCursor ?? null;
+    if (first === null) return;
+    const fetchLines = provider.fetchSettlementLines?.bind(provider);
+    if (!fetchLines) throw new ProviderError(`settlement ${s.providerSettlementId} has more lines than its answer and no way to fetch them`, false);
+    const ask = (cursor: string) => fetchLines({ merchant: t.orgId, providerSettlementId: s.providerSettlementId, cursor });
+    let cursor = first;
+    let next = ask(cursor);
+    for (;;) {
+      const page = await next;
+      const more = page.cursor !== null && page.cursor !== cursor;
+      if (more) {
+        cursor = page.cursor as string;
+        next = ask(cursor);
+        // A failure of the page asked ahead surfaces when it is awaited, not as an unhandled rejection.
+        next.catch(() => undefined);
+      }
       yield page.lines;
-      if (page.cursor === cursor) break;
-      cursor = page.cursor;
+      if (!more) return;
     }
   }
 
   /** The normal provider check for each settled payment of an order open, expired or cancelled in Tijori (never a move by the settlement itself). */
-  private async checkUnconfirmed(t: ImportTarget, importId: string): Promise<void> {
-    for (const o of await staging.stagedOrdersIn(this.deps.db, importId, t.orgId, [...CHECKED_STATUSES])) {
-      try {
-        await checkSettledOrder(this.deps, o);
-      } catch (err) {
-        this.log.warn({ order_id: o.order_id, err: (err as Error).message }, 'settlement: the provider check of a settled order failed');
+  private async checkUnconfirmed(t: ImportTarget, importId: string, lineCount: number): Promise<void> {
+    // A batch of positions per statement, as the matching (each statement short on a long settlement).
+    for (let from = 1; from <= lineCount; from += MATCH_BATCH) {
+      const range = { from, to: from + MATCH_BATCH - 1 };
+      for (const o of await staging.stagedOrdersIn(this.deps.db, importId, range, t.orgId, [...CHECKED_STATUSES])) {
+        try {
+          await checkSettledOrder(this.deps, o);
+        } catch (err) {
+          this.log.warn({ order_id: o.order_id, err: (err as Error).message }, 'settlement: the provider check of a settled order failed');
+        }
       }
     }
   }

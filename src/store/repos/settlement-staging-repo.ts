@@ -6,6 +6,10 @@
  * (matchPayment, matchRefund), written as SQL: test/settlements proves they agree.
  */
 import type { Queryable } from '../db.js';
+import { longQuery, setLongStatementTimeout } from '../long-query.js';
+
+/** A batch's statements may take longer than a request's 10 s on a loaded machine (long-query.ts). */
+const MATCH_TIMEOUT_MS = 120_000;
 
 export interface StagedLine {
   seq: number;
@@ -54,22 +58,26 @@ export async function stageLines(q: Queryable, importId: string, lines: StagedLi
   await q.query(STAGE_SQL, [importId, ...COLUMNS.map(([c]) => lines.map((l) => l[c]))]);
 }
 
-export async function clearStaging(q: Queryable, importId: string): Promise<void> {
-  await q.query('DELETE FROM settlement_line_staging WHERE import_id = $1', [importId]);
+/** Deletes an import's staging rows, 50,000 positions per statement (each well inside the pool's statement timeout). */
+export async function clearStaging(q: Queryable, importId: string, lineCount: number): Promise<void> {
+  for (let from = 1; from <= lineCount; from += 50_000) {
+    await q.query('DELETE FROM settlement_line_staging WHERE import_id = $1 AND seq BETWEEN $2 AND $3', [importId, from, from + 49_999]);
+  }
 }
 
-/** The orders of the staged payment lines in these states (the ones the settlement check applies to). */
+/** The orders of the staged payment lines at positions [from, to] in these states (the ones the settlement check applies to). */
 export async function stagedOrdersIn(
   q: Queryable,
   importId: string,
+  range: { from: number; to: number },
   orgId: string,
   statuses: string[],
 ): Promise<Array<{ id: string; order_id: string; status: string; amount_paise: number; provider_account_id: string | null }>> {
   const r = await q.query<{ id: string; order_id: string; status: string; amount_paise: number; provider_account_id: string | null }>(
     `SELECT DISTINCT o.id, o.order_id, o.status, o.amount_paise, o.provider_account_id
        FROM settlement_line_staging st JOIN payment_orders o ON o.id = st.order_pk_decoded AND o.order_id = st.order_reference
-      WHERE st.import_id = $1 AND st.type = 'PAYMENT' AND o.org_id = $2 AND o.status = ANY($3::text[])`,
-    [importId, orgId, statuses],
+      WHERE st.import_id = $1 AND st.seq BETWEEN $4 AND $5 AND st.type = 'PAYMENT' AND o.org_id = $2 AND o.status = ANY($3::text[])`,
+    [importId, orgId, statuses, range.from, range.to],
   );
   return r.rows;
 }
@@ -110,7 +118,7 @@ WITH j AS (
       order_pk, refund_pk, amount_paise, fee_paise, tax_paise, net_paise, currency, match)
   SELECT line_id, $2, $3, provider_line_id, type, reported_type, order_reference, refund_reference, provider_payment_id,
       o_pk, r_pk, amount_paise, fee_paise, tax_paise, net_paise, currency, match
-    FROM m ORDER BY seq
+    FROM m
   RETURNING match
 )
 SELECT count(*)::int AS lines, (count(*) FILTER (WHERE match = 'MATCHED'))::int AS matched FROM ins`;
@@ -124,15 +132,23 @@ SELECT st.break_id, $3, l.match, $2, l.id, l.order_pk, l.refund_pk,
   JOIN settlement_lines l ON l.id = st.line_id
   LEFT JOIN payment_orders o ON o.id = l.order_pk
   LEFT JOIN refunds r ON r.id = l.refund_pk
- WHERE st.import_id = $1 AND st.seq BETWEEN $4 AND $5 AND l.match NOT IN ('MATCHED', 'ANOMALY')
- ORDER BY st.seq`;
+ WHERE st.import_id = $1 AND st.seq BETWEEN $4 AND $5 AND l.match NOT IN ('MATCHED', 'ANOMALY')`;
+
+/**
+ * For the rest of the completing transaction: memory for the batch's sorts (the window over its
+ * lines; the default 4 MB spills to disk) and the statements' own time limit (longQuery).
+ */
+export async function prepareMatching(q: Queryable): Promise<void> {
+  await q.query("SET LOCAL work_mem = '32MB'");
+  await setLongStatementTimeout(q, MATCH_TIMEOUT_MS);
+}
 
 /** Stores the staged lines [from, to] as lines of the settlement, with their breaks; what was matched. */
 export async function completeBatch(
   q: Queryable,
   b: { importId: string; settlementId: string; orgId: string; wholeBad: boolean; from: number; to: number },
 ): Promise<{ lines: number; matched: number }> {
-  const r = await q.query<{ lines: number; matched: number }>(MATCH_SQL, [b.importId, b.settlementId, b.orgId, b.wholeBad, b.from, b.to]);
-  await q.query(BREAKS_SQL, [b.importId, b.settlementId, b.orgId, b.from, b.to]);
+  const r = await longQuery<{ lines: number; matched: number }>(q, MATCH_SQL, [b.importId, b.settlementId, b.orgId, b.wholeBad, b.from, b.to], MATCH_TIMEOUT_MS);
+  await longQuery(q, BREAKS_SQL, [b.importId, b.settlementId, b.orgId, b.from, b.to], MATCH_TIMEOUT_MS);
   return r.rows[0] ?? { lines: 0, matched: 0 };
 }
