@@ -30,6 +30,7 @@ interface Side {
   headers: Record<string, string>;
   perOrderUs: number[];
   seconds: number[];
+  failed: number;
 }
 
 const INTENT = { amount_paise: 49_900, purpose: 'Ledger A/B', response_mode: 'INTENT', customer_name: 'Asha Rao', customer_email: 'asha@example.com', customer_phone: '9876543210', customer_consent: true };
@@ -63,21 +64,24 @@ async function round(d: LedgerAbDeps, s: Side, n: number, connections: number, k
   const b0 = await backendCpuMs(d.adminUrl, s.db.name);
   const t0 = performance.now();
   const created = await d.load({ url: s.svc.line.public as string, method: 'POST', paths: ['/api/v1/merchant/payment-orders'], headers: s.headers, body: INTENT, connections, durationSeconds: 0, amount: n });
-  if (created.errors + created.non2xx > 0) throw new Error(`ledger A/B ${s.name}: ${created.errors + created.non2xx} failed creates`);
+  // A create refused on an overloaded machine (the pool's connection timeout) is counted, not fatal:
+  // CPU is divided by the orders that did reach PAID.
+  s.failed += created.errors + created.non2xx;
   const open = (await s.client.query(`SELECT id, order_id, provider_reference, amount_paise::int AS amount_paise FROM payment_orders WHERE status = 'PENDING_PAYMENT'`)).rows;
   const requests = open.map((o, i) => callback(d.sandboxSigningSecret, o, k0 + i));
   const confirmed = await d.load({ url: s.svc.line.internal as string, method: 'POST', paths: [], headers: {}, requests, connections, durationSeconds: 0 });
-  if (confirmed.errors + confirmed.non2xx > 0) throw new Error(`ledger A/B ${s.name}: ${confirmed.errors + confirmed.non2xx} failed confirmations`);
+  s.failed += confirmed.errors + confirmed.non2xx;
   for (let i = 0; i < 600; i++) {
     const left = (await s.client.query(`SELECT count(*)::int AS n FROM payment_orders WHERE status = 'PENDING_PAYMENT'`)).rows[0].n;
     if (left === 0) break;
     await new Promise((r) => setTimeout(r, 100));
   }
   const seconds = (performance.now() - t0) / 1000;
+  const paid = (await s.client.query(`SELECT count(*)::int AS n FROM payment_orders WHERE id = ANY($1::uuid[]) AND status = 'PAID'`, [open.map((o) => o.id)])).rows[0].n as number;
   const cpu = (cpuMs(s.svc.child.pid) ?? 0) - n0 + ((await backendCpuMs(d.adminUrl, s.db.name)) - b0);
-  s.perOrderUs.push(Math.round((cpu * 1000) / open.length));
+  s.perOrderUs.push(Math.round((cpu * 1000) / Math.max(1, paid)));
   s.seconds.push(Math.round(seconds * 10) / 10);
-  console.error(`  ledger A/B ${s.name} round ${s.perOrderUs.length}: ${open.length} orders created and PAID in ${s.seconds.at(-1)} s, CPU ${s.perOrderUs.at(-1)} µs/order (service + PostgreSQL)`);
+  console.error(`  ledger A/B ${s.name} round ${s.perOrderUs.length}: ${paid} orders created and PAID (${s.failed} refused so far) in ${s.seconds.at(-1)} s, CPU ${s.perOrderUs.at(-1)} µs/order (service + PostgreSQL)`);
 }
 
 export async function ledgerAbScenario(d: LedgerAbDeps, o: { orders: number; rounds: number; connections: number }) {
@@ -90,13 +94,14 @@ export async function ledgerAbScenario(d: LedgerAbDeps, o: { orders: number; rou
       await client.connect();
       const org = await post(`${svc.line.internal}/admin/orgs`, d.adminToken, { name: `Ledger AB ${name}` });
       const c = await post(`${svc.line.internal}/admin/clients`, d.adminToken, { org: org.data.id, scopes: ['collections:write', 'collections:read'], rate_limit: 1_000_000 });
-      sides.push({ name, svc, db, client, headers: { 'x-service-client-id': c.data.client_id, authorization: `Bearer ${c.data.client_secret}` }, perOrderUs: [], seconds: [] });
+      sides.push({ name, svc, db, client, headers: { 'x-service-client-id': c.data.client_id, authorization: `Bearer ${c.data.client_secret}` }, perOrderUs: [], seconds: [], failed: 0 });
     }
     // Warm-up (JIT, pools), not counted.
     for (const s of sides) {
       await round(d, s, Math.min(200, o.orders), o.connections, 0);
       s.perOrderUs.length = 0;
       s.seconds.length = 0;
+      s.failed = 0;
     }
     for (let r = 0; r < o.rounds; r++) for (const s of sides) await round(d, s, o.orders, o.connections, (r + 1) * 1_000_000);
     const [on, off] = sides as [Side, Side];
@@ -107,8 +112,8 @@ export async function ledgerAbScenario(d: LedgerAbDeps, o: { orders: number; rou
     const result = {
       orders_per_round: o.orders,
       rounds: o.rounds,
-      ledger: { cpu_us_per_order: ledger, runs_us: on.perOrderUs, seconds: on.seconds, ledger_entries: entries },
-      no_ledger: { cpu_us_per_order: noLedger, runs_us: off.perOrderUs, seconds: off.seconds, ledger_entries: offEntries },
+      ledger: { cpu_us_per_order: ledger, runs_us: on.perOrderUs, seconds: on.seconds, refused: on.failed, ledger_entries: entries },
+      no_ledger: { cpu_us_per_order: noLedger, runs_us: off.perOrderUs, seconds: off.seconds, refused: off.failed, ledger_entries: offEntries },
       added_cpu_pct: Math.round(((ledger - noLedger) / noLedger) * 1000) / 10,
       target_pct: 15,
     };

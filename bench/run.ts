@@ -342,7 +342,8 @@ async function main() {
     if (ledgerOrders > 0 && wanted('ledger-ab')) {
       results.ledger_ab = await ledgerAbScenario(
         { adminUrl, adminToken, sandboxSigningSecret: signingSecretFor(masterKey), load, startService: (url, extra) => spawnNode([...SERVICE_NODE_FLAGS, 'dist/main.js'], serviceEnv(url, extra)) },
-        { orders: ledgerOrders, rounds: smoke ? 1 : Math.max(3, rounds), connections },
+        // 8 connections: enough to keep 2 cores busy; 32 made an overloaded machine refuse creates.
+        { orders: ledgerOrders, rounds: smoke ? 1 : Math.max(3, rounds), connections: Number(process.env.BENCH_LEDGER_CONNECTIONS ?? 8) },
       );
     }
 
