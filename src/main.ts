@@ -1,6 +1,7 @@
 /** `npm start`: one instance of the service, configured from the environment (contract §1). */
 import { type Config, loadConfig } from './config.js';
 import { createLogger } from './observability/logger.js';
+import { LEDGER_OFF_FOR_BENCH } from './services/ledger/post.js';
 import { StartRefusedError, startService } from './service.js';
 import { StartupError } from './startup-error.js';
 
@@ -17,6 +18,7 @@ try {
   refuse((err as Error).message);
 }
 const log = createLogger(config.logLevel);
+if (LEDGER_OFF_FOR_BENCH) log.warn('BENCH_LEDGER_OFF=1: this instance posts no ledger entries (a benchmark switch; never in production)');
 
 try {
   const svc = await startService(config, { log });

@@ -173,6 +173,17 @@ export interface ProviderSettlement {
   lines: ProviderSettlementLine[];
   /** Bad data of the settlement itself (an unreadable date, a UTR too long): anomalies of the settlement, its lines still matched. */
   problems?: string[];
+  /**
+   * Where the rest of a long settlement's lines start (Provider.fetchSettlementLines); null or
+   * absent when `lines` are all of them. A settlement of a million lines is never one answer.
+   */
+  linesCursor?: string | null;
+}
+
+export interface SettlementLinePage {
+  lines: ProviderSettlementLine[];
+  /** Where the next page of lines starts; null on the last one. */
+  cursor: string | null;
 }
 
 export interface SettlementPage {
@@ -225,4 +236,6 @@ export interface Provider {
    * Throws ProviderError when there is no usable answer.
    */
   fetchSettlements?(q: { merchant: string; since: Date | null; cursor: string | null }): Promise<SettlementPage>;
+  /** The next page of a settlement's lines after `cursor` (its `linesCursor`, then each page's). */
+  fetchSettlementLines?(q: { merchant: string; providerSettlementId: string; cursor: string }): Promise<SettlementLinePage>;
 }

@@ -57,3 +57,12 @@ export const ListSettlementsQuery = Type.Object(
 );
 
 export const SettlementParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
+
+/** `GET /psp/settlements/:id/lines`: the lines after `cursor` (a line id), `limit` at a time. */
+export const SettlementLinesQuery = Type.Object(
+  {
+    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
+  },
+  { additionalProperties: false },
+);

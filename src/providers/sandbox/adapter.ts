@@ -50,6 +50,7 @@ export function createSandboxProvider(opts: SandboxAdapterOptions): SandboxProvi
     submitRefund: psp.submitRefund,
     refundStatus: psp.refundStatus,
     fetchSettlements: settlements.fetchSettlements,
+    fetchSettlementLines: settlements.fetchSettlementLines,
     parseCallback(rawBody, headers): ProviderCallback | null {
       const sig = headers[SANDBOX_SIGNATURE_HEADER];
       if (!verifySandboxSignature(opts.signingSecret, rawBody, Array.isArray(sig) ? sig[0] : sig)) return null;

@@ -3,12 +3,23 @@
  * settlements of a merchant, a page at a time by the sandbox's cursor, decoded against TypeBox
  * schemas; and the sandbox-only control that makes it settle now (`tijori sandbox settle`).
  */
-import { Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
 import { decodeAnswer } from '../decode-schema.js';
 import { exchange } from '../http.js';
-import { ProviderError, type SettlementPage } from '../provider.js';
+import { ProviderError, type ProviderSettlementLine, type SettlementLinePage, type SettlementPage } from '../provider.js';
 
 const Paise = Type.Integer();
+
+const LineJson = Type.Object({
+  line_id: Type.String({ minLength: 1 }),
+  type: Type.String(),
+  reference: Type.String(),
+  refund_reference: Type.Union([Type.String(), Type.Null()]),
+  provider_reference: Type.String(),
+  amount_paise: Paise,
+  fee_paise: Paise,
+  tax_paise: Paise,
+});
 
 const SettlementJson = Type.Object({
   settlement_id: Type.String({ minLength: 1 }),
@@ -21,19 +32,25 @@ const SettlementJson = Type.Object({
   adjustments_paise: Paise,
   net_paise: Paise,
   settled_at: Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}T' }),
-  lines: Type.Array(
-    Type.Object({
-      line_id: Type.String({ minLength: 1 }),
-      type: Type.String(),
-      reference: Type.String(),
-      refund_reference: Type.Union([Type.String(), Type.Null()]),
-      provider_reference: Type.String(),
-      amount_paise: Paise,
-      fee_paise: Paise,
-      tax_paise: Paise,
-    }),
-  ),
+  lines: Type.Array(LineJson),
+  lines_next_cursor: Type.Optional(Type.Union([Type.String(), Type.Null()])),
 });
+
+const LinePageJson = Type.Object({ currency: Type.String(), data: Type.Array(LineJson), next_cursor: Type.Union([Type.String(), Type.Null()]) });
+
+function lineOf(l: Static<typeof LineJson>, currency: string): ProviderSettlementLine {
+  return {
+    lineId: l.line_id,
+    type: l.type,
+    orderReference: l.reference,
+    refundReference: l.refund_reference,
+    providerPaymentId: l.provider_reference,
+    amountPaise: l.amount_paise,
+    feePaise: l.fee_paise,
+    taxPaise: l.tax_paise,
+    currency,
+  };
+}
 
 const ListJson = Type.Object({ data: Type.Array(SettlementJson), next_cursor: Type.Union([Type.String(), Type.Null()]) });
 
@@ -84,19 +101,19 @@ export function createSandboxSettlementClient(opts: { baseUrl: () => string; tim
           currency: s.currency,
           totals: { grossPaise: s.gross_paise, feesPaise: s.fees_paise, taxPaise: s.tax_paise, refundsPaise: s.refunds_paise, adjustmentsPaise: s.adjustments_paise, netPaise: s.net_paise },
           charges: null,
-          lines: s.lines.map((l) => ({
-            lineId: l.line_id,
-            type: l.type,
-            orderReference: l.reference,
-            refundReference: l.refund_reference,
-            providerPaymentId: l.provider_reference,
-            amountPaise: l.amount_paise,
-            feePaise: l.fee_paise,
-            taxPaise: l.tax_paise,
-            currency: s.currency,
-          })),
+          lines: s.lines.map((l) => lineOf(l, s.currency)),
+          linesCursor: s.lines_next_cursor ?? null,
         })),
       };
+    },
+
+    /** The rest of a long settlement's lines, 5,000 at a time, in the settlement's currency. */
+    async fetchSettlementLines(q: { merchant: string; providerSettlementId: string; cursor: string }): Promise<SettlementLinePage> {
+      const params = new URLSearchParams({ cursor: q.cursor, limit: '5000' });
+      const r = await getJson(`${opts.baseUrl()}/psp/settlements/${encodeURIComponent(q.providerSettlementId)}/lines?${params.toString()}`, { method: 'GET', timeoutMs: opts.timeoutMs });
+      if (r.status !== 200) throw new ProviderError(`sandbox PSP settlement lines answered HTTP ${r.status}`, false);
+      const page = decodeAnswer(LinePageJson, r.body, 'the sandbox settlement lines');
+      return { lines: page.data.map((l) => lineOf(l, page.currency)), cursor: page.next_cursor };
     },
 
     /** Sandbox-only: settle now (one merchant's, or every merchant's). */

@@ -103,12 +103,30 @@ export async function findSettlement(q: Queryable, id: string): Promise<SandboxS
   return r.rows[0] ?? null;
 }
 
-export async function linesOf(q: Queryable, settlementIds: string[]): Promise<SandboxSettlementLineRow[]> {
+const L_COLUMNS = 'id, settlement_id, type, collection_reference, refund_reference, provider_reference, amount_paise, fee_paise, tax_paise';
+
+/**
+ * The first `perSettlement` lines of each settlement, in line-id order. A line's id is its
+ * settlement's id, '-' and its number, so one settlement's lines are one range of the primary key
+ * (bounded by '-' and '.', the character after it): read in order without a sort.
+ */
+export async function linesOf(q: Queryable, settlementIds: string[], perSettlement = 1_000_000_000): Promise<SandboxSettlementLineRow[]> {
   if (settlementIds.length === 0) return [];
   const r = await q.query<SandboxSettlementLineRow>(
-    `SELECT id, settlement_id, type, collection_reference, refund_reference, provider_reference, amount_paise, fee_paise, tax_paise
-       FROM sandbox_settlement_lines WHERE settlement_id = ANY($1::text[]) ORDER BY id`,
-    [settlementIds],
+    `SELECT l.* FROM unnest($1::text[]) AS s(id)
+       CROSS JOIN LATERAL (SELECT ${L_COLUMNS} FROM sandbox_settlement_lines
+                            WHERE id > s.id || '-' AND id < s.id || '.' AND settlement_id = s.id ORDER BY id LIMIT $2) l`,
+    [settlementIds, perSettlement],
+  );
+  return r.rows;
+}
+
+/** A page of one settlement's lines after `afterId` (null: from the first), in line-id order. */
+export async function linePage(q: Queryable, settlementId: string, afterId: string | null, limit: number): Promise<SandboxSettlementLineRow[]> {
+  const r = await q.query<SandboxSettlementLineRow>(
+    `SELECT ${L_COLUMNS} FROM sandbox_settlement_lines
+      WHERE id > GREATEST($1 || '-', $2::text) AND id < $1 || '.' AND settlement_id = $1 ORDER BY id LIMIT $3`,
+    [settlementId, afterId, limit],
   );
   return r.rows;
 }

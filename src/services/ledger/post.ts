@@ -22,6 +22,14 @@ export interface LedgerEntryInput {
 }
 
 /**
+ * Bench only (bench/ledger-ab.ts): BENCH_LEDGER_OFF=1 makes the service post no entry, so that
+ * `npm run bench` can measure what the ledger costs an order's path against the same build without
+ * it (docs/performance.md). Never set in production: `tijori ledger verify` would report every
+ * state change since as a difference, and the service warns at start (main.ts).
+ */
+export const LEDGER_OFF_FOR_BENCH = process.env.BENCH_LEDGER_OFF === '1';
+
+/**
  * Posts one entry in the caller's transaction `q`. Returns false when the same (kind, source) was
  * posted before (a retried unit of work): nothing is written twice. An entry with no postings (a
  * settlement of nothing) is not written. Entries of the units of a shared transaction take one
@@ -29,7 +37,7 @@ export interface LedgerEntryInput {
  */
 export async function postLedgerEntry(q: Queryable, input: LedgerEntryInput): Promise<boolean> {
   const { entry } = input;
-  if (entry.postings.length === 0) return false;
+  if (entry.postings.length === 0 || LEDGER_OFF_FOR_BENCH) return false;
   // The database checks it too, at commit; failing here names the caller.
   if (!isBalanced(entry.postings)) throw new Error(`unbalanced ledger entry ${entry.kind} for ${input.sourceId}`);
   return repo.insertEntry(q, {

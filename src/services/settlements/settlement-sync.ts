@@ -9,17 +9,17 @@
  * sync succeeded; only orders confirmed since the organization's `settlements_from`).
  */
 import { AppError, notFound } from '../../domain/errors.js';
-import { isConfirmedOrder } from '../../domain/reconciliation.js';
 import { isUuid } from '../../domain/text.js';
 import type { Logger } from '../../observability/logger.js';
 import type { Metrics } from '../../observability/metrics.js';
-import { ProviderError, type ProviderSettlement } from '../../providers/provider.js';
+import { type Provider, ProviderError, type ProviderSettlement, type ProviderSettlementLine } from '../../providers/provider.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
 import type { Db } from '../../store/db.js';
+import * as staging from '../../store/repos/settlement-staging-repo.js';
 import * as repo from '../../store/repos/settlements-repo.js';
 import { newRowId } from '../../store/row-id.js';
 import { checkSettledOrder } from './settlement-check.js';
-import { type ImportCounts, type ImportTarget, importSettlement, isStored, NO_COUNTS } from './settlement-import.js';
+import { type ImportCounts, type ImportTarget, importSettlement, isStored, MATCH_BATCH, NO_COUNTS } from './settlement-import.js';
 import { sanitizeSettlement } from './settlement-sanitize.js';
 
 /** Pages of one sync at most (a provider that never ends its cursor must not hold the worker). */
@@ -109,7 +109,7 @@ export class SettlementSyncService {
           await this.reject(t, raw.providerSettlementId, clean.rejected);
           continue;
         }
-        const c = await this.importOne(t, clean.settlement);
+        const c = await this.importOne(t, clean.settlement, provider);
         for (const k of Object.keys(total) as Array<keyof ImportCounts>) total[k] += c[k];
       }
       if (got.cursor === null || got.cursor === cursor) break;
@@ -127,10 +127,9 @@ export class SettlementSyncService {
     this.log.warn({ org_id: t.orgId, provider_account_id: t.providerAccountId, provider_settlement_id: id, kind: 'BAD_DATA', detail }, 'settlement anomaly: bad provider data, settlement not stored');
   }
 
-  private async importOne(t: ImportTarget, s: ProviderSettlement): Promise<ImportCounts> {
+  private async importOne(t: ImportTarget, s: ProviderSettlement, provider: Provider): Promise<ImportCounts> {
     if (await isStored(this.deps.db, t, s.providerSettlementId)) return { ...NO_COUNTS };
-    await this.checkUnconfirmed(t, s);
-    const r = await importSettlement(this.deps.db, t, s);
+    const r = await importSettlement(this.deps.db, t, s, { moreLines: this.restOfLines(t, s, provider), beforeComplete: (importId, lineCount) => this.checkUnconfirmed(t, importId, lineCount) });
     for (const a of r.anomalies) {
       this.anomaliesTotal.inc({ provider: t.provider, kind: a.kind });
       this.log.warn({ org_id: t.orgId, provider_account_id: t.providerAccountId, provider_settlement_id: a.providerSettlementId, line: a.providerLineId, kind: a.kind, detail: a.detail }, 'settlement anomaly: bad provider data, no order changed');
@@ -142,15 +141,44 @@ export class SettlementSyncService {
     return r.counts;
   }
 
+  /**
+   * The pages of a long settlement's lines after those in its list answer, by the provider's line
+   * cursor. The next page is asked for while the caller stages this one (one page ahead, never
+   * more: memory stays two pages), so the provider's answer and our database work overlap.
+   */
+  private async *restOfLines(t: ImportTarget, s: ProviderSettlement, provider: Provider): AsyncIterable<ProviderSettlementLine[]> {
+    const first = s.linesCursor ?? null;
+    if (first === null) return;
+    const fetchLines = provider.fetchSettlementLines?.bind(provider);
+    if (!fetchLines) throw new ProviderError(`settlement ${s.providerSettlementId} has more lines than its answer and no way to fetch them`, false);
+    const ask = (cursor: string) => fetchLines({ merchant: t.orgId, providerSettlementId: s.providerSettlementId, cursor });
+    let cursor = first;
+    let next = ask(cursor);
+    for (;;) {
+      const page = await next;
+      const more = page.cursor !== null && page.cursor !== cursor;
+      if (more) {
+        cursor = page.cursor as string;
+        next = ask(cursor);
+        // A failure of the page asked ahead surfaces when it is awaited, not as an unhandled rejection.
+        next.catch(() => undefined);
+      }
+      yield page.lines;
+      if (!more) return;
+    }
+  }
+
   /** The normal provider check for each settled payment of an order open, expired or cancelled in Tijori (never a move by the settlement itself). */
-  private async checkUnconfirmed(t: ImportTarget, s: ProviderSettlement): Promise<void> {
-    const refs = s.lines.filter((l) => l.type === 'PAYMENT' && l.orderReference).map((l) => l.orderReference as string);
-    for (const o of await repo.ordersByOrderId(this.deps.db, t.orgId, refs)) {
-      if (isConfirmedOrder(o.status) || !CHECKED_STATUSES.has(o.status)) continue;
-      try {
-        await checkSettledOrder(this.deps, o);
-      } catch (err) {
-        this.log.warn({ order_id: o.order_id, err: (err as Error).message }, 'settlement: the provider check of a settled order failed');
+  private async checkUnconfirmed(t: ImportTarget, importId: string, lineCount: number): Promise<void> {
+    // A batch of positions per statement, as the matching (each statement short on a long settlement).
+    for (let from = 1; from <= lineCount; from += MATCH_BATCH) {
+      const range = { from, to: from + MATCH_BATCH - 1 };
+      for (const o of await staging.stagedOrdersIn(this.deps.db, importId, range, t.orgId, [...CHECKED_STATUSES])) {
+        try {
+          await checkSettledOrder(this.deps, o);
+        } catch (err) {
+          this.log.warn({ order_id: o.order_id, err: (err as Error).message }, 'settlement: the provider check of a settled order failed');
+        }
       }
     }
   }
