@@ -158,7 +158,7 @@ export class Db implements Queryable {
   /** False behind a transaction-mode pooler: statements are sent unnamed (see DbOptions.directUrl). */
   readonly namedStatements: boolean;
   /** List reads: the standby while its lag allows, else this database. */
-  readonly replicaReads: ReplicaReads;
+  readonly replicaReads: ReplicaReads<Queryable>;
   private readonly replica: Db | undefined;
 
   constructor(opts: DbOptions) {

@@ -5,7 +5,15 @@
  * instance (one cheap query on the standby), not per request. Anything that decides money,
  * idempotency, sign-in or the authoritative GET of one order or payout never comes here.
  */
-import type { Queryable } from './db.js';
+import type pg from 'pg';
+
+/**
+ * What is read through: db.ts's Queryable, named here by what this file uses of it, so that the
+ * store's pool (db.ts, which builds a ReplicaReads) and this file import nothing of each other.
+ */
+interface LagQueryable {
+  query<R extends pg.QueryResultRow>(text: string): Promise<pg.QueryResult<R>>;
+}
 
 /** How long one lag measurement is trusted. */
 const CHECK_EVERY_MS = 1_000;
@@ -17,21 +25,21 @@ const CHECK_EVERY_MS = 1_000;
 const LAG_SQL = `SELECT CASE WHEN NOT pg_is_in_recovery() OR pg_last_wal_receive_lsn() IS NOT DISTINCT FROM pg_last_wal_replay_lsn() THEN 0
                              ELSE COALESCE(EXTRACT(EPOCH FROM clock_timestamp() - pg_last_xact_replay_timestamp()) * 1000, 1e12) END::float8 AS lag_ms`;
 
-export class ReplicaReads {
+export class ReplicaReads<Q extends LagQueryable> {
   private checkedAt = 0;
   private usable = false;
   private checking: Promise<boolean> | undefined;
 
   constructor(
-    private readonly primary: Queryable,
-    private readonly replica: Queryable | undefined,
+    private readonly primary: Q,
+    private readonly replica: Q | undefined,
     private readonly maxLagMs: number,
     /** Which errors mean "the standby is not reachable" (db.ts's isUnavailableError); others are the query's own. */
     private readonly isUnavailable: (err: unknown) => boolean,
   ) {}
 
   /** Runs a read on the standby when it is usable, else (or when it fails there) on the primary. */
-  async read<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
+  async read<T>(fn: (q: Q) => Promise<T>): Promise<T> {
     if (!this.replica || !(await this.replicaUsable())) return fn(this.primary);
     try {
       return await fn(this.replica);

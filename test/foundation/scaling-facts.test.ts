@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
-import { idForOrderId, orderIdFor } from '../../src/services/payin/payment-order-view.js';
+import { idForOrderId, orderIdFor } from '../../src/domain/order-id.js';
 import { newRowId } from '../../src/store/row-id.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 

@@ -26,7 +26,7 @@ import { newRowId } from '../../store/row-id.js';
 import { recordEvent, SETTLEMENT_CREATED } from '../callbacks/events.js';
 import { postLedgerEntry } from '../ledger/post.js';
 import { settlementView } from './merchant-settlements.js';
-import { idForOrderId } from '../payin/payment-order-view.js';
+import { idForOrderId } from '../../domain/order-id.js';
 
 export interface ImportTarget {
   orgId: string;

@@ -1,5 +1,5 @@
 /** SQL of settlements, their lines, reconciliation breaks and settlement anomalies (migration 0110). */
-import { idForOrderId } from '../../services/payin/payment-order-view.js';
+import { idForOrderId } from '../../domain/order-id.js';
 import type { Queryable } from '../db.js';
 
 export interface NewSettlement {
