@@ -202,7 +202,7 @@ test('CSV export: the filtered list, streamed as text/csv, formula-like cells de
   assert.match(r.headers.get('content-type') ?? '', /^text\/csv/);
   assert.match(r.headers.get('content-disposition') ?? '', /attachment; filename="payment-orders-\d{4}-\d{2}-\d{2}\.csv"/, 'dated');
   const lines = r.text.trim().split('\n');
-  assert.equal(lines[0], 'created_at,order_id,id,merchant_order_reference,amount_rupees,status,response_mode,utr,paid_at,purpose,customer_name,livemode');
+  assert.equal(lines[0], 'created_at,order_id,id,merchant_order_reference,amount_rupees,status,response_mode,utr,paid_at,purpose,customer_name,livemode,settlement_id,settlement_utr,settled_at');
   assert.ok(lines[1]?.includes(evil.order_id), 'newest first');
   assert.ok(lines[1]?.includes(`"'=HYPERLINK(""http://x.example"",""y"")"`), lines[1]);
   assert.ok(lines[1]?.includes(',1234.56,'), lines[1]);

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { destinationSecretContext } from '../../src/services/callbacks/destinations.js';
-import { startTestService, type ApiResponse, type TestClient, type TestService } from '../support/service.js';
+import { ALL_SCOPES, startTestService, type ApiResponse, type TestClient, type TestService } from '../support/service.js';
 import { attemptRows, emit, eventually, setDestination, startTrustedReceiver, type TrustedReceiver } from '../callbacks/helpers.js';
 import { FAST_PAYOUT_ENV, inlineBeneficiary } from '../payout/helpers.js';
 import { report } from './helpers.js';
@@ -42,8 +42,10 @@ before(async () => {
   ts = await startTestService({ ...r.env, ...FAST_PAYOUT_ENV, AUTH_FAILURE_LIMIT_PER_MINUTE: '100000' });
   secrets.admin_token = ts.config.adminToken;
   owner = await ts.createClient({ rateLimit: 1_000_000 });
-  sameOrg = await ts.createClient({ orgId: owner.orgId, rateLimit: 1_000_000 });
-  otherOrg = await ts.createClient({ rateLimit: 1_000_000 });
+  // Every scope, settlements:read included (an organization-wide read): their refusals are about
+  // the resource, not the scope.
+  sameOrg = await ts.createClient({ orgId: owner.orgId, scopes: [...ALL_SCOPES, 'settlements:read'], rateLimit: 1_000_000 });
+  otherOrg = await ts.createClient({ scopes: [...ALL_SCOPES, 'settlements:read'], rateLimit: 1_000_000 });
   readOnly = await ts.createClient({ orgId: owner.orgId, scopes: ['collections:read', 'payouts:read'], rateLimit: 1_000_000 });
   writeOnly = await ts.createClient({ orgId: owner.orgId, scopes: ['collections:write', 'payouts:write'], rateLimit: 1_000_000 });
   ipLocked = await ts.createClient({ orgId: owner.orgId, allowIps: ['203.0.113.7'], rateLimit: 1_000_000 });
@@ -73,6 +75,7 @@ interface Op {
 }
 
 function scopeOf(method: string, path: string): string {
+  if (path.startsWith('/merchant/settlements')) return 'settlements:read';
   const area = path.includes('payout') ? 'payouts' : 'collections';
   return `${area}:${method === 'GET' ? 'read' : 'write'}`;
 }

@@ -81,7 +81,7 @@ test('GET /merchant/settlements/{settlement} and its lines: the CLI list fields,
   const byKey = (l: any) => `${l.type}:${l.order_id}:${l.refund_id}`;
   assert.deepEqual(lines.map((l) => ({ ...l, provider_payment_id: typeof l.provider_payment_id })).sort((x, y) => byKey(x).localeCompare(byKey(y))), [
     { type: 'PAYMENT', order_id: a.order_id, refund_id: null, provider_payment_id: 'string', amount_paise: 20_000, fee_paise: 400, tax_paise: 72, net_paise: 19_528, match: 'MATCHED' },
-    { type: 'PAYMENT', order_id: b.order_id, refund_id: null, provider_payment_id: 'string', amount_paise: 29_991, fee_paise: 600, tax_paise: 108, net_paise: 29_283, match: 'AMOUNT_MISMATCH' },
+    { type: 'PAYMENT', order_id: b.order_id, refund_id: null, provider_payment_id: 'string', amount_paise: 29_991, fee_paise: 602, tax_paise: 108, net_paise: 29_281, match: 'AMOUNT_MISMATCH' },
     { type: 'REFUND', order_id: a.order_id, refund_id: r.refund_id, provider_payment_id: 'string', amount_paise: 5_000, fee_paise: 0, tax_paise: 0, net_paise: 5_000, match: 'MATCHED' },
   ].sort((x, y) => byKey(x).localeCompare(byKey(y))));
 

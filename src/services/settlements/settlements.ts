@@ -4,6 +4,7 @@
  * one with a note (audited), the organization's `settlement_expected_days`, and the sandbox's
  * "settle now" control.
  */
+import { settlementView } from './merchant-settlements.js';
 import { AppError, notFound, validationError } from '../../domain/errors.js';
 import { RECON_BREAK_KINDS, BREAK_STATUSES, isExpectedDays, SETTLEMENT_EXPECTED_DAYS } from '../../domain/reconciliation.js';
 import { isUuid } from '../../domain/text.js';
@@ -68,21 +69,7 @@ export class SettlementsService {
   async list(orgId: string, limit = 1000) {
     await this.requireOrg(this.deps.db, orgId);
     const rows = await repo.listSettlements(this.deps.db, orgId, Math.min(Math.max(limit, 1), 1000));
-    return rows.map((s) => ({
-      settlement_id: s.id,
-      provider_account_id: s.provider_account_id,
-      provider_settlement_id: s.provider_settlement_id,
-      utr: s.utr,
-      gross_paise: s.gross_paise,
-      fees_paise: s.fees_paise,
-      tax_paise: s.tax_paise,
-      refunds_paise: s.refunds_paise,
-      adjustments_paise: s.adjustments_paise,
-      net_paise: s.net_paise,
-      settled_at: s.settled_at.toISOString(),
-      lines: s.lines,
-      breaks: s.breaks,
-    }));
+    return rows.map(settlementView);
   }
 
   /** `tijori recon breaks --org ORG [--status open|resolved]`: newest first; a resolved break stays listed. */
