@@ -15,6 +15,7 @@
  */
 import { loadavg } from 'node:os';
 import pg from 'pg';
+import { Agent, fetch } from 'undici';
 import { backendCpuMs, cpuMs, freshDatabase, type Spawned } from './support.js';
 
 export interface VerifyScaleDeps {
@@ -23,14 +24,18 @@ export interface VerifyScaleDeps {
   startService(dbUrl: string): Promise<Spawned>;
 }
 
+/** Verify over 10M entries answers after minutes; fetch's own 300 s header time-out would cut it off. */
+const patient = new Agent({ headersTimeout: 0, bodyTimeout: 0 });
+
 async function call(svc: Spawned, token: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
   const res = await fetch(`${svc.line.internal}${path}`, {
     method,
     headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
     ...(body ? { body: JSON.stringify(body) } : {}),
-    signal: AbortSignal.timeout(600_000),
+    signal: AbortSignal.timeout(1_800_000),
+    dispatcher: patient,
   });
-  return { status: res.status, body: await res.json() };
+  return { status: res.status, body: (await res.json()) as any };
 }
 
 export async function verifyScaleScenario(d: VerifyScaleDeps, entries: number) {
