@@ -41,8 +41,10 @@ export function BeneficiariesPage() {
 
   function apply(e: FormEvent) {
     e.preventDefault();
+    const next = new URLSearchParams({ limit: String(PAGE_SIZE) });
+    if (text.trim()) next.set('search', text.trim());
     setSearch(text.trim());
-    restart();
+    restart(next.toString());
   }
 
   return (

@@ -63,14 +63,21 @@ export function MoneyList<T extends { id: string }>(props: {
   const zone = useTimeZone();
   const [form, setForm] = useState<Filter>(EMPTY);
   const [filter, setFilter] = useState<Filter>(EMPTY);
-  const params = listQuery(filter);
-  params.set('limit', String(PAGE_SIZE));
-  const { rows, error, pager, restart } = useCursorPages<T>(endpoint, params.toString());
+  const paramsOf = (f: Filter) => {
+    const q = listQuery(f);
+    q.set('limit', String(PAGE_SIZE));
+    return q.toString();
+  };
+  const { rows, error, pager, restart } = useCursorPages<T>(endpoint, paramsOf(filter));
+  // A new filter starts at its first page; the same one applied again reads its first page again.
+  const show = (next: Filter) => {
+    setFilter(next);
+    restart(paramsOf(next));
+  };
 
   function apply(e: FormEvent) {
     e.preventDefault();
-    setFilter({ ...form, search: form.search.trim() });
-    restart();
+    show({ ...form, search: form.search.trim() });
   }
 
   const set = (k: keyof Filter) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [k]: e.target.value }));
@@ -113,8 +120,7 @@ export function MoneyList<T extends { id: string }>(props: {
               onClick={() => {
                 const next = { ...form, ...presetDays(p), search: form.search.trim() };
                 setForm(next);
-                setFilter(next);
-                restart();
+                show(next);
               }}
             >
               {name}
