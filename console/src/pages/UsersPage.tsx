@@ -20,10 +20,9 @@ type LinkAnswer = { user: User; setup_url: string } | { user: User; mailed_to: s
 
 const ROLES: Role[] = ['admin', 'developer', 'maker', 'checker', 'reviewer', 'viewer'];
 
-const readUsers = () => api<User[]>('GET', '/users');
 
 export function UsersPage({ canManage, self }: { canManage: boolean; self: string }) {
-  const { rows: users, error, busy, act } = useListActions(readUsers);
+  const { rows: users, error, busy, act } = useListActions<User>('/users');
   const [link, setLink] = useState<{ email: string; url: string } | null>(null);
   // With SMTP configured the link goes to the user by mail and is never shown here.
   const [mailed, setMailed] = useState<string | null>(null);

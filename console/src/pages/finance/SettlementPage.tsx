@@ -8,7 +8,7 @@ import { formatPaise, words } from '../../format.js';
 import { type Column, RowsTable } from '../columns.js';
 import { Pager, useCursorPages } from '../CursorPages.js';
 import { AppLink, dash, TableScroll } from '../money/links.js';
-import { useDetail } from '../money/useDetail.js';
+import { useResource } from '../../data.js';
 import type { Settlement } from './SettlementsPage.js';
 import { matchWords, providerWords } from './words.js';
 
@@ -42,7 +42,7 @@ const COLUMNS: Column<Line>[] = [
 ];
 
 export function SettlementPage({ id }: { id: string }) {
-  const { data: s, error } = useDetail<Settlement>(`/settlements/${encodeURIComponent(id)}`);
+  const { data: s, error } = useResource<Settlement>(`/settlements/${encodeURIComponent(id)}`);
   const { rows, error: linesError, pager } = useCursorPages<Line>(`/settlements/${encodeURIComponent(id)}/lines`, 'limit=50');
   return (
     <>

@@ -6,7 +6,7 @@ import { AppLink, dash } from './links.js';
 import { type OrderRefund, OrderRefunds } from './OrderRefunds.js';
 import { OrderProviderChecks } from './ProviderChecks.js';
 import { TableSection } from './TableSection.js';
-import { useDetail } from './useDetail.js';
+import { useResource } from '../../data.js';
 import type { Column } from '../columns.js';
 import { ProviderAnomalies } from '../ProviderAnomalies.js';
 
@@ -52,7 +52,7 @@ const MOVE_COLUMNS: Column<StateMove>[] = [
 ];
 
 export function OrderPage({ id }: { id: string }) {
-  const { data, error } = useDetail<OrderDetail>(`/payment-orders/${encodeURIComponent(id)}`);
+  const { data, error } = useResource<OrderDetail>(`/payment-orders/${encodeURIComponent(id)}`);
   return (
     <>
       <p>

@@ -5,7 +5,7 @@ import { type Delivery, Callbacks } from './Callbacks.js';
 import { AppLink, dash } from './links.js';
 import { PayoutInquiries } from './ProviderChecks.js';
 import { TableSection } from './TableSection.js';
-import { useDetail } from './useDetail.js';
+import { useResource } from '../../data.js';
 import type { Column } from '../columns.js';
 import { ProviderAnomalies } from '../ProviderAnomalies.js';
 
@@ -68,7 +68,7 @@ const MOVE_COLUMNS: Column<StateMove>[] = [
 ];
 
 export function PayoutPage({ id }: { id: string }) {
-  const { data, error } = useDetail<PayoutDetail>(`/payouts/${encodeURIComponent(id)}`);
+  const { data, error } = useResource<PayoutDetail>(`/payouts/${encodeURIComponent(id)}`);
   const p = data?.payout;
   return (
     <>
