@@ -49,18 +49,19 @@ export interface Loaded<T> {
 }
 
 /**
- * GET `path` (null: nothing to read yet, or not allowed). `poll`: read again every so many ms,
- * marked as an automatic refresh (`X-Console-Poll`, not counted as use of the session), while
- * `poll` is a number; pass null to stop.
+ * GET `path` (null: nothing to read yet, or not allowed). `poll`: read again every `every` ms
+ * while `while(data)` holds (a bulk file being paid), each such read marked as an automatic
+ * refresh (`X-Console-Poll`: not counted as use of the session, so an idle session still ends).
  */
-export function useResource<T>(path: string | null, opts: { poll?: number | null } = {}): Loaded<T> {
-  const poll = opts.poll ?? null;
+export function useResource<T>(path: string | null, opts: { poll?: { every: number; while: (data: T) => boolean } } = {}): Loaded<T> {
+  const { poll } = opts;
+  const polling = (data: T | undefined) => poll !== undefined && data !== undefined && poll.while(data);
+  const client = useQueryClient();
   const q = useQuery({
     queryKey: keyOf(path ?? ''),
-    // The observer runs the latest options' queryFn, so a read while `poll` is set is marked.
-    queryFn: () => api<T>('GET', path as string, undefined, undefined, undefined, { poll: poll !== null }),
+    queryFn: ({ queryKey }) => api<T>('GET', path as string, undefined, undefined, undefined, { poll: polling(client.getQueryData<T>(queryKey)) }),
     enabled: path !== null,
-    refetchInterval: poll ?? false,
+    refetchInterval: (query) => (polling(query.state.data) ? (poll?.every ?? false) : false),
   });
   return { data: q.data ?? null, error: q.error ? describe(q.error) : null, reload: () => void q.refetch() };
 }

@@ -4,7 +4,7 @@
  * (a page stays right while new rows arrive), a row's reference opens its page.
  */
 import { type FormEvent, useState } from 'react';
-import { ErrorLine } from '../../components.js';
+import { Loadable } from '../../data.js';
 import { byId, type Column, RowsTable } from '../columns.js';
 import { Pager, useCursorPages } from '../CursorPages.js';
 import { TableScroll } from './links.js';
@@ -134,16 +134,17 @@ export function MoneyList<T extends { id: string }>(props: {
           Export CSV
         </a>
       </p>
-      <ErrorLine error={error} />
-      {rows === null ? (
-        <p>Loading…</p>
-      ) : rows.length === 0 ? (
-        <p>No {noun} match.</p>
-      ) : (
-        <TableScroll label={props.title}>
-          <RowsTable columns={props.columns} rows={rows} rowKey={byId} alignTitles />
-        </TableScroll>
-      )}
+      <Loadable data={rows} error={error}>
+        {(rows) =>
+          rows.length === 0 ? (
+            <p>No {noun} match.</p>
+          ) : (
+            <TableScroll label={props.title}>
+              <RowsTable columns={props.columns} rows={rows} rowKey={byId} alignTitles />
+            </TableScroll>
+          )
+        }
+      </Loadable>
       <Pager label={`Pages of ${props.title.toLowerCase()}`} pager={pager} />
     </>
   );
