@@ -7,7 +7,7 @@ import { Time } from '../../components.js';
 import { formatPaise } from '../../format.js';
 import { type Column, RowsTable } from '../columns.js';
 import { dash, TableScroll } from './links.js';
-import { useResource } from '../../data.js';
+import { Loadable, useResource } from '../../data.js';
 
 interface Check {
   checked_at: string;
@@ -54,15 +54,20 @@ function CheckLog({ path, title, id, note, none, noun, columns }: { path: string
     <section aria-labelledby={id}>
       <h2 id={id}>{title}</h2>
       <p className="hint">{note}</p>
-      {error ? <p role="alert">{error}</p> : data === null ? <p>Loading…</p> : data.checks.length === 0 ? <p>{none}</p> : null}
-      {data && data.checks.length > 0 ? (
+      <Loadable data={data} error={error}>
+        {(data) =>
+          data.checks.length === 0 ? (
+            <p>{none}</p>
+          ) : (
         <>
           {data.truncated ? <p>{`Only the newest ${data.checks.length} ${noun} are shown.`}</p> : null}
           <TableScroll label={title}>
             <RowsTable columns={[WHEN, ...columns, OUTCOME, TAKEN]} rows={data.checks} rowKey={(_, i) => i} />
           </TableScroll>
         </>
-      ) : null}
+          )
+        }
+      </Loadable>
     </section>
   );
 }
