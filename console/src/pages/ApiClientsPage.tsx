@@ -3,6 +3,7 @@ import { type FormEvent, useState } from 'react';
 import { api } from '../api.js';
 import { ErrorLine, SecretOnce, Time } from '../components.js';
 import { ClientEditForm } from './ClientEditForm.js';
+import { Loadable } from '../data.js';
 import { type Column, RowsTable } from './columns.js';
 import { DangerButton } from './DangerButton.js';
 import { ScopesFieldset } from './ScopesFieldset.js';
@@ -226,15 +227,17 @@ export function ApiClientsPage({ canManage, canApprove }: { canManage: boolean; 
         </>
       ) : null}
       <h2>Clients</h2>
-      {clients === null ? (
-        <p>Loading…</p>
-      ) : clients.length === 0 ? (
-        <p>No API clients yet.</p>
-      ) : (
-        <div className="table-wrap">
-          <RowsTable columns={canManage ? [...COLUMNS, actions] : COLUMNS} rows={clients} rowKey={(c) => c.client_id} />
-        </div>
-      )}
+      <Loadable data={clients} error={error} showError={false}>
+        {(clients) =>
+          clients.length === 0 ? (
+            <p>No API clients yet.</p>
+          ) : (
+            <div className="table-wrap">
+              <RowsTable columns={canManage ? [...COLUMNS, actions] : COLUMNS} rows={clients} rowKey={(c) => c.client_id} />
+            </div>
+          )
+        }
+      </Loadable>
     </>
   );
 }

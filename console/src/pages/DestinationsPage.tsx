@@ -6,7 +6,7 @@
 import { type FormEvent, useState } from 'react';
 import { api, describe } from '../api.js';
 import { ErrorLine, Notice, SecretOnce, Time } from '../components.js';
-import { useInvalidate, useResource } from '../data.js';
+import { Loadable, useInvalidate, useResource } from '../data.js';
 import { DestinationControls, type DestinationState } from './DestinationControls.js';
 
 type Destination = DestinationState;
@@ -125,29 +125,31 @@ export function DestinationsPage({ canManage }: { canManage: boolean }) {
           <SecretOnce label="Signing secret" value={secret.value} onDone={() => setSecret(null)} />
         </>
       ) : null}
-      {list === null
-        ? loadError ? null : <p>Loading…</p>
-        : KINDS.map((k) => {
+      <Loadable data={list} error={loadError} showError={false}>
+        {(list) =>
+          KINDS.map((k) => {
             const current = list.find((d) => d.kind === k.kind);
             return (
-            <div key={k.kind}>
-            <DestinationForm
-              key={current?.url ?? ''}
-              kind={k.kind}
-              title={k.title}
-              current={current}
-              canManage={canManage}
-              onSaved={(s) => {
-                setError(null);
-                if (s) setSecret({ title: k.title, value: s });
-                load();
-              }}
-              onError={(e) => setError(describe(e))}
-            />
-            {current ? <DestinationControls d={current} title={k.title} canManage={canManage} onChanged={load} /> : null}
-            </div>
+              <div key={k.kind}>
+                <DestinationForm
+                  key={current?.url ?? ''}
+                  kind={k.kind}
+                  title={k.title}
+                  current={current}
+                  canManage={canManage}
+                  onSaved={(s) => {
+                    setError(null);
+                    if (s) setSecret({ title: k.title, value: s });
+                    load();
+                  }}
+                  onError={(e) => setError(describe(e))}
+                />
+                {current ? <DestinationControls d={current} title={k.title} canManage={canManage} onChanged={load} /> : null}
+              </div>
             );
-          })}
+          })
+        }
+      </Loadable>
     </>
   );
 }

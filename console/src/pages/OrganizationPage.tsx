@@ -5,7 +5,7 @@
  */
 import { useState } from 'react';
 import { api } from '../api.js';
-import { useChange, useResource } from '../data.js';
+import { Loadable, useChange, useResource } from '../data.js';
 import { ErrorLine, Notice, Time } from '../components.js';
 import { type Column, RowsTable } from './columns.js';
 import { AppLink, TableScroll } from './money/links.js';
@@ -97,7 +97,9 @@ export function OrganizationPage({ canManage, onRenamed }: { canManage: boolean;
       <h1>Organization</h1>
       <ErrorLine error={error} />
       {org === null ? (
-        error ? null : <p>Loading…</p>
+        <Loadable data={org} error={error} showError={false}>
+          {() => null}
+        </Loadable>
       ) : canManage ? (
         <SettingsForm org={org} busy={change.busy} saved={saved} onSave={(name, review) => void save(name, review)} />
       ) : (

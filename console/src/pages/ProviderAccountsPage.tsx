@@ -9,6 +9,7 @@
 import { type FormEvent, useState } from 'react';
 import { api } from '../api.js';
 import { ErrorLine, Time } from '../components.js';
+import { Loadable } from '../data.js';
 import { type Column, RowsTable } from './columns.js';
 import { dash, TableScroll } from './money/links.js';
 import { ProviderAnomalies } from './ProviderAnomalies.js';
@@ -123,15 +124,17 @@ export function ProviderAccountsPage() {
         New payment orders use: <strong>{accounts === null ? '…' : current ? `${current.name} (${current.provider})` : 'the built-in sandbox'}</strong>
       </p>
       <p className="hint">An account is chosen for collections by an admin other than the one who added it (payments would be collected into it).</p>
-      {accounts === null ? (
-        error ? null : <p>Loading…</p>
-      ) : accounts.length === 0 ? (
-        <p>No provider accounts yet: collections and payouts go through the built-in sandbox.</p>
-      ) : (
-        <TableScroll label="Provider accounts">
-          <RowsTable columns={columns} rows={accounts} rowKey={(a) => a.provider_account_id} />
-        </TableScroll>
-      )}
+      <Loadable data={accounts} error={error} showError={false}>
+        {(accounts) =>
+          accounts.length === 0 ? (
+            <p>No provider accounts yet: collections and payouts go through the built-in sandbox.</p>
+          ) : (
+            <TableScroll label="Provider accounts">
+              <RowsTable columns={columns} rows={accounts} rowKey={(a) => a.provider_account_id} />
+            </TableScroll>
+          )
+        }
+      </Loadable>
       <form className="panel" onSubmit={add} aria-labelledby="add-title">
         <h2 id="add-title">Add a provider account</h2>
         <label htmlFor="add-provider">Provider</label>

@@ -2,6 +2,7 @@
 import { type FormEvent, useState } from 'react';
 import { api, type Role } from '../api.js';
 import { ErrorLine, Notice, Time } from '../components.js';
+import { Loadable } from '../data.js';
 import { type Column, RowsTable } from './columns.js';
 import { DangerButton } from './DangerButton.js';
 import { useListActions } from './useListActions.js';
@@ -131,13 +132,13 @@ export function UsersPage({ canManage, self }: { canManage: boolean; self: strin
           </button>
         </form>
       ) : null}
-      {users === null ? (
-        <p>Loading…</p>
-      ) : (
-        <div className="table-wrap">
-          <RowsTable columns={canManage ? [...columns, actions] : columns} rows={users} rowKey={(u) => u.user_id} />
-        </div>
-      )}
+      <Loadable data={users} error={error} showError={false}>
+        {(users) => (
+          <div className="table-wrap">
+            <RowsTable columns={canManage ? [...columns, actions] : columns} rows={users} rowKey={(u) => u.user_id} />
+          </div>
+        )}
+      </Loadable>
     </>
   );
 }
