@@ -48,22 +48,32 @@ export interface Loaded<T> {
   reload: () => void;
 }
 
+/** Read again every `every` ms while `while(data)` holds (a bulk file being paid). */
+export interface Poll<T> {
+  every: number;
+  while: (data: T) => boolean;
+}
+
 /**
- * GET `path` (null: nothing to read yet, or not allowed). `poll`: read again every `every` ms
- * while `while(data)` holds (a bulk file being paid), each such read marked as an automatic
- * refresh (`X-Console-Poll`: not counted as use of the session, so an idle session still ends).
+ * One GET query of `path` through `get(path, poll)`; `poll` as `Poll`, each read it makes marked as
+ * an automatic refresh (`X-Console-Poll`: not counted as use of the session, so an idle session
+ * still ends).
  */
-export function useResource<T>(path: string | null, opts: { poll?: { every: number; while: (data: T) => boolean } } = {}): Loaded<T> {
-  const { poll } = opts;
+function useGet<T>(path: string | null, get: (path: string, poll: boolean) => Promise<T>, poll: Poll<T> | undefined): Loaded<T> {
   const polling = (data: T | undefined) => poll !== undefined && data !== undefined && poll.while(data);
   const client = useQueryClient();
   const q = useQuery({
     queryKey: keyOf(path ?? ''),
-    queryFn: ({ queryKey }) => api<T>('GET', path as string, undefined, undefined, undefined, { poll: polling(client.getQueryData<T>(queryKey)) }),
+    queryFn: ({ queryKey }) => get(path as string, polling(client.getQueryData<T>(queryKey))),
     enabled: path !== null,
     refetchInterval: (query) => (polling(query.state.data) ? (poll?.every ?? false) : false),
   });
   return { data: q.data ?? null, error: q.error ? describe(q.error) : null, reload: () => void q.refetch() };
+}
+
+/** GET `path` (null: nothing to read yet, or not allowed); `poll`: see `Poll`. */
+export function useResource<T>(path: string | null, opts: { poll?: Poll<T> } = {}): Loaded<T> {
+  return useGet<T>(path, (p, poll) => api<T>('GET', p, undefined, undefined, undefined, { poll }), opts.poll);
 }
 
 /** One page of a keyset list: its rows and the cursor of the next page. */
@@ -73,9 +83,8 @@ export interface Page<T> {
 }
 
 /** GET `path` as one page of rows (the answer's `next_cursor` kept); null: nothing to read yet. */
-export function usePage<T>(path: string | null): Loaded<Page<T>> {
-  const q = useQuery({ queryKey: keyOf(path ?? ''), queryFn: () => apiPage<T>(path as string), enabled: path !== null });
-  return { data: q.data ?? null, error: q.error ? describe(q.error) : null, reload: () => void q.refetch() };
+export function usePage<T>(path: string | null, opts: { poll?: Poll<Page<T>> } = {}): Loaded<Page<T>> {
+  return useGet<Page<T>>(path, (p, poll) => apiPage<T>(p, { poll }), opts.poll);
 }
 
 /**

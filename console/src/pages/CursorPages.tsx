@@ -3,7 +3,7 @@
  * (a page stays right while new rows arrive): the money lists and the beneficiaries.
  */
 import { useState } from 'react';
-import { usePage } from '../data.js';
+import { type Page, type Poll, usePage } from '../data.js';
 
 export interface PagerState {
   /** 1 for the first page. */
@@ -20,7 +20,7 @@ export interface PagerState {
  * they are the ones shown (the same filter applied again reads today's rows). "Next" waits for the
  * page's answer, which holds the cursor of the page after it.
  */
-export function useCursorPages<T>(endpoint: string, params: string) {
+export function useCursorPages<T>(endpoint: string, params: string, opts: { poll?: Poll<Page<T>> } = {}) {
   // cursors[i] is the cursor that fetched page i (null for the first page), for the list of `of`.
   const [state, setState] = useState<{ of: string; cursors: Array<string | null> }>({ of: params, cursors: [null] });
   const cursors = state.of === params ? state.cursors : [null];
@@ -29,7 +29,7 @@ export function useCursorPages<T>(endpoint: string, params: string) {
   const cursor = cursors[cursors.length - 1] ?? null;
   if (cursor) q.set('cursor', cursor);
   // Each page is its own query (data.tsx), keyed by its path with the cursor.
-  const { data, error, reload } = usePage<T>(`${endpoint}?${q.toString()}`);
+  const { data, error, reload } = usePage<T>(`${endpoint}?${q.toString()}`, opts);
   const next = data?.next ?? null;
 
   const pager: PagerState = {

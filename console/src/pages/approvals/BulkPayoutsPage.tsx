@@ -90,7 +90,8 @@ const ROW_COLUMNS: Column<FileRow>[] = [
 
 /** The rows of a file, 25 a page: what a checker approves, not only its totals (issue #32 item 5). */
 function FileRows({ f }: { f: BulkFile }) {
-  const { rows, error, pager } = useCursorPages<FileRow>(`/bulk-payouts/${encodeURIComponent(f.id)}/rows`, 'limit=25');
+  // Each row's payout status follows, every second, while the file is being paid.
+  const { rows, error, pager } = useCursorPages<FileRow>(`/bulk-payouts/${encodeURIComponent(f.id)}/rows`, 'limit=25', { poll: { every: 1000, while: () => beingPaid([f]) } });
   return (
     <section aria-labelledby="file-rows-title">
       <h3 id="file-rows-title">Rows of {f.file_name}</h3>
