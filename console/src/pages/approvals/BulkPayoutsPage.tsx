@@ -190,7 +190,8 @@ export function BulkPayoutsPage({ canMake, canCheck, self }: { canMake: boolean;
       {current ? (
         <DetailPanel titleId="file-title" title={current.file_name} onClose={() => setSelected(null)}>
           <Preview f={current} />
-          <FileRows key={current.id} f={current} />
+          {/* Read once more (a new key) when the file is through, so its rows end with their last status. */}
+          <FileRows key={`${current.id}-${beingPaid([current]) ? 'paying' : 'still'}`} f={current} />
           {current.status === 'PENDING_APPROVAL' && canCheck && current.uploaded_by !== self ? (
             <ApproveOrReject key={current.id} busy={busy} what={`the bulk file ${current.file_name} (${current.row_count} payout${current.row_count === 1 ? '' : 's'})`} amount={formatPaise(current.total_paise)} hint="Approving pays every row of the file; rejecting pays none." decide={(action, note) => void decide(action, current, note)} />
           ) : current.status === 'PENDING_APPROVAL' && current.uploaded_by === self ? (
