@@ -84,37 +84,37 @@ export function BalancesPage() {
       </p>
       <Loadable data={data} error={error}>
         {(data) => (
-        <>
-          <section aria-labelledby="accounts-title">
-            <h2 id="accounts-title">Provider accounts</h2>
-            {data.accounts.length === 0 ? (
-              <p>No money in the ledger yet.</p>
-            ) : (
-              <div className="figure-row accounts">
-                {data.accounts.map((a) => (
-                  <AccountCard key={a.provider_account_id} title={`${a.name} (${providerWords(a.provider)})`} f={a} testId={`account-${a.provider_account_id}`} />
-                ))}
-                {data.accounts.length > 1 ? <AccountCard title="All accounts" f={data.totals} testId="account-totals" /> : null}
-              </div>
-            )}
-          </section>
-          <section aria-labelledby="daily-title">
-            <h2 id="daily-title">Collected against settled, last 30 days</h2>
-            <p className="hint">
-              Days in {data.time_zone} ({zoneName(data.time_zone)}), up to today ({data.today}); a settlement counts on the day the provider settled it.{' '}
-              <span className="key collected">Collected</span> <span className="key settled">Settled</span>
-            </p>
-            <Suspense fallback={<p>Loading the chart…</p>}>
-              <LedgerChart days={data.daily} />
-            </Suspense>
-            <details>
-              <summary>Daily figures (days with money moved)</summary>
-              <TableScroll label="Collected and settled per day">
-                <RowsTable columns={DAILY_COLUMNS} rows={moved} rowKey={(d) => d.date} alignTitles empty="Nothing collected or settled in these 30 days." />
-              </TableScroll>
-            </details>
-          </section>
-        </>
+          <>
+            <section aria-labelledby="accounts-title">
+              <h2 id="accounts-title">Provider accounts</h2>
+              {data.accounts.length === 0 ? (
+                <p>No money in the ledger yet.</p>
+              ) : (
+                <div className="figure-row accounts">
+                  {data.accounts.map((a) => (
+                    <AccountCard key={a.provider_account_id} title={`${a.name} (${providerWords(a.provider)})`} f={a} testId={`account-${a.provider_account_id}`} />
+                  ))}
+                  {data.accounts.length > 1 ? <AccountCard title="All accounts" f={data.totals} testId="account-totals" /> : null}
+                </div>
+              )}
+            </section>
+            <section aria-labelledby="daily-title">
+              <h2 id="daily-title">Collected against settled, last 30 days</h2>
+              <p className="hint">
+                Days in {data.time_zone} ({zoneName(data.time_zone)}), up to today ({data.today}); a settlement counts on the day the provider settled it.{' '}
+                <span className="key collected">Collected</span> <span className="key settled">Settled</span>
+              </p>
+              <Suspense fallback={<p>Loading the chart…</p>}>
+                <LedgerChart days={data.daily} />
+              </Suspense>
+              <details>
+                <summary>Daily figures (days with money moved)</summary>
+                <TableScroll label="Collected and settled per day">
+                  <RowsTable columns={DAILY_COLUMNS} rows={moved} rowKey={(d) => d.date} alignTitles empty="Nothing collected or settled in these 30 days." />
+                </TableScroll>
+              </details>
+            </section>
+          </>
         )}
       </Loadable>
     </>

@@ -132,14 +132,14 @@ export function OverviewPage() {
       <h1>Overview</h1>
       <Loadable data={data} error={error}>
         {(data) => (
-        <>
-          <p className="hint">
-            Today is {data.today} in {data.time_zone} ({zoneName(data.time_zone)}); days run midnight to midnight there (change it with Time zone at the top). Collected and paid out: what succeeded (collections paid, payouts credited); net takes off refunds completed in the period; pending: still open; failed: finished without money moving. Success rate: succeeded of those finished; open ones wait.
-          </p>
-          <Unsettled />
-          <FlowSection id="collections" title="Collections" flow={data.collections} color="#0b5cad" monthName={monthName} />
-          <FlowSection id="payouts" title="Payouts" flow={data.payouts} color="#1a7f37" monthName={monthName} />
-        </>
+          <>
+            <p className="hint">
+              Today is {data.today} in {data.time_zone} ({zoneName(data.time_zone)}); days run midnight to midnight there (change it with Time zone at the top). Collected and paid out: what succeeded (collections paid, payouts credited); net takes off refunds completed in the period; pending: still open; failed: finished without money moving. Success rate: succeeded of those finished; open ones wait.
+            </p>
+            <Unsettled />
+            <FlowSection id="collections" title="Collections" flow={data.collections} color="#0b5cad" monthName={monthName} />
+            <FlowSection id="payouts" title="Payouts" flow={data.payouts} color="#1a7f37" monthName={monthName} />
+          </>
         )}
       </Loadable>
     </>
