@@ -3,34 +3,8 @@ import { type MouseEvent, type ReactNode, useEffect, useRef, useState } from 're
 import type { SessionInfo } from './api.js';
 import { NoticesBanner } from './pages/NoticesBanner.js';
 import { BASE, navigate } from './router.js';
+import { navPages } from './routes.js';
 import { setTimeZone, useTimeZone, zoneChoices, zoneName } from './timezone.js';
-
-/**
- * The pages of contract §5, in its order; `built` false shows an honest "not built yet" page;
- * `need`: the permission without which the page is not in the navigation (its API refuses too).
- */
-export const PAGES: ReadonlyArray<{ path: string; name: string; built: boolean; need?: string }> = [
-  { path: '/', name: 'Overview', built: true },
-  { path: '/payment-orders', name: 'Payment orders', built: true },
-  { path: '/payouts', name: 'Payouts', built: true },
-  { path: '/new-payout', name: 'New payout', built: true, need: 'payouts.make' },
-  { path: '/payout-approvals', name: 'Payout approvals', built: true },
-  { path: '/refunds', name: 'Refunds', built: true },
-  { path: '/review-queue', name: 'Review queue', built: true },
-  { path: '/balances', name: 'Balances', built: true },
-  { path: '/settlements', name: 'Settlements', built: true },
-  { path: '/reconciliation', name: 'Reconciliation', built: true },
-  { path: '/bulk-payouts', name: 'Bulk payouts', built: true },
-  { path: '/beneficiaries', name: 'Beneficiaries', built: true },
-  { path: '/api-clients', name: 'API clients', built: true },
-  { path: '/callback-destinations', name: 'Callback destinations', built: true },
-  { path: '/payout-routes', name: 'Payout routes', built: true },
-  { path: '/provider-accounts', name: 'Provider accounts', built: true, need: 'providers.manage' },
-  { path: '/events', name: 'Events', built: true },
-  { path: '/users', name: 'Users', built: true },
-  { path: '/audit-log', name: 'Audit log', built: true },
-  { path: '/organization', name: 'Organization', built: true },
-];
 
 function link(path: string) {
   return (e: MouseEvent<HTMLAnchorElement>) => {
@@ -90,7 +64,7 @@ export function Layout({ session, path, onSignOut, children }: { session: Sessio
           {open ? 'Fewer' : 'All pages'}
         </button>
         <ul id="nav-pages">
-          {PAGES.filter((p) => !p.need || session.permissions.includes(p.need)).map((p) => (
+          {navPages(session.permissions).map((p) => (
             <li key={p.path}>
               <a
                 href={`${BASE}${p.path}`}
@@ -110,14 +84,5 @@ export function Layout({ session, path, onSignOut, children }: { session: Sessio
         {children}
       </main>
     </div>
-  );
-}
-
-export function ComingPage({ name }: { name: string }) {
-  return (
-    <>
-      <h1>{name}</h1>
-      <p className="coming">This page is not built yet. It is planned in the console's issue; until then the merchant API and the CLI cover it.</p>
-    </>
   );
 }

@@ -69,8 +69,10 @@ export async function api<T>(method: string, path: string, body?: unknown, raw?:
 }
 
 /** A list answer with its keyset cursor. */
-export async function apiPage<T>(path: string): Promise<{ rows: T[]; next: string | null }> {
-  const res = await fetch(`/console/api${path}`, { headers: { accept: 'application/json' }, credentials: 'same-origin' });
+export async function apiPage<T>(path: string, opts: { poll?: boolean } = {}): Promise<{ rows: T[]; next: string | null }> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (opts.poll) headers['x-console-poll'] = '1';
+  const res = await fetch(`/console/api${path}`, { headers, credentials: 'same-origin' });
   const parsed = (await res.json().catch(() => null)) as { success: boolean; data: T[]; next_cursor?: string | null; error?: { code: string; message: string } } | null;
   if (!parsed || !parsed.success) {
     if (res.status === 401) onSignedOut?.();

@@ -3,6 +3,7 @@ import { type FormEvent, useState } from 'react';
 import { api } from '../api.js';
 import { ErrorLine, SecretOnce, Time } from '../components.js';
 import { ClientEditForm } from './ClientEditForm.js';
+import { Loadable } from '../data.js';
 import { type Column, RowsTable } from './columns.js';
 import { DangerButton } from './DangerButton.js';
 import { ScopesFieldset } from './ScopesFieldset.js';
@@ -37,8 +38,6 @@ interface ApprovalRequired {
 
 const WAITS = 'This gives a credential that can move money (payouts:write): it waits for a second admin\'s approval under "Waiting for a second admin" below; once approved, you collect the secret there.';
 
-const readClients = () => api<ApiClient[]>('GET', '/api-clients');
-const readRequests = () => api<ClientRequest[]>('GET', '/api-client-requests');
 
 const KIND: Record<ClientRequest['kind'], string> = { create: 'new client', update: 'add payouts:write', rotate: 'new secret' };
 
@@ -54,7 +53,7 @@ const COLUMNS: Column<ApiClient>[] = [
 ];
 
 export function ApiClientsPage({ canManage, canApprove }: { canManage: boolean; canApprove: boolean }) {
-  const { rows: clients, error, busy, load, act } = useListActions(readClients);
+  const { rows: clients, error, busy, load, act } = useListActions<ApiClient>('/api-clients');
   const [secret, setSecret] = useState<{ clientId: string; value: string } | null>(null);
   const [name, setName] = useState('');
   const [scopes, setScopes] = useState<string[]>(['collections:write', 'collections:read']);
@@ -62,7 +61,7 @@ export function ApiClientsPage({ canManage, canApprove }: { canManage: boolean; 
   const [rate, setRate] = useState('600');
   const [editing, setEditing] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const requests = useListActions(readRequests);
+  const requests = useListActions<ClientRequest>('/api-client-requests');
   const waiting = (requests.rows ?? []).filter((r) => r.status === 'PENDING' || r.status === 'APPROVED');
 
   function create(e: FormEvent) {
@@ -123,6 +122,55 @@ export function ApiClientsPage({ canManage, canApprove }: { canManage: boolean; 
       ),
   };
 
+  const requestColumns: Column<ClientRequest>[] = [
+    { title: 'Asked', cell: (r) => <Time iso={r.created_at} /> },
+    { title: 'By', cell: (r) => r.requested_by },
+    {
+      title: 'What',
+      cell: (r) => (
+        <>
+          {KIND[r.kind]} {r.client_id ? <code>{r.client_id}</code> : (r.change.name ?? '')} {r.change.scopes ? `(${r.change.scopes.join(', ')})` : ''}
+        </>
+      ),
+    },
+    { title: 'Status', cell: (r) => (r.status === 'PENDING' ? 'waiting for approval' : 'approved: the requester collects it') },
+    {
+      title: 'Actions',
+      actions: true,
+      cell: (r) => (
+        <>
+          {canApprove && r.status === 'PENDING' ? (
+            <>
+              <button type="button" disabled={requests.busy} aria-label={`Approve request ${r.request_id}`} onClick={() => void requests.act(async () => void (await api('POST', `/api-client-requests/${r.request_id}/approve`)))}>
+                Approve
+              </button>
+              <button type="button" className="secondary" disabled={requests.busy} aria-label={`Reject request ${r.request_id}`} onClick={() => void requests.act(async () => void (await api('POST', `/api-client-requests/${r.request_id}/reject`)))}>
+                Reject
+              </button>
+            </>
+          ) : null}
+          {canManage && r.status === 'APPROVED' ? (
+            <button
+              type="button"
+              disabled={requests.busy}
+              aria-label={`Collect request ${r.request_id}`}
+              onClick={() =>
+                void requests.act(async () => {
+                  const got = await api<{ client?: ApiClient; client_id?: string; client_secret: string }>('POST', `/api-client-requests/${r.request_id}/collect`);
+                  setNotice(null);
+                  setSecret({ clientId: got.client?.client_id ?? got.client_id ?? '', value: got.client_secret });
+                  load();
+                })
+              }
+            >
+              Collect
+            </button>
+          ) : null}
+        </>
+      ),
+    },
+  ];
+
   return (
     <>
       <h1>API clients</h1>
@@ -174,73 +222,22 @@ export function ApiClientsPage({ canManage, canApprove }: { canManage: boolean; 
         <>
           <h2>Waiting for a second admin</h2>
           <div className="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Asked</th>
-                  <th scope="col">By</th>
-                  <th scope="col">What</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {waiting.map((r) => (
-                  <tr key={r.request_id}>
-                    <td>
-                      <Time iso={r.created_at} />
-                    </td>
-                    <td>{r.requested_by}</td>
-                    <td>
-                      {KIND[r.kind]} {r.client_id ? <code>{r.client_id}</code> : (r.change.name ?? '')} {r.change.scopes ? `(${r.change.scopes.join(', ')})` : ''}
-                    </td>
-                    <td>{r.status === 'PENDING' ? 'waiting for approval' : 'approved: the requester collects it'}</td>
-                    <td className="actions">
-                      {canApprove && r.status === 'PENDING' ? (
-                        <>
-                          <button type="button" disabled={requests.busy} aria-label={`Approve request ${r.request_id}`} onClick={() => void requests.act(async () => void (await api('POST', `/api-client-requests/${r.request_id}/approve`)))}>
-                            Approve
-                          </button>
-                          <button type="button" className="secondary" disabled={requests.busy} aria-label={`Reject request ${r.request_id}`} onClick={() => void requests.act(async () => void (await api('POST', `/api-client-requests/${r.request_id}/reject`)))}>
-                            Reject
-                          </button>
-                        </>
-                      ) : null}
-                      {canManage && r.status === 'APPROVED' ? (
-                        <button
-                          type="button"
-                          disabled={requests.busy}
-                          aria-label={`Collect request ${r.request_id}`}
-                          onClick={() =>
-                            void requests.act(async () => {
-                              const got = await api<{ client?: ApiClient; client_id?: string; client_secret: string }>('POST', `/api-client-requests/${r.request_id}/collect`);
-                              setNotice(null);
-                              setSecret({ clientId: got.client?.client_id ?? got.client_id ?? '', value: got.client_secret });
-                              load();
-                            })
-                          }
-                        >
-                          Collect
-                        </button>
-                      ) : null}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <RowsTable columns={requestColumns} rows={waiting} rowKey={(r) => r.request_id} />
           </div>
         </>
       ) : null}
       <h2>Clients</h2>
-      {clients === null ? (
-        <p>Loading…</p>
-      ) : clients.length === 0 ? (
-        <p>No API clients yet.</p>
-      ) : (
-        <div className="table-wrap">
-          <RowsTable columns={canManage ? [...COLUMNS, actions] : COLUMNS} rows={clients} rowKey={(c) => c.client_id} />
-        </div>
-      )}
+      <Loadable data={clients} error={error} showError={false}>
+        {(clients) =>
+          clients.length === 0 ? (
+            <p>No API clients yet.</p>
+          ) : (
+            <div className="table-wrap">
+              <RowsTable columns={canManage ? [...COLUMNS, actions] : COLUMNS} rows={clients} rowKey={(c) => c.client_id} />
+            </div>
+          )
+        }
+      </Loadable>
     </>
   );
 }

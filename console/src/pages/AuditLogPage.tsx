@@ -1,8 +1,10 @@
 /** The audit log: every change made in the console, newest first, filtered by action and person. */
-import { useCallback, useState } from 'react';
-import { ErrorLine, Time } from '../components.js';
+import { useState } from 'react';
+import { Time } from '../components.js';
 import { formatPaise } from '../format.js';
-import { FilterForm, type FilterField, usePagedList } from './FilteredList.js';
+import { Loadable, usePagedList } from '../data.js';
+import { byId, type Column, RowsTable } from './columns.js';
+import { FilterForm, type FilterField } from './FilteredList.js';
 
 interface Entry {
   id: string;
@@ -51,74 +53,64 @@ export function changeLines(before: unknown, after: unknown): string[] {
   return lines;
 }
 
+const COLUMNS: Column<Entry>[] = [
+  { title: 'When', cell: (e) => <Time iso={e.at} /> },
+  { title: 'Who', cell: (e) => e.actor },
+  { title: 'Action', cell: (e) => <code>{e.action}</code> },
+  {
+    title: 'Target',
+    cell: (e) => (
+      <>
+        {e.target_type} <code>{e.target_id ?? ''}</code>
+      </>
+    ),
+  },
+  {
+    title: 'Change',
+    wrap: true,
+    cell: (e) => {
+      const lines = changeLines(e.before, e.after);
+      return lines.length === 0 ? '—' : lines.map((l, i) => <div key={i}>{l}</div>);
+    },
+  },
+  { title: 'From', cell: (e) => e.ip ?? '—' },
+];
+
 const FILTERS: FilterField[] = [
   { kind: 'text', name: 'action', id: 'audit-action', label: 'Action', placeholder: 'api_client.' },
   { kind: 'text', name: 'actor', id: 'audit-actor', label: 'Person (email)', search: true },
 ];
 
+/** The list's path for a filter, from `cursor` on (null: the newest). */
+function pathOf(filter: Record<string, string>, cursor: string | null): string {
+  const q = new URLSearchParams({ limit: '50' });
+  if (filter.action) q.set('action', filter.action);
+  if (filter.actor) q.set('actor', filter.actor);
+  if (cursor) q.set('cursor', cursor);
+  return `/audit-log?${q.toString()}`;
+}
+
 export function AuditLogPage() {
   const [filter, setFilter] = useState<Record<string, string>>({});
 
-  const query = useCallback(
-    (cursor: string | null) => {
-      const q = new URLSearchParams({ limit: '50' });
-      if (filter.action) q.set('action', filter.action);
-      if (filter.actor) q.set('actor', filter.actor);
-      if (cursor) q.set('cursor', cursor);
-      return `/audit-log?${q.toString()}`;
-    },
-    [filter],
-  );
-  const { rows, next, error, more } = usePagedList<Entry>(query);
+  const { rows, next, error, more, reload } = usePagedList<Entry>((cursor) => pathOf(filter, cursor));
 
   return (
     <>
       <h1>Audit log</h1>
-      <FilterForm label="Filter the audit log" fields={FILTERS} onApply={setFilter} />
-      <ErrorLine error={error} />
-      {rows === null ? (
-        <p>Loading…</p>
-      ) : rows.length === 0 ? (
-        <p>No entries.</p>
-      ) : (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Who</th>
-                <th scope="col">Action</th>
-                <th scope="col">Target</th>
-                <th scope="col">Change</th>
-                <th scope="col">From</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((e) => (
-                <tr key={e.id}>
-                  <td>
-                    <Time iso={e.at} />
-                  </td>
-                  <td>{e.actor}</td>
-                  <td>
-                    <code>{e.action}</code>
-                  </td>
-                  <td>
-                    {e.target_type} <code>{e.target_id ?? ''}</code>
-                  </td>
-                  <td className="change">
-                    {(() => {
-                      const lines = changeLines(e.before, e.after);
-                      return lines.length === 0 ? '—' : lines.map((l, i) => <div key={i}>{l}</div>);
-                    })()}
-                  </td>
-                  <td>{e.ip ?? '—'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      {/* The same filter applied again reads the newest entries again. */}
+      <FilterForm label="Filter the audit log" fields={FILTERS} onApply={(f) => (pathOf(f, null) === pathOf(filter, null) ? reload() : setFilter(f))} />
+      <Loadable data={rows} error={error}>
+        {(rows) =>
+          rows.length === 0 ? (
+            <p>No entries.</p>
+          ) : (
+            <div className="table-wrap">
+              <RowsTable columns={COLUMNS} rows={rows} rowKey={byId} />
+            </div>
+          )
+        }
+      </Loadable>
       {next ? (
         <button type="button" className="secondary" onClick={() => void more()}>
           Load older entries

@@ -1,7 +1,7 @@
 /** "Payout routes": the organization's payout routes (the merchant API's bank connections), read only; the operator adds them with `tijori route create`. */
-import { useEffect, useState } from 'react';
-import { api, describe } from '../api.js';
-import { ErrorLine, Time } from '../components.js';
+import { Time } from '../components.js';
+import { Loadable, useResource } from '../data.js';
+import { byId, type Column, RowsTable } from './columns.js';
 import { TableScroll } from './money/links.js';
 
 interface BankConnection {
@@ -14,12 +14,25 @@ interface BankConnection {
   created_at: string;
 }
 
+const COLUMNS: Column<BankConnection>[] = [
+  { title: 'Route id (bank_connection_id)', cell: (r) => <code>{r.id}</code> },
+  {
+    title: 'Name',
+    cell: (r) => (
+      <>
+        {r.name}
+        {r.is_default ? <span className="badge"> (default)</span> : null}
+      </>
+    ),
+  },
+  { title: 'Modes', cell: (r) => r.modes.join(', ') },
+  { title: 'Provider', cell: (r) => r.provider },
+  { title: 'Status', cell: (r) => r.status },
+  { title: 'Created', cell: (r) => <Time iso={r.created_at} /> },
+];
+
 export function BankConnectionsPage() {
-  const [rows, setRows] = useState<BankConnection[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    api<BankConnection[]>('GET', '/payout-routes').then(setRows, (e) => setError(describe(e)));
-  }, []);
+  const { data, error } = useResource<BankConnection[]>('/payout-routes');
   return (
     <>
       <h1>Payout routes</h1>
@@ -27,46 +40,17 @@ export function BankConnectionsPage() {
         The accounts payouts are sent from. A payout names a route by its <code>bank_connection_id</code>, or goes by the default route. Routes are set up by the
         operator.
       </p>
-      <ErrorLine error={error} />
-      {rows === null ? (
-        error ? null : <p>Loading…</p>
-      ) : rows.length === 0 ? (
-        <p>No payout routes yet: payouts are refused until the operator adds one.</p>
-      ) : (
-        <TableScroll label="Payout routes">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Route id (bank_connection_id)</th>
-                <th scope="col">Name</th>
-                <th scope="col">Modes</th>
-                <th scope="col">Provider</th>
-                <th scope="col">Status</th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r) => (
-                <tr key={r.id}>
-                  <td>
-                    <code>{r.id}</code>
-                  </td>
-                  <td>
-                    {r.name}
-                    {r.is_default ? <span className="badge"> (default)</span> : null}
-                  </td>
-                  <td>{r.modes.join(', ')}</td>
-                  <td>{r.provider}</td>
-                  <td>{r.status}</td>
-                  <td>
-                    <Time iso={r.created_at} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
-      )}
+      <Loadable data={data} error={error}>
+        {(rows) =>
+          rows.length === 0 ? (
+            <p>No payout routes yet: payouts are refused until the operator adds one.</p>
+          ) : (
+            <TableScroll label="Payout routes">
+              <RowsTable columns={COLUMNS} rows={rows} rowKey={byId} />
+            </TableScroll>
+          )
+        }
+      </Loadable>
     </>
   );
 }

@@ -4,7 +4,8 @@
  * digits, IFSC or id; "Previous"/"Next" over the API's keyset cursors.
  */
 import { type FormEvent, useState } from 'react';
-import { ErrorLine, Time } from '../components.js';
+import { Time } from '../components.js';
+import { Loadable } from '../data.js';
 import { byId, type Column, RowsTable } from './columns.js';
 import { Pager, useCursorPages } from './CursorPages.js';
 import { TableScroll } from './money/links.js';
@@ -41,8 +42,10 @@ export function BeneficiariesPage() {
 
   function apply(e: FormEvent) {
     e.preventDefault();
+    const next = new URLSearchParams({ limit: String(PAGE_SIZE) });
+    if (text.trim()) next.set('search', text.trim());
     setSearch(text.trim());
-    restart();
+    restart(next.toString());
   }
 
   return (
@@ -56,16 +59,17 @@ export function BeneficiariesPage() {
         </div>
         <button type="submit">Apply</button>
       </form>
-      <ErrorLine error={error} />
-      {rows === null ? (
-        error ? null : <p>Loading…</p>
-      ) : rows.length === 0 ? (
-        <p>No beneficiaries match.</p>
-      ) : (
-        <TableScroll label="Beneficiaries">
-          <RowsTable columns={COLUMNS} rows={rows} rowKey={byId} />
-        </TableScroll>
-      )}
+      <Loadable data={rows} error={error}>
+        {(rows) =>
+          rows.length === 0 ? (
+            <p>No beneficiaries match.</p>
+          ) : (
+            <TableScroll label="Beneficiaries">
+              <RowsTable columns={COLUMNS} rows={rows} rowKey={byId} />
+            </TableScroll>
+          )
+        }
+      </Loadable>
       <Pager label="Pages of beneficiaries" pager={pager} />
     </>
   );

@@ -2,9 +2,8 @@
  * A list read a page at a time, newest first, with "Previous"/"Next" over the API's keyset cursors
  * (a page stays right while new rows arrive): the money lists and the beneficiaries.
  */
-import { useCallback, useState } from 'react';
-import { apiPage } from '../api.js';
-import { useRead } from './useRead.js';
+import { useState } from 'react';
+import { type Page, type Poll, usePage } from '../data.js';
 
 export interface PagerState {
   /** 1 for the first page. */
@@ -16,20 +15,21 @@ export interface PagerState {
 
 /**
  * The rows of `endpoint?params` at the current page; `params` is the list's query (filter, limit)
- * without the cursor. `restart()` goes back to the first page and reads it again: call it with a
- * new filter. "Next" waits for the page's answer, which holds the cursor of the page after it.
+ * without the cursor; new `params` (a new filter) start again at the first page. `restart(params)`,
+ * called when a filter is applied with the params it will have, reads the first page again when
+ * they are the ones shown (the same filter applied again reads today's rows). "Next" waits for the
+ * page's answer, which holds the cursor of the page after it.
  */
-export function useCursorPages<T>(endpoint: string, params: string) {
-  // cursors[i] is the cursor that fetched page i (null for the first page).
-  const [cursors, setCursors] = useState<Array<string | null>>([null]);
-  // A new `cursors` array (restart, Previous, Next) reads again, even when the query is the same.
-  const read = useCallback(() => {
-    const q = new URLSearchParams(params);
-    const cursor = cursors[cursors.length - 1] ?? null;
-    if (cursor) q.set('cursor', cursor);
-    return apiPage<T>(`${endpoint}?${q.toString()}`);
-  }, [endpoint, params, cursors]);
-  const { data, error } = useRead(read);
+export function useCursorPages<T>(endpoint: string, params: string, opts: { poll?: Poll<Page<T>> } = {}) {
+  // cursors[i] is the cursor that fetched page i (null for the first page), for the list of `of`.
+  const [state, setState] = useState<{ of: string; cursors: Array<string | null> }>({ of: params, cursors: [null] });
+  const cursors = state.of === params ? state.cursors : [null];
+  const setCursors = (f: (c: Array<string | null>) => Array<string | null>) => setState({ of: params, cursors: f(cursors) });
+  const q = new URLSearchParams(params);
+  const cursor = cursors[cursors.length - 1] ?? null;
+  if (cursor) q.set('cursor', cursor);
+  // Each page is its own query (data.tsx), keyed by its path with the cursor.
+  const { data, error, reload } = usePage<T>(`${endpoint}?${q.toString()}`, opts);
   const next = data?.next ?? null;
 
   const pager: PagerState = {
@@ -38,7 +38,16 @@ export function useCursorPages<T>(endpoint: string, params: string) {
     previous: () => setCursors((c) => c.slice(0, -1)),
     next: () => next && setCursors((c) => [...c, next]),
   };
-  return { rows: data?.rows ?? null, error, pager, restart: () => setCursors([null]) };
+  return {
+    rows: data?.rows ?? null,
+    error,
+    pager,
+    restart: (next: string) => {
+      if (next !== params) return;
+      if (cursors.length === 1) reload();
+      else setCursors(() => [null]);
+    },
+  };
 }
 
 /** "Previous", the page number, "Next"; `label` names the group ("Pages of payouts"). */

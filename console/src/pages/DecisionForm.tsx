@@ -7,6 +7,7 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { describe } from '../api.js';
 import { ErrorLine, Notice } from '../components.js';
+import { useInvalidate } from '../data.js';
 
 export interface DecisionAction {
   label: string;
@@ -137,9 +138,11 @@ export function ApproveOrReject({
 /**
  * The state around decisions: `decide(act, explain)` clears the lines, runs `act` (which answers
  * the notice of what was done) and puts a failure on the error line (`explain`, default
- * `describe`); it never throws, so the page reloads its list after it.
+ * `describe`); it never throws. After it, done or refused, the page's `resources` are read again
+ * (data.tsx), so the queue shows what the service now holds.
  */
-export function useDecision() {
+export function useDecision(...resources: string[]) {
+  const invalidate = useInvalidate();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
@@ -153,6 +156,7 @@ export function useDecision() {
       setError(await explain(e));
     } finally {
       setBusy(false);
+      if (resources.length) void invalidate(...resources);
     }
   }
   return { busy, error, setError, done, setDone, decide };

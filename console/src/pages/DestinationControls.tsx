@@ -3,9 +3,11 @@
  * subscribes to (checkboxes), "Send a test event", re-enabling after it was disabled, and its
  * delivery log (each attempt's status code, answer excerpt, time and duration) with "Replay".
  */
-import { type FormEvent, useCallback, useEffect, useState } from 'react';
-import { api, apiPage, describe } from '../api.js';
+import { type FormEvent, useState } from 'react';
+import { api, describe } from '../api.js';
 import { ErrorLine, Notice, Time } from '../components.js';
+import { Loadable, useInvalidate, usePagedList } from '../data.js';
+import { type Column, RowsTable } from './columns.js';
 import { dash, TableScroll } from './money/links.js';
 import { ReplayButton } from './ReplayButton.js';
 
@@ -34,8 +36,8 @@ interface LogRow {
 }
 
 function Subscriptions({ d, title, canManage, onSaved }: { d: DestinationState; title: string; canManage: boolean; onSaved: () => void }) {
+  // Starts from the saved choice; only this form changes it, so after a save the two agree.
   const [chosen, setChosen] = useState<string[]>(d.events);
-  useEffect(() => setChosen(d.events), [d.events.join(',')]);
   const [message, setMessage] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   async function save(e: FormEvent) {
@@ -73,81 +75,54 @@ function Subscriptions({ d, title, canManage, onSaved }: { d: DestinationState; 
   );
 }
 
-function DeliveryLog({ kind, title, refresh }: { kind: string; title: string; refresh: number }) {
-  const [rows, setRows] = useState<LogRow[] | null>(null);
-  const [next, setNext] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const load = useCallback(() => {
-    apiPage<LogRow>(`/destinations/${kind}/deliveries?limit=20`).then(
-      (p) => {
-        setRows(p.rows);
-        setNext(p.next);
-      },
-      (e) => setError(describe(e)),
-    );
-  }, [kind]);
-  useEffect(load, [load, refresh]);
-  async function more() {
-    try {
-      const p = await apiPage<LogRow>(`/destinations/${kind}/deliveries?limit=20&cursor=${encodeURIComponent(next ?? '')}`);
-      setRows((r) => [...(r ?? []), ...p.rows]);
-      setNext(p.next);
-    } catch (e) {
-      setError(describe(e));
-    }
-  }
+/** One line of the delivery log's table: an attempt of a delivery (or the delivery not attempted yet). */
+interface LogLine {
+  d: LogRow;
+  a: LogRow['attempts'][number] | null;
+  first: boolean;
+}
+
+function logColumns(kind: string, title: string): Column<LogLine>[] {
+  return [
+    {
+      title: 'Event',
+      cell: ({ d, first }) =>
+        first ? (
+          <>
+            <code>{d.event}</code> <code className="hint">{d.event_id}</code>
+          </>
+        ) : null,
+    },
+    { title: 'Delivery', cell: ({ d, first }) => (first ? d.status : null) },
+    { title: 'Attempt', cell: ({ a }) => (a ? a.attempt_no : 'not attempted yet') },
+    { title: 'When', cell: ({ d, a }) => (a ? <Time iso={a.attempted_at} /> : <Time iso={d.created_at} />) },
+    { title: 'Answer', cell: ({ a }) => (a ? (a.status_code ?? dash(a.error)) : '—') },
+    { title: 'Time taken', cell: ({ a }) => (a ? `${a.latency_ms} ms` : '—') },
+    { title: 'Excerpt', cell: ({ a }) => (a ? dash(a.response_snippet) : '—'), wrap: true },
+    { title: 'Replay', cell: ({ d, first }) => (first ? <ReplayButton eventId={d.event_id} target={kind} label={`Replay ${d.event} ${d.event_id} to the ${title} destination`} /> : null) },
+  ];
+}
+
+function DeliveryLog({ kind, title }: { kind: string; title: string }) {
+  const { rows, next, error, more, reload } = usePagedList<LogRow>((cursor) => `/destinations/${kind}/deliveries?limit=20${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+  const lines = (rows ?? []).flatMap((d) => (d.attempts.length > 0 ? d.attempts : [null]).map((a, i) => ({ d, a, first: i === 0 })));
   return (
     <section aria-labelledby={`${kind}-log-title`}>
       <h3 id={`${kind}-log-title`}>{title} delivery log</h3>
-      <button type="button" className="secondary" onClick={load}>
+      <button type="button" className="secondary" onClick={reload}>
         Refresh {title} delivery log
       </button>
-      <ErrorLine error={error} />
-      {rows === null ? (
-        <p>Loading…</p>
-      ) : rows.length === 0 ? (
-        <p>Nothing was sent to it yet.</p>
-      ) : (
-        <TableScroll label={`${title} delivery attempts`}>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Event</th>
-                <th scope="col">Delivery</th>
-                <th scope="col">Attempt</th>
-                <th scope="col">When</th>
-                <th scope="col">Answer</th>
-                <th scope="col">Time taken</th>
-                <th scope="col">Excerpt</th>
-                <th scope="col">Replay</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.flatMap((d) => {
-                const attempts = d.attempts.length > 0 ? d.attempts : [null];
-                return attempts.map((a, i) => (
-                  <tr key={`${d.delivery_id}-${a?.attempt_no ?? 0}`}>
-                    <td>
-                      {i === 0 ? (
-                        <>
-                          <code>{d.event}</code> <code className="hint">{d.event_id}</code>
-                        </>
-                      ) : null}
-                    </td>
-                    <td>{i === 0 ? d.status : null}</td>
-                    <td>{a ? a.attempt_no : 'not attempted yet'}</td>
-                    <td>{a ? <Time iso={a.attempted_at} /> : <Time iso={d.created_at} />}</td>
-                    <td>{a ? (a.status_code ?? dash(a.error)) : '—'}</td>
-                    <td>{a ? `${a.latency_ms} ms` : '—'}</td>
-                    <td className="change">{a ? dash(a.response_snippet) : '—'}</td>
-                    <td>{i === 0 ? <ReplayButton eventId={d.event_id} target={kind} label={`Replay ${d.event} ${d.event_id} to the ${title} destination`} /> : null}</td>
-                  </tr>
-                ));
-              })}
-            </tbody>
-          </table>
-        </TableScroll>
-      )}
+      <Loadable data={rows} error={error}>
+        {(rows) =>
+          rows.length === 0 ? (
+            <p>Nothing was sent to it yet.</p>
+          ) : (
+            <TableScroll label={`${title} delivery attempts`}>
+              <RowsTable columns={logColumns(kind, title)} rows={lines} rowKey={(l) => `${l.d.delivery_id}-${l.a?.attempt_no ?? 0}`} />
+            </TableScroll>
+          )
+        }
+      </Loadable>
       {next ? (
         <button type="button" className="secondary" onClick={() => void more()}>
           Load older {title} deliveries
@@ -160,13 +135,14 @@ function DeliveryLog({ kind, title, refresh }: { kind: string; title: string; re
 export function DestinationControls({ d, title, canManage, onChanged }: { d: DestinationState; title: string; canManage: boolean; onChanged: () => void }) {
   const [message, setMessage] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [refresh, setRefresh] = useState(0);
+  const invalidate = useInvalidate();
   async function run(fn: () => Promise<string>) {
     setMessage(null);
     setError(null);
     try {
       setMessage(await fn());
-      setRefresh((n) => n + 1);
+      // The delivery log shows what was just queued.
+      void invalidate('/destinations');
     } catch (e) {
       setError(describe(e));
     }
@@ -215,7 +191,7 @@ export function DestinationControls({ d, title, canManage, onChanged }: { d: Des
       ) : null}
       <Notice message={message} />
       <ErrorLine error={error} />
-      <DeliveryLog kind={d.kind} title={title} refresh={refresh} />
+      <DeliveryLog kind={d.kind} title={title} />
     </div>
   );
 }

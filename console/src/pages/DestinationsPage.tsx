@@ -3,9 +3,10 @@
  * rotation); the event types each subscribes to, "Send a test event", its delivery log with replay,
  * and re-enabling one disabled after failing for 3 days (DestinationControls).
  */
-import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { api, describe } from '../api.js';
 import { ErrorLine, Notice, SecretOnce, Time } from '../components.js';
+import { Loadable, useInvalidate, useResource } from '../data.js';
 import { DestinationControls, type DestinationState } from './DestinationControls.js';
 
 type Destination = DestinationState;
@@ -23,8 +24,8 @@ function DestinationForm({ kind, title, current, canManage, onSaved, onError }: 
   onSaved: (secret: string | null) => void;
   onError: (e: unknown) => void;
 }) {
+  // Starts from the saved URL (the page keys the form by it, so a new one starts it again).
   const [url, setUrl] = useState(current?.url ?? '');
-  useEffect(() => setUrl(current?.url ?? ''), [current?.url]);
   const [busy, setBusy] = useState(false);
 
   async function run(fn: () => Promise<string | null>) {
@@ -105,49 +106,50 @@ function DestinationForm({ kind, title, current, canManage, onSaved, onError }: 
 }
 
 export function DestinationsPage({ canManage }: { canManage: boolean }) {
-  const [list, setList] = useState<Destination[] | null>(null);
+  const { data: list, error: loadError } = useResource<Destination[]>('/destinations');
   const [error, setError] = useState<string | null>(null);
   const [secret, setSecret] = useState<{ title: string; value: string } | null>(null);
-
-  const load = useCallback(() => {
-    api<Destination[]>('GET', '/destinations').then(setList, (e) => setError(describe(e)));
-  }, []);
-  useEffect(load, [load]);
+  const invalidate = useInvalidate();
+  // A change reads the destinations (and their delivery logs) again.
+  const load = () => void invalidate('/destinations');
 
   return (
     <>
       <h1>Callback destinations</h1>
       <p>Where Tijori sends signed callbacks (HTTPS only). Each destination has its own signing secret.</p>
       {!canManage ? <p className="hint">Your role can see destinations but not change them.</p> : null}
-      <ErrorLine error={error} />
+      <ErrorLine error={error ?? loadError} />
       {secret ? (
         <>
           <Notice message={`New signing secret of the ${secret.title} destination.`} />
           <SecretOnce label="Signing secret" value={secret.value} onDone={() => setSecret(null)} />
         </>
       ) : null}
-      {list === null
-        ? <p>Loading…</p>
-        : KINDS.map((k) => {
+      <Loadable data={list} error={loadError} showError={false}>
+        {(list) =>
+          KINDS.map((k) => {
             const current = list.find((d) => d.kind === k.kind);
             return (
-            <div key={k.kind}>
-            <DestinationForm
-              kind={k.kind}
-              title={k.title}
-              current={current}
-              canManage={canManage}
-              onSaved={(s) => {
-                setError(null);
-                if (s) setSecret({ title: k.title, value: s });
-                load();
-              }}
-              onError={(e) => setError(describe(e))}
-            />
-            {current ? <DestinationControls d={current} title={k.title} canManage={canManage} onChanged={load} /> : null}
-            </div>
+              <div key={k.kind}>
+                <DestinationForm
+                  key={current?.url ?? ''}
+                  kind={k.kind}
+                  title={k.title}
+                  current={current}
+                  canManage={canManage}
+                  onSaved={(s) => {
+                    setError(null);
+                    if (s) setSecret({ title: k.title, value: s });
+                    load();
+                  }}
+                  onError={(e) => setError(describe(e))}
+                />
+                {current ? <DestinationControls d={current} title={k.title} canManage={canManage} onChanged={load} /> : null}
+              </div>
             );
-          })}
+          })
+        }
+      </Loadable>
     </>
   );
 }

@@ -3,13 +3,15 @@
  * filtered by type, date and delivery state, each with its deliveries and a "Replay"; and the
  * replay of every failed delivery in a time range. Replay needs `events.replay` (admin, developer).
  */
-import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { api, describe } from '../api.js';
 import { ErrorLine, Notice, Time } from '../components.js';
 import { zonedInstant } from '../timezone.js';
 import { useCan } from '../permissions.js';
 import { Callbacks, type Delivery } from './money/Callbacks.js';
-import { FilterForm, type FilterField, usePagedList } from './FilteredList.js';
+import { Loadable, useInvalidate, usePagedList, useResource } from '../data.js';
+import { type Column, RowsTable } from './columns.js';
+import { FilterForm, type FilterField } from './FilteredList.js';
 import { AppLink } from './money/links.js';
 import { ReplayButton } from './ReplayButton.js';
 
@@ -55,20 +57,17 @@ function isoOf(local: string): string | null {
 }
 
 function EventDetail({ eventId }: { eventId: string }) {
-  const [detail, setDetail] = useState<{ body: string; deliveries: Delivery[] } | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const load = useCallback(() => {
-    api<{ body: string; deliveries: Delivery[] }>('GET', `/events/${encodeURIComponent(eventId)}`).then(setDetail, (e) => setError(describe(e)));
-  }, [eventId]);
-  useEffect(load, [load]);
-  if (error) return <ErrorLine error={error} />;
-  if (!detail) return <p>Loading…</p>;
+  const { data, error, reload } = useResource<{ body: string; deliveries: Delivery[] }>(`/events/${encodeURIComponent(eventId)}`);
   return (
-    <div className="event-detail">
-      <p className="hint">The body, exactly as every attempt sends it:</p>
-      <pre className="change" aria-label={`Body of event ${eventId}`}>{detail.body}</pre>
-      <Callbacks deliveries={detail.deliveries} onReplayed={load} />
-    </div>
+    <Loadable data={data} error={error}>
+      {(detail) => (
+        <div className="event-detail">
+          <p className="hint">The body, exactly as every attempt sends it:</p>
+          <pre className="change" aria-label={`Body of event ${eventId}`}>{detail.body}</pre>
+          <Callbacks deliveries={detail.deliveries} onReplayed={reload} />
+        </div>
+      )}
+    </Loadable>
   );
 }
 
@@ -131,93 +130,76 @@ const FILTERS: FilterField[] = [
   { kind: 'datetime', name: 'to', id: 'events-to', label: 'To' },
 ];
 
+/** The list's path for a filter, from `cursor` on (null: the newest). */
+function pathOf(filter: Record<string, string>, cursor: string | null): string {
+  const q = new URLSearchParams({ limit: '50' });
+  if (filter.type) q.set('type', filter.type);
+  if (filter.delivery) q.set('delivery', filter.delivery);
+  const from = isoOf(filter.from ?? '');
+  const to = isoOf(filter.to ?? '');
+  if (from) q.set('from', from);
+  if (to) q.set('to', to);
+  if (cursor) q.set('cursor', cursor);
+  return `/events?${q.toString()}`;
+}
+
 export function EventsPage() {
   const canReplay = useCan('events.replay');
   const [filter, setFilter] = useState<Record<string, string>>({});
   const [open, setOpen] = useState<string | null>(null);
-  const [reload, setReload] = useState(0);
+  const { rows, next, error, more, reload } = usePagedList<EventRow>((cursor) => pathOf(filter, cursor));
+  const invalidate = useInvalidate();
 
-  const query = useCallback(
-    (cursor: string | null) => {
-      const q = new URLSearchParams({ limit: '50' });
-      if (filter.type) q.set('type', filter.type);
-      if (filter.delivery) q.set('delivery', filter.delivery);
-      const from = isoOf(filter.from ?? '');
-      const to = isoOf(filter.to ?? '');
-      if (from) q.set('from', from);
-      if (to) q.set('to', to);
-      if (cursor) q.set('cursor', cursor);
-      return `/events?${q.toString()}`;
+  const columns: Column<EventRow>[] = [
+    { title: 'When', cell: (e) => <Time iso={e.created_at} /> },
+    { title: 'Type', cell: (e) => <code>{e.type}</code> },
+    { title: 'About', cell: (e) => <About e={e} /> },
+    { title: 'Event', cell: (e) => <code>{e.event_id}</code> },
+    { title: 'Delivery', cell: (e) => (e.delivery_state === 'none' ? 'no destination' : e.delivery_state) },
+    {
+      title: 'Actions',
+      cell: (e) => (
+        <>
+          <button
+            type="button"
+            className="secondary"
+            aria-expanded={open === e.event_id}
+            aria-label={`Deliveries of event ${e.event_id}`}
+            onClick={() => setOpen(open === e.event_id ? null : e.event_id)}
+          >
+            Deliveries
+          </button>{' '}
+          {/* Replay sends to a destination: none was there for this event, so nothing to replay. */}
+          {e.delivery_state === 'none' ? null : <ReplayButton eventId={e.event_id} label={`Replay event ${e.event_id}`} />}
+        </>
+      ),
     },
-    [filter],
-  );
-  const { rows, next, error, more } = usePagedList<EventRow>(query, reload);
+  ];
 
   return (
     <>
       <h1>Events</h1>
       <p>Every event sent to your callback destinations, newest first. A replay sends the same body again with a new retry schedule.</p>
-      <FilterForm label="Filter events" fields={FILTERS} onApply={setFilter} />
-      <ErrorLine error={error} />
-      {rows === null ? (
-        <p>Loading…</p>
-      ) : rows.length === 0 ? (
-        <p>No events.</p>
-      ) : (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Type</th>
-                <th scope="col">About</th>
-                <th scope="col">Event</th>
-                <th scope="col">Delivery</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((e) => (
-                <tr key={e.event_id}>
-                  <td>
-                    <Time iso={e.created_at} />
-                  </td>
-                  <td>
-                    <code>{e.type}</code>
-                  </td>
-                  <td>
-                    <About e={e} />
-                  </td>
-                  <td>
-                    <code>{e.event_id}</code>
-                  </td>
-                  <td>{e.delivery_state === 'none' ? 'no destination' : e.delivery_state}</td>
-                  <td>
-                    <button
-                      type="button"
-                      className="secondary"
-                      aria-expanded={open === e.event_id}
-                      aria-label={`Deliveries of event ${e.event_id}`}
-                      onClick={() => setOpen(open === e.event_id ? null : e.event_id)}
-                    >
-                      Deliveries
-                    </button>{' '}
-                    {/* Replay sends to a destination: none was there for this event, so nothing to replay. */}
-                    {e.delivery_state === 'none' ? null : <ReplayButton eventId={e.event_id} label={`Replay event ${e.event_id}`} />}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      {/* The same filter applied again reads the newest events again. */}
+      <FilterForm label="Filter events" fields={FILTERS} onApply={(f) => (pathOf(f, null) === pathOf(filter, null) ? reload() : setFilter(f))} />
+      <Loadable data={rows} error={error}>
+        {(rows) =>
+          rows.length === 0 ? (
+            <p>No events.</p>
+          ) : (
+            <div className="table-wrap">
+              <RowsTable columns={columns} rows={rows} rowKey={(e) => e.event_id} />
+            </div>
+          )
+        }
+      </Loadable>
       {open ? <EventDetail key={open} eventId={open} /> : null}
       {next ? (
         <button type="button" className="secondary" onClick={() => void more()}>
           Load older events
         </button>
       ) : null}
-      {canReplay ? <ReplayFailedForm onDone={() => setReload((n) => n + 1)} /> : null}
+      {canReplay ? <ReplayFailedForm onDone={() => void invalidate('/events')} /> : null}
     </>
   );
 }

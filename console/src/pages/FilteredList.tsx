@@ -1,9 +1,8 @@
 /**
  * A filtered list read in keyset pages (the event log, the audit log): the filter form ("Filter",
- * one labelled control per field, applied on submit) and the rows with "load older" paging.
+ * one labelled control per field, applied on submit); its rows are read by `usePagedList` (data.tsx).
  */
-import { useEffect, useState } from 'react';
-import { apiPage, describe } from '../api.js';
+import { useState } from 'react';
 
 interface FieldBase {
   /** The key of the field's value in what `onApply` gets. */
@@ -56,38 +55,4 @@ export function FilterForm({ label, fields, onApply }: { label: string; fields: 
       <button type="submit">Filter</button>
     </form>
   );
-}
-
-/**
- * The rows of `query(null)`, read again whenever `query` (the filter) or `reload` changes; `more`
- * appends the next, older page.
- */
-export function usePagedList<T>(query: (cursor: string | null) => string, reload = 0) {
-  const [rows, setRows] = useState<T[] | null>(null);
-  const [next, setNext] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    setRows(null);
-    setError(null);
-    apiPage<T>(query(null)).then(
-      (p) => {
-        setRows(p.rows);
-        setNext(p.next);
-      },
-      (e) => setError(describe(e)),
-    );
-  }, [query, reload]);
-
-  async function more() {
-    try {
-      const p = await apiPage<T>(query(next));
-      setRows((r) => [...(r ?? []), ...p.rows]);
-      setNext(p.next);
-    } catch (e) {
-      setError(describe(e));
-    }
-  }
-
-  return { rows, next, error, more };
 }

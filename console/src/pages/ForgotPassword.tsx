@@ -3,23 +3,19 @@
  * mails a link (its answer is the same whether or not the email is known); without, an admin
  * issues a new set-up link from the Users page, and this says so.
  */
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { api, describe } from '../api.js';
 import { ErrorLine } from '../components.js';
+import { useResource } from '../data.js';
 
 export function ForgotPassword({ onBack }: { onBack: () => void }) {
-  const [byMail, setByMail] = useState<boolean | null>(null);
+  const mode = useResource<{ by_mail: boolean }>('/password-reset');
+  const byMail = mode.data?.by_mail ?? null;
   const [email, setEmail] = useState('');
   const [sent, setSent] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [sendError, setError] = useState<string | null>(null);
+  const error = sendError ?? mode.error;
   const [busy, setBusy] = useState(false);
-
-  useEffect(() => {
-    api<{ by_mail: boolean }>('GET', '/password-reset').then(
-      (r) => setByMail(r.by_mail),
-      (e) => setError(describe(e)),
-    );
-  }, []);
 
   async function submit(e: FormEvent) {
     e.preventDefault();

@@ -2,8 +2,8 @@
  * The banner of signed-in pages (issue #21 item 4): a callback destination disabled after failing
  * for three days, shown to those who can re-enable it (admins and developers) until it is enabled.
  */
-import { useEffect, useState } from 'react';
-import { api } from '../api.js';
+import { useEffect, useRef } from 'react';
+import { useResource } from '../data.js';
 import { BASE, navigate } from '../router.js';
 
 interface Notices {
@@ -11,12 +11,15 @@ interface Notices {
 }
 
 export function NoticesBanner({ path, show }: { path: string; show: boolean }) {
-  const [notices, setNotices] = useState<Notices | null>(null);
-  // Asked again on every page change: re-enabling on the destinations page clears it at once.
+  const { data, error, reload } = useResource<Notices>(show ? '/notices' : null);
+  // Asked again on every page change (re-enabling on the destinations page clears it at once);
+  // a failed read shows no banner.
+  const shownAt = useRef(path);
   useEffect(() => {
-    if (!show) return;
-    api<Notices>('GET', '/notices').then(setNotices, () => setNotices(null));
-  }, [path, show]);
+    if (show && shownAt.current !== path) reload();
+    shownAt.current = path;
+  }, [path]);
+  const notices = error ? null : data;
   if (!show || !notices || notices.disabled_destinations.length === 0) return null;
   return (
     <div className="banner" role="alert">

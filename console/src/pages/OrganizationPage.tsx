@@ -3,10 +3,12 @@
  * which payers see as the payee, and whether refunds wait for a reviewer (contract §6); and its
  * members with their roles, managed on the Users page.
  */
-import { type FormEvent, useCallback, useEffect, useState } from 'react';
-import { api, describe } from '../api.js';
+import { useState } from 'react';
+import { api } from '../api.js';
+import { Loadable, useChange, useResource } from '../data.js';
 import { ErrorLine, Notice, Time } from '../components.js';
-import { AppLink } from './money/links.js';
+import { type Column, RowsTable } from './columns.js';
+import { AppLink, TableScroll } from './money/links.js';
 
 interface OrgSettings {
   id: string;
@@ -22,51 +24,72 @@ interface Member {
   status: string;
 }
 
+const MEMBER_COLUMNS: Column<Member>[] = [
+  { title: 'Email', cell: (m) => m.email },
+  { title: 'Role', cell: (m) => m.role },
+  { title: 'Status', cell: (m) => m.status },
+];
+
 const REVIEW_TEXT: Record<OrgSettings['refund_review'], string> = {
   required: 'Required: a reviewer approves each refund before it goes to the provider',
   none: 'None: refunds go to the provider at once',
 };
 
+/** The admin's form: its fields start from the settings as read, and keep what is typed. */
+function SettingsForm({ org, busy, saved, onSave }: { org: OrgSettings; busy: boolean; saved: string | null; onSave: (name: string, review: OrgSettings['refund_review']) => void }) {
+  const [name, setName] = useState(org.name);
+  const [review, setReview] = useState<OrgSettings['refund_review']>(org.refund_review);
+  return (
+    <form
+      className="panel"
+      onSubmit={(e) => {
+        e.preventDefault();
+        setName(name.trim());
+        onSave(name, review);
+      }}
+      aria-labelledby="org-settings-title"
+    >
+      <h2 id="org-settings-title">Settings</h2>
+      <label htmlFor="org-name">Organization name</label>
+      <input id="org-name" required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} aria-describedby="org-name-hint" />
+      <p id="org-name-hint" className="hint">
+        Payers see it as the payee on the checkout page and in their UPI app (new payments).
+      </p>
+      <label htmlFor="org-refund-review">Refund review</label>
+      <select id="org-refund-review" value={review} onChange={(e) => setReview(e.target.value as OrgSettings['refund_review'])} aria-describedby="org-refund-review-hint">
+        <option value="required">Required</option>
+        {/* Turning review off is the operator's (tijori org set): one person could then refund alone. */}
+        <option value="none" disabled={org.refund_review !== 'none'}>
+          None
+        </option>
+      </select>
+      <p id="org-refund-review-hint" className="hint">
+        {REVIEW_TEXT[review]}.{org.refund_review !== 'none' ? ' Only the operator turns review off (tijori org set).' : ''}
+      </p>
+      <div>
+        <button type="submit" disabled={busy || name.trim() === ''}>
+          Save settings
+        </button>
+      </div>
+      <Notice message={saved} />
+    </form>
+  );
+}
+
 export function OrganizationPage({ canManage, onRenamed }: { canManage: boolean; onRenamed: () => void }) {
-  const [org, setOrg] = useState<OrgSettings | null>(null);
-  const [members, setMembers] = useState<Member[] | null>(null);
-  const [name, setName] = useState('');
-  const [review, setReview] = useState<OrgSettings['refund_review']>('required');
-  const [error, setError] = useState<string | null>(null);
+  const { data: org, error: orgError } = useResource<OrgSettings>('/organization');
+  const { data: members, error: membersError } = useResource<Member[]>('/users');
   const [saved, setSaved] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const change = useChange();
+  const error = change.error ?? orgError ?? membersError;
 
-  const load = useCallback(() => {
-    api<OrgSettings>('GET', '/organization').then(
-      (o) => {
-        setOrg(o);
-        setName(o.name);
-        setReview(o.refund_review);
-      },
-      (e) => setError(describe(e)),
-    );
-    api<Member[]>('GET', '/users').then(setMembers, (e) => setError(describe(e)));
-  }, []);
-  useEffect(load, [load]);
-
-  async function save(e: FormEvent) {
-    e.preventDefault();
+  async function save(name: string, review: OrgSettings['refund_review']) {
     if (!org) return;
-    setBusy(true);
-    setError(null);
     setSaved(null);
-    try {
-      const next = await api<OrgSettings>('PATCH', '/organization', { name: name.trim(), refund_review: review });
-      setOrg(next);
-      setName(next.name);
-      setReview(next.refund_review);
-      setSaved('Settings saved.');
-      if (next.name !== org.name) onRenamed();
-    } catch (err) {
-      setError(describe(err));
-    } finally {
-      setBusy(false);
-    }
+    const next = await change.run(() => api<OrgSettings>('PATCH', '/organization', { name: name.trim(), refund_review: review }), ['/organization']);
+    if (!next) return;
+    setSaved('Settings saved.');
+    if (next.name !== org.name) onRenamed();
   }
 
   return (
@@ -74,33 +97,11 @@ export function OrganizationPage({ canManage, onRenamed }: { canManage: boolean;
       <h1>Organization</h1>
       <ErrorLine error={error} />
       {org === null ? (
-        error ? null : <p>Loading…</p>
+        <Loadable data={org} error={error} showError={false}>
+          {() => null}
+        </Loadable>
       ) : canManage ? (
-        <form className="panel" onSubmit={(e) => void save(e)} aria-labelledby="org-settings-title">
-          <h2 id="org-settings-title">Settings</h2>
-          <label htmlFor="org-name">Organization name</label>
-          <input id="org-name" required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} aria-describedby="org-name-hint" />
-          <p id="org-name-hint" className="hint">
-            Payers see it as the payee on the checkout page and in their UPI app (new payments).
-          </p>
-          <label htmlFor="org-refund-review">Refund review</label>
-          <select id="org-refund-review" value={review} onChange={(e) => setReview(e.target.value as OrgSettings['refund_review'])} aria-describedby="org-refund-review-hint">
-            <option value="required">Required</option>
-            {/* Turning review off is the operator's (tijori org set): one person could then refund alone. */}
-            <option value="none" disabled={org.refund_review !== 'none'}>
-              None
-            </option>
-          </select>
-          <p id="org-refund-review-hint" className="hint">
-            {REVIEW_TEXT[review]}.{org.refund_review !== 'none' ? ' Only the operator turns review off (tijori org set).' : ''}
-          </p>
-          <div>
-            <button type="submit" disabled={busy || name.trim() === ''}>
-              Save settings
-            </button>
-          </div>
-          <Notice message={saved} />
-        </form>
+        <SettingsForm org={org} busy={change.busy} saved={saved} onSave={(name, review) => void save(name, review)} />
       ) : (
         <dl className="facts">
           <dt>Organization name</dt>
@@ -128,26 +129,9 @@ export function OrganizationPage({ canManage, onRenamed }: { canManage: boolean;
           <AppLink to="/users">Users page</AppLink>.
         </p>
         {members === null ? null : (
-          <div className="table-wrap" tabIndex={0} role="region" aria-label="Members">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Email</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">Status</th>
-                </tr>
-              </thead>
-              <tbody>
-                {members.map((m) => (
-                  <tr key={m.user_id}>
-                    <td>{m.email}</td>
-                    <td>{m.role}</td>
-                    <td>{m.status}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <TableScroll label="Members">
+            <RowsTable columns={MEMBER_COLUMNS} rows={members} rowKey={(m) => m.user_id} />
+          </TableScroll>
         )}
       </section>
     </>

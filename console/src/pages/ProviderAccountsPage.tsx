@@ -9,6 +9,8 @@
 import { type FormEvent, useState } from 'react';
 import { api } from '../api.js';
 import { ErrorLine, Time } from '../components.js';
+import { Loadable } from '../data.js';
+import { type Column, RowsTable } from './columns.js';
 import { dash, TableScroll } from './money/links.js';
 import { ProviderAnomalies } from './ProviderAnomalies.js';
 import { useListActions } from './useListActions.js';
@@ -32,10 +34,9 @@ const TEMPLATES: Record<string, string> = {
   razorpayx: '{\n  "base_url": "https://api.razorpay.com",\n  "key_id": "",\n  "key_secret": "",\n  "account_number": "",\n  "webhook_secret": ""\n}',
 };
 
-const readAccounts = () => api<{ accounts: ProviderAccount[] }>('GET', '/provider-accounts').then((d) => d.accounts);
 
 export function ProviderAccountsPage() {
-  const { rows: accounts, error, setError, busy, act } = useListActions(readAccounts);
+  const { rows: accounts, error, setError, busy, act } = useListActions<ProviderAccount, { accounts: ProviderAccount[] }>('/provider-accounts', (d) => d.accounts);
   const [provider, setProvider] = useState('cashfree');
   const [name, setName] = useState('');
   const [config, setConfig] = useState(TEMPLATES.cashfree!);
@@ -60,6 +61,46 @@ export function ProviderAccountsPage() {
   }
 
   const current = accounts?.find((a) => a.serves_collections);
+  const columns: Column<ProviderAccount>[] = [
+    {
+      title: 'Name',
+      cell: (a) => (
+        <>
+          {a.name}
+          <br />
+          <code>{a.provider_account_id}</code>
+        </>
+      ),
+    },
+    { title: 'Provider', cell: (a) => a.provider },
+    { title: 'Mode', cell: (a) => (a.livemode ? 'live' : 'test') },
+    {
+      title: 'Collections',
+      cell: (a) =>
+        a.serves_collections ? (
+          'In use'
+        ) : COLLECTIONS.has(a.provider) ? (
+          <button
+            type="button"
+            className="secondary"
+            disabled={busy}
+            aria-label={`Use for collections: ${a.name}`}
+            onClick={() =>
+              void act(async () => {
+                await api('PUT', '/collections-account', { provider_account_id: a.provider_account_id });
+              })
+            }
+          >
+            Use for collections
+          </button>
+        ) : (
+          '—'
+        ),
+    },
+    { title: 'Payout routes', cell: (a) => (a.payout_routes.length === 0 ? '—' : a.payout_routes.map((r) => `${r.name}${r.active ? '' : ' (inactive)'}`).join(', ')) },
+    { title: 'Intake address (webhook URL)', cell: (a) => <code className="change">{dash(a.callback_url)}</code> },
+    { title: 'Created', cell: (a) => <Time iso={a.created_at} /> },
+  ];
   return (
     <>
       <h1>Provider accounts</h1>
@@ -83,68 +124,17 @@ export function ProviderAccountsPage() {
         New payment orders use: <strong>{accounts === null ? '…' : current ? `${current.name} (${current.provider})` : 'the built-in sandbox'}</strong>
       </p>
       <p className="hint">An account is chosen for collections by an admin other than the one who added it (payments would be collected into it).</p>
-      {accounts === null ? (
-        error ? null : <p>Loading…</p>
-      ) : accounts.length === 0 ? (
-        <p>No provider accounts yet: collections and payouts go through the built-in sandbox.</p>
-      ) : (
-        <TableScroll label="Provider accounts">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Provider</th>
-                <th scope="col">Mode</th>
-                <th scope="col">Collections</th>
-                <th scope="col">Payout routes</th>
-                <th scope="col">Intake address (webhook URL)</th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              {accounts.map((a) => (
-                <tr key={a.provider_account_id}>
-                  <td>
-                    {a.name}
-                    <br />
-                    <code>{a.provider_account_id}</code>
-                  </td>
-                  <td>{a.provider}</td>
-                  <td>{a.livemode ? 'live' : 'test'}</td>
-                  <td>
-                    {a.serves_collections ? (
-                      'In use'
-                    ) : COLLECTIONS.has(a.provider) ? (
-                      <button
-                        type="button"
-                        className="secondary"
-                        disabled={busy}
-                        aria-label={`Use for collections: ${a.name}`}
-                        onClick={() =>
-                          void act(async () => {
-                            await api('PUT', '/collections-account', { provider_account_id: a.provider_account_id });
-                          })
-                        }
-                      >
-                        Use for collections
-                      </button>
-                    ) : (
-                      '—'
-                    )}
-                  </td>
-                  <td>{a.payout_routes.length === 0 ? '—' : a.payout_routes.map((r) => `${r.name}${r.active ? '' : ' (inactive)'}`).join(', ')}</td>
-                  <td>
-                    <code className="change">{dash(a.callback_url)}</code>
-                  </td>
-                  <td>
-                    <Time iso={a.created_at} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
-      )}
+      <Loadable data={accounts} error={error} showError={false}>
+        {(accounts) =>
+          accounts.length === 0 ? (
+            <p>No provider accounts yet: collections and payouts go through the built-in sandbox.</p>
+          ) : (
+            <TableScroll label="Provider accounts">
+              <RowsTable columns={columns} rows={accounts} rowKey={(a) => a.provider_account_id} />
+            </TableScroll>
+          )
+        }
+      </Loadable>
       <form className="panel" onSubmit={add} aria-labelledby="add-title">
         <h2 id="add-title">Add a provider account</h2>
         <label htmlFor="add-provider">Provider</label>

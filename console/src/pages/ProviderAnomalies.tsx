@@ -3,10 +3,10 @@
  * per account, and on an order's or payout's page. Nothing here moved money; each row says what
  * was refused. Rendered only for roles with `providers.anomalies` (admins, developers).
  */
-import { useEffect, useState } from 'react';
-import { api, describe } from '../api.js';
-import { ErrorLine, Time } from '../components.js';
+import { Time } from '../components.js';
+import { Loadable, useResource } from '../data.js';
 import { useCan } from '../permissions.js';
+import { byId, type Column, RowsTable } from './columns.js';
 import { dash, TableScroll } from './money/links.js';
 
 export interface Anomaly {
@@ -20,65 +20,37 @@ export interface Anomaly {
   created_at: string;
 }
 
+const COLUMNS: Column<Anomaly>[] = [
+  { title: 'When', cell: (a) => <Time iso={a.created_at} /> },
+  { title: 'Kind', cell: (a) => <code>{a.kind}</code> },
+  { title: 'Seen in', cell: (a) => dash(a.operation) },
+  { title: 'Concerns', cell: (a) => (a.resource ? `${a.resource.type === 'payout' ? 'payout' : 'order'} ${a.resource.ref}` : '—') },
+  { title: 'What the provider sent', cell: (a) => dash(a.excerpt), wrap: true },
+];
+
 /** `query`: `provider_account_id=…`, `payment_order=…` or `payout=…`; `title`: the section's heading and table name. */
 export function ProviderAnomalies({ query, title, id }: { query: string; title: string; id: string }) {
   const can = useCan('providers.anomalies');
-  const [rows, setRows] = useState<Anomaly[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    if (!can) return;
-    let live = true;
-    api<Anomaly[]>('GET', `/provider-anomalies?${query}&limit=20`).then(
-      (r) => live && setRows(r),
-      (e) => live && setError(describe(e)),
-    );
-    return () => {
-      live = false;
-    };
-  }, [query, can]);
+  const { data, error } = useResource<Anomaly[]>(can ? `/provider-anomalies?${query}&limit=20` : null);
   if (!can) return null;
   const headingId = `anomalies-${id}`;
   return (
     <section aria-labelledby={headingId}>
       <h2 id={headingId}>{title}</h2>
-      <ErrorLine error={error} />
-      {rows === null ? (
-        error ? null : <p>Loading…</p>
-      ) : rows.length === 0 ? (
-        <p>None: everything the provider sent could be used.</p>
-      ) : (
-        <>
-          <p className="hint">Refused answers and events: logged, counted in /metrics, and never applied to any money state.</p>
-          <TableScroll label={`${title} (table)`}>
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Kind</th>
-                  <th scope="col">Seen in</th>
-                  <th scope="col">Concerns</th>
-                  <th scope="col">What the provider sent</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((a) => (
-                  <tr key={a.id}>
-                    <td>
-                      <Time iso={a.created_at} />
-                    </td>
-                    <td>
-                      <code>{a.kind}</code>
-                    </td>
-                    <td>{dash(a.operation)}</td>
-                    <td>{a.resource ? `${a.resource.type === 'payout' ? 'payout' : 'order'} ${a.resource.ref}` : '—'}</td>
-                    <td className="change">{dash(a.excerpt)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
-        </>
-      )}
+      <Loadable data={data} error={error}>
+        {(rows) =>
+          rows.length === 0 ? (
+            <p>None: everything the provider sent could be used.</p>
+          ) : (
+            <>
+              <p className="hint">Refused answers and events: logged, counted in /metrics, and never applied to any money state.</p>
+              <TableScroll label={`${title} (table)`}>
+                <RowsTable columns={COLUMNS} rows={rows} rowKey={byId} />
+              </TableScroll>
+            </>
+          )
+        }
+      </Loadable>
     </section>
   );
 }

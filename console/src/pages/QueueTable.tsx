@@ -3,10 +3,12 @@
  * the page's rows and an "Open" button each that shows the row's decision panel. The pages differ
  * only in their columns; the row's panel (DetailPanel.tsx) and what it holds stay in each page.
  */
+import { Loadable } from '../data.js';
 import { byId, type Column, RowsTable } from './columns.js';
 
 export function QueueTable<T extends { id: string }>({
   rows,
+  error = null,
   empty,
   columns,
   openLabel,
@@ -14,6 +16,8 @@ export function QueueTable<T extends { id: string }>({
 }: {
   /** null while loading. */
   rows: T[] | null;
+  /** Why the rows could not be read (said on the page's own error line). */
+  error?: string | null;
   /** What the page says when there is no row. */
   empty: string;
   columns: ReadonlyArray<Column<T>>;
@@ -21,7 +25,7 @@ export function QueueTable<T extends { id: string }>({
   openLabel: (row: T) => string;
   onOpen: (id: string) => void;
 }) {
-  if (rows === null) return <p>Loading…</p>;
+  if (rows === null) return <Loadable data={rows} error={error} showError={false}>{() => null}</Loadable>;
   if (rows.length === 0) return <p>{empty}</p>;
   const open: Column<T> = {
     title: 'Details',

@@ -3,9 +3,10 @@
  * PENDING_REVIEW is approved (→ sent to the provider) or rejected by a reviewer, with a note.
  * Other roles see the list, no buttons.
  */
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { api, ApiError, describe } from '../api.js';
 import { Status, Time } from '../components.js';
+import { useResource } from '../data.js';
 import { formatPaise } from '../format.js';
 import { DecisionForm, DecisionOutcome, useDecision } from './DecisionForm.js';
 import type { Column } from './columns.js';
@@ -39,21 +40,12 @@ const COLUMNS: Column<Refund>[] = [
 ];
 
 export function RefundsPage({ canDecide }: { canDecide: boolean }) {
-  const [refunds, setRefunds] = useState<Refund[] | null>(null);
   const [status, setStatus] = useState('');
+  const path = `/refunds${status ? `?status=${status}` : ''}`;
+  const { data: refunds, error: loadError } = useResource<Refund[]>(path);
   const [selected, setSelected] = useState<string | null>(null);
-  const { busy, error, setError, done, decide: run } = useDecision();
-  const load = useCallback(() => api<Refund[]>('GET', `/refunds${status ? `?status=${status}` : ''}`).then(
-    (rows) => {
-      setRefunds(rows);
-      return rows;
-    },
-    (e) => {
-      setError(describe(e));
-      return null;
-    },
-  ), [status, setError]);
-  useEffect(() => void load(), [load]);
+  // A decision reads the refunds again, and the order they belong to.
+  const { busy, error, done, decide: run } = useDecision('/refunds', '/payment-orders');
 
   const refund = refunds?.find((r) => r.id === selected) ?? null;
 
@@ -64,13 +56,12 @@ export function RefundsPage({ canDecide }: { canDecide: boolean }) {
         return after.status === 'REJECTED' ? `Refund ${after.refund_id} rejected.` : `Refund ${after.refund_id} approved: it is sent to the provider (${after.status}).`;
       },
       async (e) => {
-        const rows = await load();
+        const rows = await api<Refund[]>('GET', path).catch(() => null);
         const now = rows?.find((x) => x.id === r.id);
         // Someone else decided first: say who.
         return e instanceof ApiError && e.status === 409 && now?.reviewed_by ? `This refund was already decided by ${now.reviewed_by} (${now.status}). Nothing was changed.` : describe(e);
       },
     );
-    await load();
   }
 
   return (
@@ -89,7 +80,7 @@ export function RefundsPage({ canDecide }: { canDecide: boolean }) {
           </select>
         </div>
       </div>
-      <DecisionOutcome error={error} done={done} />
+      <DecisionOutcome error={error ?? loadError} done={done} />
       {refund ? (
         <DetailPanel titleId="refund-detail-title" title={`Refund ${refund.refund_id}`} onClose={() => setSelected(null)}>
           <dl className="facts">
@@ -136,7 +127,7 @@ export function RefundsPage({ canDecide }: { canDecide: boolean }) {
           ) : null}
         </DetailPanel>
       ) : null}
-      <QueueTable rows={refunds} empty={`No refunds${status ? ` with status ${status}` : ''}.`} columns={COLUMNS} openLabel={(r) => `Open refund ${r.refund_id}`} onOpen={setSelected} />
+      <QueueTable rows={refunds} error={loadError} empty={`No refunds${status ? ` with status ${status}` : ''}.`} columns={COLUMNS} openLabel={(r) => `Open refund ${r.refund_id}`} onOpen={setSelected} />
     </>
   );
 }

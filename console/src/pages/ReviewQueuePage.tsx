@@ -3,9 +3,10 @@
  * and what the payer claimed (UTR). A reviewer confirms with a written note of the evidence
  * (→ MANUALLY_CONFIRMED) or rejects (order unchanged). Other roles see the list, no buttons.
  */
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { api, ApiError, describe } from '../api.js';
 import { Time } from '../components.js';
+import { useResource } from '../data.js';
 import { formatPaise } from '../format.js';
 import { DecisionForm, DecisionOutcome, useDecision } from './DecisionForm.js';
 import type { Column } from './columns.js';
@@ -54,15 +55,11 @@ const COLUMNS: Column<ReviewItem>[] = [
 ];
 
 export function ReviewQueuePage({ canDecide }: { canDecide: boolean }) {
-  const [items, setItems] = useState<ReviewItem[] | null>(null);
   const [status, setStatus] = useState('');
+  const { data: items, error: loadError } = useResource<ReviewItem[]>(`/review-items${status ? `?status=${status}` : ''}`);
   const [selected, setSelected] = useState<string | null>(null);
-  const { busy, error, setError, done, decide: run } = useDecision();
-
-  const load = useCallback(() => {
-    api<ReviewItem[]>('GET', `/review-items${status ? `?status=${status}` : ''}`).then(setItems, (e) => setError(describe(e)));
-  }, [status, setError]);
-  useEffect(load, [load]);
+  // A decision reads the queue again, and the order it confirmed.
+  const { busy, error, done, decide: run } = useDecision('/review-items', '/payment-orders');
 
   const item = items?.find((i) => i.id === selected) ?? null;
 
@@ -79,7 +76,6 @@ export function ReviewQueuePage({ canDecide }: { canDecide: boolean }) {
         return now?.acted_by ? `This item was already decided by ${now.acted_by} (${now.status}). Nothing was changed.` : describe(e);
       },
     );
-    load();
   }
 
   return (
@@ -97,7 +93,7 @@ export function ReviewQueuePage({ canDecide }: { canDecide: boolean }) {
           </select>
         </div>
       </div>
-      <DecisionOutcome error={error} done={done} />
+      <DecisionOutcome error={error ?? loadError} done={done} />
       {item ? (
         <DetailPanel titleId="review-detail-title" title={`Order ${item.order?.order_id ?? '—'}`} onClose={() => setSelected(null)}>
           <dl className="facts">
@@ -152,6 +148,7 @@ export function ReviewQueuePage({ canDecide }: { canDecide: boolean }) {
       ) : null}
       <QueueTable
         rows={items}
+        error={loadError}
         empty={`No review items${status ? ` with status ${status}` : ''}.`}
         columns={COLUMNS}
         openLabel={(i) => `Open review of order ${i.order?.order_id ?? i.id}`}

@@ -2,6 +2,7 @@
 import { type FormEvent, useState } from 'react';
 import { api, type Role } from '../api.js';
 import { ErrorLine, Notice, Time } from '../components.js';
+import { Loadable } from '../data.js';
 import { type Column, RowsTable } from './columns.js';
 import { DangerButton } from './DangerButton.js';
 import { useListActions } from './useListActions.js';
@@ -20,10 +21,9 @@ type LinkAnswer = { user: User; setup_url: string } | { user: User; mailed_to: s
 
 const ROLES: Role[] = ['admin', 'developer', 'maker', 'checker', 'reviewer', 'viewer'];
 
-const readUsers = () => api<User[]>('GET', '/users');
 
 export function UsersPage({ canManage, self }: { canManage: boolean; self: string }) {
-  const { rows: users, error, busy, act } = useListActions(readUsers);
+  const { rows: users, error, busy, act } = useListActions<User>('/users');
   const [link, setLink] = useState<{ email: string; url: string } | null>(null);
   // With SMTP configured the link goes to the user by mail and is never shown here.
   const [mailed, setMailed] = useState<string | null>(null);
@@ -132,13 +132,13 @@ export function UsersPage({ canManage, self }: { canManage: boolean; self: strin
           </button>
         </form>
       ) : null}
-      {users === null ? (
-        <p>Loading…</p>
-      ) : (
-        <div className="table-wrap">
-          <RowsTable columns={canManage ? [...columns, actions] : columns} rows={users} rowKey={(u) => u.user_id} />
-        </div>
-      )}
+      <Loadable data={users} error={error} showError={false}>
+        {(users) => (
+          <div className="table-wrap">
+            <RowsTable columns={canManage ? [...columns, actions] : columns} rows={users} rowKey={(u) => u.user_id} />
+          </div>
+        )}
+      </Loadable>
     </>
   );
 }

@@ -23,18 +23,21 @@ export const byId = (row: { id: string }): string => row.id;
 /**
  * `rows` by `columns`, a row's React key from `rowKey` (`byId`, or the row's place in a history that
  * has no ids). `alignTitles` puts the titles of figures right, over their cells, as the money lists
- * have them; the other tables keep every title left.
+ * have them; the other tables keep every title left. `empty`: a row across the table said when
+ * there is no row (a table that stays drawn, e.g. inside a details box).
  */
 export function RowsTable<T>({
   columns,
   rows,
   rowKey,
   alignTitles = false,
+  empty,
 }: {
   columns: ReadonlyArray<Column<T>>;
-  rows: T[];
+  rows: readonly T[];
   rowKey: (row: T, index: number) => Key;
   alignTitles?: boolean;
+  empty?: ReactNode;
 }) {
   return (
     <table>
@@ -48,6 +51,11 @@ export function RowsTable<T>({
         </tr>
       </thead>
       <tbody>
+        {rows.length === 0 && empty ? (
+          <tr>
+            <td colSpan={columns.length}>{empty}</td>
+          </tr>
+        ) : null}
         {rows.map((r, i) => (
           <tr key={rowKey(r, i)}>
             {columns.map((c) => (

@@ -1,35 +1,22 @@
 /**
  * The state of a settings page whose rows its buttons change (API clients, users, provider
- * accounts): the rows as `read` answers them (null while loading), and `act`, which runs one change
- * with every button disabled (`busy`), puts a failure on the error line and reads the rows again
- * after a success, so the table shows what the service now holds.
+ * accounts), made of the data layer's two pieces (data.tsx): the rows of GET `path` (null while
+ * loading; `pick` takes them out of an answer that wraps them), and `act`, which runs one change
+ * with every button disabled (`busy`), puts a failure on the error line and then reads the
+ * resource again, so the table shows what the service now holds.
  */
-import { useCallback, useEffect, useState } from 'react';
-import { describe } from '../api.js';
+import { resourceOf, useChange, useResource } from '../data.js';
 
-/** `read` is called again whenever it changes: pass a function defined once, outside the component. */
-export function useListActions<T>(read: () => Promise<T[]>) {
-  const [rows, setRows] = useState<T[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  const load = useCallback(() => {
-    read().then(setRows, (e) => setError(describe(e)));
-  }, [read]);
-  useEffect(load, [load]);
-
-  async function act(fn: () => Promise<void>) {
-    setBusy(true);
-    setError(null);
-    try {
-      await fn();
-      load();
-    } catch (e) {
-      setError(describe(e));
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  return { rows, error, setError, busy, load, act };
+export function useListActions<T, A = T[]>(path: string, pick: (answer: A) => T[] = (a) => a as unknown as T[]) {
+  const read = useResource<A>(path);
+  const change = useChange();
+  const act = async (fn: () => Promise<void>): Promise<void> => void (await change.run(fn, [resourceOf(path)]));
+  return {
+    rows: read.data === null ? null : pick(read.data),
+    error: change.error ?? read.error,
+    setError: change.setError,
+    busy: change.busy,
+    load: read.reload,
+    act,
+  };
 }

@@ -5,9 +5,10 @@
  * file; an approved file is paid row by row, its progress shown live (polled), and each row's
  * result downloadable as CSV.
  */
-import { type FormEvent, Fragment, useCallback, useEffect, useState } from 'react';
+import { type FormEvent, Fragment, useState } from 'react';
 import { api, ApiError, describe } from '../../api.js';
-import { ErrorLine, Status, Time } from '../../components.js';
+import { Status, Time } from '../../components.js';
+import { Loadable, useResource } from '../../data.js';
 import { ApproveOrReject, DecisionOutcome, useDecision } from '../DecisionForm.js';
 import { formatPaise, words } from '../../format.js';
 import { type Column, RowsTable } from '../columns.js';
@@ -89,18 +90,18 @@ const ROW_COLUMNS: Column<FileRow>[] = [
 
 /** The rows of a file, 25 a page: what a checker approves, not only its totals (issue #32 item 5). */
 function FileRows({ f }: { f: BulkFile }) {
-  const { rows, error, pager } = useCursorPages<FileRow>(`/bulk-payouts/${encodeURIComponent(f.id)}/rows`, 'limit=25');
+  // Each row's payout status follows, every second, while the file is being paid.
+  const { rows, error, pager } = useCursorPages<FileRow>(`/bulk-payouts/${encodeURIComponent(f.id)}/rows`, 'limit=25', { poll: { every: 1000, while: () => beingPaid([f]) } });
   return (
     <section aria-labelledby="file-rows-title">
       <h3 id="file-rows-title">Rows of {f.file_name}</h3>
-      <ErrorLine error={error} />
-      {rows === null ? (
-        <p>Loading…</p>
-      ) : (
-        <TableScroll label={`Table of the rows of ${f.file_name}`}>
-          <RowsTable columns={ROW_COLUMNS} rows={rows} rowKey={(r) => r.line} alignTitles />
-        </TableScroll>
-      )}
+      <Loadable data={rows} error={error}>
+        {(rows) => (
+          <TableScroll label={`Table of the rows of ${f.file_name}`}>
+            <RowsTable columns={ROW_COLUMNS} rows={rows} rowKey={(r) => r.line} alignTitles />
+          </TableScroll>
+        )}
+      </Loadable>
       <Pager label={`Pages of rows of ${f.file_name}`} pager={pager} />
     </section>
   );
@@ -115,27 +116,18 @@ const COLUMNS: Column<BulkFile>[] = [
   { title: 'Uploaded by', cell: (f) => f.uploader ?? '—' },
 ];
 
+/** Whether a file of the list is still being paid (its rows not all settled). */
+const beingPaid = (files: BulkFile[]) =>
+  files.some((f) => f.status === 'APPROVED' || (f.status === 'COMPLETED' && f.progress.succeeded + f.progress.failed + f.progress.not_created < f.row_count));
+
 export function BulkPayoutsPage({ canMake, canCheck, self }: { canMake: boolean; canCheck: boolean; self: string }) {
-  const [files, setFiles] = useState<BulkFile[] | null>(null);
+  // Live progress: read again every second while a file is being paid.
+  const { data: files, error: loadError } = useResource<BulkFile[]>('/bulk-payouts', { poll: { every: 1000, while: beingPaid } });
   const [file, setFile] = useState<File | null>(null);
   const [issues, setIssues] = useState<{ field: string; issue: string }[]>([]);
   const [selected, setSelected] = useState<string | null>(null);
-  const { busy, error, setError, done, setDone, decide: run } = useDecision();
-
-  const load = useCallback(
-    (poll = false) => {
-      api<BulkFile[]>('GET', '/bulk-payouts', undefined, undefined, undefined, { poll }).then(setFiles, (e) => setError(describe(e)));
-    },
-    [setError],
-  );
-  useEffect(() => load(), [load]);
-  // Live progress: poll while a file is being paid.
-  const active = files?.some((f) => f.status === 'APPROVED' || (f.status === 'COMPLETED' && f.progress.succeeded + f.progress.failed + f.progress.not_created < f.row_count));
-  useEffect(() => {
-    if (!active) return;
-    const t = setInterval(() => load(true), 1000);
-    return () => clearInterval(t);
-  }, [active, load]);
+  // An upload or a decision reads the files again (and the payouts a file made).
+  const { busy, error, setError, done, setDone, decide: run } = useDecision('/bulk-payouts', '/payouts');
 
   async function upload(e: FormEvent) {
     e.preventDefault();
@@ -156,7 +148,6 @@ export function BulkPayoutsPage({ canMake, canCheck, self }: { canMake: boolean;
         return err.message;
       },
     );
-    load();
   }
 
   async function decide(action: 'approve' | 'reject', f: BulkFile, note: string) {
@@ -164,14 +155,13 @@ export function BulkPayoutsPage({ canMake, canCheck, self }: { canMake: boolean;
       await api('POST', `/bulk-payouts/${f.id}/${action}`, action === 'reject' ? { note } : {});
       return action === 'approve' ? `${f.file_name} approved: its rows are being paid.` : `${f.file_name} rejected; nothing is paid.`;
     });
-    load();
   }
 
   const current = files?.find((f) => f.id === selected) ?? null;
   return (
     <>
       <h1>Bulk payouts</h1>
-      <DecisionOutcome error={error} done={done} />
+      <DecisionOutcome error={error ?? loadError} done={done} />
       {issues.length > 0 ? (
         <section className="panel" aria-labelledby="issues-title">
           <h2 id="issues-title">Problems in the file</h2>
@@ -200,7 +190,8 @@ export function BulkPayoutsPage({ canMake, canCheck, self }: { canMake: boolean;
       {current ? (
         <DetailPanel titleId="file-title" title={current.file_name} onClose={() => setSelected(null)}>
           <Preview f={current} />
-          <FileRows key={current.id} f={current} />
+          {/* Read once more (a new key) when the file is through, so its rows end with their last status. */}
+          <FileRows key={`${current.id}-${beingPaid([current]) ? 'paying' : 'still'}`} f={current} />
           {current.status === 'PENDING_APPROVAL' && canCheck && current.uploaded_by !== self ? (
             <ApproveOrReject key={current.id} busy={busy} what={`the bulk file ${current.file_name} (${current.row_count} payout${current.row_count === 1 ? '' : 's'})`} amount={formatPaise(current.total_paise)} hint="Approving pays every row of the file; rejecting pays none." decide={(action, note) => void decide(action, current, note)} />
           ) : current.status === 'PENDING_APPROVAL' && current.uploaded_by === self ? (
@@ -215,7 +206,7 @@ export function BulkPayoutsPage({ canMake, canCheck, self }: { canMake: boolean;
           ) : null}
         </DetailPanel>
       ) : null}
-      <QueueTable rows={files} empty="No bulk payout files yet." columns={COLUMNS} openLabel={(f) => `Open file ${f.file_name}`} onOpen={setSelected} />
+      <QueueTable rows={files} error={loadError} empty="No bulk payout files yet." columns={COLUMNS} openLabel={(f) => `Open file ${f.file_name}`} onOpen={setSelected} />
     </>
   );
 }

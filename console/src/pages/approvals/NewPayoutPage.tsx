@@ -3,9 +3,10 @@
  * account details. The IFSC is checked as it is typed and the bank's name is shown, so the maker
  * confirms the account by its bank. The payout then waits for a checker ("Payout approvals").
  */
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useRef, useState } from 'react';
 import { api, describe, newIdempotencyKey } from '../../api.js';
 import { ErrorLine, Notice } from '../../components.js';
+import { useInvalidate, useResource } from '../../data.js';
 import { formatPaise } from '../../format.js';
 import { PayoutBalance } from './PayoutBalance.js';
 
@@ -36,17 +37,18 @@ export function rupeesToPaise(text: string): number | null {
 }
 
 export function NewPayoutPage({ canMake }: { canMake: boolean }) {
-  const [saved, setSaved] = useState<SavedBeneficiary[]>([]);
+  const savedRead = useResource<SavedBeneficiary[]>('/payout-beneficiaries');
+  const saved = savedRead.data ?? [];
   const [savedId, setSavedId] = useState('');
   const [name, setName] = useState('');
   const [account, setAccount] = useState('');
   const [ifsc, setIfsc] = useState('');
-  const [bank, setBank] = useState<{ ifsc: string; text: string } | null>(null);
   const [mobile, setMobile] = useState('');
   const [amount, setAmount] = useState('');
   const [mode, setMode] = useState<(typeof MODES)[number]>('IMPS');
   const [remarks, setRemarks] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const [formError, setError] = useState<string | null>(null);
+  const error = formError ?? savedRead.error;
   const [created, setCreated] = useState<Created | null>(null);
   const [busy, setBusy] = useState(false);
   // One key per payout this form makes: kept through errors and retries of the same form (the
@@ -56,26 +58,11 @@ export function NewPayoutPage({ canMake }: { canMake: boolean }) {
   const [formKey, setFormKey] = useState(newIdempotencyKey);
   const sentWith = useRef<{ key: string; body: string } | null>(null);
 
-  useEffect(() => {
-    api<SavedBeneficiary[]>('GET', '/payout-beneficiaries').then(setSaved, (e) => setError(describe(e)));
-  }, []);
-
   // The bank's name for an 11-character IFSC, looked up as soon as it is complete.
-  useEffect(() => {
-    const code = ifsc.trim().toUpperCase();
-    if (code.length !== 11) {
-      setBank(null);
-      return;
-    }
-    let live = true;
-    api<{ ifsc: string; bank_name: string }>('GET', `/ifsc/${encodeURIComponent(code)}`).then(
-      (r) => live && setBank({ ifsc: code, text: `${r.bank_name} (${r.ifsc})` }),
-      () => live && setBank({ ifsc: code, text: 'Unknown IFSC: no such bank branch.' }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [ifsc]);
+  const code = ifsc.trim().toUpperCase();
+  const lookup = useResource<{ ifsc: string; bank_name: string }>(code.length === 11 ? `/ifsc/${encodeURIComponent(code)}` : null);
+  const bank = code.length !== 11 ? null : lookup.data ? { text: `${lookup.data.bank_name} (${lookup.data.ifsc})` } : lookup.error ? { text: 'Unknown IFSC: no such bank branch.' } : null;
+  const invalidate = useInvalidate();
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -99,6 +86,7 @@ export function NewPayoutPage({ canMake }: { canMake: boolean }) {
     setBusy(true);
     try {
       setCreated(await api<Created>('POST', '/payouts', body, undefined, key));
+      void invalidate('/payouts', '/payout-approvals');
       setFormKey(newIdempotencyKey());
       // The whole form is cleared: a filled form after success invites paying twice.
       setSavedId('');

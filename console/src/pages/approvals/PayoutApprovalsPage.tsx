@@ -3,9 +3,10 @@
  * other than the maker opens one and approves it (it is submitted to the bank) or rejects it with a
  * note (no money moves). The service refuses a maker's own payout whatever this page shows.
  */
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import { api, ApiError, describe } from '../../api.js';
 import { Time } from '../../components.js';
+import { useResource } from '../../data.js';
 import { ApproveOrReject, DecisionOutcome, useDecision } from '../DecisionForm.js';
 import { formatPaise } from '../../format.js';
 import type { Column } from '../columns.js';
@@ -34,14 +35,10 @@ const COLUMNS: Column<Pending>[] = [
 ];
 
 export function PayoutApprovalsPage({ canCheck, self }: { canCheck: boolean; self: string }) {
-  const [rows, setRows] = useState<Pending[] | null>(null);
+  const { data: rows, error: loadError } = useResource<Pending[]>('/payout-approvals');
   const [selected, setSelected] = useState<string | null>(null);
-  const { busy, error, setError, done, decide: run } = useDecision();
-
-  const load = useCallback(() => {
-    api<Pending[]>('GET', '/payout-approvals').then(setRows, (e) => setError(describe(e)));
-  }, [setError]);
-  useEffect(load, [load]);
+  // A decision reads the queue again, and any payout on screen.
+  const { busy, error, done, decide: run } = useDecision('/payout-approvals', '/payouts');
 
   const row = rows?.find((r) => r.id === selected) ?? null;
 
@@ -54,14 +51,13 @@ export function PayoutApprovalsPage({ canCheck, self }: { canCheck: boolean; sel
       },
       (e) => (e instanceof ApiError && e.status === 409 ? `${e.message} Nothing was changed.` : describe(e)),
     );
-    load();
   }
 
   return (
     <>
       <h1>Payout approvals</h1>
       <p className="hint">Payouts made in the console wait for a checker who is not their maker.</p>
-      <DecisionOutcome error={error} done={done} />
+      <DecisionOutcome error={error ?? loadError} done={done} />
       {row ? (
         <DetailPanel titleId="approval-title" title={`Payout ${row.transaction_id}`} onClose={() => setSelected(null)}>
           <dl className="facts">
@@ -87,7 +83,7 @@ export function PayoutApprovalsPage({ canCheck, self }: { canCheck: boolean; sel
           )}
         </DetailPanel>
       ) : null}
-      <QueueTable rows={rows} empty="No payouts are waiting for approval." columns={COLUMNS} openLabel={(r) => `Open payout ${r.transaction_id}`} onOpen={setSelected} />
+      <QueueTable rows={rows} error={loadError} empty="No payouts are waiting for approval." columns={COLUMNS} openLabel={(r) => `Open payout ${r.transaction_id}`} onOpen={setSelected} />
     </>
   );
 }

@@ -3,8 +3,7 @@
  * it (RazorpayX), and a warning when the amount being typed is larger than what is available
  * (issue #33 item 6). Advice only: the bank decides, so nothing is blocked.
  */
-import { useEffect, useState } from 'react';
-import { api } from '../../api.js';
+import { useResource } from '../../data.js';
 import { formatPaise, localTime } from '../../format.js';
 
 type Balance =
@@ -12,17 +11,8 @@ type Balance =
   | { published: true; provider: string; balance_paise: number; available_paise: number; refreshed_at: string | null };
 
 export function PayoutBalance({ amountPaise }: { amountPaise: number | null }) {
-  const [balance, setBalance] = useState<Balance | null>(null);
-  useEffect(() => {
-    let live = true;
-    api<Balance>('GET', '/payout-balance').then(
-      (b) => live && setBalance(b),
-      () => live && setBalance({ published: false, provider: null, reason: 'The balance could not be loaded.' }),
-    );
-    return () => {
-      live = false;
-    };
-  }, []);
+  const read = useResource<Balance>('/payout-balance');
+  const balance: Balance | null = read.error ? { published: false, provider: null, reason: 'The balance could not be loaded.' } : read.data;
   if (!balance) return null;
   if (!balance.published) return <p className="hint" id="payout-balance">Account balance: not available ({balance.reason})</p>;
   const asOf = balance.refreshed_at ? ` as of ${localTime(balance.refreshed_at).text}` : '';

@@ -5,13 +5,13 @@
  * (or admin) resolves a break with a written note (audited); a resolved break stays listed with its
  * note. Other roles see no "Resolve" button (the API refuses them too).
  */
-import { type FormEvent, useCallback, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { api, describe } from '../../api.js';
 import { ErrorLine, Notice, Time } from '../../components.js';
 import { formatPaise } from '../../format.js';
 import { type Column, RowsTable } from '../columns.js';
 import { AppLink, TableScroll } from '../money/links.js';
-import { useRead } from '../useRead.js';
+import { Loadable, useInvalidate, useResource } from '../../data.js';
 import { BREAK_KINDS, matchWords, shortId } from './words.js';
 
 interface Break {
@@ -80,15 +80,12 @@ export function ReconciliationPage({ canResolve }: { canResolve: boolean }) {
   const [kind, setKind] = useState('');
   const [open, setOpen] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const [version, setVersion] = useState(0);
+  const invalidate = useInvalidate();
   const query = new URLSearchParams();
   if (status) query.set('status', status);
   if (kind) query.set('kind', kind);
   const qs = query.toString();
-  const { data: rows, error } = useRead(useCallback(() => {
-    void version; // a resolution reads the list again
-    return api<Break[]>('GET', `/recon/breaks${qs ? `?${qs}` : ''}`);
-  }, [qs, version]));
+  const { data, error } = useResource<Break[]>(`/recon/breaks${qs ? `?${qs}` : ''}`);
 
   const columns: Column<Break>[] = [
     { title: 'Kind', cell: (b) => matchWords(b.kind) },
@@ -133,7 +130,8 @@ export function ReconciliationPage({ canResolve }: { canResolve: boolean }) {
             onDone={(after) => {
               setOpen(null);
               setNotice(`Resolved the ${matchWords(after.kind).toLowerCase()} break${after.order_id ? ` of ${after.order_id}` : ''}.`);
-              setVersion((v) => v + 1);
+              // A resolution reads the breaks again.
+              void invalidate('/recon');
             }}
           />
         ) : (
@@ -173,16 +171,17 @@ export function ReconciliationPage({ canResolve }: { canResolve: boolean }) {
         </div>
       </form>
       <Notice message={notice} />
-      <ErrorLine error={error} />
-      {rows === null ? (
-        error ? null : <p>Loading…</p>
-      ) : rows.length === 0 ? (
-        <p>No breaks match.</p>
-      ) : (
-        <TableScroll label="Breaks">
-          <RowsTable columns={columns} rows={rows} rowKey={(b) => b.break_id} alignTitles />
-        </TableScroll>
-      )}
+      <Loadable data={data} error={error}>
+        {(rows) =>
+          rows.length === 0 ? (
+            <p>No breaks match.</p>
+          ) : (
+            <TableScroll label="Breaks">
+              <RowsTable columns={columns} rows={rows} rowKey={(b) => b.break_id} alignTitles />
+            </TableScroll>
+          )
+        }
+      </Loadable>
     </>
   );
 }

@@ -8,7 +8,7 @@ import { formatPaise, words } from '../../format.js';
 import { type Column, RowsTable } from '../columns.js';
 import { Pager, useCursorPages } from '../CursorPages.js';
 import { AppLink, dash, TableScroll } from '../money/links.js';
-import { useDetail } from '../money/useDetail.js';
+import { Loadable, useResource } from '../../data.js';
 import type { Settlement } from './SettlementsPage.js';
 import { matchWords, providerWords } from './words.js';
 
@@ -42,7 +42,7 @@ const COLUMNS: Column<Line>[] = [
 ];
 
 export function SettlementPage({ id }: { id: string }) {
-  const { data: s, error } = useDetail<Settlement>(`/settlements/${encodeURIComponent(id)}`);
+  const { data: s, error } = useResource<Settlement>(`/settlements/${encodeURIComponent(id)}`);
   const { rows, error: linesError, pager } = useCursorPages<Line>(`/settlements/${encodeURIComponent(id)}/lines`, 'limit=50');
   return (
     <>
@@ -83,16 +83,17 @@ export function SettlementPage({ id }: { id: string }) {
           Export lines as CSV
         </a>
       </p>
-      <ErrorLine error={linesError} />
-      {rows === null ? (
-        linesError ? null : <p>Loading…</p>
-      ) : rows.length === 0 ? (
-        <p>No lines.</p>
-      ) : (
-        <TableScroll label="Settlement lines">
-          <RowsTable columns={COLUMNS} rows={rows} rowKey={(l) => l.line_id} alignTitles />
-        </TableScroll>
-      )}
+      <Loadable data={rows} error={linesError}>
+        {(rows) =>
+          rows.length === 0 ? (
+            <p>No lines.</p>
+          ) : (
+            <TableScroll label="Settlement lines">
+              <RowsTable columns={COLUMNS} rows={rows} rowKey={(l) => l.line_id} alignTitles />
+            </TableScroll>
+          )
+        }
+      </Loadable>
       <Pager label="Pages of lines" pager={pager} />
     </>
   );

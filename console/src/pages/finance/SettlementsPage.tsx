@@ -4,7 +4,8 @@
  * refunds − adjustments), line and break counts; a row opens the settlement's lines; "Export CSV"
  * downloads every settlement (a dated file).
  */
-import { ErrorLine, Time } from '../../components.js';
+import { Time } from '../../components.js';
+import { Loadable } from '../../data.js';
 import { formatPaise } from '../../format.js';
 import { type Column, RowsTable } from '../columns.js';
 import { Pager, useCursorPages } from '../CursorPages.js';
@@ -69,16 +70,17 @@ export function SettlementsPage() {
           Export CSV
         </a>
       </p>
-      <ErrorLine error={error} />
-      {rows === null ? (
-        error ? null : <p>Loading…</p>
-      ) : rows.length === 0 ? (
-        <p>No settlements yet. They are fetched from each provider every hour (and by `tijori settlements sync`).</p>
-      ) : (
-        <TableScroll label="Settlements">
-          <RowsTable columns={COLUMNS} rows={rows} rowKey={(s) => s.settlement_id} alignTitles />
-        </TableScroll>
-      )}
+      <Loadable data={rows} error={error}>
+        {(rows) =>
+          rows.length === 0 ? (
+            <p>No settlements yet. They are fetched from each provider every hour (and by `tijori settlements sync`).</p>
+          ) : (
+            <TableScroll label="Settlements">
+              <RowsTable columns={COLUMNS} rows={rows} rowKey={(s) => s.settlement_id} alignTitles />
+            </TableScroll>
+          )
+        }
+      </Loadable>
       <Pager label="Pages of settlements" pager={pager} />
     </>
   );

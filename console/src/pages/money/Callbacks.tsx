@@ -1,5 +1,6 @@
 /** The callbacks of an order or payout: each delivery with every attempt's answer and time, and its "Replay". */
 import { Time } from '../../components.js';
+import { type Column, RowsTable } from '../columns.js';
 import { ReplayButton } from '../ReplayButton.js';
 import { dash, TableScroll } from './links.js';
 
@@ -11,6 +12,14 @@ export interface Delivery {
   status: string;
   attempts: Array<{ attempt_no: number; status_code: number | null; latency_ms: number; error: string | null; response_snippet: string | null; attempted_at: string }>;
 }
+
+const ATTEMPT_COLUMNS: Column<Delivery['attempts'][number]>[] = [
+  { title: 'Attempt', cell: (a) => a.attempt_no },
+  { title: 'When', cell: (a) => <Time iso={a.attempted_at} /> },
+  { title: 'Answer', cell: (a) => a.status_code ?? dash(a.error) },
+  { title: 'Time taken', cell: (a) => `${a.latency_ms} ms` },
+  { title: 'Excerpt', cell: (a) => dash(a.response_snippet), wrap: true },
+];
 
 function targetName(target: string): string {
   return target === 'order' ? "order's callback_url" : `${target} destination`;
@@ -33,30 +42,7 @@ export function Callbacks({ deliveries, onReplayed }: { deliveries: Delivery[]; 
               <p>Not attempted yet.</p>
             ) : (
               <TableScroll label={`Attempts of ${d.event}`}>
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Attempt</th>
-                      <th scope="col">When</th>
-                      <th scope="col">Answer</th>
-                      <th scope="col">Time taken</th>
-                      <th scope="col">Excerpt</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {d.attempts.map((a) => (
-                      <tr key={a.attempt_no}>
-                        <td>{a.attempt_no}</td>
-                        <td>
-                          <Time iso={a.attempted_at} />
-                        </td>
-                        <td>{a.status_code ?? dash(a.error)}</td>
-                        <td>{a.latency_ms} ms</td>
-                        <td className="change">{dash(a.response_snippet)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
+                <RowsTable columns={ATTEMPT_COLUMNS} rows={d.attempts} rowKey={(a) => a.attempt_no} />
               </TableScroll>
             )}
           </div>

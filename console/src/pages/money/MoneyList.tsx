@@ -4,7 +4,7 @@
  * (a page stays right while new rows arrive), a row's reference opens its page.
  */
 import { type FormEvent, useState } from 'react';
-import { ErrorLine } from '../../components.js';
+import { Loadable } from '../../data.js';
 import { byId, type Column, RowsTable } from '../columns.js';
 import { Pager, useCursorPages } from '../CursorPages.js';
 import { TableScroll } from './links.js';
@@ -63,14 +63,21 @@ export function MoneyList<T extends { id: string }>(props: {
   const zone = useTimeZone();
   const [form, setForm] = useState<Filter>(EMPTY);
   const [filter, setFilter] = useState<Filter>(EMPTY);
-  const params = listQuery(filter);
-  params.set('limit', String(PAGE_SIZE));
-  const { rows, error, pager, restart } = useCursorPages<T>(endpoint, params.toString());
+  const paramsOf = (f: Filter) => {
+    const q = listQuery(f);
+    q.set('limit', String(PAGE_SIZE));
+    return q.toString();
+  };
+  const { rows, error, pager, restart } = useCursorPages<T>(endpoint, paramsOf(filter));
+  // A new filter starts at its first page; the same one applied again reads its first page again.
+  const show = (next: Filter) => {
+    setFilter(next);
+    restart(paramsOf(next));
+  };
 
   function apply(e: FormEvent) {
     e.preventDefault();
-    setFilter({ ...form, search: form.search.trim() });
-    restart();
+    show({ ...form, search: form.search.trim() });
   }
 
   const set = (k: keyof Filter) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [k]: e.target.value }));
@@ -113,8 +120,7 @@ export function MoneyList<T extends { id: string }>(props: {
               onClick={() => {
                 const next = { ...form, ...presetDays(p), search: form.search.trim() };
                 setForm(next);
-                setFilter(next);
-                restart();
+                show(next);
               }}
             >
               {name}
@@ -128,16 +134,17 @@ export function MoneyList<T extends { id: string }>(props: {
           Export CSV
         </a>
       </p>
-      <ErrorLine error={error} />
-      {rows === null ? (
-        <p>Loading…</p>
-      ) : rows.length === 0 ? (
-        <p>No {noun} match.</p>
-      ) : (
-        <TableScroll label={props.title}>
-          <RowsTable columns={props.columns} rows={rows} rowKey={byId} alignTitles />
-        </TableScroll>
-      )}
+      <Loadable data={rows} error={error}>
+        {(rows) =>
+          rows.length === 0 ? (
+            <p>No {noun} match.</p>
+          ) : (
+            <TableScroll label={props.title}>
+              <RowsTable columns={props.columns} rows={rows} rowKey={byId} alignTitles />
+            </TableScroll>
+          )
+        }
+      </Loadable>
       <Pager label={`Pages of ${props.title.toLowerCase()}`} pager={pager} />
     </>
   );

@@ -9,6 +9,7 @@ import { ErrorLine, Notice, Status, Time } from '../../components.js';
 import { formatPaise, words } from '../../format.js';
 import { useCan } from '../../permissions.js';
 import { rupeesToPaise } from '../approvals/NewPayoutPage.js';
+import { byId, type Column, RowsTable } from '../columns.js';
 import { AppLink, dash, TableScroll } from './links.js';
 
 export interface OrderRefund {
@@ -28,6 +29,25 @@ export interface OrderRefund {
 export function leftToRefund(amountPaise: number, refunds: OrderRefund[]): number {
   return amountPaise - refunds.filter((r) => r.status !== 'REJECTED' && r.status !== 'FAILED').reduce((s, r) => s + r.amount_paise, 0);
 }
+
+const COLUMNS: Column<OrderRefund>[] = [
+  { title: 'Refund', cell: (r) => <code title={r.id}>{r.refund_id}</code> },
+  { title: 'Amount', cell: (r) => formatPaise(r.amount_paise), numeric: true },
+  {
+    title: 'Status',
+    cell: (r) => (
+      <>
+        <Status status={r.status} />
+        {r.reviewed_by ? ` (reviewed by ${r.reviewed_by})` : ''}
+        {r.failure_reason ? ` — ${r.failure_reason}` : ''}
+      </>
+    ),
+  },
+  { title: 'Reason', cell: (r) => dash(r.reason) },
+  { title: 'Requested', cell: (r) => <Time iso={r.created_at} /> },
+  { title: 'Completed', cell: (r) => (r.completed_at ? <Time iso={r.completed_at} /> : '—') },
+  { title: 'Provider reference', cell: (r) => (r.provider_reference ? <code>{r.provider_reference}</code> : '—') },
+];
 
 const REFUNDABLE = ['PAID', 'MANUALLY_CONFIRMED'];
 
@@ -106,40 +126,7 @@ export function OrderRefunds({ refunds: loaded, order }: { refunds: OrderRefund[
         <p>No refunds were requested for this order.</p>
       ) : (
         <TableScroll label="Refunds of this order">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Refund</th>
-                <th scope="col">Amount</th>
-                <th scope="col">Status</th>
-                <th scope="col">Reason</th>
-                <th scope="col">Requested</th>
-                <th scope="col">Completed</th>
-                <th scope="col">Provider reference</th>
-              </tr>
-            </thead>
-            <tbody>
-              {refunds.map((r) => (
-                <tr key={r.id}>
-                  <td>
-                    <code title={r.id}>{r.refund_id}</code>
-                  </td>
-                  <td className="num">{formatPaise(r.amount_paise)}</td>
-                  <td>
-                    <Status status={r.status} />
-                    {r.reviewed_by ? ` (reviewed by ${r.reviewed_by})` : ''}
-                    {r.failure_reason ? ` — ${r.failure_reason}` : ''}
-                  </td>
-                  <td>{dash(r.reason)}</td>
-                  <td>
-                    <Time iso={r.created_at} />
-                  </td>
-                  <td>{r.completed_at ? <Time iso={r.completed_at} /> : '—'}</td>
-                  <td>{r.provider_reference ? <code>{r.provider_reference}</code> : '—'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <RowsTable columns={COLUMNS} rows={refunds} rowKey={byId} />
         </TableScroll>
       )}
       <p>

@@ -5,9 +5,9 @@
  */
 import { Time } from '../../components.js';
 import { formatPaise } from '../../format.js';
-import type { Column } from '../columns.js';
+import { type Column, RowsTable } from '../columns.js';
 import { dash, TableScroll } from './links.js';
-import { useDetail } from './useDetail.js';
+import { Loadable, useResource } from '../../data.js';
 
 interface Check {
   checked_at: string;
@@ -39,53 +39,35 @@ function answerText(c: Check): string {
   return `${c.answer}${words}${why ? `: ${why}` : ''}`;
 }
 
+const WHEN: Column<Check> = { title: 'When', cell: (c) => <Time iso={c.checked_at} /> };
+const OUTCOME: Column<Check> = { title: 'Outcome', cell: (c) => c.outcome };
+const TAKEN: Column<Check> = { title: 'Time taken', cell: (c) => `${c.duration_ms} ms` };
+
 /**
  * What an order's checks and a payout's inquiries share: the section, the loading, error or
  * nothing-yet line, the truncation notice and the table, which begins with when the check was made
  * and ends with what the service did and how long the call took; `columns` are those between.
  */
 function CheckLog({ path, title, id, note, none, noun, columns }: { path: string; title: string; id: string; note: string; none: string; noun: string; columns: Column<Check>[] }) {
-  const { data, error } = useDetail<{ checks: Check[]; truncated: boolean }>(path);
+  const { data, error } = useResource<{ checks: Check[]; truncated: boolean }>(path);
   return (
     <section aria-labelledby={id}>
       <h2 id={id}>{title}</h2>
       <p className="hint">{note}</p>
-      {error ? <p role="alert">{error}</p> : data === null ? <p>Loading…</p> : data.checks.length === 0 ? <p>{none}</p> : null}
-      {data && data.checks.length > 0 ? (
+      <Loadable data={data} error={error}>
+        {(data) =>
+          data.checks.length === 0 ? (
+            <p>{none}</p>
+          ) : (
         <>
           {data.truncated ? <p>{`Only the newest ${data.checks.length} ${noun} are shown.`}</p> : null}
           <TableScroll label={title}>
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  {columns.map((col) => (
-                    <th key={col.title} scope="col">
-                      {col.title}
-                    </th>
-                  ))}
-                  <th scope="col">Outcome</th>
-                  <th scope="col">Time taken</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.checks.map((c, i) => (
-                  <tr key={i}>
-                    <td>
-                      <Time iso={c.checked_at} />
-                    </td>
-                    {columns.map((col) => (
-                      <td key={col.title}>{col.cell(c)}</td>
-                    ))}
-                    <td>{c.outcome}</td>
-                    <td>{c.duration_ms} ms</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <RowsTable columns={[WHEN, ...columns, OUTCOME, TAKEN]} rows={data.checks} rowKey={(_, i) => i} />
           </TableScroll>
         </>
-      ) : null}
+          )
+        }
+      </Loadable>
     </section>
   );
 }

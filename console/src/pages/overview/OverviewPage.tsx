@@ -3,10 +3,11 @@
  * amount succeeded, success rate) and the month's daily amounts as charts. Days are the viewer's
  * calendar days: the browser's time zone is sent to the API (which defaults to Asia/Kolkata).
  */
-import { lazy, Suspense, useEffect, useState } from 'react';
-import { api, describe } from '../../api.js';
+import { lazy, Suspense } from 'react';
 import { ErrorLine } from '../../components.js';
+import { Loadable, useResource } from '../../data.js';
 import { formatPaise } from '../../format.js';
+import { type Column, RowsTable } from '../columns.js';
 import { AppLink, TableScroll } from '../money/links.js';
 import { useTimeZone, zoneName } from '../../timezone.js';
 
@@ -72,6 +73,14 @@ function Figures({ title, t }: { title: string; t: Totals }) {
   );
 }
 
+const DAILY_COLUMNS: Column<Flow['daily'][number]>[] = [
+  { title: 'Day', cell: (d) => d.date },
+  { title: 'Count', cell: (d) => d.count, numeric: true },
+  { title: 'Succeeded', cell: (d) => d.succeeded, numeric: true },
+  { title: 'Failed', cell: (d) => d.failed, numeric: true },
+  { title: 'Amount', cell: (d) => formatPaise(d.amount_paise), numeric: true },
+];
+
 function FlowSection({ id, title, flow, color, monthName }: { id: string; title: string; flow: Flow; color: string; monthName: string }) {
   return (
     <section className="flow" aria-labelledby={`${id}-title`}>
@@ -87,28 +96,7 @@ function FlowSection({ id, title, flow, color, monthName }: { id: string; title:
       <details>
         <summary>Daily figures ({title.toLowerCase()})</summary>
         <TableScroll label={`Daily ${title.toLowerCase()}`}>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Day</th>
-                <th scope="col" className="num">Count</th>
-                <th scope="col" className="num">Succeeded</th>
-                <th scope="col" className="num">Failed</th>
-                <th scope="col" className="num">Amount</th>
-              </tr>
-            </thead>
-            <tbody>
-              {flow.daily.map((d) => (
-                <tr key={d.date}>
-                  <td>{d.date}</td>
-                  <td className="num">{d.count}</td>
-                  <td className="num">{d.succeeded}</td>
-                  <td className="num">{d.failed}</td>
-                  <td className="num">{formatPaise(d.amount_paise)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <RowsTable columns={DAILY_COLUMNS} rows={flow.daily} rowKey={(d) => d.date} alignTitles />
         </TableScroll>
       </details>
     </section>
@@ -120,18 +108,8 @@ function FlowSection({ id, title, flow, color, monthName }: { id: string; title:
  * provider account (the Balances page's "Unsettled", from the same answer).
  */
 function Unsettled() {
-  const [paise, setPaise] = useState<number | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    let live = true;
-    api<{ totals: { unsettled_paise: number } }>('GET', '/balances').then(
-      (b) => live && setPaise(b.totals.unsettled_paise),
-      (e) => live && setError(describe(e)),
-    );
-    return () => {
-      live = false;
-    };
-  }, []);
+  const { data, error } = useResource<{ totals: { unsettled_paise: number } }>('/balances');
+  const paise = data?.totals.unsettled_paise ?? null;
   return (
     <section className="flow" aria-labelledby="unsettled-title">
       <h2 id="unsettled-title">Unsettled</h2>
@@ -145,39 +123,25 @@ function Unsettled() {
 }
 
 export function OverviewPage() {
-  const [data, setData] = useState<Overview | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const zone = useTimeZone();
-
-  useEffect(() => {
-    let live = true;
-    setData(null);
-    api<Overview>('GET', `/overview?tz=${encodeURIComponent(zone)}`).then(
-      (o) => live && setData(o),
-      (e) => live && setError(describe(e)),
-    );
-    return () => {
-      live = false;
-    };
-  }, [zone]);
+  const { data, error } = useResource<Overview>(`/overview?tz=${encodeURIComponent(zone)}`);
 
   const monthName = data ? new Date(`${data.month}-01T12:00:00Z`).toLocaleDateString(undefined, { month: 'long', year: 'numeric', timeZone: 'UTC' }) : '';
   return (
     <>
       <h1>Overview</h1>
-      <ErrorLine error={error} />
-      {data === null ? (
-        error ? null : <p>Loading…</p>
-      ) : (
-        <>
-          <p className="hint">
-            Today is {data.today} in {data.time_zone} ({zoneName(data.time_zone)}); days run midnight to midnight there (change it with Time zone at the top). Collected and paid out: what succeeded (collections paid, payouts credited); net takes off refunds completed in the period; pending: still open; failed: finished without money moving. Success rate: succeeded of those finished; open ones wait.
-          </p>
-          <Unsettled />
-          <FlowSection id="collections" title="Collections" flow={data.collections} color="#0b5cad" monthName={monthName} />
-          <FlowSection id="payouts" title="Payouts" flow={data.payouts} color="#1a7f37" monthName={monthName} />
-        </>
-      )}
+      <Loadable data={data} error={error}>
+        {(data) => (
+          <>
+            <p className="hint">
+              Today is {data.today} in {data.time_zone} ({zoneName(data.time_zone)}); days run midnight to midnight there (change it with Time zone at the top). Collected and paid out: what succeeded (collections paid, payouts credited); net takes off refunds completed in the period; pending: still open; failed: finished without money moving. Success rate: succeeded of those finished; open ones wait.
+            </p>
+            <Unsettled />
+            <FlowSection id="collections" title="Collections" flow={data.collections} color="#0b5cad" monthName={monthName} />
+            <FlowSection id="payouts" title="Payouts" flow={data.payouts} color="#1a7f37" monthName={monthName} />
+          </>
+        )}
+      </Loadable>
     </>
   );
 }
