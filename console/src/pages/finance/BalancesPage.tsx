@@ -1,10 +1,11 @@
 /**
  * "Balances" (contract §9): per provider account, what the ledger holds — collected, refunded, the
  * provider's fees and taxes, settled into the bank, and still unsettled (`collections_receivable`)
- * — and collected against settled per day over the last 30 days, as a chart and as a table.
+ * — and collected against settled per day over the last 30 days, as a chart and as a table, for the
+ * provider account chosen above the chart (or all of them together).
  * Figures come from the journal as `tijori ledger balances` prints them (no second computation).
  */
-import { lazy, Suspense, useCallback } from 'react';
+import { lazy, Suspense, useCallback, useState } from 'react';
 import { api } from '../../api.js';
 import { ErrorLine } from '../../components.js';
 import { formatPaise } from '../../format.js';
@@ -29,6 +30,8 @@ interface Account extends Figures {
   provider_account_id: string;
   name: string;
   provider: string;
+  /** This account's collected against settled, per day. */
+  daily: LedgerDay[];
 }
 export interface Balances {
   time_zone: string;
@@ -64,11 +67,19 @@ function AccountCard({ title, f, testId }: { title: string; f: Figures; testId: 
   );
 }
 
+const ALL = 'all';
+const accountTitle = (a: Account): string => `${a.name} (${providerWords(a.provider)})`;
+
 export function BalancesPage() {
   const zone = useTimeZone();
   const { data, error } = useRead(useCallback(() => api<Balances>('GET', `/balances?tz=${encodeURIComponent(zone)}`), [zone]));
+  // The chart is one provider account's (the page is per account): the first one until another is chosen.
+  const [chosen, setChosen] = useState<string | null>(null);
+  const shown = data === null ? undefined : chosen === ALL ? undefined : (data.accounts.find((a) => a.provider_account_id === chosen) ?? data.accounts[0]);
+  const days = data === null ? [] : shown ? shown.daily : data.daily;
+  const title = shown ? accountTitle(shown) : 'All accounts';
   // The table lists the days something moved (30 rows of zeros hide them, worst on a phone); the chart shows every day.
-  const moved = data?.daily.filter((d) => d.collected_paise !== 0 || d.settled_paise !== 0) ?? [];
+  const moved = days.filter((d) => d.collected_paise !== 0 || d.settled_paise !== 0);
   return (
     <>
       <h1>Balances</h1>
@@ -89,7 +100,7 @@ export function BalancesPage() {
             ) : (
               <div className="figure-row accounts">
                 {data.accounts.map((a) => (
-                  <AccountCard key={a.provider_account_id} title={`${a.name} (${providerWords(a.provider)})`} f={a} testId={`account-${a.provider_account_id}`} />
+                  <AccountCard key={a.provider_account_id} title={accountTitle(a)} f={a} testId={`account-${a.provider_account_id}`} />
                 ))}
                 {data.accounts.length > 1 ? <AccountCard title="All accounts" f={data.totals} testId="account-totals" /> : null}
               </div>
@@ -97,12 +108,25 @@ export function BalancesPage() {
           </section>
           <section aria-labelledby="daily-title">
             <h2 id="daily-title">Collected against settled, last 30 days</h2>
+            {data.accounts.length > 1 ? (
+              <p className="chart-account">
+                <label htmlFor="chart-account">Provider account</label>{' '}
+                <select id="chart-account" value={shown ? shown.provider_account_id : ALL} onChange={(e) => setChosen(e.target.value)}>
+                  {data.accounts.map((a) => (
+                    <option key={a.provider_account_id} value={a.provider_account_id}>
+                      {accountTitle(a)}
+                    </option>
+                  ))}
+                  <option value={ALL}>All accounts</option>
+                </select>
+              </p>
+            ) : null}
             <p className="hint">
-              Days in {data.time_zone} ({zoneName(data.time_zone)}), up to today ({data.today}); a settlement counts on the day the provider settled it.{' '}
+              {title}. Days in {data.time_zone} ({zoneName(data.time_zone)}), up to today ({data.today}); a settlement counts on the day the provider settled it.{' '}
               <span className="key collected">Collected</span> <span className="key settled">Settled</span>
             </p>
             <Suspense fallback={<p>Loading the chart…</p>}>
-              <LedgerChart days={data.daily} />
+              <LedgerChart days={days} label={title} />
             </Suspense>
             <details>
               <summary>Daily figures (days with money moved)</summary>
