@@ -183,7 +183,7 @@ describe('finance pages in a browser', { skip: SKIP_NO_BROWSER }, () => {
         await chart.locator('canvas').waitFor();
         const picker = page.getByLabel('Provider account', { exact: true });
         // The first account's until another is chosen: 12 345 collected, settled less 2 % and GST (247 + 44).
-        assert.equal(await picker.evaluate((el) => (el as HTMLSelectElement).selectedOptions[0]?.textContent), 'Built-in sandbox (Sandbox)');
+        assert.equal(await picker.evaluate((el) => (el as unknown as { selectedOptions: ArrayLike<{ textContent: string | null }> }).selectedOptions[0]?.textContent), 'Built-in sandbox (Sandbox)');
         assert.match((await chart.getAttribute('aria-label')) ?? '', new RegExp(`^Built-in sandbox \\(Sandbox\\): .*collected ${money(12_345)}, settled ${money(12_054)}`));
         assert.equal(await chart.getAttribute('data-y-top'), '150', 'the top of the axis: ₹150 over a tallest bar of ₹123.45');
         await shot(page, `finance-balances-accounts-${width}`);
