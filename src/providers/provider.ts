@@ -18,8 +18,9 @@ export interface CollectionRequest {
   /** `mc`: 4-digit merchant category code, when the route has one. */
   merchantCategoryCode?: string | undefined;
   /**
-   * The collecting merchant (the organization's id): the sandbox settles per merchant; a real
-   * provider knows the merchant from the account's credentials and ignores it.
+   * The collecting merchant (collectingMerchant: the organization's id for the built-in sandbox, the
+   * provider account's id for an account of the sandbox kind): the sandbox settles per merchant; a
+   * real provider knows the merchant from the account's credentials and ignores it.
    */
   merchant?: string | undefined;
   /** The payer as the order knows them, for providers that require customer details (Cashfree). */
@@ -238,4 +239,15 @@ export interface Provider {
   fetchSettlements?(q: { merchant: string; since: Date | null; cursor: string | null }): Promise<SettlementPage>;
   /** The next page of a settlement's lines after `cursor` (its `linesCursor`, then each page's). */
   fetchSettlementLines?(q: { merchant: string; providerSettlementId: string; cursor: string }): Promise<SettlementLinePage>;
+}
+
+/**
+ * Who the merchant is at the provider for collections through this account: the organization for
+ * the built-in sandbox (null account), the account itself otherwise. An organization's provider
+ * accounts of the sandbox kind are so each a merchant account of its own at the sandbox PSP, settled
+ * apart from the built-in one (contract §9: accounts per provider account). Real providers know the
+ * merchant from the account's credentials and ignore it.
+ */
+export function collectingMerchant(orgId: string, providerAccountId: string | null): string {
+  return providerAccountId ?? orgId;
 }

@@ -53,6 +53,7 @@ test('balances, settlements, lines, exports and break filters of the console; sc
   assert.equal(daily[29]?.date, bal.body.data.today);
   assert.equal(daily.reduce((s, d) => s + d.collected_paise, 0), 179_991);
   assert.equal(daily.reduce((s, d) => s + d.settled_paise, 0), 136_351);
+  assert.deepEqual(acct.daily, daily, 'the one account\'s own days are all of them');
   assertEnvelopeError(await viewer.call('GET', '/balances?tz=Not/AZone'), 422, 'VALIDATION_FAILED');
   assertEnvelopeError(await viewer.call('GET', '/balances?zone=x'), 422);
 

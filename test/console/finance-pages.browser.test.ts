@@ -130,14 +130,17 @@ describe('finance pages in a browser', { skip: SKIP_NO_BROWSER }, () => {
           await page.getByText('No breaks match.').waitFor();
           await page.getByLabel('Kind').selectOption({ label: 'Amount differs from Tijori’s' });
           await brk.waitFor();
-          await brk.getByRole('button', { name: /^Resolve amount differs/ }).click();
+          await brk.getByRole('button', { name: `Resolve the break (Amount differs from Tijori’s) of ${short.order_id}` }).click();
           await page.getByRole('button', { name: 'Resolve break' }).click();
           await page.getByRole('alert').filter({ hasText: 'the note is kept with the break' }).waitFor();
           await page.getByLabel('Resolution note').fill('PSP short-paid ₹1.00; claimed back in ticket 42');
           assert.deepEqual(await seriousA11yViolations(page), [], `reconciliation resolving ${width}`);
           await shot(page, `finance-reconciliation-resolving-${width}`);
           await page.getByRole('button', { name: 'Resolve break' }).click();
-          await page.getByRole('status').filter({ hasText: 'Resolved the amount differs' }).waitFor();
+          const notice = page.getByRole('status').filter({ hasText: 'Resolved the break' });
+          await notice.waitFor();
+          // As the words are everywhere else, capitals kept ("Tijori’s", not "tijori’s"; hasText ignores case, this does not).
+          assert.equal(await notice.innerText(), `Resolved the break (Amount differs from Tijori’s) of ${short.order_id}.`);
           await page.getByText('No breaks match.').waitFor(); // the open ones: none left
           const audit = (await q(ts, "SELECT action, actor, after FROM console_audit_log WHERE org_id = $1 AND action = 'recon_break.resolved'", [client.orgId])).rows;
           assert.deepEqual(audit.map((x: any) => [x.action, x.after.note]), [['recon_break.resolved', 'PSP short-paid ₹1.00; claimed back in ticket 42']]);
@@ -150,6 +153,54 @@ describe('finance pages in a browser', { skip: SKIP_NO_BROWSER }, () => {
         assert.equal(await done.getByRole('button', { name: /Resolve/ }).count(), 0);
         assert.deepEqual(await seriousA11yViolations(page), [], `reconciliation ${width}`);
         await shot(page, `finance-reconciliation-${width}`);
+        assertCleanConsoleRun(tab, ts.svc.publicUrl);
+      } finally {
+        await tab.close();
+      }
+    }
+  });
+
+  test('Balances of an organization with two provider accounts: the chart is the chosen account\'s, its axis tops the tallest bar', async () => {
+    const c = await ts.createClient({ rateLimit: 100_000 });
+    const added = await ts.admin('POST', '/provider-accounts', { org: c.orgId, provider: 'sandbox', name: 'Second sandbox', config: {} });
+    assert.equal(added.status, 201, added.text);
+    await paid(ts, c, 12_345); // the built-in sandbox
+    const use = await ts.admin('PUT', `/orgs/${c.orgId}/collections`, { provider_account_id: added.body.data.provider_account_id });
+    assert.equal(use.status, 200, use.text);
+    await paid(ts, c, 250_000);
+    await paid(ts, c, 40_000);
+    await settle(ts, c.orgId);
+    assert.deepEqual(await sync(ts, c.orgId), { settlements_new: 2, lines_new: 3, matched: 3, breaks: 0 });
+    await signedInUser(ts, c.orgId, 'asha@finance.example', 'viewer');
+    const money = (paise: number) => inr(paise).replace(/[.]/g, '[.]');
+    for (const width of WIDTHS) {
+      const tab = await openPage(browser, width, { timezoneId: 'Asia/Kolkata' });
+      try {
+        const { page } = tab;
+        await signIn(page, ts, 'asha@finance.example');
+        await open(page, 'Balances');
+        const chart = page.getByTestId('ledger-chart');
+        await chart.locator('canvas').waitFor();
+        const picker = page.getByLabel('Provider account', { exact: true });
+        // The first account's until another is chosen: 12 345 collected, settled less 2 % and GST (247 + 44).
+        assert.equal(await picker.evaluate((el) => (el as unknown as { selectedOptions: ArrayLike<{ textContent: string | null }> }).selectedOptions[0]?.textContent), 'Built-in sandbox (Sandbox)');
+        assert.match((await chart.getAttribute('aria-label')) ?? '', new RegExp(`^Built-in sandbox \\(Sandbox\\): .*collected ${money(12_345)}, settled ${money(12_054)}`));
+        assert.equal(await chart.getAttribute('data-y-top'), '150', 'the top of the axis: ₹150 over a tallest bar of ₹123.45');
+        await shot(page, `finance-balances-accounts-${width}`);
+
+        await picker.selectOption({ label: 'Second sandbox (Sandbox)' });
+        // 2 500.00 and 400.00 collected; settled 2 441.00 + 390.56.
+        await page.getByRole('img', { name: new RegExp(`^Second sandbox \\(Sandbox\\): .*collected ${money(290_000)}, settled ${money(283_156)}`) }).waitFor();
+        assert.equal(await chart.getAttribute('data-y-top'), '3000', 'the top of the axis: ₹3,000 over a tallest bar of ₹2,900.00');
+        await page.getByText('Daily figures').click();
+        const days = page.getByRole('region', { name: 'Collected and settled per day' });
+        assert.match(await days.getByRole('row').nth(1).innerText(), new RegExp(`${money(290_000)}[\\s\\S]*${money(283_156)}`));
+        assert.deepEqual(await seriousA11yViolations(page), [], `balances of an account ${width}`);
+        await shot(page, `finance-balances-second-account-${width}`);
+
+        await picker.selectOption({ label: 'All accounts' });
+        await page.getByRole('img', { name: new RegExp(`^All accounts: .*collected ${money(302_345)}, settled ${money(295_210)}`) }).waitFor();
+        assert.match(await days.getByRole('row').nth(1).innerText(), new RegExp(`${money(302_345)}[\\s\\S]*${money(295_210)}`));
         assertCleanConsoleRun(tab, ts.svc.publicUrl);
       } finally {
         await tab.close();

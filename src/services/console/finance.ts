@@ -135,14 +135,20 @@ export class ConsoleFinance {
     const totals = zeroFigures();
     for (const a of accounts.values()) for (const k of Object.keys(totals) as Array<keyof AccountFigures>) totals[k] += a[k];
 
-    const found = new Map((await unknownZoneIsInvalid(() => repo.ledgerDays(this.deps.db, orgId, zone, span.first))).map((d) => [d.date, d]));
-    const daily: repo.LedgerDay[] = [];
-    for (let i = 0; i < BALANCE_DAYS; i++) {
-      const date = new Date(Date.parse(`${span.first}T00:00:00Z`) + i * 86_400_000).toISOString().slice(0, 10);
-      const d = found.get(date);
-      daily.push({ date, collected_paise: Number(d?.collected_paise ?? 0), settled_paise: Number(d?.settled_paise ?? 0) });
-    }
-    return { time_zone: zone, today: span.today, accounts: [...accounts.values()], totals, daily };
+    // Collected against settled per day: per provider account (the page is per account), and for all of them.
+    const found = await unknownZoneIsInvalid(() => repo.ledgerDays(this.deps.db, orgId, zone, span.first));
+    const dates = Array.from({ length: BALANCE_DAYS }, (_x, i) => new Date(Date.parse(`${span.first}T00:00:00Z`) + i * 86_400_000).toISOString().slice(0, 10));
+    const series = (rows: repo.LedgerDay[]): repo.LedgerDay[] => {
+      const by = new Map<string, repo.LedgerDay>();
+      for (const d of rows) {
+        const had = by.get(d.date) ?? { date: d.date, collected_paise: 0, settled_paise: 0 };
+        by.set(d.date, { date: d.date, collected_paise: had.collected_paise + Number(d.collected_paise), settled_paise: had.settled_paise + Number(d.settled_paise) });
+      }
+      return dates.map((date) => by.get(date) ?? { date, collected_paise: 0, settled_paise: 0 });
+    };
+    const daily = series(found);
+    const withDays = [...accounts.values()].map((a) => ({ ...a, daily: series(found.filter((d) => d.provider_account_id === a.provider_account_id)) }));
+    return { time_zone: zone, today: span.today, accounts: withDays, totals, daily };
   }
 
   /** A page of settlements, newest settled first. */

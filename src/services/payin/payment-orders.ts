@@ -7,7 +7,7 @@ import type { Config } from '../../config.js';
 import { AppError, validationError } from '../../domain/errors.js';
 import { normaliseIndianMobile } from '../../domain/phone.js';
 import { initialOrderStatus, isOpen } from '../../domain/payment-order.js';
-import { type CollectionIssued, type Provider, ProviderError, type ProviderCallback } from '../../providers/provider.js';
+import { collectingMerchant, type CollectionIssued, type Provider, ProviderError, type ProviderCallback } from '../../providers/provider.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
 import type { SandboxControls } from '../../providers/sandbox/adapter.js';
 import type { Logger } from '../../observability/logger.js';
@@ -125,7 +125,7 @@ export class PaymentOrdersService {
 
   private async issueCollection(
     provider: Provider,
-    o: { orderId: string; orgId: string; amountPaise: number; purpose: string; expiresInMinutes: number; customer: { name: string | null; email: string | null; phone: string | null } },
+    o: { orderId: string; orgId: string; accountId: string | null; amountPaise: number; purpose: string; expiresInMinutes: number; customer: { name: string | null; email: string | null; phone: string | null } },
   ): Promise<CollectionIssued & { expiresAt: Date }> {
     const orgName = await this.ctx.clients.orgName(o.orgId);
     const expiresAt = new Date(Date.now() + o.expiresInMinutes * 60_000);
@@ -137,8 +137,9 @@ export class PaymentOrdersService {
         payeeName: orgName ?? 'Merchant',
         expiresAt,
         customer: o.customer,
-        // Whose settlement covers the payment (the sandbox settles per merchant, contract §9).
-        merchant: o.orgId,
+        // Whose settlement covers the payment (the sandbox settles per merchant, contract §9): the
+        // account that collects it, so its settlement is that account's.
+        merchant: collectingMerchant(o.orgId, o.accountId),
       });
       return { ...issued, expiresAt };
     } catch (err) {
@@ -163,6 +164,7 @@ export class PaymentOrdersService {
         ? await this.issueCollection(chosen.provider, {
             orderId: orderIdFor(resourceId),
             orgId: req.principal.orgId,
+            accountId: chosen.accountId,
             amountPaise: input.amountPaise,
             purpose: input.purpose,
             expiresInMinutes: input.expiresInMinutes,
@@ -292,6 +294,7 @@ export class PaymentOrdersService {
     const issued = await this.issueCollection(await this.providerOf(row), {
       orderId: row.order_id,
       orgId: row.org_id,
+      accountId: row.provider_account_id,
       amountPaise: row.amount_paise,
       purpose: row.purpose,
       expiresInMinutes: row.expires_in_minutes,

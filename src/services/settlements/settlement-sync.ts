@@ -12,7 +12,7 @@ import { AppError, notFound } from '../../domain/errors.js';
 import { isUuid } from '../../domain/text.js';
 import type { Logger } from '../../observability/logger.js';
 import type { Metrics } from '../../observability/metrics.js';
-import { type Provider, ProviderError, type ProviderSettlement, type ProviderSettlementLine } from '../../providers/provider.js';
+import { collectingMerchant, type Provider, ProviderError, type ProviderSettlement, type ProviderSettlementLine } from '../../providers/provider.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
 import type { Db } from '../../store/db.js';
 import * as staging from '../../store/repos/settlement-staging-repo.js';
@@ -101,7 +101,7 @@ export class SettlementSyncService {
     const total = { ...NO_COUNTS };
     let cursor: string | null = null;
     for (let page = 0; page < MAX_PAGES; page++) {
-      const got = await provider.fetchSettlements({ merchant: t.orgId, since, cursor });
+      const got = await provider.fetchSettlements({ merchant: collectingMerchant(t.orgId, t.providerAccountId), since, cursor });
       for (const r of got.rejected ?? []) await this.reject(t, r.providerSettlementId, r.detail);
       for (const raw of got.settlements) {
         const clean = sanitizeSettlement(raw);
@@ -151,7 +151,7 @@ export class SettlementSyncService {
     if (first === null) return;
     const fetchLines = provider.fetchSettlementLines?.bind(provider);
     if (!fetchLines) throw new ProviderError(`settlement ${s.providerSettlementId} has more lines than its answer and no way to fetch them`, false);
-    const ask = (cursor: string) => fetchLines({ merchant: t.orgId, providerSettlementId: s.providerSettlementId, cursor });
+    const ask = (cursor: string) => fetchLines({ merchant: collectingMerchant(t.orgId, t.providerAccountId), providerSettlementId: s.providerSettlementId, cursor });
     let cursor = first;
     let next = ask(cursor);
     for (;;) {

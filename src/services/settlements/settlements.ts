@@ -8,7 +8,7 @@ import { settlementView } from './merchant-settlements.js';
 import { AppError, notFound, validationError } from '../../domain/errors.js';
 import { RECON_BREAK_KINDS, BREAK_STATUSES, isExpectedDays, SETTLEMENT_EXPECTED_DAYS } from '../../domain/reconciliation.js';
 import { isUuid } from '../../domain/text.js';
-import { ProviderError } from '../../providers/provider.js';
+import { collectingMerchant, ProviderError } from '../../providers/provider.js';
 import type { SandboxControls } from '../../providers/sandbox/adapter.js';
 import type { Db, Queryable } from '../../store/db.js';
 import * as repo from '../../store/repos/settlements-repo.js';
@@ -126,13 +126,18 @@ export class SettlementsService {
     return s;
   }
 
-  /** `tijori sandbox settle [--org ORG]`: the sandbox PSP settles now (the organization's merchant, or every one). */
+  /**
+   * `tijori sandbox settle [--org ORG]`: the sandbox PSP settles now: the organization's merchants
+   * (the built-in sandbox's and each of its sandbox-kind accounts', one settlement each), or every one.
+   */
   async sandboxSettle(orgId?: string | undefined) {
-    if (!this.deps.sandbox) throw new AppError('NOT_FOUND', 'The sandbox provider is not in use.');
+    const sandbox = this.deps.sandbox;
+    if (!sandbox) throw new AppError('NOT_FOUND', 'The sandbox provider is not in use.');
     if (orgId !== undefined) await this.requireOrg(this.deps.db, orgId);
-    let made;
+    const merchants = orgId === undefined ? [null] : [collectingMerchant(orgId, null), ...(await repo.sandboxAccountsOf(this.deps.db, orgId)).map((a) => collectingMerchant(orgId, a))];
+    const made = [];
     try {
-      made = await this.deps.sandbox.settle(orgId ?? null);
+      for (const m of merchants) made.push(...(await sandbox.settle(m)));
     } catch (err) {
       if (err instanceof ProviderError) throw new AppError('SERVICE_UNAVAILABLE', 'The sandbox provider is not reachable.', { cause: err });
       throw err;

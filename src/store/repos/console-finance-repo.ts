@@ -24,21 +24,23 @@ export interface LedgerDay {
 }
 
 /**
- * Collected (credits to `collections`) and settled (debits to `settled`) per calendar day of `zone`
- * from `firstDay` on, straight from the journal. A settlement's entry counts on the day the provider
- * settled it (its `settled_at`), not the day Tijori imported it; a collection's on the day its entry
- * was written, which is the transaction that made the order PAID.
+ * Collected (credits to `collections`) and settled (debits to `settled`) per provider account and
+ * calendar day of `zone` from `firstDay` on, straight from the journal (an entry's provider account
+ * is the one whose balances it moves). A settlement's entry counts on the day the provider settled
+ * it (its `settled_at`), not the day Tijori imported it; a collection's on the day its entry was
+ * written, which is the transaction that made the order PAID.
  */
-export async function ledgerDays(q: Queryable, orgId: string, zone: string, firstDay: string): Promise<LedgerDay[]> {
-  const r = await q.query<LedgerDay>(
-    `SELECT to_char((coalesce(s.settled_at, e.created_at) AT TIME ZONE $2)::date, 'YYYY-MM-DD') AS date,
+export async function ledgerDays(q: Queryable, orgId: string, zone: string, firstDay: string): Promise<Array<LedgerDay & { provider_account_id: string }>> {
+  const r = await q.query<LedgerDay & { provider_account_id: string }>(
+    `SELECT e.provider_account_id::text AS provider_account_id,
+            to_char((coalesce(s.settled_at, e.created_at) AT TIME ZONE $2)::date, 'YYYY-MM-DD') AS date,
             coalesce(sum(-p.amount_paise) FILTER (WHERE p.account = 'collections'), 0)::bigint AS collected_paise,
             coalesce(sum(p.amount_paise) FILTER (WHERE p.account = 'settled'), 0)::bigint AS settled_paise
        FROM ledger_entries e
        JOIN ledger_postings p ON p.entry_id = e.id AND p.account IN ('collections', 'settled')
        LEFT JOIN settlements s ON e.source_type = 'settlement' AND s.id = e.source_id
       WHERE e.org_id = $1 AND coalesce(s.settled_at, e.created_at) >= ($3::date::timestamp AT TIME ZONE $2)
-      GROUP BY 1 ORDER BY 1`,
+      GROUP BY 1, 2 ORDER BY 1, 2`,
     [orgId, zone, firstDay],
   );
   return r.rows;

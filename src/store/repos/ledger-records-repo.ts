@@ -52,9 +52,13 @@ export function payoutTerms(q: Queryable, orgId: string): Promise<BalanceRow[]> 
  * gross less the refunds deducted, computed from each settlement's stored lines (sums by type:
  * gross = payments, refunds, adjustments = adjustments + chargebacks, fees and taxes of every line),
  * not from the totals the import posted, so a settlement whose totals disagree with its lines shows
- * as a mismatch. Only settlements that post an entry count: INR whose stated totals add up
- * (domain/ledger.ts settlementImported refuses the others; the import keeps them as anomalies).
- * Nothing until the `settlements` table exists.
+ * as a mismatch. Each line counts under the provider account of **its own order** (a refund line:
+ * its refund's order), not the settlement's: the account that collected the money is the one whose
+ * receivable the settlement pays off, so a settlement booked under another account (issue #33's
+ * sandbox-kind accounts) is a mismatch on both accounts. A line with no order of ours (unknown, an
+ * adjustment, a chargeback) counts under the settlement's account. Only settlements that post an
+ * entry count: INR whose stated totals add up (domain/ledger.ts settlementImported refuses the
+ * others; the import keeps them as anomalies). Nothing until the `settlements` table exists.
  */
 export async function settlementTerms(q: Queryable, orgId: string): Promise<BalanceRow[]> {
   const exists = await q.query<{ t: string | null }>(`SELECT to_regclass('settlements')::text AS t`);
@@ -64,12 +68,15 @@ export async function settlementTerms(q: Queryable, orgId: string): Promise<Bala
     `WITH posted AS (SELECT id, coalesce(provider_account_id, '${BUILT_IN_SANDBOX_ACCOUNT}'::uuid) AS pa FROM settlements
                       WHERE org_id = $1 AND currency = 'INR' AND least(gross_paise, fees_paise, tax_paise, refunds_paise, adjustments_paise) >= 0
                         AND net_paise = gross_paise - fees_paise - tax_paise - refunds_paise - adjustments_paise),
-          s AS (SELECT p.pa,
+          s AS (SELECT CASE WHEN o.id IS NULL THEN p.pa ELSE coalesce(o.provider_account_id, '${BUILT_IN_SANDBOX_ACCOUNT}'::uuid) END AS pa,
                        sum(CASE WHEN l.type = 'PAYMENT' THEN l.amount_paise ELSE 0 END)::bigint AS gross,
                        sum(CASE WHEN l.type = 'REFUND' THEN l.amount_paise ELSE 0 END)::bigint AS refunds,
                        sum(CASE WHEN l.type IN ('PAYMENT', 'REFUND') THEN 0 ELSE l.amount_paise END)::bigint AS adj,
                        sum(l.fee_paise)::bigint AS fees, sum(l.tax_paise)::bigint AS tax
-                  FROM posted p JOIN settlement_lines l ON l.settlement_id = p.id GROUP BY 1)
+                  FROM posted p JOIN settlement_lines l ON l.settlement_id = p.id
+                  LEFT JOIN refunds f ON f.id = l.refund_pk
+                  LEFT JOIN payment_orders o ON o.id = coalesce(l.order_pk, f.order_pk)
+                 GROUP BY 1)
      SELECT pa::text AS provider_account_id, 'settled' AS account, gross - fees - tax - refunds - adj AS balance_paise FROM s
      UNION ALL SELECT pa::text, 'fees', fees FROM s
      UNION ALL SELECT pa::text, 'taxes', tax FROM s

@@ -297,16 +297,26 @@ export async function orgSettings(q: Queryable, orgId: string): Promise<{ id: st
   return r.rows[0] ?? null;
 }
 
-/** Every organization with the collections accounts whose settlements can be fetched (sandbox-kind and Cashfree). */
+/**
+ * Every organization with the collections accounts whose settlements can be fetched: the built-in
+ * sandbox (null), each account of the sandbox kind (a merchant of its own at the sandbox PSP,
+ * collectingMerchant) and each Cashfree account.
+ */
 export async function syncTargets(q: Queryable, orgId: string | null): Promise<Array<{ org_id: string; provider_account_id: string | null; provider: string }>> {
   const r = await q.query<{ org_id: string; provider_account_id: string | null; provider: string }>(
     `SELECT id AS org_id, NULL::uuid AS provider_account_id, 'sandbox' AS provider FROM organizations WHERE $1::uuid IS NULL OR id = $1
      UNION ALL
-     SELECT org_id, id, provider FROM provider_accounts WHERE provider = 'cashfree' AND ($1::uuid IS NULL OR org_id = $1)
+     SELECT org_id, id, provider FROM provider_accounts WHERE provider IN ('sandbox', 'cashfree') AND ($1::uuid IS NULL OR org_id = $1)
      ORDER BY 1, 2 NULLS FIRST`,
     [orgId],
   );
   return r.rows;
+}
+
+/** The organization's provider accounts of the sandbox kind (each settled as a merchant of its own by the sandbox PSP). */
+export async function sandboxAccountsOf(q: Queryable, orgId: string): Promise<string[]> {
+  const r = await q.query<{ id: string }>("SELECT id FROM provider_accounts WHERE org_id = $1 AND provider = 'sandbox' ORDER BY created_at, id", [orgId]);
+  return r.rows.map((x) => x.id);
 }
 
 /** Whether this settlement is stored already. */

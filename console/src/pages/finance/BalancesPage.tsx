@@ -1,10 +1,11 @@
 /**
  * "Balances" (contract §9): per provider account, what the ledger holds — collected, refunded, the
  * provider's fees and taxes, settled into the bank, and still unsettled (`collections_receivable`)
- * — and collected against settled per day over the last 30 days, as a chart and as a table.
+ * — and collected against settled per day over the last 30 days, as a chart and as a table, for the
+ * provider account chosen above the chart (or all of them together).
  * Figures come from the journal as `tijori ledger balances` prints them (no second computation).
  */
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Loadable, useResource } from '../../data.js';
 import { formatPaise } from '../../format.js';
 import { type Column, RowsTable } from '../columns.js';
@@ -28,6 +29,8 @@ interface Account extends Figures {
   provider_account_id: string;
   name: string;
   provider: string;
+  /** This account's collected against settled, per day. */
+  daily: LedgerDay[];
 }
 export interface Balances {
   time_zone: string;
@@ -69,11 +72,14 @@ function AccountCard({ title, f, testId }: { title: string; f: Figures; testId: 
   );
 }
 
+const ALL = 'all';
+const accountTitle = (a: Account): string => `${a.name} (${providerWords(a.provider)})`;
+
 export function BalancesPage() {
   const zone = useTimeZone();
   const { data, error } = useResource<Balances>(`/balances?tz=${encodeURIComponent(zone)}`);
-  // The table lists the days something moved (30 rows of zeros hide them, worst on a phone); the chart shows every day.
-  const moved = data?.daily.filter((d) => d.collected_paise !== 0 || d.settled_paise !== 0) ?? [];
+  // The chart is one provider account's (the page is per account): the first one until another is chosen.
+  const [chosen, setChosen] = useState<string | null>(null);
   return (
     <>
       <h1>Balances</h1>
@@ -83,39 +89,59 @@ export function BalancesPage() {
         <AppLink to="/settlements">Settlements</AppLink> for each credit and <AppLink to="/reconciliation">Reconciliation</AppLink> for where the provider and Tijori disagree.
       </p>
       <Loadable data={data} error={error}>
-        {(data) => (
-          <>
-            <section aria-labelledby="accounts-title">
-              <h2 id="accounts-title">Provider accounts</h2>
-              {data.accounts.length === 0 ? (
-                <p>No money in the ledger yet.</p>
-              ) : (
-                <div className="figure-row accounts">
-                  {data.accounts.map((a) => (
-                    <AccountCard key={a.provider_account_id} title={`${a.name} (${providerWords(a.provider)})`} f={a} testId={`account-${a.provider_account_id}`} />
-                  ))}
-                  {data.accounts.length > 1 ? <AccountCard title="All accounts" f={data.totals} testId="account-totals" /> : null}
-                </div>
-              )}
-            </section>
-            <section aria-labelledby="daily-title">
-              <h2 id="daily-title">Collected against settled, last 30 days</h2>
-              <p className="hint">
-                Days in {data.time_zone} ({zoneName(data.time_zone)}), up to today ({data.today}); a settlement counts on the day the provider settled it.{' '}
-                <span className="key collected">Collected</span> <span className="key settled">Settled</span>
-              </p>
-              <Suspense fallback={<p>Loading the chart…</p>}>
-                <LedgerChart days={data.daily} />
-              </Suspense>
-              <details>
-                <summary>Daily figures (days with money moved)</summary>
-                <TableScroll label="Collected and settled per day">
-                  <RowsTable columns={DAILY_COLUMNS} rows={moved} rowKey={(d) => d.date} alignTitles empty="Nothing collected or settled in these 30 days." />
-                </TableScroll>
-              </details>
-            </section>
-          </>
-        )}
+        {(data) => {
+          const shown = chosen === ALL ? undefined : (data.accounts.find((a) => a.provider_account_id === chosen) ?? data.accounts[0]);
+          const days = shown ? shown.daily : data.daily;
+          const title = shown ? accountTitle(shown) : 'All accounts';
+          // The table lists the days something moved (30 rows of zeros hide them, worst on a phone); the chart shows every day.
+          const moved = days.filter((d) => d.collected_paise !== 0 || d.settled_paise !== 0);
+          return (
+            <>
+              <section aria-labelledby="accounts-title">
+                <h2 id="accounts-title">Provider accounts</h2>
+                {data.accounts.length === 0 ? (
+                  <p>No money in the ledger yet.</p>
+                ) : (
+                  <div className="figure-row accounts">
+                    {data.accounts.map((a) => (
+                      <AccountCard key={a.provider_account_id} title={accountTitle(a)} f={a} testId={`account-${a.provider_account_id}`} />
+                    ))}
+                    {data.accounts.length > 1 ? <AccountCard title="All accounts" f={data.totals} testId="account-totals" /> : null}
+                  </div>
+                )}
+              </section>
+              <section aria-labelledby="daily-title">
+                <h2 id="daily-title">Collected against settled, last 30 days</h2>
+                {data.accounts.length > 1 ? (
+                  <p className="chart-account">
+                    <label htmlFor="chart-account">Provider account</label>{' '}
+                    <select id="chart-account" value={shown ? shown.provider_account_id : ALL} onChange={(e) => setChosen(e.target.value)}>
+                      {data.accounts.map((a) => (
+                        <option key={a.provider_account_id} value={a.provider_account_id}>
+                          {accountTitle(a)}
+                        </option>
+                      ))}
+                      <option value={ALL}>All accounts</option>
+                    </select>
+                  </p>
+                ) : null}
+                <p className="hint">
+                  {title}. Days in {data.time_zone} ({zoneName(data.time_zone)}), up to today ({data.today}); a settlement counts on the day the provider settled it.{' '}
+                  <span className="key collected">Collected</span> <span className="key settled">Settled</span>
+                </p>
+                <Suspense fallback={<p>Loading the chart…</p>}>
+                  <LedgerChart days={days} label={title} />
+                </Suspense>
+                <details>
+                  <summary>Daily figures (days with money moved)</summary>
+                  <TableScroll label="Collected and settled per day">
+                    <RowsTable columns={DAILY_COLUMNS} rows={moved} rowKey={(d) => d.date} alignTitles empty="Nothing collected or settled in these 30 days." />
+                  </TableScroll>
+                </details>
+              </section>
+            </>
+          );
+        }}
       </Loadable>
     </>
   );

@@ -18,13 +18,29 @@ export const SETTLED_COLOR = '#1a7f37';
 
 const compact = new Intl.NumberFormat('en-IN', { notation: 'compact', maximumFractionDigits: 1 });
 
-export default function LedgerChart({ days }: { days: LedgerDay[] }) {
+/**
+ * The y-axis in rupees: a round step (1, 2 or 5 × a power of ten) giving at most four intervals,
+ * and a top that is a whole number of steps at or above the tallest bar. The top is itself a tick,
+ * so the highest label is never below the tallest bar (uPlot's own ticks stop below the top of
+ * the range, which left the tallest bar above the last label).
+ */
+export function yAxis(maxRupees: number): { top: number; ticks: number[] } {
+  if (!(maxRupees > 0)) return { top: 1, ticks: [0, 0.5, 1] };
+  const rough = maxRupees / 4;
+  const p = 10 ** Math.floor(Math.log10(rough));
+  const step = ([1, 2, 5, 10].map((m) => m * p).find((s) => s >= rough) ?? 10 * p);
+  const n = Math.max(1, Math.ceil(maxRupees / step - 1e-9));
+  return { top: n * step, ticks: Array.from({ length: n + 1 }, (_x, i) => Number((i * step).toPrecision(12))) };
+}
+
+export default function LedgerChart({ days, label }: { days: LedgerDay[]; label: string }) {
   const box = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
     const el = box.current;
     if (!el) return;
     const x = days.map((_d, i) => i + 1);
+    const y = yAxis(Math.max(0, ...days.map((d) => Math.max(d.collected_paise, d.settled_paise) / 100)));
     const size = () => ({ width: Math.max(Math.min(el.clientWidth, 900), 280), height: 240 });
     const bars = (align: -1 | 1) => uPlot.paths.bars?.({ size: [0.4, 20], align });
     const plot = new uPlot(
@@ -32,11 +48,11 @@ export default function LedgerChart({ days }: { days: LedgerDay[] }) {
         ...size(),
         legend: { show: false },
         cursor: { show: false },
-        scales: { x: { time: false, range: [0.5, Math.max(x.length, 1) + 0.5] }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
+        scales: { x: { time: false, range: [0.5, Math.max(x.length, 1) + 0.5] }, y: { range: () => [0, y.top] } },
         axes: [
           // Day of the month under every few bars (the table has each date).
           { stroke: '#545d68', grid: { show: false }, values: (_u, ticks) => ticks.map((t) => (Number.isInteger(t) && days[t - 1] ? String(Number(days[t - 1]?.date.slice(8, 10))) : '')) },
-          { stroke: '#545d68', size: 64, values: (_u, ticks) => ticks.map((t) => `₹${compact.format(t)}`) },
+          { stroke: '#545d68', size: 64, splits: () => y.ticks, values: (_u, ticks) => ticks.map((t) => `₹${compact.format(t)}`) },
         ],
         series: [
           {},
@@ -59,6 +75,7 @@ export default function LedgerChart({ days }: { days: LedgerDay[] }) {
   const settled = days.reduce((s, d) => s + d.settled_paise, 0);
   const first = days[0]?.date ?? '';
   const last = days[days.length - 1]?.date ?? '';
-  const summary = `Collected against settled per day, ${first} to ${last}: collected ${formatPaise(collected)}, settled ${formatPaise(settled)}.`;
-  return <div ref={box} className="chart" role="img" aria-label={summary} data-testid="ledger-chart" />;
+  const summary = `${label}: collected against settled per day, ${first} to ${last}: collected ${formatPaise(collected)}, settled ${formatPaise(settled)}.`;
+  const top = yAxis(Math.max(0, ...days.map((d) => Math.max(d.collected_paise, d.settled_paise) / 100))).top;
+  return <div ref={box} className="chart" role="img" aria-label={summary} data-testid="ledger-chart" data-y-top={top} />;
 }

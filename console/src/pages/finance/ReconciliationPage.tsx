@@ -129,13 +129,13 @@ export function ReconciliationPage({ canResolve }: { canResolve: boolean }) {
             onCancel={() => setOpen(null)}
             onDone={(after) => {
               setOpen(null);
-              setNotice(`Resolved the ${matchWords(after.kind).toLowerCase()} break${after.order_id ? ` of ${after.order_id}` : ''}.`);
+              setNotice(`Resolved the break (${matchWords(after.kind)})${after.order_id ? ` of ${after.order_id}` : ''}.`);
               // A resolution reads the breaks again.
               void invalidate('/recon');
             }}
           />
         ) : (
-          <button type="button" onClick={() => setOpen(b.break_id)} aria-label={`Resolve ${matchWords(b.kind).toLowerCase()} break${b.order_id ? ` of ${b.order_id}` : ''}`}>
+          <button type="button" onClick={() => setOpen(b.break_id)} aria-label={`Resolve the break (${matchWords(b.kind)})${b.order_id ? ` of ${b.order_id}` : ''}`}>
             Resolve
           </button>
         ),

@@ -21,8 +21,9 @@ export const FINANCE_OPS = {
     summary: "The ledger's balances per provider account, and collected against settled per day",
     access: 'read',
     description:
-      '`data`: `{time_zone, today, accounts: [{provider_account_id, name, provider, collected_paise, refunded_paise, fees_paise, taxes_paise, adjustments_paise, settled_paise, unsettled_paise}], totals, daily: [{date, collected_paise, settled_paise}]}` — ' +
-      'the journal\'s balances (`tijori ledger balances`); `unsettled_paise` is `collections_receivable`; `daily`: the last 30 days of `tz` (default Asia/Kolkata).',
+      '`data`: `{time_zone, today, accounts: [{provider_account_id, name, provider, collected_paise, refunded_paise, fees_paise, taxes_paise, adjustments_paise, settled_paise, unsettled_paise, daily}], totals, daily: [{date, collected_paise, settled_paise}]}` — ' +
+      'the journal\'s balances (`tijori ledger balances`); `unsettled_paise` is `collections_receivable`; `daily`: the last 30 days of `tz` (default Asia/Kolkata), ' +
+      'each account\'s own (`accounts[].daily`) and all accounts\' together.',
   }),
   listSettlements: op({ operationId: 'consoleListSettlements', summary: 'The settlements of the organization', access: 'read', description: '`data`: one page, newest settled first, with line and break counts; `next_cursor` for the next page.' }),
   exportSettlements: consoleCsvOperation({ operationId: 'consoleExportSettlements', summary: 'Every settlement of the organization, as CSV', description: 'Newest settled first; amounts in rupees.' }),
