@@ -2,7 +2,7 @@
  * Units of work: the one way the store groups work that must decide between its statements (lock a
  * row, decide on what it holds, write the move with its event). A unit is written for one item —
  * `(tx) => …` for one payout create, one piece of news about one payout or one order — and the
- * store decides how units run together; the writers hand it their units (payout-writer.ts,
+ * store decides how units run together; the writers hand it their units (payout-units.ts,
  * payment-order-transitions.ts) and services call the writers' single-item functions, never this
  * module (test/foundation/layers.test.ts checks it).
  *

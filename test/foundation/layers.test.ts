@@ -154,7 +154,7 @@ const service = (name: string): string => {
  * work to the store (store/units.ts); batched and coalesced statements are the repos' own.
  */
 const GROUPING = ['units.ts', 'batched.ts', 'batcher.ts', 'batch-limits.ts', 'coalesced.ts'].map((f) => join('src', 'store', f));
-const UNIT_WRITERS = ['payout-writer.ts', 'payment-order-transitions.ts'];
+const UNIT_WRITERS = ['payout-units.ts', 'payment-order-transitions.ts'];
 
 test('no service imports a batching mechanism of the store but the writers, and they only units of work', () => {
   const wrong: string[] = [];
@@ -175,8 +175,8 @@ test('the checker sees what it checks: known arrows are found', () => {
   const edges = graph.get(service('payouts.ts')) ?? [];
   assert.ok(edges.some((e) => e.to === service('payout-input.ts') && !e.typeOnly));
   assert.ok(edges.some((e) => e.to === service('clients.ts') && e.typeOnly));
-  assert.ok(edges.some((e) => e.to === service('payout-writer.ts') && !e.typeOnly));
-  assert.ok((graph.get(service('payout-writer.ts')) ?? []).some((e) => e.to === join('src', 'store', 'units.ts') && !e.typeOnly));
+  assert.ok(edges.some((e) => e.to === service('payout-units.ts') && !e.typeOnly));
+  assert.ok((graph.get(service('payout-units.ts')) ?? []).some((e) => e.to === join('src', 'store', 'units.ts') && !e.typeOnly));
   assert.ok((graph.get(join('src', 'context.ts')) ?? []).some((e) => e.to === service('payouts.ts') && !e.typeOnly));
   // Type-only arrows across folders are seen too: the workers are handed the composition root's bag.
   assert.ok((graph.get(join('src', 'workers', 'registry.ts')) ?? []).some((e) => e.to === join('src', 'context.ts') && e.typeOnly));

@@ -14,7 +14,8 @@ import type { Metrics } from '../../observability/metrics.js';
 import type { ProviderAnomalies } from '../providers/provider-anomalies.js';
 import type { Db, Tx } from '../../store/db.js';
 import { newRowId } from '../../store/row-id.js';
-import { type AttemptUpdate, type ChangeResult, changeHeldAttempt, type Locked, openRetryAttempt, PayoutMove } from './payout-writer.js';
+import { type AttemptUpdate, type ChangeResult, type Locked, openRetryAttempt, PayoutMove } from './payout-writer.js';
+import { changeHeldAttempt } from './payout-units.js';
 
 /** What the rules of recording bank answers use: the payout settings (attempts, lease, inquiry back-off), the logger and metrics. */
 export interface OutcomeRules {

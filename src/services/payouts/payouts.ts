@@ -13,7 +13,7 @@ import type { Principal } from '../shared/clients.js';
 import type { CreateResponse, IdempotencyScope, IdempotencyService } from '../shared/idempotency.js';
 import type { BeneficiariesService, ResolvedBeneficiary } from './beneficiaries.js';
 import { type CreatePayoutBody, type InlineBeneficiary, validateCreatePayout } from './payout-input.js';
-import { writeApiCreate } from './payout-writer.js';
+import { writeApiCreate } from './payout-units.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
 import type { Db } from '../../store/db.js';
 import type { BankConnectionRow } from '../../store/repos/bank-connections-repo.js';
