@@ -31,13 +31,13 @@ export const BATCH_LIMITS = {
   orderReads: { maxBatch: 128, concurrency: 2 },
   /** Keys taken "in progress" by creates that call a provider first (idempotency-keys-repo insertLease). */
   idempotencyLeases: { maxBatch: 64, concurrency: 1 },
-  /** Payout creates with their `payout.created` events, in one transaction (services/payouts/payouts.ts). */
+  /** Units of work: API payout creates with their `payout.created` events, in one transaction (units.ts; payout-units writeApiCreate). */
   payoutCreates: { maxBatch: 64, concurrency: 2 },
   /** Bank connection look-ups of payout creates (bank-connections-repo findUsableBankConnection). */
   bankConnectionReads: { maxBatch: 256, concurrency: 1 },
   /** Inline beneficiaries of payout creates (beneficiaries-repo upsertBeneficiary). */
   beneficiaryUpserts: { maxBatch: 128, concurrency: 1 },
-  /** Submit and inquiry answers of held payout attempts, in one transaction (services/payouts/payout-outcomes.ts). */
+  /** Units of work: submit and inquiry answers of held payout attempts, in one transaction (units.ts; payout-units changeHeldAttempt). */
   payoutOutcomes: { maxBatch: 64, concurrency: 2 },
   /** Verified provider callbacks stored for the intake worker (provider-events-repo insertEvent). */
   providerEvents: { maxBatch: 256, concurrency: 1 },

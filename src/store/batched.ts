@@ -6,11 +6,12 @@
  * belong to the pool: one per (kind, Db), however many services use it, so the table's sum bounds
  * the connections batching takes. A failure is the item's own: a batch that fails is retried item
  * by item (unless the database is unreachable), so one bad item never fails its neighbours.
+ * Work that must decide between its statements is grouped as units of work instead (units.ts),
+ * whose shared transactions are batches of this kind too.
  */
 import { Batcher } from './batcher.js';
 import { BATCH_LIMITS, type BatchName, concurrencyFor } from './batch-limits.js';
-import type { Db, Queryable } from './db.js';
-import { sideBySide } from './side-by-side.js';
+import type { Db } from './db.js';
 
 const claimed = new Set<BatchName>();
 
@@ -36,22 +37,4 @@ export function batched<T, R = void>(name: BatchName, call: (db: Db, items: T[])
     }
     return add(item);
   };
-}
-
-/** A unit of work that may share its transaction with others of its kind (see sharedTransactions). */
-export type SharedTransaction = <R>(db: Db, work: (tx: Queryable) => Promise<R>, key: string) => Promise<R>;
-
-/**
- * Transactions shared by the units of work of one kind that arrive together (a payout create with
- * its event, the news of a held payout attempt): the caller writes its unit for one item, and
- * `run(db, (tx) => …, key)` resolves with that unit's result once the shared transaction has
- * committed. Inside it the units run side by side (side-by-side.ts: units with the same `key` one
- * after the other) and their single-item statements coalesce (coalesced.ts), so N units cost one
- * commit and a few statements. Sized by the table's row like `batched`; when the shared
- * transaction fails, each unit runs again in one of its own.
- */
-export function sharedTransactions(name: BatchName): SharedTransaction {
-  type Unit = { work: (tx: Queryable) => Promise<unknown>; key: string };
-  const run = batched<Unit, unknown>(name, (db, units) => db.tx((tx) => sideBySide(tx, units, (u) => u.key, (t, u) => u.work(t))));
-  return <R>(db: Db, work: (tx: Queryable) => Promise<R>, key: string) => run(db, { work, key }) as Promise<R>;
 }

@@ -2,7 +2,7 @@
  * Single-item statements of one transaction, coalesced: `coalesced(call)` turns a statement for
  * many items into a function of one item, `lockAttempt(tx, id)`, and the calls made on the same
  * transaction before the event loop turns (the units of work that share a transaction, see
- * side-by-side.ts, reach each step together) go to the database as one statement. So a unit of
+ * units.ts, reach each step together) go to the database as one statement. So a unit of
  * work is written for one payout or one order, and N of them in a shared transaction still cost
  * one lock statement, one write and one event insert, not N of each.
  *

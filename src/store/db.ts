@@ -73,6 +73,17 @@ export interface Queryable {
   query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string | PreparedStatement, values?: unknown[]): Promise<pg.QueryResult<R>>;
 }
 
+declare const inTransaction: unique symbol;
+
+/**
+ * A connection inside an open transaction: only `Db.tx` (and the store's units of work, which run
+ * in one) hand one out, so a function that needs a transaction (units side by side, whose locks
+ * must hold until commit) takes a `Tx` and refuses the pool at compile time. A `Tx` is not a `Db`:
+ * nothing that opens a transaction of its own on the pool (a batched call, a unit of work) can be
+ * started with it, so a caller that holds a transaction never waits on the pool for a second one.
+ */
+export type Tx = Queryable & { readonly [inTransaction]: true };
+
 export interface DbOptions {
   url: string;
   /**
@@ -190,11 +201,11 @@ export class Db implements Queryable {
   }
 
   /** Runs `fn` in one READ COMMITTED transaction; rolls back on any error. */
-  async tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
+  async tx<T>(fn: (q: Tx) => Promise<T>): Promise<T> {
     const client = await this.acquire();
     let broken = false;
     const hooks: Array<() => void> = [];
-    const q: Queryable = this.namedStatements ? client : unnamed(client);
+    const q = (this.namedStatements ? client : unnamed(client)) as Queryable as Tx;
     commitHooks.set(q, hooks);
     try {
       await client.query('BEGIN');

@@ -52,7 +52,7 @@ test('every batch is a row of the table, used by one single-item call; no Batche
   assert.deepEqual(makers, [join('src', 'store', 'batched.ts')], 'only src/store/batched.ts makes batchers');
   const uses = new Map<string, number>();
   for (const f of files) {
-    for (const m of f.text.matchAll(/\b(?:batched|sharedTransactions)\(\s*'([A-Za-z]+)'/g)) uses.set(m[1]!, (uses.get(m[1]!) ?? 0) + 1);
+    for (const m of f.text.matchAll(/\b(?:batched|unitsOfKind)\(\s*'([A-Za-z]+)'/g)) uses.set(m[1]!, (uses.get(m[1]!) ?? 0) + 1);
   }
   assert.deepEqual([...uses.keys()].sort(), [...names].sort(), 'the kinds used are exactly the rows of the table');
   for (const [name, n] of uses) assert.equal(n, 1, `${name} is used by one call`);

@@ -148,12 +148,35 @@ const service = (name: string): string => {
   return found;
 };
 
+/**
+ * Services never choose a batching mechanism (issue #30 item 2): they call single-item functions
+ * of the writers and repos, and the store decides how to group them. Only the writers hand units of
+ * work to the store (store/units.ts); batched and coalesced statements are the repos' own.
+ */
+const GROUPING = ['units.ts', 'batched.ts', 'batcher.ts', 'batch-limits.ts', 'coalesced.ts'].map((f) => join('src', 'store', f));
+const UNIT_WRITERS = ['payout-units.ts', 'payment-order-transitions.ts'];
+
+test('no service imports a batching mechanism of the store but the writers, and they only units of work', () => {
+  const wrong: string[] = [];
+  for (const [from, edges] of graph) {
+    if (layerOf(from) !== 'services') continue;
+    for (const e of edges) {
+      if (!GROUPING.includes(e.to)) continue;
+      if (UNIT_WRITERS.includes(basename(from)) && e.to === join('src', 'store', 'units.ts')) continue;
+      wrong.push(`${from} -> ${e.to}`);
+    }
+  }
+  assert.deepEqual(wrong, []);
+  for (const w of UNIT_WRITERS) assert.ok((graph.get(service(w)) ?? []).some((e) => e.to === join('src', 'store', 'units.ts')), `${w} hands its units to the store`);
+});
+
 test('the checker sees what it checks: known arrows are found', () => {
   // Guards against a regex that silently matches nothing (every assertion above would then pass).
   const edges = graph.get(service('payouts.ts')) ?? [];
   assert.ok(edges.some((e) => e.to === service('payout-input.ts') && !e.typeOnly));
   assert.ok(edges.some((e) => e.to === service('clients.ts') && e.typeOnly));
-  assert.ok(edges.some((e) => e.to === join('src', 'store', 'batched.ts') && !e.typeOnly));
+  assert.ok(edges.some((e) => e.to === service('payout-units.ts') && !e.typeOnly));
+  assert.ok((graph.get(service('payout-units.ts')) ?? []).some((e) => e.to === join('src', 'store', 'units.ts') && !e.typeOnly));
   assert.ok((graph.get(join('src', 'context.ts')) ?? []).some((e) => e.to === service('payouts.ts') && !e.typeOnly));
   // Type-only arrows across folders are seen too: the workers are handed the composition root's bag.
   assert.ok((graph.get(join('src', 'workers', 'registry.ts')) ?? []).some((e) => e.to === join('src', 'context.ts') && e.typeOnly));

@@ -1,16 +1,15 @@
 /**
- * Units of work that share a transaction, against real PostgreSQL (src/store/coalesced.ts,
- * side-by-side.ts, batched.ts sharedTransactions): single-item statements of units running side by
- * side go out as one statement; units with the same key run one after the other and see what the
- * earlier one wrote; a failing unit rolls the shared transaction back, after every unit has
- * finished, and is then the only one to fail.
+ * Units of work that share a transaction, against real PostgreSQL (src/store/units.ts,
+ * coalesced.ts): single-item statements of units running side by side go out as one statement;
+ * units with the same key run one after the other and see what the earlier one wrote; a failing
+ * unit rolls the shared transaction back, after every unit has finished, and is then the only one
+ * to fail. The wrong uses the types refuse are listed at the end (checked by `tsc`, npm run check).
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { sharedTransactions } from '../../src/store/batched.js';
 import { coalesced } from '../../src/store/coalesced.js';
-import type { Queryable } from '../../src/store/db.js';
-import { sideBySide } from '../../src/store/side-by-side.js';
+import type { Queryable, Tx } from '../../src/store/db.js';
+import { unitsInTransaction, unitsOfKind } from '../../src/store/units.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { countingStatements } from '../support/statements.js';
 
@@ -24,7 +23,7 @@ after(async () => {
 });
 
 /** The statements of a transaction, counted while `fn` runs in it. */
-function inCountedTransaction<R>(fn: (tx: Queryable) => Promise<R>): Promise<{ result: R; statements: number }> {
+function inCountedTransaction<R>(fn: (tx: Tx) => Promise<R>): Promise<{ result: R; statements: number }> {
   return t.db.tx((tx) => countingStatements(tx, () => fn(tx)));
 }
 
@@ -46,7 +45,7 @@ const read = coalesced<string, number | null>(async (q, names) => {
 test('single-item calls of units side by side in one transaction take one statement per step', async () => {
   const names = ['a1', 'a2', 'a3', 'a4', 'a5'];
   const { result, statements } = await inCountedTransaction((tx) =>
-    sideBySide(tx, names, (n) => n, async (q, name) => {
+    unitsInTransaction(tx, names, (n) => n, async (q, name) => {
       const before = await read(q, name);
       // A unit may take its own path between the steps: only microtasks, so the next step still coalesces.
       await Promise.resolve();
@@ -66,7 +65,7 @@ test('units with the same key run one after the other, each seeing what the one 
   const items = ['c1', 'c2', 'c1', 'c1', 'c2', 'c3'];
   const seen: string[] = [];
   const { result, statements } = await inCountedTransaction((tx) =>
-    sideBySide(tx, items, (n) => n, async (q, name) => {
+    unitsInTransaction(tx, items, (n) => n, async (q, name) => {
       const n = await bump(q, name);
       seen.push(`${name}=${n}`);
       return n;
@@ -81,7 +80,7 @@ test('a failing unit fails the shared transaction only after every unit finished
   let finished = 0;
   await assert.rejects(
     t.db.tx((tx) =>
-      sideBySide(tx, ['d1', 'bad', 'd2'], (n) => n, async (q, name) => {
+      unitsInTransaction(tx, ['d1', 'bad', 'd2'], (n) => n, async (q, name) => {
         try {
           if (name === 'bad') throw new Error('bad unit');
           await new Promise((r) => setTimeout(r, 20));
@@ -100,25 +99,25 @@ test('a failing unit fails the shared transaction only after every unit finished
 
 test('shared transactions: units arriving together commit once; a failing unit fails alone, the others are written', async () => {
   // The kind is a row of the batch table; this test process makes no other use of it.
-  const run = sharedTransactions('payoutOutcomes');
+  const run = unitsOfKind('payoutOutcomes');
   let transactions = 0;
   const db = Object.create(t.db) as typeof t.db;
-  db.tx = ((fn: (q: Queryable) => Promise<unknown>) => {
+  db.tx = ((fn: (q: Tx) => Promise<unknown>) => {
     transactions++;
     return t.db.tx(fn);
   }) as typeof t.db.tx;
-  const ok = await Promise.all(['e1', 'e2', 'e3'].map((name) => run(db, (tx) => bump(tx, name), name)));
+  const ok = await Promise.all(['e1', 'e2', 'e3'].map((name) => run(db, name, (tx) => bump(tx, name))));
   assert.deepEqual(ok, [1, 1, 1]);
   assert.equal(transactions, 1, 'three units in one transaction');
 
   transactions = 0;
   const settled = await Promise.allSettled(
     ['f1', 'f2', 'f3'].map((name) =>
-      run(db, async (tx) => {
+      run(db, name, async (tx) => {
         const n = await bump(tx, name);
         if (name === 'f2') await tx.query('SELECT 1/0');
         return n;
-      }, name),
+      }),
     ),
   );
   assert.deepEqual(settled.map((s) => s.status), ['fulfilled', 'rejected', 'fulfilled']);
@@ -138,3 +137,26 @@ test('a coalesced call left un-awaited when its transaction ends is refused, nev
   const rows = await t.db.query("SELECT name FROM counters WHERE name = 'g1'");
   assert.equal(rows.rowCount, 0);
 });
+
+/**
+ * Wrong uses the types refuse: checked by `tsc --noEmit` (npm run check), which fails on an
+ * `@ts-expect-error` that no longer meets an error. Never called.
+ */
+export function refusedAtCompileTime(): void {
+  const run = (() => undefined) as unknown as ReturnType<typeof unitsOfKind>;
+  const unit = (tx: Tx) => bump(tx, 'x');
+  void t.db.tx(async (tx) => {
+    // A unit of work queued for the pool while this transaction holds a connection: a Tx is not a Db.
+    // @ts-expect-error Tx is not a Db
+    await run(tx, 'k', unit);
+    // Units side by side on the pool would lock nothing: they need the caller's transaction.
+    // @ts-expect-error the pool is not a Tx
+    await unitsInTransaction(t.db, ['a'], (n) => n, (q, n) => bump(q, n));
+    // A unit run on the pool rather than in a transaction.
+    // @ts-expect-error the pool is not a Tx
+    await unit(t.db);
+    // A bare connection is not a transaction either.
+    // @ts-expect-error a Queryable is not a Tx
+    await unit({ query: t.db.query.bind(t.db) } as Queryable);
+  });
+}

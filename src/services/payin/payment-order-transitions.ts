@@ -18,18 +18,18 @@ import {
   type PaymentOrderStatus,
 } from '../../domain/payment-order.js';
 import type { CollectionStatus } from '../../providers/provider.js';
-import type { Queryable } from '../../store/db.js';
+import type { Tx } from '../../store/db.js';
 import * as repo from '../../store/repos/payment-orders-repo.js';
 import * as reviewRepo from '../../store/repos/review-items-repo.js';
 import type { OrderColumnChanges, PaymentOrderRow } from '../../store/repos/payment-orders-repo.js';
 import { type EventKind, recordEvent } from '../callbacks/events.js';
 import { postLedgerEntry } from '../ledger/post.js';
-import { sideBySide } from '../../store/side-by-side.js';
+import { unitsInTransaction } from '../../store/units.js';
 import { callbackSecretContext } from './payment-order-secrets.js';
 import { idForOrderId } from './payment-order-view.js';
 
 /** Locks the order row for the rest of the transaction (SELECT ... FOR UPDATE; coalesced with the locks of other units of a shared transaction). */
-export async function lockOrder(tx: Queryable, id: string): Promise<PaymentOrderRow> {
+export async function lockOrder(tx: Tx, id: string): Promise<PaymentOrderRow> {
   const row = await repo.lockById(tx, id);
   if (!row) throw new AppError('NOT_FOUND', 'No such payment order.');
   return row;
@@ -79,7 +79,7 @@ function planTransition(order: PaymentOrderRow, to: PaymentOrderStatus, trigger:
  * EXPIRED, CANCELLED: the opt-in closed event), in the caller's transaction. The moves and events of the units of work
  * that share a transaction take one statement each (store/coalesced.ts).
  */
-async function writeTransition(tx: Queryable, move: repo.OrderMoveWrite): Promise<PaymentOrderRow> {
+async function writeTransition(tx: Tx, move: repo.OrderMoveWrite): Promise<PaymentOrderRow> {
   const row = await repo.updateStatusWithHistory(tx, move);
   if (!row) throw new Error(`payment order ${move.id} was not in ${move.from} (not locked by the caller?)`);
   if (row.status === 'PAID' || row.status === 'MANUALLY_CONFIRMED') {
@@ -130,7 +130,7 @@ export function collectionClosedData(o: PaymentOrderRow): Record<string, unknown
  * Moves a locked order (see lockOrder) from its current status to `to`. The UPDATE is guarded by
  * the status the caller saw, so a move can never land on a state nobody checked.
  */
-export async function transitionOrder(tx: Queryable, order: PaymentOrderRow, to: PaymentOrderStatus, trigger: OrderTrigger, extra: MoveExtra = {}): Promise<PaymentOrderRow> {
+export async function transitionOrder(tx: Tx, order: PaymentOrderRow, to: PaymentOrderStatus, trigger: OrderTrigger, extra: MoveExtra = {}): Promise<PaymentOrderRow> {
   return writeTransition(tx, planTransition(order, to, trigger, extra));
 }
 
@@ -187,7 +187,7 @@ function decideCollectionStatus(order: PaymentOrderRow, status: CollectionStatus
 }
 
 /** Carries out a decision that moves nothing (a late payment, a provider status): one statement at most. */
-async function recordWithoutMove(tx: Queryable, order: PaymentOrderRow, d: Exclude<CollectionDecision, { kind: 'move' }>, source: string): Promise<ProviderOutcomeResult> {
+async function recordWithoutMove(tx: Tx, order: PaymentOrderRow, d: Exclude<CollectionDecision, { kind: 'move' }>, source: string): Promise<ProviderOutcomeResult> {
   switch (d.kind) {
     case 'late':
       return recordConfirmationForReview(tx, order, d.verdict, d.confirmation, source);
@@ -207,7 +207,7 @@ async function recordWithoutMove(tx: Queryable, order: PaymentOrderRow, d: Exclu
  * nothing.
  */
 async function recordConfirmationForReview(
-  tx: Queryable,
+  tx: Tx,
   order: PaymentOrderRow,
   verdict: 'review_late' | 'review_mismatch' | 'record_only',
   c: Confirmation,
@@ -249,7 +249,7 @@ function reportedConfirmation(c: Confirmation, source: string): Record<string, u
  * Applies what the provider says about an order's collection (from a callback, a live check or the
  * expiry worker). Idempotent: the same news twice changes nothing the second time.
  */
-export async function applyCollectionStatus(tx: Queryable, order: PaymentOrderRow, status: CollectionStatus, source: string): Promise<ProviderOutcomeResult> {
+export async function applyCollectionStatus(tx: Tx, order: PaymentOrderRow, status: CollectionStatus, source: string): Promise<ProviderOutcomeResult> {
   const d = decideCollectionStatus(order, status, source);
   if (d.kind !== 'move') return recordWithoutMove(tx, order, d, source);
   await transitionOrder(tx, order, d.to, d.trigger, d.extra);
@@ -267,15 +267,15 @@ export interface CollectionNews {
  * applyCollectionStatus for several pieces of news in one transaction, in their order: each is a
  * unit of work of its own (lock its order, decide, write), run side by side with the others so
  * that their locks, moves and events take a few statements in all; news about the same order is
- * decided after the one before it was written (store/side-by-side.ts). 'unknown_order' for a
+ * decided after the one before it was written (store/units.ts). 'unknown_order' for a
  * reference we never issued.
  */
-export function applyCollectionStatusesByReference(tx: Queryable, news: CollectionNews[]): Promise<ProviderOutcomeResult[]> {
-  return sideBySide(tx, news, (n) => n.reference, (t, n) => applyCollectionStatusByReference(t, n.reference, n.status, n.source));
+export function applyCollectionStatusesByReference(tx: Tx, news: CollectionNews[]): Promise<ProviderOutcomeResult[]> {
+  return unitsInTransaction(tx, news, (n) => n.reference, (t, n) => applyCollectionStatusByReference(t, n.reference, n.status, n.source));
 }
 
 /** Locks by our reference (the order_id) and applies; 'unknown_order' when we never issued it. */
-export async function applyCollectionStatusByReference(tx: Queryable, reference: string, status: CollectionStatus, source: string): Promise<ProviderOutcomeResult> {
+export async function applyCollectionStatusByReference(tx: Tx, reference: string, status: CollectionStatus, source: string): Promise<ProviderOutcomeResult> {
   const id = idForOrderId(reference);
   const order = id === null ? null : await repo.lockById(tx, id);
   if (!order || order.order_id !== reference) return 'unknown_order';

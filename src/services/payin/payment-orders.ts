@@ -17,7 +17,7 @@ import type { CreateResponse, IdempotencyScope, IdempotencyService } from '../sh
 import * as reads from '../../store/repos/payment-order-reads-repo.js';
 import * as repo from '../../store/repos/payment-orders-repo.js';
 import type { PaymentOrderRow, PaymentOrderViewRow } from '../../store/repos/payment-orders-repo.js';
-import type { Db, Queryable } from '../../store/db.js';
+import type { Db, Tx } from '../../store/db.js';
 import { type CreatePaymentOrderBody, type CreatePaymentOrderInput, type PayerDetails, payerDetailsIssues, validateCreatePaymentOrder } from './payment-order-input.js';
 import { applyCollectionStatus, applyCollectionStatusesByReference, lockOrder, type ProviderOutcomeResult, transitionOrder } from './payment-order-transitions.js';
 import {
@@ -248,7 +248,7 @@ export class PaymentOrdersService {
   }
 
   /** Provider-event handler (see ProviderIntake): applies verified collection callbacks, in their order. */
-  async applyProviderCallbacks(tx: Queryable, cbs: ProviderCallback[]): Promise<ProviderOutcomeResult[]> {
+  async applyProviderCallbacks(tx: Tx, cbs: ProviderCallback[]): Promise<ProviderOutcomeResult[]> {
     const news = cbs.map((cb) => {
       if (cb.kind !== 'collection') throw new Error('not a collection callback');
       return { reference: cb.reference, status: cb.status, source: `callback:${cb.eventId}` };

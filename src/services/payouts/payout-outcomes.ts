@@ -1,20 +1,21 @@
 /**
  * Records what we learnt about a payout attempt — a submit answer, a status inquiry, a bank
  * callback — as one unit of work: lock the attempt (with its payout), decide and write the move,
- * history, event and next inquiry through the one writer (payout-writer.ts). The units of held attempts
- * that arrive together share a transaction (store/batched.ts sharedTransactions), and a lane's
- * callbacks share the intake's, where their single-item statements coalesce: N concurrent
- * submissions cost one transaction of ~4 round trips instead of N of ~7 each.
+ * history, event and next inquiry through the one writer (payout-writer.ts `changeHeldAttempt`,
+ * `changeLatestAttempts`). How the units are grouped is the store's (store/units.ts): the news of
+ * held attempts that arrives together shares a transaction, and a lane's callbacks share the
+ * intake's, where their single-item statements coalesce: N concurrent submissions cost one
+ * transaction of ~4 round trips instead of N of ~7 each.
  */
 import type { Config } from '../../config.js';
 import { inquiryDelayMs as backoffDelayMs } from '../../domain/backoff.js';
 import type { Logger } from '../../observability/logger.js';
 import type { Metrics } from '../../observability/metrics.js';
 import type { ProviderAnomalies } from '../providers/provider-anomalies.js';
-import type { Db, Queryable } from '../../store/db.js';
+import type { Db, Tx } from '../../store/db.js';
 import { newRowId } from '../../store/row-id.js';
-import { sharedTransactions } from '../../store/batched.js';
-import { type AttemptUpdate, type ChangeResult, type Locked, lockAttempt, openRetryAttempt, PayoutMove } from './payout-writer.js';
+import { type AttemptUpdate, type ChangeResult, type Locked, openRetryAttempt, PayoutMove } from './payout-writer.js';
+import { changeHeldAttempt } from './payout-units.js';
 
 /** What the rules of recording bank answers use: the payout settings (attempts, lease, inquiry back-off), the logger and metrics. */
 export interface OutcomeRules {
@@ -51,7 +52,7 @@ export function inquiryDelayMs(ctx: OutcomeRules, inquiries: number): number {
  * Applies one piece of news to its locked attempt, in the caller's transaction. A proven
  * non-execution opens the next attempt or, after the last one, fails the payout.
  */
-export async function applyOutcome(ctx: OutcomeRules, tx: Queryable, news: OutcomeNews, locked: Locked | undefined): Promise<OutcomeResult> {
+export async function applyOutcome(ctx: OutcomeRules, tx: Tx, news: OutcomeNews, locked: Locked | undefined): Promise<OutcomeResult> {
   if (!locked) return { result: 'missing' };
   const { maxAttempts, leaseMs } = ctx.config.payout;
   const move = new PayoutMove(locked);
@@ -75,11 +76,6 @@ export async function applyOutcome(ctx: OutcomeRules, tx: Queryable, news: Outco
   return { result, retryAttemptId: retry.id };
 }
 
-/** News about an attempt by its id, in the caller's transaction. */
-export async function recordOutcomeIn(ctx: OutcomeRules, tx: Queryable, attemptId: string, news: OutcomeNews): Promise<OutcomeResult> {
-  return applyOutcome(ctx, tx, news, await lockAttempt(tx, attemptId));
-}
-
 export function reportOutcome(ctx: OutcomeRules, attemptId: string, update: AttemptUpdate, result: ChangeResult | 'missing'): void {
   if (result === 'stale' || result === 'invalid_utr') {
     ctx.log.warn({ attempt_id: attemptId, update: update.kind, result }, 'payout update not applied');
@@ -92,13 +88,10 @@ export function reportOutcome(ctx: OutcomeRules, attemptId: string, update: Atte
   }
 }
 
-/** Units of held attempts' news that arrive together share a transaction (one row of store/batch-limits.ts). */
-const inSharedTransaction = sharedTransactions('payoutOutcomes');
-
 /**
- * News of held attempts (submit answers, inquiry answers), each recorded as its own unit of work in
- * a transaction shared with the news that arrives together. Every item holds its attempt's lease,
- * so no attempt appears twice in one transaction (the attempt id keys the unit all the same).
+ * News of held attempts (submit answers, inquiry answers), each recorded as its own unit of work
+ * through the writer (`changeHeldAttempt`), which the store may group with the news that arrives
+ * together.
  */
 export class PayoutOutcomeRecorder {
   constructor(private readonly ctx: OutcomeRules & { db: Db }) {}
@@ -117,7 +110,7 @@ export class PayoutOutcomeRecorder {
   }
 
   async record(attemptId: string, news: OutcomeNews): Promise<OutcomeResult> {
-    const out = await inSharedTransaction(this.ctx.db, (tx) => recordOutcomeIn(this.ctx, tx, attemptId, news), attemptId);
+    const out = await changeHeldAttempt(this.ctx.db, attemptId, (tx, locked) => applyOutcome(this.ctx, tx, news, locked));
     reportOutcome(this.ctx, attemptId, news.update, out.result);
     return out;
   }

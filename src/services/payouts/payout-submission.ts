@@ -11,11 +11,11 @@ import { ATTEMPT_STATUS_OF, type PayoutMode } from '../../domain/payout.js';
 import type { PayoutStatus as ProviderPayoutStatus, PayoutSubmitResult } from '../../providers/provider.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
 import * as repo from '../../store/repos/payouts-repo.js';
-import { type AttemptUpdate, type ChangeResult, lockLatestAttempt } from './payout-writer.js';
+import type { AttemptUpdate, ChangeResult } from './payout-writer.js';
+import { changeLatestAttempts } from './payout-units.js';
 import { applyOutcome, inquiryDelayMs, type OutcomeRules, type PayoutOutcomeRecorder, reportOutcome } from './payout-outcomes.js';
 import type { BeneficiariesService } from './beneficiaries.js';
-import { afterCommit, type Db, type Queryable } from '../../store/db.js';
-import { sideBySide } from '../../store/side-by-side.js';
+import { afterCommit, type Db, type Tx } from '../../store/db.js';
 import { type AnswerFacts, askProvider, noAnswer, payoutAnswer, recordAttemptInquiry, recordBestEffort } from '../providers/provider-checks.js';
 
 /** What submission uses; built by the composition root (context.ts). */
@@ -64,7 +64,7 @@ export class PayoutSubmitter {
   }
 
   /** See applyProviderPayoutUpdates below. */
-  applyProviderPayoutUpdates(tx: Queryable, callbacks: Array<{ reference: string; status: ProviderPayoutStatus; eventId?: string }>) {
+  applyProviderPayoutUpdates(tx: Tx, callbacks: Array<{ reference: string; status: ProviderPayoutStatus; eventId?: string }>) {
     return applyProviderPayoutUpdates(this.ctx, tx, callbacks);
   }
 }
@@ -246,25 +246,25 @@ async function inquire(ctx: PayoutSubmissionDeps, claimed: repo.ClaimedAttempt):
 /**
  * Entry point for the provider callback intake (POST /provider/sandbox/callbacks): verified payout
  * updates from the bank (`ProviderCallback` of kind 'payout'), applied in the intake's transaction
- * to each payout's live (latest) attempt, in order: each callback is a unit of work of its own, the
- * units run side by side (one statement locks them all) and those of the same payout one after
- * the other (store/side-by-side.ts). NOT_FOUND is not news and is ignored. Safe to call repeatedly
+ * to each payout's live (latest) attempt, in order: each callback is a unit of work of its own
+ * (payout-writer.ts `changeLatestAttempts`: one statement locks them all, and those of the same
+ * payout run one after the other). NOT_FOUND is not news and is ignored. Safe to call repeatedly
  * with the same callback. Inquiry alone also settles every payout, so a lost callback costs only
  * latency.
  */
 async function applyProviderPayoutUpdates(
   ctx: PayoutSubmissionDeps,
-  tx: Queryable,
+  tx: Tx,
   callbacks: Array<{ reference: string; status: ProviderPayoutStatus; eventId?: string }>,
 ): Promise<Array<ChangeResult | 'missing' | 'ignored' | 'unknown_reference'>> {
-  return sideBySide(tx, callbacks, (cb) => cb.reference, async (t, cb) => {
-    if (cb.status.status === 'NOT_FOUND') return 'ignored';
-    const locked = await lockLatestAttempt(t, cb.reference);
+  type Callback = (typeof callbacks)[number];
+  const news = callbacks.filter((cb): cb is Callback & { status: Exclude<ProviderPayoutStatus, { status: 'NOT_FOUND' }> } => cb.status.status !== 'NOT_FOUND');
+  const applied = await changeLatestAttempts(tx, news, (cb) => cb.reference, async (t, cb, locked) => {
     // Told once the intake's transaction commits: a rolled-back batch is applied again event by
     // event, and must not log, count or record its refusals twice.
     if (!locked) {
       afterCommit(t, () => ctx.log.warn({ reference: cb.reference, event_id: cb.eventId }, 'payout callback for an unknown reference'));
-      return 'unknown_reference';
+      return 'unknown_reference' as const;
     }
     // A callback's status is never NOT_EXECUTED, so it never opens an attempt that would need
     // submitting after commit; nor is it a holder (no lease, no inquiry schedule).
@@ -273,4 +273,6 @@ async function applyProviderPayoutUpdates(
     afterCommit(t, () => reportOutcome(ctx, locked.attempt.id, update, result));
     return result;
   });
+  const resultOf = new Map<Callback, (typeof applied)[number]>(news.map((cb, i) => [cb, applied[i]!]));
+  return callbacks.map((cb) => resultOf.get(cb) ?? 'ignored');
 }

@@ -10,10 +10,13 @@
  * that decision and nothing else writes a payout row. The channels (payouts.ts, payout-approvals.ts,
  * bulk-payouts.ts, payout-outcomes.ts) are entry points over it.
  *
- * One PayoutMove is one piece of news about one payout. Units of work with the same key run one
- * after the other (store/side-by-side.ts: the intake keys a payout's callbacks by its reference,
- * so each decides on what the one before wrote); held attempts are keyed by attempt, and a payout
- * row met twice in one coalesced write fails it, so that every unit runs again alone (writeMove).
+ * One PayoutMove is one piece of news about one payout. The writer hands its work to the store as
+ * units of work (payout-units.ts over store/units.ts), and its callers get single-item functions:
+ * `writeApiCreate`, `changeHeldAttempt`, `changeLatestAttempts`; how units are grouped is the store's. Units with the
+ * same key run one after the other (the intake's callbacks are keyed by the payout's reference, so
+ * each decides on what the one before wrote); held attempts are keyed by attempt, and a payout row
+ * met twice in one coalesced write fails it, so that every unit runs again alone (writeMove).
+ * The attempt locks are taken only in payout-units.ts, inside a unit.
  */
 import { AppError } from '../../domain/errors.js';
 import {
@@ -29,7 +32,7 @@ import {
   type RowMove,
 } from '../../domain/payout.js';
 import { type EntryPlan, payoutCreated, payoutFailed, payoutReversed, payoutSucceeded } from '../../domain/ledger.js';
-import type { Queryable } from '../../store/db.js';
+import type { Tx } from '../../store/db.js';
 import type { CreateKey } from '../../store/repos/idempotency-keys-repo.js';
 import type { ApprovalRow } from '../../store/repos/payout-approvals-repo.js';
 import type { CheckSchedule } from '../../store/repos/payouts-repo.js';
@@ -47,10 +50,6 @@ export type StateChange = AttemptUpdate | PayoutChange;
 export type ChangeResult = DecisionResult;
 export type Locked = writes.LockedAttempt;
 
-/** Locks an attempt and its payout for a change, by attempt id (the locks of a shared transaction take one statement). */
-export const lockAttempt = writes.lockAttempt;
-/** Locks the live (latest) attempt and its payout, by the payout's transaction_id (the provider's reference). */
-export const lockLatestAttempt = writes.lockLatestAttempt;
 /** Locks one payout of the organization for a checker's decision. */
 export const lockOrgPayout = writes.lockOrgPayout;
 
@@ -87,7 +86,7 @@ function factsOf(d: PayoutDraft) {
  * starts PROCESSING, `payout.created`. `written` false: it existed already (a repeated key, a bulk
  * row done before) and nothing was written.
  */
-export async function createPayout(tx: Queryable, draft: PayoutDraft, channel: CreateChannel): Promise<{ written: boolean; attemptId: string | null }> {
+export async function createPayout(tx: Tx, draft: PayoutDraft, channel: CreateChannel): Promise<{ written: boolean; attemptId: string | null }> {
   const start = initialState(channel.kind satisfies PayoutChannel);
   const attemptId = start.firstAttempt ? newRowId() : null;
   const payout: writes.NewPayout = {
@@ -118,7 +117,7 @@ export async function createPayout(tx: Queryable, draft: PayoutDraft, channel: C
  * `payout.created`; rejection announces `payout.rejected`. INVALID_STATE if decide refuses.
  */
 export async function decideApproval(
-  tx: Queryable,
+  tx: Tx,
   p: ApprovalRow,
   command: { kind: 'approve'; checkerUserId: string; leaseMs: number } | { kind: 'reject'; checkerUserId: string; note: string },
   now = new Date(),
@@ -244,7 +243,7 @@ export class PayoutMove {
   }
 
   /** One coalesced row write, then the event (the units of a shared transaction share both statements). */
-  async write(tx: Queryable): Promise<void> {
+  async write(tx: Tx): Promise<void> {
     const attempt = this.attemptWrite();
     if (!attempt && !this.payoutMove) return;
     await writes.writeMove(tx, { attempt, payout: this.payoutMove, transitions: this.transitions });
@@ -265,11 +264,11 @@ export function ledgerEntryOf(from: PayoutStatus | null, to: PayoutStatus, amoun
 }
 
 /** A payout's entry, kept under its route's provider account (resolved by the insert from the payout row). */
-function postPayoutEntry(tx: Queryable, orgId: string, payoutId: string, entry: EntryPlan): Promise<boolean> {
+function postPayoutEntry(tx: Tx, orgId: string, payoutId: string, entry: EntryPlan): Promise<boolean> {
   return postLedgerEntry(tx, { orgId, providerAccountId: null, payoutId, sourceId: payoutId, entry });
 }
 
 /** A proven non-execution's next attempt, held by the caller who submits it after commit. */
-export function openRetryAttempt(tx: Queryable, a: { id: string; payoutId: string; attemptNo: number; leaseMs: number }): Promise<void> {
+export function openRetryAttempt(tx: Tx, a: { id: string; payoutId: string; attemptNo: number; leaseMs: number }): Promise<void> {
   return writes.insertAttempt(tx, a);
 }

@@ -1,7 +1,7 @@
 /**
  * Payout creation and retrieval (API §4.3, §4.4). The create persists the payout, its first
  * attempt (PENDING_SUBMIT), the `payout.created` event and the completed idempotency key in ONE
- * transaction (shared by the creates that arrive together), so the answer (PROCESSING) is fixed before
+ * transaction (the writer's unit of work; the store may share it with creates that arrive together), so the answer (PROCESSING) is fixed before
  * the bank hears anything; the submission follows outside it (payout-submission.ts). A crash in
  * between is resumed by the payout worker.
  */
@@ -11,13 +11,11 @@ import { AppError } from '../../domain/errors.js';
 import { isUuid } from '../../domain/text.js';
 import type { Principal } from '../shared/clients.js';
 import type { CreateResponse, IdempotencyScope, IdempotencyService } from '../shared/idempotency.js';
-import type { CreateKey } from '../../store/repos/idempotency-keys-repo.js';
 import type { BeneficiariesService, ResolvedBeneficiary } from './beneficiaries.js';
 import { type CreatePayoutBody, type InlineBeneficiary, validateCreatePayout } from './payout-input.js';
-import { createPayout, type PayoutDraft } from './payout-writer.js';
-import { sharedTransactions } from '../../store/batched.js';
+import { writeApiCreate } from './payout-units.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
-import type { Db, Queryable } from '../../store/db.js';
+import type { Db } from '../../store/db.js';
 import type { BankConnectionRow } from '../../store/repos/bank-connections-repo.js';
 import type { PayoutSubmitter, SubmissionInput } from './payout-submission.js';
 import { merchantPayoutView, payoutView } from './payout-view.js';
@@ -32,23 +30,6 @@ export const CREATE_MESSAGE = 'Payout submitted to the bank; final status arrive
 /** Our reference at the bank: unique, alphanumeric, at most 35 characters. */
 export function newTransactionId(): string {
   return `TJP${randomBytes(10).toString('hex').toUpperCase()}`;
-}
-
-/** Creates that arrive together share a transaction (one row of store/batch-limits.ts; a lone create waits for nothing). */
-const inSharedTransaction = sharedTransactions('payoutCreates');
-
-/**
- * One API create through the writer (payout, attempt, history and the completed key in one
- * statement for all the creates of the transaction, then `payout.created`); whether it was written
- * (see IdempotencyService.run), and its first attempt. A takeover of a key left in progress (rare)
- * writes with the key it holds, in a transaction of its own.
- */
-function insertCreate(db: Db, draft: PayoutDraft, key: CreateKey): Promise<{ written: boolean; attemptId: string | null }> {
-  const write = (tx: Queryable) => createPayout(tx, draft, { kind: 'api', key });
-  // Every create runs in the first round: repeats of one idempotency key share the key statement,
-  // whose ON CONFLICT writes the key (and so the payout) once; a round per repeat would let a client
-  // firing one key hold the shared transaction open.
-  return key.held ? db.tx(write) : inSharedTransaction(db, write, draft.id);
 }
 
 /** What PayoutsService uses; built by the composition root (context.ts). */
@@ -134,7 +115,7 @@ export class PayoutsService {
         resourceType: 'payout',
         resourceId: row.id,
       });
-      const { written, attemptId } = await insertCreate(this.ctx.db, {
+      const { written, attemptId } = await writeApiCreate(this.ctx.db, {
         id: row.id, transactionId: row.transaction_id, orgId: row.org_id, clientPk: row.client_pk, bankConnectionId: bankConnection.id,
         beneficiary: { id: ben.id, name: ben.name, last4: ben.last4, ifsc: ben.ifsc, bankName: ben.bankName },
         amountPaise: row.amount_paise, mode: row.mode, clientReference: row.client_reference, remarks: row.remarks,

@@ -13,7 +13,7 @@ import type { Metrics } from '../../observability/metrics.js';
 import type { ProviderAnomalies } from './provider-anomalies.js';
 import type { ProviderCallback } from '../../providers/provider.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
-import { type Db, DatabaseUnavailableError, type Queryable } from '../../store/db.js';
+import { type Db, DatabaseUnavailableError, type Tx } from '../../store/db.js';
 import * as repo from '../../store/repos/provider-events-repo.js';
 import * as accountsRepo from '../../store/repos/provider-accounts-repo.js';
 import { idForOrderId } from '../payin/payment-order-view.js';
@@ -21,7 +21,7 @@ import type { PaymentOrdersService } from '../payin/payment-orders.js';
 import type { PayoutSubmitter } from '../payouts/payout-submission.js';
 
 /** Applies callbacks of one kind, in their order, in the caller's transaction; one result each. */
-export type ProviderEventHandler = (tx: Queryable, callbacks: ProviderCallback[]) => Promise<unknown[]>;
+export type ProviderEventHandler = (tx: Tx, callbacks: ProviderCallback[]) => Promise<unknown[]>;
 
 /** Back-off of an event whose processing failed or whose kind has no handler yet. */
 export function retryDelayMs(attempts: number): number {
@@ -222,7 +222,7 @@ export class ProviderIntake {
    * whose kind has no handler registered yet is left pending with a back-off instead of being
    * processed. Returns the processed events with what their handlers reported.
    */
-  private async apply(tx: Queryable, events: repo.ProviderEventRow[]): Promise<repo.ProcessedEvent[]> {
+  private async apply(tx: Tx, events: repo.ProviderEventRow[]): Promise<repo.ProcessedEvent[]> {
     const done: repo.ProcessedEvent[] = [];
     const byKind = new Map<string, repo.ProviderEventRow[]>();
     for (const ev of events) {

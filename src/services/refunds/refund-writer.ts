@@ -8,7 +8,7 @@
  */
 import { refundCompleted } from '../../domain/ledger.js';
 import { decideRefund, fullyRefunded, type RefundCommand, type RefundDecision } from '../../domain/refund.js';
-import type { Queryable } from '../../store/db.js';
+import type { Tx } from '../../store/db.js';
 import type { PaymentOrderRow } from '../../store/repos/payment-orders-repo.js';
 import * as repo from '../../store/repos/refunds-repo.js';
 import { recordEvent } from '../callbacks/events.js';
@@ -20,7 +20,7 @@ import { refundEvent } from './refund-events.js';
 export const lockRefund = repo.lockRefund;
 
 /** A new refund of the locked `order`, with `collection.refund.requested`. */
-export async function createRefund(tx: Queryable, r: repo.NewRefund, order: PaymentOrderRow): Promise<repo.RefundWithOrder> {
+export async function createRefund(tx: Tx, r: repo.NewRefund, order: PaymentOrderRow): Promise<repo.RefundWithOrder> {
   const row = await repo.insertRefund(tx, r);
   const refund = { ...row, order_id: order.order_id, provider_account_id: order.provider_account_id };
   await recordEvent(tx, refundEvent('collection.refund.requested', refund, order));
@@ -33,7 +33,7 @@ export async function createRefund(tx: Queryable, r: repo.NewRefund, order: Paym
  * decide refuses it (it was reviewed already): nothing is written.
  */
 export async function reviewRefund(
-  tx: Queryable,
+  tx: Tx,
   r: repo.RefundRow,
   command: { kind: 'approve' | 'reject'; actor: string; note: string; leaseMs: number },
 ): Promise<repo.RefundRow | null> {
@@ -48,7 +48,7 @@ export async function reviewRefund(
  * answers (the refund is no longer PROCESSING) change nothing.
  */
 export async function applyRefundAnswer(
-  tx: Queryable,
+  tx: Tx,
   r: repo.RefundRow,
   answer: Exclude<RefundCommand, { kind: 'approve' } | { kind: 'reject' }>,
   o: { submitted: boolean; retryInMs: number },
@@ -73,7 +73,7 @@ export async function applyRefundAnswer(
  * PROCESSING -> COMPLETED with `collection.refund.completed` and its ledger entry; the order becomes REFUNDED when its
  * completed refunds add up to its amount. Locks: the refund (held by the caller), then the order.
  */
-async function completeRefund(tx: Queryable, r: repo.RefundRow, providerReference: string, completedAt: Date): Promise<void> {
+async function completeRefund(tx: Tx, r: repo.RefundRow, providerReference: string, completedAt: Date): Promise<void> {
   const order = await lockOrder(tx, r.order_pk);
   const done = await repo.updateRefund(tx, r.id, { status: 'COMPLETED', providerReference, completedAt, leaseMs: null, lastError: null });
   await recordEvent(tx, refundEvent('collection.refund.completed', { ...done, order_id: order.order_id, provider_account_id: order.provider_account_id }, order));
