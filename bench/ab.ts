@@ -193,6 +193,7 @@ async function measure(kind: Kind, targets: Target[], attempt: number) {
   const idle: Array<Array<{ service: number; pg: number }>> = [[], []];
   const began = Date.now();
   let done = 0;
+  let last = -1;
   for (let r = 0; r < rounds; r++) {
     if (kindBudgetMs > 0 && r >= MIN_ROUNDS && r % 2 === 0 && Date.now() - began > kindBudgetMs) {
       console.error(`${kind}: ${r} rounds in ${Math.round((Date.now() - began) / 1000)} s, over BENCH_AB_KIND_SECONDS: no more rounds`);
@@ -203,7 +204,11 @@ async function measure(kind: Kind, targets: Target[], attempt: number) {
     for (const i of order) {
       const s = await slice(kind, targets[i] as Target, targets[1 - i] as Target);
       busy[i]!.push(s.busy);
-      idle[1 - i]!.push({ service: s.idle.service / s.idle.ms, pg: s.idle.pg / s.idle.ms });
+      // An idle sample counts only when the idle tree did not run the slice just before: right
+      // after its own slice it is still finishing that (garbage collection, log writes, the last
+      // payouts' callbacks), which a median of 4-8 samples half made of those did not survive.
+      if (last !== 1 - i) idle[1 - i]!.push({ service: s.idle.service / s.idle.ms, pg: s.idle.pg / s.idle.ms });
+      last = i;
     }
   }
   const idleRate = [0, 1].map((i) => ({ service: median(idle[i]!.map((x) => x.service)), pg: median(idle[i]!.map((x) => x.pg)) }));
@@ -237,12 +242,15 @@ async function measure(kind: Kind, targets: Target[], attempt: number) {
 const [dirA, dirB] = process.argv.slice(2).map((d) => resolve(d));
 if (!dirA || !dirB) throw new Error('usage: node --import tsx bench/ab.ts <dirA> <dirB>');
 const targets: Target[] = [];
-const stopAll = async () => {
-  for (const t of targets.splice(0)) {
-    await t.svc.stop();
-    await t.db.drop();
-  }
-};
+let stopping: Promise<void> | undefined;
+/** Stops the services and drops their databases, once (a signal and the main flow's `finally` share it). */
+const stopAll = () =>
+  (stopping ??= (async () => {
+    for (const t of targets) {
+      await t.svc.stop();
+      await t.db.drop();
+    }
+  })());
 // Stopped from outside (CI's time limit, ^C): the services and their databases go too.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {

@@ -152,7 +152,8 @@ export async function backendCpuByPid(adminUrl: string, dbName: string): Promise
   const c = new pg.Client({ connectionString: adminUrl });
   await c.connect();
   try {
-    const r = await c.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [dbName]);
+    // Client backends only: autovacuum runs when PostgreSQL decides, not per request.
+    const r = await c.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = $1 AND backend_type = 'client backend'`, [dbName]);
     return new Map(r.rows.map((row) => [row.pid, cpuMs(row.pid) ?? 0]));
   } finally {
     await c.end();
