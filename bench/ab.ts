@@ -7,11 +7,14 @@
  *
  * env: BENCH_SECONDS (per slice, default 5), BENCH_ROUNDS (default 3), BENCH_CONNECTIONS (32),
  *      BENCH_LOG_LEVEL (info), BENCH_AB_KINDS (default create,get; also payout),
+ *      BENCH_AB_FLAGS_B (Node.js flags of B's service instead of npm start's: the same tree twice
+ *        compares flags),
  *      BENCH_AB_KIND_SECONDS (a kind stops adding rounds, after at least 4, once they took this long),
  *      BENCH_AB_RATE (e.g. create=300,payout=100: requests/s evenly paced instead of flat out, so that
  *        both trees batch alike whatever else the machine does),
  *      BENCH_AB_GATE (kinds that fail the run when B costs more CPU than A; e.g. create,payout: CI's
- *        smoke, .ci/bench-gate), BENCH_AB_MAX_INCREASE_PCT (default 10).
+ *        smoke, .ci/bench-gate), BENCH_AB_MAX_INCREASE_PCT (default 10), BENCH_AB_BUSY_MAX_INCREASE_PCT
+ *        (default 50: the limit when fewer than half the rounds kept BENCH_AB_RATE's pace).
  *
  * A round is one slice of each tree, in the order A B, then B A in the next round (A B B A ...),
  * so that a machine getting slower or faster during the run weighs on both alike. Per round the
@@ -43,6 +46,8 @@ type Kind = (typeof KINDS)[number];
 const kinds = (process.env.BENCH_AB_KINDS ?? 'create,get').split(',').filter(Boolean) as Kind[];
 const gate = (process.env.BENCH_AB_GATE ?? '').split(',').filter(Boolean) as Kind[];
 const maxIncrease = Number(process.env.BENCH_AB_MAX_INCREASE_PCT ?? 10);
+/** The limit when the machine could not keep the pace in most rounds (see measure()). */
+const busyMaxIncrease = Number(process.env.BENCH_AB_BUSY_MAX_INCREASE_PCT ?? 50);
 /**
  * BENCH_AB_KIND_SECONDS: a kind stops adding rounds once its rounds took this long (at least
  * MIN_ROUNDS are run): on an overloaded machine a paced slice stretches, and CI has a time limit.
@@ -70,10 +75,13 @@ const PAYOUT_BODY = {
   beneficiary: { name: 'Ravi Kumar', account_number: '123456789012', ifsc: 'HDFC0000001', mobile: '9876543210', details_confirmation: true },
 };
 
-async function start(dir: string) {
+/** BENCH_AB_FLAGS_B: Node.js flags of B's service instead of npm start's (space-separated): A/B of flags on one tree. */
+const flagsB = process.env.BENCH_AB_FLAGS_B?.split(' ').filter(Boolean);
+
+async function start(dir: string, flags = SERVICE_NODE_FLAGS) {
   const db = await freshDatabase(adminUrl);
   await run(process.execPath, ['scripts/build.mjs', dir]);
-  const svc = await spawnNode([...SERVICE_NODE_FLAGS, join(dir, 'dist/main.js')], {
+  const svc = await spawnNode([...flags, join(dir, 'dist/main.js')], {
     DATABASE_URL: db.url, PORT: '0', INTERNAL_PORT: '0', SANDBOX_PORT: '0', DATA_DIR: mkdtempSync(join(tmpdir(), 'tijori-ab-')),
     ADMIN_TOKEN: 'ab', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
   });
@@ -236,7 +244,18 @@ async function measure(kind: Kind, targets: Target[], attempt: number) {
     };
   };
   const round3 = (x: number) => Math.round(x * 1000) / 1000;
-  return { kind, A: side(0), B: side(1), ratio_B_over_A: round3(side(1).rps / side(0).rps), cpu_ratios_B_over_A: ratios.map(round3), cpu_B_over_A: round3(median(ratios)) };
+  // Paced: a slice kept the pace when its requests were answered at 80 % of the rate or more. When
+  // fewer than half the rounds kept it on both sides, the machine was too busy for CPU per request
+  // to resolve 10 % (the idle CPU of the stretched windows outweighs the requests' own): the gate's
+  // limit is then BENCH_AB_BUSY_MAX_INCREASE_PCT (default 50 %), and the output says so.
+  const rate = rates.get(kind);
+  const kept = rate ? Array.from({ length: done }, (_, r) => [0, 1].every((i) => (busy[i]![r] as Slice).rps >= 0.8 * rate)).filter(Boolean).length : done;
+  const paceKept = kept * 2 >= done;
+  const limit = 1 + (paceKept ? maxIncrease : busyMaxIncrease) / 100;
+  return {
+    kind, A: side(0), B: side(1), ratio_B_over_A: round3(side(1).rps / side(0).rps), cpu_ratios_B_over_A: ratios.map(round3), cpu_B_over_A: round3(median(ratios)),
+    rounds_at_pace: `${kept}/${done}`, limit,
+  };
 }
 
 const [dirA, dirB] = process.argv.slice(2).map((d) => resolve(d));
@@ -258,23 +277,28 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     void stopAll().finally(() => process.exit(130));
   });
 }
-targets.push(await start(dirA), await start(dirB));
+targets.push(await start(dirA), await start(dirB, flagsB));
 const failures: string[] = [];
 try {
   for (const kind of kinds) {
     for (const t of targets) await load({ ...spec(kind, t), durationSeconds: 2 });
     if (kind === 'payout') for (const t of targets) await payoutsSettled(t);
+    const busyNote = (r: { rounds_at_pace: string; limit: number }) =>
+      r.limit > 1 + maxIncrease / 100 ? ` (the machine kept the pace in ${r.rounds_at_pace} rounds only: too busy to resolve ${maxIncrease} %, limit widened)` : '';
     let result = await measure(kind, targets, 1);
     console.log(JSON.stringify(result));
-    const limit = 1 + maxIncrease / 100;
-    if (gate.includes(kind) && result.cpu_B_over_A > limit) {
-      console.error(`${kind}: B costs ${result.cpu_B_over_A}× A's CPU per request (limit ${limit}): measuring again`);
+    if (gate.includes(kind) && result.cpu_B_over_A > result.limit) {
+      console.error(`${kind}: B costs ${result.cpu_B_over_A}× A's CPU per request (limit ${result.limit}${busyNote(result)}): measuring again`);
+      const first = result;
       result = await measure(kind, targets, 2);
       console.log(JSON.stringify(result));
-      if (result.cpu_B_over_A > limit) failures.push(`${kind}: B costs ${result.cpu_B_over_A}× A's CPU per request twice (limit ${limit}×; per round ${result.cpu_ratios_B_over_A.join(', ')})`);
+      // Both measurements over their limits: a real regression reproduces, a noisy minute rarely does.
+      if (result.cpu_B_over_A > result.limit) {
+        failures.push(`${kind}: B costs ${first.cpu_B_over_A}× then ${result.cpu_B_over_A}× A's CPU per request (limits ${first.limit}, ${result.limit}; per round ${result.cpu_ratios_B_over_A.join(', ')})`);
+      }
     }
     if (result.A.errors + result.B.errors > 0) failures.push(`${kind}: ${result.A.errors} error(s) A, ${result.B.errors} B`);
-    if (gate.includes(kind)) console.error(`${kind}: CPU per request B/A ${result.cpu_B_over_A} (limit ${limit}) ${result.cpu_B_over_A > limit ? 'FAILED' : 'ok'}`);
+    if (gate.includes(kind)) console.error(`${kind}: CPU per request B/A ${result.cpu_B_over_A} (limit ${result.limit}${busyNote(result)}) ${result.cpu_B_over_A > result.limit ? 'FAILED' : 'ok'}`);
   }
 } finally {
   await stopAll();
