@@ -39,6 +39,8 @@ export interface CallbackDeps {
   load(spec: LoadSpec): Promise<LoadResult>;
   /** Makes at least n open INTENT orders exist. */
   ensureIntentOrders(n: number): Promise<void>;
+  /** Called once the set-up is done, just before the measured confirmations (or events) start. */
+  markStart?: () => Promise<void>;
 }
 
 /** Concurrent one-event transactions of the 'steady' outbox run (BENCH_OUTBOX_WRITERS, default 16). */
@@ -112,6 +114,7 @@ export async function callbackRun(
   const ids = rows.map((r) => r.id);
   const orderIdToPk = new Map(rows.map((r) => [r.order_id, r.id]));
   const requests = rows.map((r, k) => confirmation(d, opts.via, r, k));
+  await d.markStart?.();
   let started = Date.now();
   const confirm = await d.load({
     url: d.svc.line.internal as string,
@@ -179,6 +182,7 @@ export async function outboxRun(
       aggregateId: crypto.randomUUID(),
       data: { order_id: orderId, merchant_order_reference: 'bench-1', status: 'PAID', provider_status: 'SUCCESS', amount_paise: 49_900, currency: 'INR', bank_transaction_id: '123456789012', confirmed_at: new Date().toISOString() },
     });
+  await d.markStart?.();
   let started = Date.now();
   let next = 0;
   try {

@@ -24,6 +24,8 @@ export interface SuiteTarget {
   sandboxSigningSecret: string;
   /** Creates n more open INTENT orders. */
   ensureIntentOrders(n: number): Promise<unknown>;
+  /** CPU used so far (ms) by the service process and by its PostgreSQL backends: for CPU per confirmation. */
+  cpuNow?: () => Promise<{ service: number; pg: number }>;
 }
 
 export interface SuiteSettings {
@@ -48,7 +50,11 @@ export async function callbackScenarios(target: SuiteTarget, s: SuiteSettings) {
   await db.connect();
   try {
     const file = join(mkdtempSync(join(tmpdir(), 'tijori-bench-cb-')), 'deliveries.json');
+    let cpuAtStart: { service: number; pg: number } | undefined;
     const deps = {
+      markStart: async () => {
+        cpuAtStart = await target.cpuNow?.();
+      },
       svc,
       receiver,
       adminToken,
@@ -67,10 +73,20 @@ export async function callbackScenarios(target: SuiteTarget, s: SuiteSettings) {
     const measure = async (label: string, name: string, inUnit: string, once: (already: number) => Promise<Run>) => {
       resetPeakRss(servicePid);
       const runs: Run[] = [];
+      const cpu: Array<{ service: number; pg: number }> = [];
       for (let r = 0; r < rounds; r++) {
+        // CPU per confirmation (or event): from the end of the run's set-up (the orders to confirm
+        // made, the tables vacuumed) to the last verified delivery; the receiver's and the load
+        // generator's CPU are not counted.
+        cpuAtStart = undefined;
         const x = await once(seen);
+        const c0 = cpuAtStart as { service: number; pg: number } | undefined;
+        const c1 = await target.cpuNow?.();
         seen = x.total;
-        console.error(`  callbacks (${name}) round ${r + 1}: ${x.confirmations_per_s} ${inUnit}, ${x.deliveries_per_s} deliveries/s, p50 ${x.latency_ms.p50} ms p99 ${x.latency_ms.p99} ms, ${x.delivered}/${x.orders} delivered`);
+        if (c0 && c1) cpu.push({ service: Math.round(((c1.service - c0.service) * 1000) / Math.max(1, x.orders)), pg: Math.round(((c1.pg - c0.pg) * 1000) / Math.max(1, x.orders)) });
+        console.error(
+          `  callbacks (${name}) round ${r + 1}: ${x.confirmations_per_s} ${inUnit}, ${x.deliveries_per_s} deliveries/s, p50 ${x.latency_ms.p50} ms p99 ${x.latency_ms.p99} ms, ${x.delivered}/${x.orders} delivered${cpu.length ? `; CPU per ${inUnit.split('/')[0]?.replace(/s$/, '')} ${cpu.at(-1)?.service} + ${cpu.at(-1)?.pg} µs` : ''}`,
+        );
         runs.push(x);
       }
       return {
@@ -84,6 +100,7 @@ export async function callbackScenarios(target: SuiteTarget, s: SuiteSettings) {
           orders: runs.reduce((n, x) => n + x.orders, 0),
           errors: runs.reduce((n, x) => n + x.confirm_errors + (x.orders - x.delivered), 0),
           peak_rss_mb: peakRssMb(servicePid),
+          ...(cpu.length ? { service_cpu_us: median(cpu.map((c) => c.service)), pg_cpu_us: median(cpu.map((c) => c.pg)) } : {}),
         },
       };
     };

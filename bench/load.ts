@@ -40,6 +40,12 @@ export interface LoadSpec {
   labels?: string[];
   /** Extra headers per request, request k taking headerSets[k % n]: e.g. several signed-in sessions. */
   headerSets?: Record<string, string>[];
+  /**
+   * Processes whose CPU time (ms, Linux /proc) is read just before the first request is sent and
+   * reported as `cpuAtStart`: the caller reads them again when it deems the work done, so that the
+   * load generator's own start-up is not inside the measured window (bench/ab.ts).
+   */
+  cpuPids?: number[];
 }
 
 export interface ExplicitRequest {
@@ -62,6 +68,19 @@ export interface LoadResult {
   answeredAt?: Record<string, number>;
   /** With spec.labels: per label, the requests answered and their p50/p99 in ms (measured from just before each request was written). */
   byLabel?: Record<string, { requests: number; non2xx: number; p50: number; p99: number }>;
+  /** With spec.cpuPids: their CPU time (ms) just before the first request, and when that was (Date.now()). */
+  cpuAtStart?: Record<string, number>;
+  cpuReadAt?: number;
+}
+
+/** CPU time (user + system) of a process so far, ms (Linux); undefined when it is gone. */
+function cpuOf(pid: number): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return undefined;
+  }
 }
 
 // The spec is the argument itself, or `@file` when it is too long for a command line.
@@ -100,6 +119,15 @@ function recordLabel(label: string | undefined, status: number, ms: number): voi
 const amount = spec.amount ?? spec.requests?.length;
 
 const answeredAt: Record<string, number> = {};
+let cpuAtStart: Record<string, number> | undefined;
+if (spec.cpuPids) {
+  cpuAtStart = {};
+  for (const pid of spec.cpuPids) {
+    const ms = cpuOf(pid);
+    if (ms !== undefined) cpuAtStart[pid] = ms;
+  }
+}
+const cpuReadAt = Date.now();
 const started = Date.now();
 const result = spec.overallRate ? await paced(spec.overallRate) : await flatOut();
 
@@ -191,6 +219,7 @@ const out: LoadResult = {
   statusCounts,
   durationMs: Date.now() - started,
   ...(spec.recordTimes ? { answeredAt } : {}),
+  ...(cpuAtStart ? { cpuAtStart, cpuReadAt } : {}),
   ...(spec.labels ? { byLabel: Object.fromEntries([...labelled].map(([label, l]) => {
     const sorted = l.latencies.sort((a, b) => a - b);
     const ms = (x: number) => Math.round(x * 10) / 10;

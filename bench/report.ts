@@ -87,8 +87,34 @@ export function tableOf(results: Record<string, unknown>): string {
       `Plans: ${lists.plans.filter((p) => p.full_scans.length > 0).map((p) => `${p.label} scans ${p.full_scans.join(', ')}`).join('; ') || 'every list statement is served by an index (no full scan)'}.`,
     );
   }
+  out.push(...cpuAgainstFloor(results));
   if (results.pgbench) out.push('', String(results.pgbench));
   return out.join('\n');
+}
+
+const totalCpu = (x: Side | undefined) => (x?.service_cpu_us === undefined || x.pg_cpu_us === undefined ? undefined : x.service_cpu_us + x.pg_cpu_us);
+
+/**
+ * Issue #36's figures: CPU per request (service + its PostgreSQL backends) of create and get
+ * against the floor's, and of the INTENT create, the payout (create → SUCCESS: the bank's work and
+ * callback happen within the measured seconds) and each callback scenario (per confirmation or
+ * event) in floor creates and in Tijori's own CHECKOUT creates.
+ */
+export function cpuAgainstFloor(results: Record<string, unknown>): string[] {
+  const rows = (results.scenarios as Scenario[] | undefined) ?? [];
+  const find = (label: string) => rows.find((s) => s.label === label);
+  const create = find('create payment order (CHECKOUT)');
+  const floorCreate = totalCpu(create?.floor);
+  const tijoriCreate = totalCpu(create?.tijori);
+  const x = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined || b <= 0 ? '–' : `${(a / b).toFixed(2)}×`);
+  const lines: string[] = [];
+  for (const s of rows) {
+    const t = totalCpu(s.tijori);
+    if (t === undefined) continue;
+    if (s.floor) lines.push(`- ${s.label}: ${num(t)} µs, floor ${num(totalCpu(s.floor))} µs: Tijori ÷ floor **${x(t, totalCpu(s.floor))}**`);
+    else lines.push(`- ${s.label}: ${num(t)} µs = **${x(t, floorCreate)}** floor creates, ${x(t, tijoriCreate)} Tijori creates`);
+  }
+  return lines.length ? ['', 'CPU per request (service + PostgreSQL; callbacks: per confirmation or event, set-up excluded):', ...lines] : [];
 }
 
 export function printTable(results: Record<string, unknown>): void {

@@ -320,7 +320,8 @@ async function main() {
       const settings = { connections, rounds, seconds, orders: callbackOrders, ratePerS: callbackRate, only: callbackOnly?.length ? callbackOnly : undefined };
       const ensureIntentOrders = (n: number) => load({ ...createSpec(tijori, INTENT_BODY), amount: n });
       const sandboxSigningSecret = signingSecretFor(masterKey);
-      scenarios.push(...(await callbackScenarios({ svc, receiver, adminToken, sandboxSigningSecret, dbUrl: db.url, orgId: tijori.orgId as string, load, ensureIntentOrders }, settings)));
+      const cpuNow = async () => ({ service: cpuMs(svc.child.pid) ?? 0, pg: await backendCpuMs(adminUrl, db.name, 'tijori') });
+      scenarios.push(...(await callbackScenarios({ svc, receiver, adminToken, sandboxSigningSecret, dbUrl: db.url, orgId: tijori.orgId as string, load, ensureIntentOrders, cpuNow }, settings)));
     }
     results.scenarios = scenarios;
     if (listRows > 0 && wanted('lists-10m')) {

@@ -147,6 +147,19 @@ export function cpuMs(pid: number | undefined): number | null {
   }
 }
 
+/** CPU time used so far by each PostgreSQL backend serving database `dbName`, in ms, by pid. */
+export async function backendCpuByPid(adminUrl: string, dbName: string): Promise<Map<number, number>> {
+  const c = new pg.Client({ connectionString: adminUrl });
+  await c.connect();
+  try {
+    // Client backends only: autovacuum runs when PostgreSQL decides, not per request.
+    const r = await c.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = $1 AND backend_type = 'client backend'`, [dbName]);
+    return new Map(r.rows.map((row) => [row.pid, cpuMs(row.pid) ?? 0]));
+  } finally {
+    await c.end();
+  }
+}
+
 /**
  * CPU time used so far by the PostgreSQL backends serving database `dbName` (optionally only those
  * of one application_name), in ms; PostgreSQL must run on this machine.

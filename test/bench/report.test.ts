@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { failuresOf } from '../../bench/report.js';
+import { cpuAgainstFloor, failuresOf } from '../../bench/report.js';
 
 const clean = {
   scenarios: [
@@ -44,4 +44,23 @@ test('errors on either side of a scenario, in a lists group, or a short export f
 test('the table-size scenarios are checked too', () => {
   const r = { ...structuredClone(clean), large: { create: { label: 'create, 1M', tijori: { errors: 1 } }, get: { label: 'get, 1M', tijori: { errors: 0 } } } };
   assert.deepEqual(failuresOf(r), ['create, 1M: 1 error(s) (tijori)']);
+});
+
+test('CPU per request against the floor: create and get as Tijori ÷ floor, INTENT, payout and callbacks in floor and Tijori creates', () => {
+  const lines = cpuAgainstFloor({
+    scenarios: [
+      { label: 'create payment order (CHECKOUT)', tijori: { service_cpu_us: 100, pg_cpu_us: 50 }, floor: { service_cpu_us: 150, pg_cpu_us: 150 } },
+      { label: 'get payment order', tijori: { service_cpu_us: 40, pg_cpu_us: 5 }, floor: { service_cpu_us: 30, pg_cpu_us: 30 } },
+      { label: 'create payout (IMPS)', tijori: { service_cpu_us: 450, pg_cpu_us: 300 } },
+      { label: 'callback delivery: PSP callbacks', tijori: { confirmations_per_s: 10, deliveries_per_s: 10, service_cpu_us: 200, pg_cpu_us: 100 } },
+      { label: 'list', tijori: { rps: 5 } },
+    ],
+  });
+  assert.deepEqual(lines.slice(2), [
+    '- create payment order (CHECKOUT): 150 µs, floor 300 µs: Tijori ÷ floor **0.50×**',
+    '- get payment order: 45 µs, floor 60 µs: Tijori ÷ floor **0.75×**',
+    '- create payout (IMPS): 750 µs = **2.50×** floor creates, 5.00× Tijori creates',
+    '- callback delivery: PSP callbacks: 300 µs = **1.00×** floor creates, 2.00× Tijori creates',
+  ]);
+  assert.deepEqual(cpuAgainstFloor({ scenarios: [{ label: 'list', tijori: { rps: 5 } }] }), []);
 });

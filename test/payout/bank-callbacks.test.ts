@@ -39,3 +39,23 @@ test('payouts settle by the bank callback sent right after execution: once per t
   );
   assert.equal(inquiries.rows[0]!.n, 0);
 });
+
+test('an idle bank still sends a callback that falls due (a retry, or a lease its sender left): it asks each tick whether one is due', async () => {
+  const created = await createPayout(w, payoutBody(70_300));
+  const done = await waitForStatus(w, created.body.data.id, 'SUCCESS', 10_000);
+  // The bank has been idle for over a second (it now only asks whether anything is due); a callback
+  // falls due as a retry would.
+  await new Promise((r) => setTimeout(r, 1_500));
+  await w.t.database.db.query('UPDATE sandbox_bank_transfers SET callback_due_at = now() WHERE reference = $1', [done.transaction_id]);
+  const deadline = Date.now() + 5_000;
+  let row: { callback_attempts: number; callback_due_at: Date | null } | undefined;
+  while (Date.now() < deadline) {
+    row = (await w.t.database.db.query<{ callback_attempts: number; callback_due_at: Date | null }>(
+      'SELECT callback_attempts, callback_due_at FROM sandbox_bank_transfers WHERE reference = $1', [done.transaction_id],
+    )).rows[0];
+    if (row?.callback_attempts === 2 && row.callback_due_at === null) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  assert.deepEqual(row, { callback_attempts: 2, callback_due_at: null });
+  assert.equal((await executions(w))[done.transaction_id], 1);
+});

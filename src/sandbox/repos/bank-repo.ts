@@ -148,6 +148,19 @@ export async function decideTransfers(q: Queryable, decisions: TransferDecision[
 }
 
 /** Claims decided transfers whose callback is due, pushing their next try out (a lease). */
+/**
+ * Whether any transfer is due for execution, or any callback for sending: one indexed look-up
+ * (both partial indexes), without a transaction, for the executor's idle ticks.
+ */
+export async function dueWork(q: Queryable): Promise<{ transfers: boolean; callbacks: boolean }> {
+  const r = await q.query<{ transfers: boolean; callbacks: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM sandbox_bank_transfers WHERE status = 'PENDING' AND execute_at <= now()) AS transfers,
+            EXISTS (SELECT 1 FROM sandbox_bank_transfers WHERE callback_due_at <= now()) AS callbacks`,
+  );
+  const row = r.rows[0];
+  return { transfers: row?.transfers === true, callbacks: row?.callbacks === true };
+}
+
 export async function claimDueCallbacks(q: Queryable, limit: number, leaseMs: number): Promise<TransferRow[]> {
   const r = await q.query<TransferRow>(
     `UPDATE sandbox_bank_transfers
