@@ -3,16 +3,9 @@ import { useEffect, useState } from 'react';
 import { api, describe } from '../api.js';
 import { ErrorLine, Time } from '../components.js';
 import { TableScroll } from './money/links.js';
+import type { RowOf } from '../wire.js';
 
-interface BankConnection {
-  id: string;
-  name: string;
-  modes: string[];
-  provider: string;
-  status: string;
-  is_default: boolean;
-  created_at: string;
-}
+type BankConnection = RowOf<'consoleListPayoutRoutes'>;
 
 export function BankConnectionsPage() {
   const [rows, setRows] = useState<BankConnection[] | null>(null);

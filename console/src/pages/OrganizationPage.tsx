@@ -7,20 +7,11 @@ import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { api, describe } from '../api.js';
 import { ErrorLine, Notice, Time } from '../components.js';
 import { AppLink } from './money/links.js';
+import type { Answer, RowOf } from '../wire.js';
 
-interface OrgSettings {
-  id: string;
-  name: string;
-  refund_review: 'none' | 'required';
-  created_at: string;
-}
+type OrgSettings = Answer<'consoleGetOrganization'>;
 
-interface Member {
-  user_id: string;
-  email: string;
-  role: string;
-  status: string;
-}
+type Member = RowOf<'consoleListUsers'>;
 
 const REVIEW_TEXT: Record<OrgSettings['refund_review'], string> = {
   required: 'Required: a reviewer approves each refund before it goes to the provider',

@@ -8,17 +8,9 @@ import { api, describe } from '../api.js';
 import { ErrorLine, Time } from '../components.js';
 import { useCan } from '../permissions.js';
 import { dash, TableScroll } from './money/links.js';
+import type { RowOf } from '../wire.js';
 
-export interface Anomaly {
-  id: string;
-  provider_account_id: string;
-  provider: string;
-  kind: string;
-  operation: string | null;
-  resource: { type: string; ref: string } | null;
-  excerpt: string;
-  created_at: string;
-}
+export type Anomaly = RowOf<'consoleListProviderAnomalies'>;
 
 /** `query`: `provider_account_id=…`, `payment_order=…` or `payout=…`; `title`: the section's heading and table name. */
 export function ProviderAnomalies({ query, title, id }: { query: string; title: string; id: string }) {

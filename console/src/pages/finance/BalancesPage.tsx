@@ -11,32 +11,13 @@ import { formatPaise } from '../../format.js';
 import { useTimeZone, zoneName } from '../../timezone.js';
 import { AppLink, TableScroll } from '../money/links.js';
 import { useRead } from '../useRead.js';
-import type { LedgerDay } from './LedgerChart.js';
 import { providerWords } from './words.js';
+import type { Answer } from '../../wire.js';
 
 const LedgerChart = lazy(() => import('./LedgerChart.js'));
 
-export interface Figures {
-  collected_paise: number;
-  refunded_paise: number;
-  fees_paise: number;
-  taxes_paise: number;
-  adjustments_paise: number;
-  settled_paise: number;
-  unsettled_paise: number;
-}
-interface Account extends Figures {
-  provider_account_id: string;
-  name: string;
-  provider: string;
-}
-export interface Balances {
-  time_zone: string;
-  today: string;
-  accounts: Account[];
-  totals: Figures;
-  daily: LedgerDay[];
-}
+export type Figures = Balances['totals'];
+export type Balances = Answer<'consoleLedgerBalances'>;
 
 const ROWS: Array<[keyof Figures, string]> = [
   ['collected_paise', 'Collected'],

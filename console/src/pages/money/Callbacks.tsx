@@ -2,15 +2,9 @@
 import { Time } from '../../components.js';
 import { ReplayButton } from '../ReplayButton.js';
 import { dash, TableScroll } from './links.js';
+import type { Answer } from '../../wire.js';
 
-export interface Delivery {
-  delivery_id: string;
-  event_id: string;
-  event: string;
-  target: string;
-  status: string;
-  attempts: Array<{ attempt_no: number; status_code: number | null; latency_ms: number; error: string | null; response_snippet: string | null; attempted_at: string }>;
-}
+export type Delivery = Answer<'consoleGetPaymentOrder'>['callbacks'][number];
 
 function targetName(target: string): string {
   return target === 'order' ? "order's callback_url" : `${target} destination`;
