@@ -6124,31 +6124,65 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: {
+                            /**
+                             * Format: uuid
+                             * @description Tijori's id of the settlement
+                             */
                             settlement_id: string;
                             provider_account_id: string;
+                            /** @description the provider's id of the settlement */
+                            provider_settlement_id: string;
+                            /** @description the bank reference of the credit: find it on the bank statement */
+                            utr: string | null;
+                            /**
+                             * Format: int64
+                             * @description the payments it covers
+                             */
+                            gross_paise: number;
+                            /**
+                             * Format: int64
+                             * @description the provider's fees
+                             */
+                            fees_paise: number;
+                            /**
+                             * Format: int64
+                             * @description GST on the fees
+                             */
+                            tax_paise: number;
+                            /**
+                             * Format: int64
+                             * @description refunds it deducted
+                             */
+                            refunds_paise: number;
+                            /**
+                             * Format: int64
+                             * @description adjustments and chargebacks it deducted
+                             */
+                            adjustments_paise: number;
+                            /**
+                             * Format: int64
+                             * @description what reached the bank: gross − fees − tax − refunds − adjustments
+                             */
+                            net_paise: number;
+                            /**
+                             * Format: date-time
+                             * @description when the provider settled
+                             */
+                            settled_at: string;
+                            /**
+                             * Format: int64
+                             * @description how many lines it has
+                             */
+                            lines: number;
+                            /**
+                             * Format: int64
+                             * @description how many of its lines disagree with Tijori (reconciliation breaks)
+                             */
+                            breaks: number;
                             provider: string;
                             provider_account_name: string;
-                            provider_settlement_id: string;
-                            utr: string | null;
                             currency: string;
-                            /** Format: int64 */
-                            gross_paise: number;
-                            /** Format: int64 */
-                            fees_paise: number;
-                            /** Format: int64 */
-                            tax_paise: number;
-                            /** Format: int64 */
-                            refunds_paise: number;
-                            /** Format: int64 */
-                            adjustments_paise: number;
-                            /** Format: int64 */
-                            net_paise: number;
-                            settled_at: string;
                             imported_at: string;
-                            /** Format: int64 */
-                            lines: number;
-                            /** Format: int64 */
-                            breaks: number;
                             /** Format: int64 */
                             open_breaks: number;
                         }[];
@@ -6264,31 +6298,65 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: {
+                            /**
+                             * Format: uuid
+                             * @description Tijori's id of the settlement
+                             */
                             settlement_id: string;
                             provider_account_id: string;
+                            /** @description the provider's id of the settlement */
+                            provider_settlement_id: string;
+                            /** @description the bank reference of the credit: find it on the bank statement */
+                            utr: string | null;
+                            /**
+                             * Format: int64
+                             * @description the payments it covers
+                             */
+                            gross_paise: number;
+                            /**
+                             * Format: int64
+                             * @description the provider's fees
+                             */
+                            fees_paise: number;
+                            /**
+                             * Format: int64
+                             * @description GST on the fees
+                             */
+                            tax_paise: number;
+                            /**
+                             * Format: int64
+                             * @description refunds it deducted
+                             */
+                            refunds_paise: number;
+                            /**
+                             * Format: int64
+                             * @description adjustments and chargebacks it deducted
+                             */
+                            adjustments_paise: number;
+                            /**
+                             * Format: int64
+                             * @description what reached the bank: gross − fees − tax − refunds − adjustments
+                             */
+                            net_paise: number;
+                            /**
+                             * Format: date-time
+                             * @description when the provider settled
+                             */
+                            settled_at: string;
+                            /**
+                             * Format: int64
+                             * @description how many lines it has
+                             */
+                            lines: number;
+                            /**
+                             * Format: int64
+                             * @description how many of its lines disagree with Tijori (reconciliation breaks)
+                             */
+                            breaks: number;
                             provider: string;
                             provider_account_name: string;
-                            provider_settlement_id: string;
-                            utr: string | null;
                             currency: string;
-                            /** Format: int64 */
-                            gross_paise: number;
-                            /** Format: int64 */
-                            fees_paise: number;
-                            /** Format: int64 */
-                            tax_paise: number;
-                            /** Format: int64 */
-                            refunds_paise: number;
-                            /** Format: int64 */
-                            adjustments_paise: number;
-                            /** Format: int64 */
-                            net_paise: number;
-                            settled_at: string;
                             imported_at: string;
-                            /** Format: int64 */
-                            lines: number;
-                            /** Format: int64 */
-                            breaks: number;
                             /** Format: int64 */
                             open_breaks: number;
                         };

@@ -15,6 +15,7 @@ import { ROLES } from '../../../../services/console/roles.js';
 import { Nullable, refTo, StringEnum } from '../../schemas/common.js';
 import { PaymentOrder } from '../../schemas/payment-orders.js';
 import { Payout } from '../../schemas/payouts.js';
+import { Settlement } from '../../schemas/settlements.js';
 import { AnyJson } from './common.js';
 
 /** An ISO 8601 time on the wire; the server may hand a Date, which JSON.stringify writes as one. */
@@ -196,24 +197,14 @@ export const Balances = Type.Object({
   totals: Figures,
   daily: List(LedgerDay),
 });
+/** The merchant API's settlement (contract §9) with what the console adds. */
 export const ConsoleSettlement = Type.Object({
-  settlement_id: Str(),
+  ...Settlement.properties,
   provider_account_id: Str(),
   provider: Str(),
   provider_account_name: Str(),
-  provider_settlement_id: Str(),
-  utr: NStr(),
   currency: Str(),
-  gross_paise: Int(),
-  fees_paise: Int(),
-  tax_paise: Int(),
-  refunds_paise: Int(),
-  adjustments_paise: Int(),
-  net_paise: Int(),
-  settled_at: Str(),
   imported_at: Str(),
-  lines: Int(),
-  breaks: Int(),
   open_breaks: Int(),
 });
 export const ConsoleSettlementLine = Type.Object({
