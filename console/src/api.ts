@@ -89,12 +89,4 @@ export function describe(err: unknown): string {
   return 'Something went wrong.';
 }
 
-export type Role = 'admin' | 'developer' | 'maker' | 'checker' | 'reviewer' | 'viewer';
-
-export interface SessionInfo {
-  user: { user_id: string; email: string; role: Role; status: string; totp_enabled: boolean };
-  organization: { id: string; name: string };
-  permissions: string[];
-  csrf_token: string;
-  idle_timeout_seconds: number;
-}
+export type { Role, SessionInfo } from './wire.js';

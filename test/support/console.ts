@@ -1,4 +1,5 @@
 /** A console API caller with its own cookie jar and CSRF token, like a browser tab; and user set-up helpers. */
+import { type ResponseChecker, responseCheckerFor } from './openapi-responses.js';
 import type { ApiResponse, TestClient, TestService } from './service.js';
 
 export const GOOD_PASSWORD = 'violet-harbour-tractor-91';
@@ -7,6 +8,20 @@ export interface ConsoleCaller {
   call<T = any>(method: string, path: string, body?: unknown, opts?: { csrf?: string | null; ip?: string; headers?: Record<string, string> }): Promise<ApiResponse<T>>;
   csrf: string | null;
   cookie: string | null;
+}
+
+/**
+ * Every console API answer is checked against the document the service serves (the console's
+ * operations, tag `console`): a view that left its schema fails the test that got it.
+ */
+const checkers = new WeakMap<TestService, Promise<ResponseChecker>>();
+function checkerOf(ts: TestService): Promise<ResponseChecker> {
+  let c = checkers.get(ts);
+  if (!c) {
+    c = fetch(`${ts.svc.publicUrl}/api/v1/openapi.json`).then(async (r) => responseCheckerFor(await r.text()));
+    checkers.set(ts, c);
+  }
+  return c;
 }
 
 export function consoleCaller(ts: TestService): ConsoleCaller {
@@ -33,6 +48,8 @@ export function consoleCaller(ts: TestService): ConsoleCaller {
         // not JSON
       }
       const r = { status: res.status, headers: res.headers, body: parsed as any, text };
+      const problems = (await checkerOf(ts)).check(method, `/console/api${path}`, r.status, r.headers, r.body, r.text);
+      if (problems.length > 0) throw new Error(`the console answer breaks the served OpenAPI document:\n${problems.join('\n')}`);
       if (r.body?.data?.csrf_token) c.csrf = r.body.data.csrf_token;
       return r;
     },

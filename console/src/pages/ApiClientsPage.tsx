@@ -8,33 +8,15 @@ import { type Column, RowsTable } from './columns.js';
 import { DangerButton } from './DangerButton.js';
 import { ScopesFieldset } from './ScopesFieldset.js';
 import { useListActions } from './useListActions.js';
+import type { Answer, RowOf } from '../wire.js';
+import { RATE_LIMIT_PER_MINUTE } from '../generated/server.js';
 
-interface ApiClient {
-  client_id: string;
-  name: string | null;
-  scopes: string[];
-  allowed_ips: string[];
-  rate_limit_per_minute: number;
-  status: 'active' | 'revoked';
-  created_at: string;
-  last_used_at: string | null;
-}
+type ApiClient = RowOf<'consoleListApiClients'>;
 
-interface ClientRequest {
-  request_id: string;
-  kind: 'create' | 'update' | 'rotate';
-  client_id: string | null;
-  change: { name?: string | null; scopes?: string[] };
-  requested_by: string;
-  status: 'PENDING' | 'APPROVED' | 'REJECTED' | 'COLLECTED';
-  created_at: string;
-}
+type ClientRequest = RowOf<'consoleListApiClientRequests'>;
 
 /** A change that hands out a payouts:write credential answers this instead (a second admin approves it). */
-interface ApprovalRequired {
-  approval_required: true;
-  request: ClientRequest;
-}
+type ApprovalRequired = Extract<Answer<'consoleCreateApiClient'>, { approval_required: true }>;
 
 const WAITS = 'This gives a credential that can move money (payouts:write): it waits for a second admin\'s approval under "Waiting for a second admin" below; once approved, you collect the secret there.';
 
@@ -210,7 +192,7 @@ export function ApiClientsPage({ canManage, canApprove }: { canManage: boolean; 
           <input id="client-ips" value={ips} placeholder="203.0.113.7, 2001:db8::1" onChange={(e) => setIps(e.target.value)} aria-describedby="ips-hint" />
           <p id="ips-hint" className="hint">Addresses or CIDR ranges separated by commas; empty allows any address.</p>
           <label htmlFor="client-rate">Rate limit (requests per minute)</label>
-          <input id="client-rate" type="number" min={1} max={1000000} required value={rate} onChange={(e) => setRate(e.target.value)} />
+          <input id="client-rate" type="number" min={RATE_LIMIT_PER_MINUTE.min} max={RATE_LIMIT_PER_MINUTE.max} required value={rate} onChange={(e) => setRate(e.target.value)} />
           <button type="submit" disabled={busy || scopes.length === 0}>
             Create API client
           </button>

@@ -5,18 +5,9 @@ import { formatPaise } from '../format.js';
 import { Loadable, usePagedList } from '../data.js';
 import { byId, type Column, RowsTable } from './columns.js';
 import { FilterForm, type FilterField } from './FilteredList.js';
+import type { RowOf } from '../wire.js';
 
-interface Entry {
-  id: string;
-  at: string;
-  actor: string;
-  action: string;
-  target_type: string;
-  target_id: string | null;
-  before: unknown;
-  after: unknown;
-  ip: string | null;
-}
+type Entry = RowOf<'consoleListAuditLog'>;
 
 /** One value as a person reads it: text as is, amounts in paise as rupees, lists joined, the rest as JSON. */
 function shown(field: string, v: unknown): string {

@@ -3,16 +3,9 @@ import { Time } from '../components.js';
 import { Loadable, useResource } from '../data.js';
 import { byId, type Column, RowsTable } from './columns.js';
 import { TableScroll } from './money/links.js';
+import type { RowOf } from '../wire.js';
 
-interface BankConnection {
-  id: string;
-  name: string;
-  modes: string[];
-  provider: string;
-  status: string;
-  is_default: boolean;
-  created_at: string;
-}
+type BankConnection = RowOf<'consoleListPayoutRoutes'>;
 
 const COLUMNS: Column<BankConnection>[] = [
   { title: 'Route id (bank_connection_id)', cell: (r) => <code>{r.id}</code> },

@@ -9,17 +9,9 @@ import { Loadable } from '../data.js';
 import { byId, type Column, RowsTable } from './columns.js';
 import { Pager, useCursorPages } from './CursorPages.js';
 import { TableScroll } from './money/links.js';
+import type { RowOf } from '../wire.js';
 
-interface Beneficiary {
-  id: string;
-  name: string;
-  account_number_last4: string;
-  ifsc: string;
-  bank_name: string;
-  status: string;
-  saved_by: { client_id: string; name: string | null } | null;
-  created_at: string;
-}
+type Beneficiary = RowOf<'consoleListBeneficiaries'>;
 
 const PAGE_SIZE = 25;
 

@@ -7,14 +7,10 @@ import { type FormEvent, useState } from 'react';
 import { api, ApiError, describe } from '../api.js';
 import { ErrorLine } from '../components.js';
 import { ScopesFieldset } from './ScopesFieldset.js';
+import type { RowOf } from '../wire.js';
+import { RATE_LIMIT_PER_MINUTE } from '../generated/server.js';
 
-export interface EditableClient {
-  client_id: string;
-  name?: string | null;
-  scopes: string[];
-  allowed_ips: string[];
-  rate_limit_per_minute: number;
-}
+export type EditableClient = Pick<RowOf<'consoleListApiClients'>, 'client_id' | 'scopes' | 'allowed_ips' | 'rate_limit_per_minute'> & { name?: string | null };
 
 /** The non-blank lines with their 1-based line numbers, so the API's `allowed_ips[i]` maps back to a line. */
 function entries(text: string): Array<{ line: number; value: string }> {
@@ -100,7 +96,7 @@ export function ClientEditForm({ client, onSaved, onCancel }: { client: Editable
         </div>
       ) : null}
       <label htmlFor={id('rate')}>Rate limit (requests per minute)</label>
-      <input id={id('rate')} type="number" min={1} max={1000000} step={1} required value={rate} onChange={(e) => setRate(e.target.value)} />
+      <input id={id('rate')} type="number" min={RATE_LIMIT_PER_MINUTE.min} max={RATE_LIMIT_PER_MINUTE.max} step={1} required value={rate} onChange={(e) => setRate(e.target.value)} />
       <div>
         <button type="submit" disabled={busy || scopes.length === 0}>
           Save changes

@@ -10,30 +10,11 @@ import { Loadable, useInvalidate, usePagedList } from '../data.js';
 import { type Column, RowsTable } from './columns.js';
 import { dash, TableScroll } from './money/links.js';
 import { ReplayButton } from './ReplayButton.js';
+import type { RowOf } from '../wire.js';
 
-export interface DestinationState {
-  kind: 'payin' | 'payout';
-  url: string;
-  events: string[];
-  available_events: string[];
-  status: 'enabled' | 'disabled';
-  /** How deliveries are signed (contract §11). */
-  scheme: 'tijori-v1' | 'standard-webhooks';
-  /** A rotated secret waiting to take over: when it will by itself (null: none waits). */
-  next_secret_active_from: string | null;
-  failing_since: string | null;
-  disabled_at: string | null;
-  updated_at: string;
-}
+export type DestinationState = RowOf<'consoleListDestinations'>;
 
-interface LogRow {
-  delivery_id: string;
-  event_id: string;
-  event: string;
-  status: string;
-  created_at: string;
-  attempts: Array<{ attempt_no: number; status_code: number | null; latency_ms: number; error: string | null; response_snippet: string | null; attempted_at: string }>;
-}
+type LogRow = RowOf<'consoleDestinationDeliveryLog'>;
 
 function Subscriptions({ d, title, canManage, onSaved }: { d: DestinationState; title: string; canManage: boolean; onSaved: () => void }) {
   // Starts from the saved choice; only this form changes it, so after a save the two agree.

@@ -14,17 +14,10 @@ import { type Column, RowsTable } from './columns.js';
 import { FilterForm, type FilterField } from './FilteredList.js';
 import { AppLink } from './money/links.js';
 import { ReplayButton } from './ReplayButton.js';
+import type { RowOf } from '../wire.js';
+import { EVENT_TYPES } from '../generated/server.js';
 
-interface EventRow {
-  event_id: string;
-  type: string;
-  aggregate_type: string;
-  aggregate_id: string;
-  created_at: string;
-  delivery_state: 'failed' | 'pending' | 'delivered' | 'none';
-  deliveries: number;
-  reference?: string | null;
-}
+type EventRow = RowOf<'consoleListEvents'>;
 
 /** The order or payout an event is about, linked to its page. */
 function About({ e }: { e: EventRow }) {
@@ -34,21 +27,7 @@ function About({ e }: { e: EventRow }) {
   return <>—</>;
 }
 
-const TYPES = [
-  'collection.received',
-  'collection.refund.requested',
-  'collection.refund.completed',
-  'collection.failed',
-  'collection.expired',
-  'collection.cancelled',
-  'payout.created',
-  'payout.success',
-  'payout.failed',
-  'payout.rejected',
-  'payout.reversed',
-  'settlement.created',
-  'test',
-];
+const TYPES = EVENT_TYPES;
 
 /** A date-time field's value, read in the chosen time zone, as ISO 8601 (what the API expects). */
 function isoOf(local: string): string | null {

@@ -5,10 +5,9 @@
 import { useEffect, useRef } from 'react';
 import { useResource } from '../data.js';
 import { BASE, navigate } from '../router.js';
+import type { Answer } from '../wire.js';
 
-interface Notices {
-  disabled_destinations: Array<{ kind: string; url: string; disabled_at: string | null }>;
-}
+type Notices = Answer<'consoleNotices'>;
 
 export function NoticesBanner({ path, show }: { path: string; show: boolean }) {
   const { data, error, reload } = useResource<Notices>(show ? '/notices' : null);

@@ -9,20 +9,11 @@ import { Loadable, useChange, useResource } from '../data.js';
 import { ErrorLine, Notice, Time } from '../components.js';
 import { type Column, RowsTable } from './columns.js';
 import { AppLink, TableScroll } from './money/links.js';
+import type { Answer, RowOf } from '../wire.js';
 
-interface OrgSettings {
-  id: string;
-  name: string;
-  refund_review: 'none' | 'required';
-  created_at: string;
-}
+type OrgSettings = Answer<'consoleGetOrganization'>;
 
-interface Member {
-  user_id: string;
-  email: string;
-  role: string;
-  status: string;
-}
+type Member = RowOf<'consoleListUsers'>;
 
 const MEMBER_COLUMNS: Column<Member>[] = [
   { title: 'Email', cell: (m) => m.email },

@@ -14,17 +14,9 @@ import { type Column, RowsTable } from './columns.js';
 import { dash, TableScroll } from './money/links.js';
 import { ProviderAnomalies } from './ProviderAnomalies.js';
 import { useListActions } from './useListActions.js';
+import type { Answer } from '../wire.js';
 
-interface ProviderAccount {
-  provider_account_id: string;
-  provider: 'sandbox' | 'cashfree' | 'razorpayx';
-  name: string;
-  livemode: boolean;
-  callback_url: string;
-  serves_collections: boolean;
-  payout_routes: Array<{ bank_connection_id: string; name: string; active: boolean }>;
-  created_at: string;
-}
+type ProviderAccount = Answer<'consoleListProviderAccounts'>['accounts'][number];
 
 const COLLECTIONS = new Set(['sandbox', 'cashfree']);
 /** What each provider's config file holds (contract §8); the page shows it as a starting point, never a stored value. */

@@ -8,17 +8,9 @@ import { Loadable, useResource } from '../data.js';
 import { useCan } from '../permissions.js';
 import { byId, type Column, RowsTable } from './columns.js';
 import { dash, TableScroll } from './money/links.js';
+import type { RowOf } from '../wire.js';
 
-export interface Anomaly {
-  id: string;
-  provider_account_id: string;
-  provider: string;
-  kind: string;
-  operation: string | null;
-  resource: { type: string; ref: string } | null;
-  excerpt: string;
-  created_at: string;
-}
+export type Anomaly = RowOf<'consoleListProviderAnomalies'>;
 
 const COLUMNS: Column<Anomaly>[] = [
   { title: 'When', cell: (a) => <Time iso={a.created_at} /> },

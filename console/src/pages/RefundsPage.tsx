@@ -12,23 +12,12 @@ import { DecisionForm, DecisionOutcome, useDecision } from './DecisionForm.js';
 import type { Column } from './columns.js';
 import { DetailPanel } from './DetailPanel.js';
 import { QueueTable } from './QueueTable.js';
+import type { RowOf } from '../wire.js';
+import { REFUND_STATUSES } from '../generated/server.js';
 
-interface Refund {
-  id: string;
-  refund_id: string;
-  order_id: string;
-  amount_paise: number;
-  reason: string | null;
-  status: 'PENDING_REVIEW' | 'PROCESSING' | 'COMPLETED' | 'REJECTED' | 'FAILED';
-  provider_reference: string | null;
-  created_at: string;
-  completed_at: string | null;
-  reviewed_by: string | null;
-  review_note: string | null;
-  failure_reason: string | null;
-}
+type Refund = RowOf<'consoleListRefunds'>;
 
-const STATUSES: Refund['status'][] = ['PENDING_REVIEW', 'PROCESSING', 'COMPLETED', 'REJECTED', 'FAILED'];
+const STATUSES = REFUND_STATUSES;
 
 const COLUMNS: Column<Refund>[] = [
   { title: 'Requested', cell: (r) => <Time iso={r.created_at} /> },

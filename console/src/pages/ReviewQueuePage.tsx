@@ -12,20 +12,9 @@ import { DecisionForm, DecisionOutcome, useDecision } from './DecisionForm.js';
 import type { Column } from './columns.js';
 import { DetailPanel } from './DetailPanel.js';
 import { QueueTable } from './QueueTable.js';
+import type { RowOf } from '../wire.js';
 
-interface ReviewItem {
-  id: string;
-  kind: 'late_confirmation' | 'confirmation_mismatch' | 'unconfirmed_payer_reference';
-  status: 'open' | 'confirmed' | 'rejected';
-  order: { id: string; order_id: string; status: string; amount_paise: number; provider_reference: string | null } | null;
-  order_status_at_open: string;
-  provider_reported: { utr?: unknown; amount_paise?: unknown; provider_reference?: unknown; paid_at?: unknown; source?: unknown } | null;
-  payer_claimed_utr: string | null;
-  acted_by: string | null;
-  note: string | null;
-  acted_at: string | null;
-  created_at: string;
-}
+type ReviewItem = RowOf<'consoleListReviewItems'>;
 
 const KINDS: Record<ReviewItem['kind'], string> = {
   late_confirmation: 'Paid after the order closed',

@@ -2,8 +2,8 @@
  * The scopes of an API client as checkboxes ("Scopes"), as the new-client form and the edit form
  * both ask for them; `chosen` is kept in the order they were ticked, as the API receives it.
  */
-// The service's list (src/domain/scopes.ts); settlements:read is organization-wide (contract §9).
-const SCOPES = ['collections:write', 'collections:read', 'payouts:write', 'payouts:read', 'settlements:read'];
+import { SCOPES } from '../generated/server.js';
+// The service's list (generated from src/domain/scopes.ts); settlements:read is organization-wide (contract §9).
 
 export function ScopesFieldset({ chosen, onChange }: { chosen: string[]; onChange: (scopes: string[]) => void }) {
   return (

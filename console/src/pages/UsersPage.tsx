@@ -6,20 +6,14 @@ import { Loadable } from '../data.js';
 import { type Column, RowsTable } from './columns.js';
 import { DangerButton } from './DangerButton.js';
 import { useListActions } from './useListActions.js';
+import type { Answer, RowOf } from '../wire.js';
+import { ROLES } from '../generated/server.js';
 
-interface User {
-  user_id: string;
-  email: string;
-  role: Role;
-  status: 'invited' | 'active' | 'disabled';
-  totp_enabled: boolean;
-  created_at: string;
-}
+type User = RowOf<'consoleListUsers'>;
 
 /** An invitation's or new link's answer: the link (no SMTP), or where it was mailed. */
-type LinkAnswer = { user: User; setup_url: string } | { user: User; mailed_to: string };
+type LinkAnswer = Answer<'consoleCreateUser'>;
 
-const ROLES: Role[] = ['admin', 'developer', 'maker', 'checker', 'reviewer', 'viewer'];
 
 
 export function UsersPage({ canManage, self }: { canManage: boolean; self: string }) {

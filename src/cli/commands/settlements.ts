@@ -5,6 +5,7 @@
 import { optionalString, requireString } from '../args.js';
 import type { CliCommand } from '../command.js';
 import { UsageError } from '../errors.js';
+import type { SettlementView } from '../../services/settlements/merchant-settlements.js';
 
 const ORG_FLAG = { type: 'string', required: true, value: 'ORG', help: "the organization's id" } as const;
 
@@ -31,21 +32,8 @@ export const settlementsSync: CliCommand = {
   },
 };
 
-interface SettlementRow {
-  settlement_id: string;
-  provider_account_id: string | null;
-  provider_settlement_id: string;
-  utr: string | null;
-  gross_paise: number;
-  fees_paise: number;
-  tax_paise: number;
-  refunds_paise: number;
-  adjustments_paise: number;
-  net_paise: number;
-  settled_at: string;
-  lines: number;
-  breaks: number;
-}
+/** What GET /admin/settlements answers: the settlement as the merchant API shows it (one view, merchant-settlements.ts). */
+type SettlementRow = SettlementView;
 
 export const settlementsList: CliCommand = {
   name: 'settlements list',

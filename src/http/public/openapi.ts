@@ -244,3 +244,20 @@ export function merchantDocument(doc: Record<string, unknown>): Record<string, u
   for (const name of Object.keys(CONSOLE_SECURITY_SCHEMES)) delete schemes[name];
   return copy;
 }
+
+/**
+ * The console part of the document: only the console's operations (tag `console`), with every
+ * component (their answers refer to some of the merchant API's, such as PaymentOrder). What the
+ * console app's types are made from (scripts/console-types.ts).
+ */
+export function consoleDocument(doc: Record<string, unknown>): Record<string, unknown> {
+  const copy = JSON.parse(JSON.stringify(doc)) as Json;
+  for (const [path, item] of Object.entries(copy.paths as Record<string, Json>)) {
+    for (const [method, op] of Object.entries(item)) {
+      if (typeof op === 'object' && op !== null && 'responses' in op && !((op as Json).tags as string[] | undefined)?.includes(CONSOLE_TAG)) delete item[method];
+    }
+    if (!Object.values(item).some((op) => typeof op === 'object' && op !== null && 'responses' in op)) delete (copy.paths as Json)[path];
+  }
+  delete copy.webhooks;
+  return copy;
+}

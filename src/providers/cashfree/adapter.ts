@@ -26,9 +26,11 @@ import {
   type RefundStatus,
   type RefundSubmitResult,
 } from '../provider.js';
+import { decoded } from '../decode.js';
 import type { ProviderFactoryDeps } from '../factory-deps.js';
 import { cashfreeAmountToPaise, jsonWithAmounts } from './amount.js';
 import { type CashfreeAnswer, CashfreeClient, cashfreeErrorText, CashfreeRateLimited } from './client.js';
+import { OrderAnswer, OrderPayAnswer, PaymentAttempt, PaymentAttempts, RefundAnswer, WebhookBody, WebhookData } from './schemas.js';
 import { verifyCashfreeSignature } from './signature.js';
 import { paymentMeaning, refundMeaning } from './statuses.js';
 import { fetchCashfreeSettlements } from './settlements.js';
@@ -51,15 +53,6 @@ export function istTimestamp(d: Date): string {
   return `${new Date(d.getTime() + 330 * 60_000).toISOString().slice(0, 19)}+05:30`;
 }
 
-interface Attempt {
-  cf_payment_id?: unknown;
-  payment_status?: unknown;
-  payment_amount?: unknown;
-  bank_reference?: unknown;
-  payment_completion_time?: unknown;
-  payment_time?: unknown;
-  payment_message?: unknown;
-}
 
 export function createCashfreeProvider(cfg: CashfreeConfig, deps: ProviderFactoryDeps): Provider {
   const badAnswers = deps.metrics.counter('tijori_provider_bad_answers_total', 'Provider answers and callbacks that did not fit (unknown status, missing UTR, bad amount): never applied', ['provider', 'what']);
@@ -90,10 +83,10 @@ export function createCashfreeProvider(cfg: CashfreeConfig, deps: ProviderFactor
   const path = (...segments: string[]) => segments.map((s) => `/${encodeURIComponent(s)}`).join('');
 
   /** An attempt's meaning as a CollectionStatus, checking what a success must carry. */
-  function fromAttempt(reference: string, a: Attempt, operation: string): CollectionStatus {
+  function fromAttempt(reference: string, a: PaymentAttempt, operation: string): CollectionStatus {
     const meaning = paymentMeaning(a.payment_status);
     if (meaning === null) throw bad('unknown_payment_status', { operation, reference, payment_status: a.payment_status });
-    const status = a.payment_status as string;
+    const status = String(a.payment_status);
     if (meaning === 'open') return { status: 'PENDING', providerStatus: status };
     if (meaning === 'failed') return { status: 'FAILED', providerStatus: status, reason: typeof a.payment_message === 'string' && a.payment_message ? a.payment_message.slice(0, 200) : status };
     const amountPaise = cashfreeAmountToPaise(a.payment_amount);
@@ -131,7 +124,7 @@ export function createCashfreeProvider(cfg: CashfreeConfig, deps: ProviderFactor
     if (a.status === 409) a = await client.call('GET', path('orders', req.reference));
     if (a.status >= 500) throw new ProviderError(`cashfree create order: ${cashfreeErrorText(a)}`, true);
     if (a.status !== 200) throw new ProviderError(`cashfree create order: ${cashfreeErrorText(a)}`, false);
-    const o = a.json as { payment_session_id?: unknown; order_status?: unknown; order_amount?: unknown } | undefined;
+    const o = decoded(OrderAnswer, a.json);
     if (!o || typeof o.payment_session_id !== 'string' || !o.payment_session_id) throw bad('order_without_session', { operation: 'create', reference: req.reference });
     if (cashfreeAmountToPaise(o.order_amount) !== req.amountPaise) throw bad('order_amount_differs', { operation: 'create', reference: req.reference, order_amount: o.order_amount });
     if (o.order_status !== 'ACTIVE') throw new ProviderError(`cashfree order ${req.reference} is ${String(o.order_status)}`, false);
@@ -149,22 +142,23 @@ export function createCashfreeProvider(cfg: CashfreeConfig, deps: ProviderFactor
     });
     if (a.status >= 500) throw new ProviderError(`cashfree order pay: ${cashfreeErrorText(a)}`, true);
     if (a.status !== 200) throw new ProviderError(`cashfree order pay: ${cashfreeErrorText(a)}`, false);
-    const p = a.json as { cf_payment_id?: unknown; payment_amount?: unknown; data?: { payload?: { default?: unknown } } } | undefined;
+    const p = decoded(OrderPayAnswer, a.json);
     const intent = p?.data?.payload?.default;
     // Cashfree's own sandbox answers https:// simulator links instead of upi:// (design note §1.3): accepted off production only.
     const okIntent = typeof intent === 'string' && (intent.startsWith('upi://pay?') || (!deps.livemode && intent.startsWith('https://')));
     if (!okIntent) throw bad('intent_not_upi', { operation: 'create', reference: req.reference });
     if (typeof p?.cf_payment_id !== 'number' && typeof p?.cf_payment_id !== 'string') throw bad('missing_payment_id', { operation: 'create', reference: req.reference });
     if (p.payment_amount !== undefined && cashfreeAmountToPaise(p.payment_amount) !== req.amountPaise) throw bad('payment_amount_differs', { operation: 'create', reference: req.reference, payment_amount: p.payment_amount });
-    return { providerReference: String(p.cf_payment_id), upiUri: intent as string };
+    return { providerReference: String(p.cf_payment_id), upiUri: intent };
   }
 
   async function collectionStatus(reference: string, opts?: { timeoutMs?: number }): Promise<CollectionStatus> {
     const a = await client.call('GET', `${path('orders', reference)}/payments`, opts?.timeoutMs ? { timeoutMs: opts.timeoutMs } : {});
     if (a.status === 404) return { status: 'NOT_FOUND' };
     if (a.status !== 200) throw new ProviderError(`cashfree payments of ${reference}: ${cashfreeErrorText(a)}`, a.status >= 500);
-    if (!Array.isArray(a.json)) throw bad('payments_not_a_list', { operation: 'status', reference, http_status: a.status });
-    const statuses = (a.json as Attempt[]).map((att) => fromAttempt(reference, att, 'status'));
+    const attempts = decoded(PaymentAttempts, a.json);
+    if (!attempts) throw bad('payments_not_a_list', { operation: 'status', reference, http_status: a.status });
+    const statuses = attempts.map((att) => fromAttempt(reference, att, 'status'));
     const paid = statuses.filter((s) => s.status === 'SUCCESS');
     if (paid.length > 1) log.error({ reference, attempts: paid.length }, 'several successful attempts on one order: the first is applied, the others are real money to review');
     if (paid[0]) return paid[0];
@@ -177,7 +171,7 @@ export function createCashfreeProvider(cfg: CashfreeConfig, deps: ProviderFactor
 
   /** `orderReference`: the order the refund belongs to (the anomaly's resource). */
   function refundAnswer(a: CashfreeAnswer, reference: string, orderReference: string): RefundStatus | 'pending' {
-    const r = a.json as { refund_status?: unknown; cf_refund_id?: unknown; refund_id?: unknown; processed_at?: unknown; status_description?: unknown } | undefined;
+    const r = decoded(RefundAnswer, a.json);
     if (!r || r.refund_id !== reference) throw bad('refund_not_ours', { operation: 'refund', reference: orderReference, refund_id: reference });
     const meaning = refundMeaning(r.refund_status);
     if (meaning === null) throw bad('unknown_refund_status', { operation: 'refund', reference: orderReference, refund_id: reference, refund_status: r.refund_status });
@@ -228,14 +222,15 @@ export function createCashfreeProvider(cfg: CashfreeConfig, deps: ProviderFactor
       throw validationError([{ field: 'body', issue: 'a signed webhook that is not JSON' }]);
     }
     if (hasDuplicateKeys(rawBody, body)) throw new AppError('INVALID_JSON', 'The callback body names a key twice in one object.');
-    const b = body as { type?: unknown; data?: { order?: { order_id?: unknown }; payment?: Attempt; refund?: { refund_id?: unknown; refund_status?: unknown } } };
+    const b = decoded(WebhookBody, body);
+    const data = decoded(WebhookData, b?.data);
     const type = typeof b?.type === 'string' ? b.type : '';
-    const reference = b?.data?.order?.order_id;
+    const reference = data?.order?.order_id;
     switch (type) {
       case 'PAYMENT_SUCCESS_WEBHOOK':
       case 'PAYMENT_FAILED_WEBHOOK':
       case 'PAYMENT_USER_DROPPED_WEBHOOK': {
-        const payment = b.data?.payment;
+        const payment = decoded(PaymentAttempt, data?.payment);
         if (typeof reference !== 'string' || !payment) {
           bad('webhook_without_payment', { operation: 'webhook', reference, type });
           throw validationError([{ field: 'data', issue: 'a payment webhook without data.order.order_id and data.payment' }]);

@@ -6,7 +6,9 @@
  */
 import { request } from 'undici';
 import type { CashfreeConfig } from '../accounts/config.js';
+import { decoded } from '../decode.js';
 import { ProviderError } from '../provider.js';
+import { CashfreeError } from './schemas.js';
 
 export interface CashfreeAnswer {
   status: number;
@@ -84,7 +86,7 @@ export class CashfreeClient {
 
 /** Cashfree's error shape `{message, code, type}`, as one line for logs and reasons. */
 export function cashfreeErrorText(a: CashfreeAnswer): string {
-  const e = a.json as { message?: unknown; code?: unknown; type?: unknown } | undefined;
-  if (e && typeof e === 'object') return `HTTP ${a.status} ${String(e.type ?? '')}/${String(e.code ?? '')}: ${String(e.message ?? '')}`.slice(0, 300);
+  const e = decoded(CashfreeError, a.json);
+  if (e) return `HTTP ${a.status} ${String(e.type ?? '')}/${String(e.code ?? '')}: ${String(e.message ?? '')}`.slice(0, 300);
   return `HTTP ${a.status}: ${a.text.slice(0, 200)}`;
 }

@@ -29,7 +29,7 @@ export class RazorpayXConfigError extends Error {
   }
 }
 
-const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : null);
+const filled = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : null);
 
 function isLoopbackHost(hostname: string): boolean {
   const h = hostname.replace(/^\[|\]$/g, '');
@@ -46,9 +46,9 @@ function isLoopbackHost(hostname: string): boolean {
 export function parseRazorpayXConfig(raw: unknown, opts: { production?: boolean } = {}): RazorpayXConfig {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new RazorpayXConfigError('the razorpayx config must be a JSON object');
   const o = raw as Record<string, unknown>;
-  const missing = ['key_id', 'key_secret', 'account_number', 'webhook_secret'].filter((k) => !str(o[k]));
+  const missing = ['key_id', 'key_secret', 'account_number', 'webhook_secret'].filter((k) => !filled(o[k]));
   if (missing.length) throw new RazorpayXConfigError(`the razorpayx config needs ${missing.join(', ')}`);
-  const baseUrl = str(o.base_url) ?? RAZORPAYX_PRODUCTION_URL;
+  const baseUrl = filled(o.base_url) ?? RAZORPAYX_PRODUCTION_URL;
   let url: URL;
   try {
     url = new URL(baseUrl);
@@ -63,8 +63,8 @@ export function parseRazorpayXConfig(raw: unknown, opts: { production?: boolean 
   } else if (url.protocol !== 'https:') {
     throw new RazorpayXConfigError('base_url must be https://');
   }
-  const prev = str(o.previous_webhook_secret);
-  const untilText = str(o.previous_webhook_secret_until);
+  const prev = filled(o.previous_webhook_secret);
+  const untilText = filled(o.previous_webhook_secret_until);
   let previousWebhookSecret: RazorpayXConfig['previousWebhookSecret'];
   if (prev || untilText) {
     const until = untilText ? new Date(untilText) : null;
@@ -75,10 +75,10 @@ export function parseRazorpayXConfig(raw: unknown, opts: { production?: boolean 
   }
   return {
     baseUrl: url.origin,
-    keyId: str(o.key_id)!,
-    keySecret: str(o.key_secret)!,
-    accountNumber: str(o.account_number)!,
-    webhookSecret: str(o.webhook_secret)!,
+    keyId: filled(o.key_id)!,
+    keySecret: filled(o.key_secret)!,
+    accountNumber: filled(o.account_number)!,
+    webhookSecret: filled(o.webhook_secret)!,
     previousWebhookSecret,
   };
 }

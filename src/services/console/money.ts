@@ -59,7 +59,11 @@ export const keysetCursorOf = (r: { id: string; key_ts: string }): string => enc
 
 const EXPORT_PAGE = 1000;
 
-const iso = (d: Date | string | null): string | null => (d === null ? null : new Date(d).toISOString());
+function iso(d: Date | string): string;
+function iso(d: Date | string | null): string | null;
+function iso(d: Date | string | null): string | null {
+  return d === null ? null : new Date(d).toISOString();
+}
 
 export class ConsoleMoney {
   constructor(private readonly deps: { db: Db; vault: Vault; publicBaseUrl: () => string }) {}

@@ -5,6 +5,7 @@
  * the organization.
  */
 import type { Queryable } from '../db.js';
+import type { SettlementListRow } from './settlements-repo.js';
 
 export interface AccountName {
   id: string;
@@ -61,25 +62,13 @@ export interface FinanceKey {
   id: string;
 }
 
-export interface SettlementRow {
-  id: string;
-  provider_account_id: string | null;
+/** The settlements list row (settlements-repo.ts) with what the console adds: provider, names, currency, import time, open breaks. */
+export interface SettlementRow extends SettlementListRow {
   provider: string;
   /** The provider account's name; the built-in sandbox (no account row) is named so. */
   provider_account_name: string;
-  provider_settlement_id: string;
-  utr: string | null;
   currency: string;
-  gross_paise: number;
-  fees_paise: number;
-  tax_paise: number;
-  refunds_paise: number;
-  adjustments_paise: number;
-  net_paise: number;
-  settled_at: Date;
   imported_at: Date;
-  lines: number;
-  breaks: number;
   open_breaks: number;
   key_ts: string;
 }

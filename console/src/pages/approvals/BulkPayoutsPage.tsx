@@ -16,21 +16,9 @@ import { Pager, useCursorPages } from '../CursorPages.js';
 import { TableScroll } from '../money/links.js';
 import { DetailPanel } from '../DetailPanel.js';
 import { QueueTable } from '../QueueTable.js';
+import type { RowOf } from '../../wire.js';
 
-interface BulkFile {
-  id: string;
-  file_name: string;
-  status: 'PENDING_APPROVAL' | 'APPROVED' | 'REJECTED' | 'COMPLETED';
-  row_count: number;
-  total_paise: number;
-  totals_by_mode: Record<string, { count: number; total_paise: number }>;
-  uploaded_by: string;
-  uploader: string | null;
-  decider: string | null;
-  decision_note: string | null;
-  created_at: string;
-  progress: { created: number; not_created: number; succeeded: number; failed: number };
-}
+type BulkFile = RowOf<'consoleListBulkPayouts'>;
 
 const HEADER = 'name,account_number,ifsc,mobile,amount_paise,mode,remarks,client_reference';
 
@@ -64,19 +52,7 @@ function Preview({ f }: { f: BulkFile }) {
   );
 }
 
-interface FileRow {
-  line: number;
-  name: string;
-  account_number_last4: string;
-  ifsc: string;
-  bank_name: string;
-  amount_paise: number;
-  mode: string;
-  remarks: string | null;
-  transaction_id: string | null;
-  status: string | null;
-  error: string | null;
-}
+type FileRow = RowOf<'consoleBulkPayoutRows'>;
 
 const ROW_COLUMNS: Column<FileRow>[] = [
   { title: 'Line', cell: (r) => r.line, numeric: true },

@@ -9,24 +9,14 @@ import { ErrorLine, Notice } from '../../components.js';
 import { useInvalidate, useResource } from '../../data.js';
 import { formatPaise } from '../../format.js';
 import { PayoutBalance } from './PayoutBalance.js';
+import type { Answer, RowOf } from '../../wire.js';
+import { PAYOUT_MODES, TEXT_LIMITS } from '../../generated/server.js';
 
-interface SavedBeneficiary {
-  id: string;
-  name: string;
-  account_number_last4: string;
-  ifsc: string;
-  bank_name: string;
-}
+type SavedBeneficiary = RowOf<'consoleListPayoutBeneficiaries'>;
 
-interface Created {
-  id: string;
-  transaction_id: string;
-  amount_paise: number;
-  status: string;
-  beneficiary: { name: string; bank_name: string; account_number_last4: string };
-}
+type Created = Answer<'consoleCreatePayout'>;
 
-const MODES = ['IMPS', 'NEFT', 'RTGS'] as const;
+const MODES = PAYOUT_MODES;
 
 /** "1,234.50" → 123450 paise; null when it is not an amount with at most two decimals. */
 export function rupeesToPaise(text: string): number | null {
@@ -139,7 +129,7 @@ export function NewPayoutPage({ canMake }: { canMake: boolean }) {
           <fieldset>
             <legend>New beneficiary</legend>
             <label htmlFor="payout-name">Beneficiary name</label>
-            <input id="payout-name" required maxLength={160} value={name} onChange={(e) => setName(e.target.value)} />
+            <input id="payout-name" required maxLength={TEXT_LIMITS.beneficiaryName} value={name} onChange={(e) => setName(e.target.value)} />
             <label htmlFor="payout-account">Account number</label>
             <input id="payout-account" required inputMode="numeric" pattern="[0-9]{8,20}" value={account} onChange={(e) => setAccount(e.target.value)} />
             <label htmlFor="payout-ifsc">IFSC</label>
@@ -161,7 +151,7 @@ export function NewPayoutPage({ canMake }: { canMake: boolean }) {
           ))}
         </select>
         <label htmlFor="payout-remarks">Remarks (optional)</label>
-        <input id="payout-remarks" maxLength={255} value={remarks} onChange={(e) => setRemarks(e.target.value)} />
+        <input id="payout-remarks" maxLength={TEXT_LIMITS.remarks} value={remarks} onChange={(e) => setRemarks(e.target.value)} />
         <button type="submit" disabled={busy}>
           Create payout
         </button>

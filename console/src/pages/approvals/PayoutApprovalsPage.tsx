@@ -12,18 +12,9 @@ import { formatPaise } from '../../format.js';
 import type { Column } from '../columns.js';
 import { DetailPanel } from '../DetailPanel.js';
 import { QueueTable } from '../QueueTable.js';
+import type { RowOf } from '../../wire.js';
 
-interface Pending {
-  id: string;
-  transaction_id: string;
-  amount_paise: number;
-  mode: string;
-  remarks: string | null;
-  beneficiary: { name: string; bank_name: string; ifsc: string; account_number_last4: string };
-  maker: string | null;
-  maker_user_id: string;
-  created_at: string;
-}
+type Pending = RowOf<'consoleListPayoutApprovals'>;
 
 const COLUMNS: Column<Pending>[] = [
   { title: 'Made', cell: (r) => <Time iso={r.created_at} /> },

@@ -5,10 +5,9 @@
  */
 import { useResource } from '../../data.js';
 import { formatPaise, localTime } from '../../format.js';
+import type { Answer } from '../../wire.js';
 
-type Balance =
-  | { published: false; provider: string | null; reason: string }
-  | { published: true; provider: string; balance_paise: number; available_paise: number; refreshed_at: string | null };
+type Balance = Answer<'consolePayoutBalance'>;
 
 export function PayoutBalance({ amountPaise }: { amountPaise: number | null }) {
   const read = useResource<Balance>('/payout-balance');

@@ -13,32 +13,13 @@ import { useTimeZone, zoneName } from '../../timezone.js';
 import { AppLink, TableScroll } from '../money/links.js';
 import type { LedgerDay } from './LedgerChart.js';
 import { providerWords } from './words.js';
+import type { Answer } from '../../wire.js';
 
 const LedgerChart = lazy(() => import('./LedgerChart.js'));
 
-export interface Figures {
-  collected_paise: number;
-  refunded_paise: number;
-  fees_paise: number;
-  taxes_paise: number;
-  adjustments_paise: number;
-  settled_paise: number;
-  unsettled_paise: number;
-}
-interface Account extends Figures {
-  provider_account_id: string;
-  name: string;
-  provider: string;
-  /** This account's collected against settled, per day. */
-  daily: LedgerDay[];
-}
-export interface Balances {
-  time_zone: string;
-  today: string;
-  accounts: Account[];
-  totals: Figures;
-  daily: LedgerDay[];
-}
+export type Balances = Answer<'consoleLedgerBalances'>;
+export type Figures = Balances['totals'];
+type Account = Balances['accounts'][number];
 
 const ROWS: Array<[keyof Figures, string]> = [
   ['collected_paise', 'Collected'],

@@ -6,12 +6,9 @@
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import { formatPaise } from '../../format.js';
+import type { Answer } from '../../wire.js';
 
-export interface LedgerDay {
-  date: string;
-  collected_paise: number;
-  settled_paise: number;
-}
+export type LedgerDay = Answer<'consoleLedgerBalances'>['daily'][number];
 
 export const COLLECTED_COLOR = '#0b5cad';
 export const SETTLED_COLOR = '#1a7f37';

@@ -13,24 +13,9 @@ import { type Column, RowsTable } from '../columns.js';
 import { AppLink, TableScroll } from '../money/links.js';
 import { Loadable, useInvalidate, useResource } from '../../data.js';
 import { BREAK_KINDS, matchWords, shortId } from './words.js';
+import type { RowOf } from '../../wire.js';
 
-interface Break {
-  break_id: string;
-  kind: string;
-  settlement_id: string | null;
-  order_id: string | null;
-  refund_id: string | null;
-  expected_paise: number | null;
-  reported_paise: number | null;
-  detected_at: string;
-  status: 'open' | 'resolved';
-  resolved_by: string | null;
-  resolution_note: string | null;
-  resolved_at: string | null;
-  /** Payout statement breaks: the payout (its id) and the provider's payout id. */
-  payout_id: string | null;
-  provider_ref: string | null;
-}
+type Break = RowOf<'consoleListReconBreaks'>;
 
 const amount = (p: number | null) => (p === null ? '—' : formatPaise(p));
 

@@ -11,19 +11,9 @@ import { AppLink, dash, TableScroll } from '../money/links.js';
 import { Loadable, useResource } from '../../data.js';
 import type { Settlement } from './SettlementsPage.js';
 import { matchWords, providerWords } from './words.js';
+import type { RowOf } from '../../wire.js';
 
-interface Line {
-  line_id: string;
-  type: string;
-  order_id: string | null;
-  refund_id: string | null;
-  provider_payment_id: string | null;
-  amount_paise: number;
-  fee_paise: number;
-  tax_paise: number;
-  net_paise: number;
-  match: string;
-}
+type Line = RowOf<'consoleListSettlementLines'>;
 
 const orderLink = (orderId: string | null, text: string) => (orderId ? <AppLink to={`/payment-orders/${encodeURIComponent(orderId)}`}><code>{text}</code></AppLink> : <code>{text}</code>);
 

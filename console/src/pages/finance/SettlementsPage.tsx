@@ -11,26 +11,9 @@ import { type Column, RowsTable } from '../columns.js';
 import { Pager, useCursorPages } from '../CursorPages.js';
 import { AppLink, dash, TableScroll } from '../money/links.js';
 import { providerWords } from './words.js';
+import type { RowOf } from '../../wire.js';
 
-export interface Settlement {
-  settlement_id: string;
-  provider_account_id: string;
-  provider: string;
-  provider_account_name: string;
-  provider_settlement_id: string;
-  utr: string | null;
-  gross_paise: number;
-  fees_paise: number;
-  tax_paise: number;
-  refunds_paise: number;
-  adjustments_paise: number;
-  net_paise: number;
-  settled_at: string;
-  imported_at: string;
-  lines: number;
-  breaks: number;
-  open_breaks: number;
-}
+export type Settlement = RowOf<'consoleListSettlements'>;
 
 const money = (k: keyof Settlement, title: string): Column<Settlement> => ({ title, numeric: true, cell: (s) => formatPaise(s[k] as number) });
 

@@ -1,4 +1,5 @@
 /** What the finance pages say for the ledger's and reconciliation's names. */
+import { BREAK_KINDS } from '../../generated/server.js';
 
 /** A line's match or a break's kind, in words a finance person reads. */
 export const MATCH_WORDS: Record<string, string> = {
@@ -19,10 +20,7 @@ export const MATCH_WORDS: Record<string, string> = {
 
 export const matchWords = (m: string): string => MATCH_WORDS[m] ?? m;
 
-export const BREAK_KINDS = [
-  'AMOUNT_MISMATCH', 'UNKNOWN_ORDER', 'NOT_PAID_IN_TIJORI', 'DUPLICATE', 'UNSETTLED',
-  'PAYOUT_NOT_DEBITED', 'DEBIT_WITHOUT_PAYOUT', 'DEBIT_AMOUNT_MISMATCH', 'FAILED_BUT_DEBITED', 'REVERSED_NOT_CREDITED',
-] as const;
+export { BREAK_KINDS };
 
 export const providerWords = (p: string): string => (p === 'cashfree' ? 'Cashfree' : p === 'razorpayx' ? 'RazorpayX' : p === 'sandbox' ? 'Sandbox' : p);
 

@@ -3,15 +3,9 @@ import { Time } from '../../components.js';
 import { type Column, RowsTable } from '../columns.js';
 import { ReplayButton } from '../ReplayButton.js';
 import { dash, TableScroll } from './links.js';
+import type { Answer } from '../../wire.js';
 
-export interface Delivery {
-  delivery_id: string;
-  event_id: string;
-  event: string;
-  target: string;
-  status: string;
-  attempts: Array<{ attempt_no: number; status_code: number | null; latency_ms: number; error: string | null; response_snippet: string | null; attempted_at: string }>;
-}
+export type Delivery = Answer<'consoleGetPaymentOrder'>['callbacks'][number];
 
 const ATTEMPT_COLUMNS: Column<Delivery['attempts'][number]>[] = [
   { title: 'Attempt', cell: (a) => a.attempt_no },

@@ -1,47 +1,19 @@
 /** One payment order: its facts, every state move with time and cause, its provider checks, its refunds, its callbacks. */
 import { Status, Time } from '../../components.js';
 import { formatPaise } from '../../format.js';
-import { type Delivery, Callbacks } from './Callbacks.js';
+import { Callbacks } from './Callbacks.js';
 import { AppLink, dash } from './links.js';
-import { type OrderRefund, OrderRefunds } from './OrderRefunds.js';
+import { OrderRefunds } from './OrderRefunds.js';
 import { OrderProviderChecks } from './ProviderChecks.js';
 import { TableSection } from './TableSection.js';
 import { Loadable, useResource } from '../../data.js';
 import type { Column } from '../columns.js';
 import { ProviderAnomalies } from '../ProviderAnomalies.js';
+import type { Answer } from '../../wire.js';
 
-interface OrderDetail {
-  order: {
-    id: string;
-    order_id: string;
-    merchant_order_reference: string | null;
-    amount_paise: number;
-    status: string;
-    provider_status: string;
-    response_mode: string;
-    utr?: string;
-    confirmed_at?: string;
-    purpose: string;
-    expires_at: string | null;
-    livemode: boolean;
-    created_at: string;
-    /** Contract §9: the settlement that paid the order out to the bank, null until one did. */
-    settlement: { settlement_id: string; utr: string | null; settled_at: string } | null;
-  };
-  /** Masked (a***@example.in, ••••••5678) unless the role acts on payments (admin, reviewer). */
-  payer?: { name: string | null; email: string | null; phone: string | null; masked: boolean };
-  history: StateMove[];
-  callbacks: Delivery[];
-  refunds: OrderRefund[];
-}
+type OrderDetail = Answer<'consoleGetPaymentOrder'>;
 
-interface StateMove {
-  from_status: string | null;
-  to_status: string;
-  cause: string;
-  detail: unknown;
-  at: string;
-}
+type StateMove = OrderDetail['history'][number];
 
 const MOVE_COLUMNS: Column<StateMove>[] = [
   { title: 'When', cell: (h) => <Time iso={h.at} /> },

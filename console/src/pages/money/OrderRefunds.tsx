@@ -11,19 +11,10 @@ import { useCan } from '../../permissions.js';
 import { rupeesToPaise } from '../approvals/NewPayoutPage.js';
 import { byId, type Column, RowsTable } from '../columns.js';
 import { AppLink, dash, TableScroll } from './links.js';
+import type { Answer } from '../../wire.js';
+import { TEXT_LIMITS } from '../../generated/server.js';
 
-export interface OrderRefund {
-  id: string;
-  refund_id: string;
-  amount_paise: number;
-  reason: string | null;
-  status: string;
-  provider_reference: string | null;
-  created_at: string;
-  completed_at: string | null;
-  reviewed_by: string | null;
-  failure_reason: string | null;
-}
+export type OrderRefund = Answer<'consoleGetPaymentOrder'>['refunds'][number];
 
 /** What is left to refund: the order's amount less its refunds that still count (contract §6: not REJECTED or FAILED). */
 export function leftToRefund(amountPaise: number, refunds: OrderRefund[]): number {
@@ -92,7 +83,7 @@ function StartRefund({ order, left, onStarted }: { order: { id: string }; left: 
       <label htmlFor="refund-amount">Refund amount (₹)</label>
       <input id="refund-amount" required inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} />
       <label htmlFor="refund-reason">Reason (optional)</label>
-      <input id="refund-reason" maxLength={255} value={reason} onChange={(e) => setReason(e.target.value)} />
+      <input id="refund-reason" maxLength={TEXT_LIMITS.refundReason} value={reason} onChange={(e) => setReason(e.target.value)} />
       <button type="submit" disabled={busy}>
         Start refund
       </button>

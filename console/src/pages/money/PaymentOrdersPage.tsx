@@ -4,21 +4,12 @@ import { formatPaise } from '../../format.js';
 import { AppLink, dash } from './links.js';
 import type { Column } from '../columns.js';
 import { MoneyList } from './MoneyList.js';
+import type { RowOf } from '../../wire.js';
+import { PAYMENT_ORDER_STATUSES } from '../../generated/server.js';
 
-export const ORDER_STATUSES = [
-  'AWAITING_CUSTOMER', 'PENDING_PAYMENT', 'AWAITING_CONFIRMATION', 'PAID', 'MANUALLY_CONFIRMED', 'FAILED', 'EXPIRED', 'CANCELLED', 'REFUNDED',
-] as const;
+export const ORDER_STATUSES = PAYMENT_ORDER_STATUSES;
 
-interface OrderRow {
-  id: string;
-  order_id: string;
-  merchant_order_reference: string | null;
-  amount_paise: number;
-  status: string;
-  response_mode: string;
-  utr: string | null;
-  created_at: string;
-}
+type OrderRow = RowOf<'consoleListPaymentOrders'>;
 
 const columns: Column<OrderRow>[] = [
   { title: 'Created', cell: (o) => <Time iso={o.created_at} /> },

@@ -1,53 +1,20 @@
 /** One payout: its facts, each attempt (bank reference, UTR, inquiries), each inquiry, its state moves and callbacks. */
 import { Status, Time } from '../../components.js';
 import { formatPaise } from '../../format.js';
-import { type Delivery, Callbacks } from './Callbacks.js';
+import { Callbacks } from './Callbacks.js';
 import { AppLink, dash } from './links.js';
 import { PayoutInquiries } from './ProviderChecks.js';
 import { TableSection } from './TableSection.js';
 import { Loadable, useResource } from '../../data.js';
 import type { Column } from '../columns.js';
 import { ProviderAnomalies } from '../ProviderAnomalies.js';
+import type { Answer } from '../../wire.js';
 
-interface PayoutDetail {
-  payout: {
-    id: string;
-    transaction_id: string;
-    client_reference: string | null;
-    amount_paise: number;
-    mode: string;
-    status: string;
-    beneficiary: { name: string; account_number_last4: string; ifsc: string; bank_name: string };
-    bank_reference: string | null;
-    utr: string | null;
-    processed_at: string | null;
-    failure_reason: string | null;
-    livemode: boolean;
-    created_at: string;
-  };
-  attempts: Attempt[];
-  history: StateMove[];
-  callbacks: Delivery[];
-}
+type PayoutDetail = Answer<'consoleGetPayout'>;
 
-interface Attempt {
-  attempt_no: number;
-  status: string;
-  bank_reference: string | null;
-  utr: string | null;
-  failure_reason: string | null;
-  inquiries: number;
-  submitted_at: string | null;
-}
+type Attempt = PayoutDetail['attempts'][number];
 
-interface StateMove {
-  entity: string;
-  from_status: string | null;
-  to_status: string;
-  cause: string;
-  detail: string | null;
-  at: string;
-}
+type StateMove = PayoutDetail['history'][number];
 
 const ATTEMPT_COLUMNS: Column<Attempt>[] = [
   { title: 'Attempt', cell: (a) => a.attempt_no },

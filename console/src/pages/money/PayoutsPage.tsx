@@ -4,22 +4,13 @@ import { formatPaise } from '../../format.js';
 import { AppLink, dash } from './links.js';
 import type { Column } from '../columns.js';
 import { MoneyList } from './MoneyList.js';
+import type { RowOf } from '../../wire.js';
+import { PAYOUT_STATUSES } from '../../generated/server.js';
 
-/** The domain's payout states (src/domain/payout.ts PAYOUT_STATUSES; the console API checks the filter against it). */
-export const PAYOUT_STATUSES = ['PENDING_APPROVAL', 'PROCESSING', 'SUCCESS', 'FAILED', 'REJECTED', 'REVERSED'] as const;
+/** The domain's payout states (generated from src/domain/payout.ts; the console API checks the filter against it). */
+export { PAYOUT_STATUSES };
 
-interface PayoutRow {
-  id: string;
-  transaction_id: string;
-  client_reference: string | null;
-  amount_paise: number;
-  mode: string;
-  status: string;
-  beneficiary_name: string;
-  account_number_last4: string;
-  utr: string | null;
-  created_at: string;
-}
+type PayoutRow = RowOf<'consoleListPayouts'>;
 
 const columns: Column<PayoutRow>[] = [
   { title: 'Created', cell: (p) => <Time iso={p.created_at} /> },

@@ -8,27 +8,12 @@ import { formatPaise } from '../../format.js';
 import { type Column, RowsTable } from '../columns.js';
 import { dash, TableScroll } from './links.js';
 import { Loadable, useResource } from '../../data.js';
+import type { Answer } from '../../wire.js';
 
-interface Check {
-  checked_at: string;
-  reason: string;
-  provider: string;
-  asked: string;
-  answer: string;
-  outcome: string;
-  duration_ms: number;
-  error: string | null;
-  failure_reason: string | null;
-  utr: string | null;
-  // orders
-  provider_status?: string | null;
-  amount_paise?: number | null;
-  provider_reference?: string | null;
-  // payouts
-  attempt_no?: number | null;
-  mapped_status?: string | null;
-  bank_reference?: string | null;
-}
+type OrderCheck = Answer<'consoleListOrderProviderChecks'>['checks'][number];
+type Inquiry = Answer<'consoleListPayoutInquiries'>['checks'][number];
+/** An order's check or a payout's inquiry: the fields of the other kind are absent. */
+type Check = (OrderCheck | Inquiry) & Partial<OrderCheck & Inquiry>;
 
 const REASONS: Record<string, string> = { live_check: 'live check', expiry_check: 'final check before expiry', inquiry: 'status inquiry' };
 

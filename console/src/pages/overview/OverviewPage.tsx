@@ -10,32 +10,13 @@ import { formatPaise } from '../../format.js';
 import { type Column, RowsTable } from '../columns.js';
 import { AppLink, TableScroll } from '../money/links.js';
 import { useTimeZone, zoneName } from '../../timezone.js';
+import type { Answer } from '../../wire.js';
 
 const DailyChart = lazy(() => import('./DailyChart.js'));
 
-interface Totals {
-  count: number;
-  succeeded: number;
-  failed: number;
-  amount_paise: number;
-  success_rate: number | null;
-  failed_amount_paise: number;
-  pending_amount_paise: number;
-  refunded_paise?: number;
-  net_paise?: number;
-}
-interface Flow {
-  today: Totals;
-  month: Totals;
-  daily: Array<{ date: string; count: number; succeeded: number; failed: number; amount_paise: number; failed_amount_paise: number; pending_amount_paise: number }>;
-}
-interface Overview {
-  time_zone: string;
-  today: string;
-  month: string;
-  collections: Flow;
-  payouts: Flow;
-}
+type Totals = Flow['today'];
+type Flow = Overview['collections'];
+type Overview = Answer<'consoleOverview'>;
 
 const rate = (r: number | null): string => (r === null ? '—' : `${(r * 100).toLocaleString('en-IN', { maximumFractionDigits: 1 })}%`);
 

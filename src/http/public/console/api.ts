@@ -32,6 +32,9 @@ function userAgent(request: FastifyRequest): string | null {
 export async function registerConsoleApi(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   api.decorateRequest('consoleSession', null);
+  // The answers' schemas describe and type the answers (schemas/common.ts ConsoleOk); the answers
+  // are written as they are, as before the schemas (tests check them against the document).
+  api.setSerializerCompiler(() => (data) => JSON.stringify(data));
   // Before validation: a caller without a session (or CSRF token, or permission) is refused as
   // such whatever its body, so a 422 never tells an outsider what a route expects.
   api.addHook('preValidation', consoleGuard(ctx));

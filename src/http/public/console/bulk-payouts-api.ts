@@ -13,6 +13,7 @@ import { consoleCsvOperation, consoleOperation as op } from './schemas/common.js
 import { csvStream, rupeesOf } from './csv.js';
 import { personOf } from './payout-approvals-api.js';
 import { sessionOf } from './session.js';
+import * as A from './schemas/answers.js';
 
 /** 10,000 rows of at most ~600 bytes each, with room to spare. */
 export const BULK_BODY_LIMIT_BYTES = 8 * 1024 * 1024;
@@ -25,12 +26,12 @@ const RejectBody = Type.Object({ note: Type.String({ minLength: 1, maxLength: DE
 
 /** The OpenAPI entries of these routes (tag console). */
 export const BULK_OPS = {
-  upload: op({ operationId: 'consoleUploadBulkPayouts', summary: 'Upload a bulk payout file (CSV body)', access: 'change', status: 201, description: '`data`: the preview (count, total, totals per mode); 422 with each bad row by line; 409 DUPLICATE_FILE.' }),
-  list: op({ operationId: 'consoleListBulkPayouts', summary: 'Bulk payout files', access: 'read', description: '`data`: the files with their state.' }),
-  get: op({ operationId: 'consoleGetBulkPayouts', summary: 'A bulk payout file with its progress', access: 'read', description: '`data`: the file, its rows and progress.' }),
-  approve: op({ operationId: 'consoleApproveBulkPayouts', summary: 'Approve a whole file (a checker who is not its uploader)', access: 'change', description: '`data`: the file, being submitted row by row.' }),
-  reject: op({ operationId: 'consoleRejectBulkPayouts', summary: 'Reject a whole file', access: 'change', description: '`data`: the file, rejected; nothing is paid.' }),
-  rows: op({ operationId: 'consoleBulkPayoutRows', summary: "A page of a file's rows", access: 'read', description: '`data`: rows in line order (name, account last 4, IFSC, bank, amount, mode, payout status); `cursor`: the `next_cursor` of the page before; `limit` 1–100 (default 25).' }),
+  upload: op({ data: A.BulkFile, operationId: 'consoleUploadBulkPayouts', summary: 'Upload a bulk payout file (CSV body)', access: 'change', status: 201, description: '`data`: the preview (count, total, totals per mode); 422 with each bad row by line; 409 DUPLICATE_FILE.' }),
+  list: op({ data: A.List(A.BulkFile), operationId: 'consoleListBulkPayouts', summary: 'Bulk payout files', access: 'read', description: '`data`: the files with their state.' }),
+  get: op({ data: A.BulkFile, operationId: 'consoleGetBulkPayouts', summary: 'A bulk payout file with its progress', access: 'read', description: '`data`: the file, its rows and progress.' }),
+  approve: op({ data: A.BulkFile, operationId: 'consoleApproveBulkPayouts', summary: 'Approve a whole file (a checker who is not its uploader)', access: 'change', description: '`data`: the file, being submitted row by row.' }),
+  reject: op({ data: A.BulkFile, operationId: 'consoleRejectBulkPayouts', summary: 'Reject a whole file', access: 'change', description: '`data`: the file, rejected; nothing is paid.' }),
+  rows: op({ data: A.List(A.BulkRow), operationId: 'consoleBulkPayoutRows', summary: "A page of a file's rows", access: 'read', description: '`data`: rows in line order (name, account last 4, IFSC, bank, amount, mode, payout status); `cursor`: the `next_cursor` of the page before; `limit` 1–100 (default 25).' }),
   results: consoleCsvOperation({ operationId: 'consoleBulkPayoutResults', summary: "Each row's result as CSV", description: 'CSV: one line per row with its payout and status (formula cells neutralised).' }),
 };
 

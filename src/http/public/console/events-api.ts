@@ -12,6 +12,7 @@ import type { AppContext } from '../../../context.js';
 import { okEnvelope } from '../../plugins/envelope.js';
 import { consoleOperation as op } from './schemas/common.js';
 import { actorOf, sessionOf } from './session.js';
+import * as A from './schemas/answers.js';
 
 const ISO_TIME = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,6})?)?(Z|[+-]\\d{2}:\\d{2})$';
 const strict = { additionalProperties: false } as const;
@@ -35,15 +36,15 @@ const EventsBody = Type.Object({ events: Type.Array(Type.String({ maxLength: 64 
 
 /** The OpenAPI entries of these routes (tag console; docs/console.md "The console in the OpenAPI document"). */
 export const EVENTS_OPS = {
-  listEvents: op({ operationId: 'consoleListEvents', summary: "The organization's events, newest first", access: 'read', description: '`data`: events with their delivery state; filter by type, date and delivery state; keyset pages.' }),
-  getEvent: op({ operationId: 'consoleGetEvent', summary: 'One event with its body and deliveries', access: 'read', description: '`data`: the event, its body and each delivery with its attempts.' }),
-  replayEvent: op({ operationId: 'consoleReplayEvent', summary: 'Replay one event', access: 'change', description: '`data`: the new deliveries (same body bytes, new schedule).' }),
-  replayFailed: op({ operationId: 'consoleReplayFailedDeliveries', summary: 'Replay every failed delivery in a time range', access: 'change', description: '`data`: how many deliveries were replayed.' }),
-  deliveryLog: op({ operationId: 'consoleDestinationDeliveryLog', summary: "A destination's delivery log", access: 'read', description: '`data`: deliveries with each attempt (status code, answer excerpt, time, duration); keyset pages.' }),
-  sendTestEvent: op({ operationId: 'consoleSendTestEvent', summary: 'Send a signed test event to a destination', access: 'change', description: '`data`: the test event and its delivery.' }),
-  setEvents: op({ operationId: 'consoleSetDestinationEvents', summary: 'Choose the event types a destination receives', access: 'change', description: '`data`: `{kind, events}`.' }),
-  enableDestination: op({ operationId: 'consoleEnableDestination', summary: 'Re-enable a disabled destination', access: 'change', description: '`data`: the destination; its parked deliveries are sent again.' }),
-  notices: op({ operationId: 'consoleNotices', summary: 'Notices for signed-in pages', access: 'read', description: '`data`: notices, such as a disabled destination.' }),
+  listEvents: op({ data: A.List(A.EventRow), operationId: 'consoleListEvents', summary: "The organization's events, newest first", access: 'read', description: '`data`: events with their delivery state; filter by type, date and delivery state; keyset pages.' }),
+  getEvent: op({ data: A.EventDetail, operationId: 'consoleGetEvent', summary: 'One event with its body and deliveries', access: 'read', description: '`data`: the event, its body and each delivery with its attempts.' }),
+  replayEvent: op({ data: A.Replayed, operationId: 'consoleReplayEvent', summary: 'Replay one event', access: 'change', description: '`data`: the new deliveries (same body bytes, new schedule).' }),
+  replayFailed: op({ data: A.ReplayedFailed, operationId: 'consoleReplayFailedDeliveries', summary: 'Replay every failed delivery in a time range', access: 'change', description: '`data`: how many deliveries were replayed.' }),
+  deliveryLog: op({ data: A.List(A.LogRow), operationId: 'consoleDestinationDeliveryLog', summary: "A destination's delivery log", access: 'read', description: '`data`: deliveries with each attempt (status code, answer excerpt, time, duration); keyset pages.' }),
+  sendTestEvent: op({ data: A.TestEvent, operationId: 'consoleSendTestEvent', summary: 'Send a signed test event to a destination', access: 'change', description: '`data`: the test event and its delivery.' }),
+  setEvents: op({ data: A.DestinationEvents, operationId: 'consoleSetDestinationEvents', summary: 'Choose the event types a destination receives', access: 'change', description: '`data`: `{kind, events}`.' }),
+  enableDestination: op({ data: A.DestinationEnabled, operationId: 'consoleEnableDestination', summary: 'Re-enable a disabled destination', access: 'change', description: '`data`: the destination; its parked deliveries are sent again.' }),
+  notices: op({ data: A.Notices, operationId: 'consoleNotices', summary: 'Notices for signed-in pages', access: 'read', description: '`data`: notices, such as a disabled destination.' }),
 };
 
 function limitOf(limit: string | undefined, fallback: number): number {

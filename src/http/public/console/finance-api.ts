@@ -14,10 +14,11 @@ import { okEnvelope } from '../../plugins/envelope.js';
 import { csvStream, rupeesOf } from './csv.js';
 import { consoleCsvOperation, consoleOperation as op, LimitText, strict } from './schemas/common.js';
 import { sessionOf } from './session.js';
+import * as A from './schemas/answers.js';
 
 export const FINANCE_OPS = {
   balances: op({
-    operationId: 'consoleLedgerBalances',
+    data: A.Balances, operationId: 'consoleLedgerBalances',
     summary: "The ledger's balances per provider account, and collected against settled per day",
     access: 'read',
     description:
@@ -25,10 +26,10 @@ export const FINANCE_OPS = {
       'the journal\'s balances (`tijori ledger balances`); `unsettled_paise` is `collections_receivable`; `daily`: the last 30 days of `tz` (default Asia/Kolkata), ' +
       'each account\'s own (`accounts[].daily`) and all accounts\' together.',
   }),
-  listSettlements: op({ operationId: 'consoleListSettlements', summary: 'The settlements of the organization', access: 'read', description: '`data`: one page, newest settled first, with line and break counts; `next_cursor` for the next page.' }),
+  listSettlements: op({ data: A.List(A.ConsoleSettlement), operationId: 'consoleListSettlements', summary: 'The settlements of the organization', access: 'read', description: '`data`: one page, newest settled first, with line and break counts; `next_cursor` for the next page.' }),
   exportSettlements: consoleCsvOperation({ operationId: 'consoleExportSettlements', summary: 'Every settlement of the organization, as CSV', description: 'Newest settled first; amounts in rupees.' }),
-  getSettlement: op({ operationId: 'consoleGetSettlement', summary: 'One settlement', access: 'read', description: '`data`: the settlement with its totals, line and break counts.' }),
-  listLines: op({ operationId: 'consoleListSettlementLines', summary: "A settlement's lines", access: 'read', description: '`data`: one page of lines with their order or refund and match (`MATCHED`, a break kind or `ANOMALY`); `next_cursor` for the next page.' }),
+  getSettlement: op({ data: A.ConsoleSettlement, operationId: 'consoleGetSettlement', summary: 'One settlement', access: 'read', description: '`data`: the settlement with its totals, line and break counts.' }),
+  listLines: op({ data: A.List(A.ConsoleSettlementLine), operationId: 'consoleListSettlementLines', summary: "A settlement's lines", access: 'read', description: '`data`: one page of lines with their order or refund and match (`MATCHED`, a break kind or `ANOMALY`); `next_cursor` for the next page.' }),
   exportLines: consoleCsvOperation({ operationId: 'consoleExportSettlementLines', summary: "A settlement's lines, as CSV", description: 'Every line of the settlement; amounts in rupees.' }),
 };
 

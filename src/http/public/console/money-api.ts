@@ -4,10 +4,12 @@
  * the console API's plugin, so its session guard and envelope apply.
  */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Static } from '@sinclair/typebox';
+import type { Static, TSchema } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../context.js';
-import type { MoneyListQuery, Page } from '../../../services/console/money.js';
+import type { ConsoleMoney, MoneyListQuery, Page } from '../../../services/console/money.js';
+import type * as A from './schemas/answers.js';
+import type { consoleOperation } from './schemas/common.js';
 import { okEnvelope } from '../../plugins/envelope.js';
 import { csvStream, rupeesOf } from './csv.js';
 import { ListQuery, MONEY_OPS, RefParams } from './schemas/money.js';
@@ -27,6 +29,16 @@ function listQuery(orgId: string, q: Static<typeof ListQuery>): MoneyListQuery {
   };
 }
 
+type ConsoleOp = ReturnType<typeof consoleOperation<TSchema>>;
+/** A compile-time check that the services' views are what the answers' schemas say. */
+type Fits<V extends S, S> = [V, S];
+export type ViewsMatch = [
+  Fits<Awaited<ReturnType<ConsoleMoney["listOrders"]>>["rows"][number], Static<typeof A.OrderRow>>,
+  Fits<Awaited<ReturnType<ConsoleMoney['listPayouts']>>['rows'][number], Static<typeof A.PayoutRow>>,
+  Fits<Awaited<ReturnType<ConsoleMoney['order']>>, Static<typeof A.OrderDetail>>,
+  Fits<Awaited<ReturnType<ConsoleMoney['payout']>>, Static<typeof A.PayoutDetail>>,
+];
+
 type ExportQuery = Omit<MoneyListQuery, 'cursor' | 'limit'>;
 type CsvColumns<R> = Parameters<typeof csvStream<R>>[1];
 
@@ -37,7 +49,8 @@ type CsvColumns<R> = Parameters<typeof csvStream<R>>[1];
 interface MoneyKind<R, D> {
   /** The list's path; the export is at `${path}/export`, one resource at `${path}/:ref`. */
   path: string;
-  ops: { list: typeof MONEY_OPS.listOrders; export: typeof MONEY_OPS.exportOrders; get: typeof MONEY_OPS.getOrder };
+  /** The answers' schemas are checked against the services' views below (ViewsMatch), not here: R and D are generic. */
+  ops: { list: ConsoleOp; export: typeof MONEY_OPS.exportOrders; get: ConsoleOp };
   list: (q: MoneyListQuery) => Promise<Page<R>>;
   export: (q: ExportQuery) => AsyncGenerator<R>;
   detail: (orgId: string, ref: string, role: ConsoleRole) => Promise<D>;

@@ -11,13 +11,14 @@ import type { AppContext } from '../../../context.js';
 import { okEnvelope } from '../../plugins/envelope.js';
 import { consoleOperation as op } from './schemas/common.js';
 import { actorOf, sessionOf } from './session.js';
+import * as A from './schemas/answers.js';
 
 /** The OpenAPI entries of these routes (tag console). */
 export const PAGES_OPS = {
-  overview: op({ operationId: 'consoleOverview', summary: "Today's and this month's collections and payouts", access: 'read', description: '`data`: count, amount and success rate for today and this month, and a daily series, in the viewer\'s zone.' }),
-  beneficiaries: op({ operationId: 'consoleListBeneficiaries', summary: "The organization's beneficiaries (masked)", access: 'read', description: '`data`: beneficiaries with the last 4 digits of the account only; keyset pages.' }),
-  bankConnections: op({ operationId: 'consoleListPayoutRoutes', summary: 'The payout routes (bank connections)', access: 'read', description: '`data`: the routes with modes, provider and status.' }),
-  updateClient: op({ operationId: 'consoleUpdateApiClient', summary: "Change an API client's name, scopes, IP allow list or rate limit", access: 'change', description: '`data`: the client after the change; a change that adds payouts:write answers `{approval_required: true, request}` instead (a second admin approves it).' }),
+  overview: op({ data: A.Overview, operationId: 'consoleOverview', summary: "Today's and this month's collections and payouts", access: 'read', description: '`data`: count, amount and success rate for today and this month, and a daily series, in the viewer\'s zone.' }),
+  beneficiaries: op({ data: A.List(A.BeneficiaryView), operationId: 'consoleListBeneficiaries', summary: "The organization's beneficiaries (masked)", access: 'read', description: '`data`: beneficiaries with the last 4 digits of the account only; keyset pages.' }),
+  bankConnections: op({ data: A.List(A.BankConnection), operationId: 'consoleListPayoutRoutes', summary: 'The payout routes (bank connections)', access: 'read', description: '`data`: the routes with modes, provider and status.' }),
+  updateClient: op({ data: A.UpdatedClient, operationId: 'consoleUpdateApiClient', summary: "Change an API client's name, scopes, IP allow list or rate limit", access: 'change', description: '`data`: the client after the change; a change that adds payouts:write answers `{approval_required: true, request}` instead (a second admin approves it).' }),
 };
 const OverviewQuery = Type.Object(
   {

@@ -18,6 +18,7 @@ import { idempotencyKeyOf, sendCreateResponse } from '../../plugins/idempotency.
 import { IdempotencyKeyHeaders } from '../schemas/common.js';
 import { consoleOperation as op } from './schemas/common.js';
 import { actorOf, sessionOf } from './session.js';
+import * as A from './schemas/answers.js';
 
 const strict = { additionalProperties: false } as const;
 const IfscParams = Type.Object({ code: Type.String({ minLength: 1, maxLength: 11 }) });
@@ -48,10 +49,10 @@ export function personOf(request: FastifyRequest): ConsolePerson {
 
 /** The OpenAPI entries of these routes (tag console). */
 export const APPROVALS_OPS = {
-  ifsc: op({ operationId: 'consoleLookUpIfsc', summary: 'The bank of an IFSC', access: 'read', description: '`data`: `{ifsc, bank_name}`; 404 for an unknown IFSC.' }),
-  beneficiaries: op({ operationId: 'consoleListPayoutBeneficiaries', summary: 'Saved beneficiaries for the payout form', access: 'read', description: '`data`: the console\'s saved beneficiaries (masked).' }),
+  ifsc: op({ data: A.Ifsc, operationId: 'consoleLookUpIfsc', summary: 'The bank of an IFSC', access: 'read', description: '`data`: `{ifsc, bank_name}`; 404 for an unknown IFSC.' }),
+  beneficiaries: op({ data: A.List(A.SavedBeneficiary), operationId: 'consoleListPayoutBeneficiaries', summary: 'Saved beneficiaries for the payout form', access: 'read', description: '`data`: the console\'s saved beneficiaries (masked).' }),
   createPayout: op({
-    operationId: 'consoleCreatePayout',
+    data: A.ConsolePayout, operationId: 'consoleCreatePayout',
     summary: "A maker's payout (waits for a checker)",
     access: 'change',
     status: 201,
@@ -60,16 +61,16 @@ export const APPROVALS_OPS = {
       'payout (`Idempotent-Replayed: true`); the same key with another body is 422 IDEMPOTENCY_KEY_REUSED; 400 without the header.',
   }),
   balance: op({
-    operationId: 'consolePayoutBalance',
+    data: A.PayoutBalance, operationId: 'consolePayoutBalance',
     summary: "The balance of the default payout route's account",
     access: 'read',
     description:
       '`data`: `{published: true, provider, balance_paise, available_paise, refreshed_at}` where the provider publishes the balance (RazorpayX), ' +
       'else `{published: false, provider, reason}` (the sandbox bank publishes none; a look-up that failed says why).',
   }),
-  pending: op({ operationId: 'consoleListPayoutApprovals', summary: 'Console payouts waiting for approval', access: 'read', description: '`data`: pending payouts, oldest first, with the maker.' }),
-  approve: op({ operationId: 'consoleApprovePayout', summary: 'Approve a payout (a checker who is not its maker)', access: 'change', description: '`data`: the payout, PROCESSING; 403 SELF_APPROVAL_DENIED for its maker, 409 once decided.' }),
-  reject: op({ operationId: 'consoleRejectPayout', summary: 'Reject a payout (no money moves)', access: 'change', description: '`data`: the payout, REJECTED.' }),
+  pending: op({ data: A.List(A.PendingPayout), operationId: 'consoleListPayoutApprovals', summary: 'Console payouts waiting for approval', access: 'read', description: '`data`: pending payouts, oldest first, with the maker.' }),
+  approve: op({ data: A.ConsolePayout, operationId: 'consoleApprovePayout', summary: 'Approve a payout (a checker who is not its maker)', access: 'change', description: '`data`: the payout, PROCESSING; 403 SELF_APPROVAL_DENIED for its maker, 409 once decided.' }),
+  reject: op({ data: A.ConsolePayout, operationId: 'consoleRejectPayout', summary: 'Reject a payout (no money moves)', access: 'change', description: '`data`: the payout, REJECTED.' }),
 };
 
 export async function registerPayoutApprovalsApi(app: FastifyInstance, ctx: AppContext): Promise<void> {

@@ -13,11 +13,12 @@ import { recordAudit } from '../../../services/console/audit.js';
 import { okEnvelope } from '../../plugins/envelope.js';
 import { consoleOperation, strict } from './schemas/common.js';
 import { actorOf, sessionOf } from './session.js';
+import * as A from './schemas/answers.js';
 
 const RECON_OPS = {
-  listBreaks: consoleOperation({ operationId: 'consoleListReconBreaks', summary: 'Reconciliation breaks of the organization', access: 'read', description: '`data`: the breaks (at most 500), newest first, filtered by `status` and `kind`; resolved ones stay listed with their note.' }),
+  listBreaks: consoleOperation({ data: A.List(A.ReconBreak), operationId: 'consoleListReconBreaks', summary: 'Reconciliation breaks of the organization', access: 'read', description: '`data`: the breaks (at most 500), newest first, filtered by `status` and `kind`; resolved ones stay listed with their note.' }),
   resolveBreak: consoleOperation({
-    operationId: 'consoleResolveReconBreak',
+    data: A.ReconBreak, operationId: 'consoleResolveReconBreak',
     summary: 'Resolve a reconciliation break with a note',
     access: 'change',
     description: 'Permission `reviews.decide` (reviewer, admin). A note is required; a break is resolved once (409 INVALID_STATE after). Audited. `data`: the break.',

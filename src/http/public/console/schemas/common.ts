@@ -6,7 +6,7 @@
  * own `servers`); the merchant SDK leaves it out (scripts/sdk-types.ts).
  */
 import { type TSchema, Type } from '@sinclair/typebox';
-import { refTo } from '../../schemas/common.js';
+import { Nullable, refTo } from '../../schemas/common.js';
 import { ErrorEnvelope } from '../../schemas/errors.js';
 
 export const ISO_TIME = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,6})?)?(Z|[+-]\\d{2}:\\d{2})$';
@@ -44,19 +44,24 @@ const SECURITY: Record<ConsoleAccess, Record<string, string[]>[]> = {
 };
 
 /**
- * The success envelope of the console API. `data` is left open on purpose: the console's answers
- * are the services' views, shaped for the app, and a schema here would also be their serialiser
- * (dropping or coercing fields). The operation's description says what `data` holds.
+ * The success envelope of the console API around one operation's `data` schema. The schema is the
+ * route's answer type (the type provider checks the handler against it), the OpenAPI document's
+ * answer and, through scripts/console-types.ts, the console app's types. It is not the serialiser:
+ * the console API answers with JSON.stringify (api.ts), so a field the schema forgot is never
+ * silently dropped; the tests check every console answer against the document
+ * (test/support/console.ts).
  */
-export const ConsoleOk = Type.Object(
-  {
+export function ConsoleOk<T extends TSchema>(data: T) {
+  return Type.Object({
     success: Type.Literal(true),
-    data: Type.Unknown({ description: 'the answer; see the operation\'s description' }),
-    next_cursor: Type.Optional(Type.Unsafe<string | null>({ type: ['string', 'null'], description: 'lists with keyset pages: the cursor of the next page, null on the last' })),
+    data,
+    next_cursor: Type.Optional(Nullable(Type.String({ description: 'lists with keyset pages: the cursor of the next page, null on the last' }))),
     request_id: Type.String(),
-  },
-  { additionalProperties: true },
-);
+  });
+}
+
+/** A value kept as the JSON it was stored as (an audit entry's before/after, a provider's words). */
+export const AnyJson = (description: string) => Type.Unsafe<unknown>({ description });
 
 const ERRORS = {
   '4xx': { ...refTo(ErrorEnvelope), description: 'Not signed in (401), no permission or no CSRF token (403), not found (404), a rule broken (422, `error.details`), too many attempts (429)...' },
@@ -76,12 +81,17 @@ interface ConsoleOperation<S extends 200 | 201> {
   status?: S;
 }
 
+interface ConsoleAnswer<S extends 200 | 201, D extends TSchema> extends ConsoleOperation<S> {
+  /** The schema of `data`. */
+  data: D;
+}
+
 /**
  * The documentation part of a console route's schema; the route adds its params/querystring/body.
  * The success status is a type parameter so that the type provider knows the handler's answer.
  */
-export function consoleOperation<S extends 200 | 201 = 200>(op: ConsoleOperation<S>) {
-  const ok = { ...ConsoleOk, description: op.summary };
+export function consoleOperation<D extends TSchema, S extends 200 | 201 = 200>(op: ConsoleAnswer<S, D>) {
+  const ok = { ...ConsoleOk(op.data), description: op.summary };
   const success = { [op.status ?? 200]: ok } as Record<S, typeof ok>;
   return {
     tags: ['console'],

@@ -1,6 +1,7 @@
 /** Request schemas and OpenAPI entries of the organization settings page and the provider checks lists (../organization-api.ts). */
 import { Type } from '@sinclair/typebox';
 import { consoleOperation as op, strict } from './common.js';
+import * as A from './answers.js';
 
 export const OrgSettingsBody = Type.Object(
   {
@@ -14,19 +15,19 @@ export const CheckRefParams = Type.Object({ ref: Type.String({ minLength: 1, max
 /** The OpenAPI part of each route's schema (tag `console`). */
 export const ORGANIZATION_OPS = {
   getSettings: op({
-    operationId: 'consoleGetOrganization',
+    data: A.OrgSettings, operationId: 'consoleGetOrganization',
     summary: "The organization's settings",
     access: 'read',
     description: '`data`: `{id, name, refund_review, created_at}`. Every role may read them.',
   }),
   updateSettings: op({
-    operationId: 'consoleUpdateOrganization',
+    data: A.OrgSettings, operationId: 'consoleUpdateOrganization',
     summary: "Change the organization's name or refund review",
     access: 'change',
     description: 'Admins only (org.manage). Audited as `organization.updated` in the same transaction. `data`: the settings after the change.',
   }),
   orderChecks: op({
-    operationId: 'consoleListOrderProviderChecks',
+    data: A.OrderChecks, operationId: 'consoleListOrderProviderChecks',
     summary: "A payment order's status checks with its provider",
     access: 'read',
     description:
@@ -34,7 +35,7 @@ export const ORGANIZATION_OPS = {
       '`answer` (NOT_FOUND, PENDING, SUCCESS, FAILED, NO_ANSWER), `provider_status`, `utr`, `amount_paise`, `provider_reference`, `failure_reason`, `error`, `outcome` (what the service did), `duration_ms`.',
   }),
   payoutInquiries: op({
-    operationId: 'consoleListPayoutInquiries',
+    data: A.PayoutInquiries, operationId: 'consoleListPayoutInquiries',
     summary: "A payout's status inquiries, attempt by attempt",
     access: 'read',
     description:

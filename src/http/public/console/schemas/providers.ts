@@ -1,6 +1,7 @@
 /** Request schemas of the console's "Provider accounts" page and the provider anomaly lists (../providers-api.ts). */
 import { Type } from '@sinclair/typebox';
 import { consoleOperation as op, LimitText, strict } from './common.js';
+import * as A from './answers.js';
 
 export const AddProviderAccountBody = Type.Object(
   {
@@ -26,7 +27,7 @@ export const AnomalyQuery = Type.Object(
 /** The OpenAPI part of each route's schema (tag `console`); permissions in docs/console.md. */
 export const PROVIDER_OPS = {
   listAccounts: op({
-    operationId: 'consoleListProviderAccounts',
+    data: A.ProviderAccounts, operationId: 'consoleListProviderAccounts',
     summary: "The organization's provider accounts (admins)",
     access: 'read',
     description:
@@ -34,20 +35,20 @@ export const PROVIDER_OPS = {
       '`serves_collections`, the `payout_routes` using it and `created_at`. Never a credential.',
   }),
   addAccount: op({
-    operationId: 'consoleAddProviderAccount',
+    data: A.AddedProviderAccount, operationId: 'consoleAddProviderAccount',
     summary: 'Add a provider account (admins; as `tijori provider add`)',
     access: 'change',
     status: 201,
     description: '`data`: `{provider_account_id, provider, name, livemode, callback_url}`. The config is validated as the CLI does; never shown again.',
   }),
   useForCollections: op({
-    operationId: 'consoleUseProviderAccountForCollections',
+    data: A.ProviderAccount, operationId: 'consoleUseProviderAccountForCollections',
     summary: "Choose the account of the organization's new payment orders (admins; as `tijori collections use`)",
     access: 'change',
     description: '`data`: the chosen account.',
   }),
   listAnomalies: op({
-    operationId: 'consoleListProviderAnomalies',
+    data: A.List(A.Anomaly), operationId: 'consoleListProviderAnomalies',
     summary: 'What providers sent that could not be used (admins and developers)',
     access: 'read',
     description:

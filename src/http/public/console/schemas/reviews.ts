@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { REFUND_STATUSES } from '../../../../domain/refund.js';
 import { REVIEW_NOTE_MAX, REVIEW_STATUSES } from '../../../../domain/review.js';
 import { consoleOperation as op, LimitText, strict } from './common.js';
+import * as A from './answers.js';
 
 export const ReviewListQuery = Type.Object({ status: Type.Optional(Type.Union(REVIEW_STATUSES.map((s) => Type.Literal(s)))), limit: Type.Optional(LimitText) }, strict);
 export const RefundListQuery = Type.Object({ status: Type.Optional(Type.Union(REFUND_STATUSES.map((s) => Type.Literal(s)))), limit: Type.Optional(LimitText) }, strict);
@@ -21,19 +22,20 @@ export const StartRefundBody = Type.Object(
 const DECIDE = 'Permission `reviews.decide` (reviewer, admin); the decision and its audit entry commit together.';
 /** The OpenAPI part of each route's schema (tag `console`). */
 export const REVIEW_OPS = {
-  listItems: op({ operationId: 'consoleListReviewItems', summary: 'The operations review queue, open items first', access: 'read', description: '`data`: the review items.' }),
-  getItem: op({ operationId: 'consoleGetReviewItem', summary: 'One review item', access: 'read', description: '`data`: the review item.' }),
-  confirm: op({ operationId: 'consoleConfirmReviewItem', summary: 'Confirm a review item (the order becomes MANUALLY_CONFIRMED)', access: 'change', description: `${DECIDE} \`data\`: the item.` }),
-  reject: op({ operationId: 'consoleRejectReviewItem', summary: 'Reject a review item (the order is unchanged)', access: 'change', description: `${DECIDE} \`data\`: the item.` }),
-  listRefunds: op({ operationId: 'consoleListRefunds', summary: 'The refunds of the organization', access: 'read', description: '`data`: the refunds, newest first.' }),
-  approveRefund: op({ operationId: 'consoleApproveRefund', summary: 'Approve a refund awaiting review', access: 'change', description: `${DECIDE} \`data\`: the refund. 403 SELF_APPROVAL_DENIED for whoever started it in the console, or holds (by credentials) a secret of the API client that asked for it.` }),
+  listItems: op({ data: A.List(A.ReviewItem), operationId: 'consoleListReviewItems', summary: 'The operations review queue, open items first', access: 'read', description: '`data`: the review items.' }),
+  getItem: op({ data: A.ReviewItem, operationId: 'consoleGetReviewItem', summary: 'One review item', access: 'read', description: '`data`: the review item.' }),
+  confirm: op({ data: A.ReviewItem, operationId: 'consoleConfirmReviewItem', summary: 'Confirm a review item (the order becomes MANUALLY_CONFIRMED)', access: 'change', description: `${DECIDE} \`data\`: the item.` }),
+  reject: op({ data: A.ReviewItem, operationId: 'consoleRejectReviewItem', summary: 'Reject a review item (the order is unchanged)', access: 'change', description: `${DECIDE} \`data\`: the item.` }),
+  listRefunds: op({ data: A.List(A.ConsoleRefundRow), operationId: 'consoleListRefunds', summary: 'The refunds of the organization', access: 'read', description: '`data`: the refunds, newest first.' }),
+  approveRefund: op({ data: A.ConsoleRefund, operationId: 'consoleApproveRefund', summary: 'Approve a refund awaiting review', access: 'change', description: `${DECIDE} \`data\`: the refund. 403 SELF_APPROVAL_DENIED for whoever started it in the console, or holds (by credentials) a secret of the API client that asked for it.` }),
   startRefund: op({
-    operationId: 'consoleStartRefund',
+    data: A.ConsoleRefund, operationId: 'consoleStartRefund',
+    status: 201,
     summary: 'Start a refund of a PAID or MANUALLY_CONFIRMED payment order',
     access: 'change',
     description:
       'Permission `refunds.request` (maker, admin). Idempotent by the `Idempotency-Key` header (one per form). The refund waits in PENDING_REVIEW for a reviewer unless the organization skips review (contract §6). ' +
       '409 INVALID_STATE unless the order is PAID or MANUALLY_CONFIRMED; 422 REFUND_EXCEEDS_AMOUNT past what is left. `data`: the refund.',
   }),
-  rejectRefund: op({ operationId: 'consoleRejectRefund', summary: 'Reject a refund awaiting review', access: 'change', description: `${DECIDE} \`data\`: the refund.` }),
+  rejectRefund: op({ data: A.ConsoleRefund, operationId: 'consoleRejectRefund', summary: 'Reject a refund awaiting review', access: 'change', description: `${DECIDE} \`data\`: the refund.` }),
 };
