@@ -7,7 +7,7 @@ import { AppError } from '../../domain/errors.js';
 import { initialOrderStatus } from '../../domain/payment-order.js';
 import { type CollectionIssued, type Provider, ProviderError } from '../../providers/provider.js';
 import type { Vault } from '../../security/vault.js';
-import type { NewPaymentOrder } from '../../store/repos/payment-orders-repo.js';
+import type { NewPaymentOrder } from '../../store/repos/payment-order-creates-repo.js';
 import type { ClientsService } from '../shared/clients.js';
 import type { Principal } from '../shared/principal.js';
 import type { CreatePaymentOrderInput } from './payment-order-input.js';

@@ -16,6 +16,7 @@ import type { ClientsService } from '../shared/clients.js';
 import type { Principal } from '../shared/principal.js';
 import type { CreateResponse, IdempotencyScope, IdempotencyService } from '../shared/idempotency.js';
 import * as reads from '../../store/repos/payment-order-reads-repo.js';
+import * as creates from '../../store/repos/payment-order-creates-repo.js';
 import * as repo from '../../store/repos/payment-orders-repo.js';
 import type { PaymentOrderRow, PaymentOrderViewRow } from '../../store/repos/payment-orders-repo.js';
 import type { Db, Queryable } from '../../store/db.js';
@@ -105,12 +106,12 @@ export class PaymentOrdersService {
       const order = { ...newOrderRow(this.ctx.vault, resourceId, req.principal, input, issued, chosen), created_at: createdAt };
       const key = keyFor({
         status: 201,
-        body: { success: true, data: this.view(repo.rowAsInserted(order, createdAt)), request_id: req.requestId },
+        body: { success: true, data: this.view(creates.rowAsInserted(order, createdAt)), request_id: req.requestId },
         resourceType: 'payment_order',
         resourceId,
       });
       // Order, history and the completed key in one statement, shared with concurrent creates.
-      return { key, written: await repo.insertCreate(this.ctx.db, { order, key }), made: order };
+      return { key, written: await creates.insertCreate(this.ctx.db, { order, key }), made: order };
     });
     return response;
   }
