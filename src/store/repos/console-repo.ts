@@ -182,3 +182,9 @@ export async function peekSetupToken(q: Queryable, tokenHash: Buffer): Promise<s
   );
   return r.rows[0]?.user_id ?? null;
 }
+
+/** Records the TOTP step of an accepted code; false when it is not later than the last one accepted (a code is good once). */
+export async function acceptTotpStep(q: Queryable, userId: string, step: number): Promise<boolean> {
+  const r = await q.query('UPDATE console_users SET totp_last_step = $2 WHERE id = $1 AND (totp_last_step IS NULL OR totp_last_step < $2)', [userId, step]);
+  return (r.rowCount ?? 0) === 1;
+}
