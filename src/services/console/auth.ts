@@ -4,6 +4,7 @@
  * server-side sessions with idle and absolute time-outs, sign out and sign out everywhere, and
  * enrolment of the second factor.
  */
+import type { Clock } from '../../clock.js';
 import { createHash, randomBytes } from 'node:crypto';
 import * as OTPAuth from 'otpauth';
 import { AppError, validationError } from '../../domain/errors.js';
@@ -69,7 +70,7 @@ function lockedError(lockedUntil: Date | null): AppError {
 }
 
 export class ConsoleAuthService {
-  constructor(private readonly deps: { db: Db; vault: Vault; rateLimiter: RateLimiter; settings: SessionSettings }) {}
+  constructor(private readonly deps: { db: Db; vault: Vault; rateLimiter: RateLimiter; clock: Clock; settings: SessionSettings }) {}
 
   get settings(): SessionSettings {
     return this.deps.settings;
@@ -149,11 +150,7 @@ export class ConsoleAuthService {
       const step = this.acceptTotp(user, this.deps.vault.decrypt(user.totp_secret_enc, totpContext(user.id)), code);
       if (step !== null) {
         // A code is good once: only a step later than the last accepted one counts.
-        const r = await this.deps.db.query(
-          'UPDATE console_users SET totp_last_step = $2 WHERE id = $1 AND (totp_last_step IS NULL OR totp_last_step < $2)',
-          [user.id, step],
-        );
-        ok = (r.rowCount ?? 0) === 1;
+        ok = await repo.acceptTotpStep(this.deps.db, user.id, step);
       }
     } else if (code.length >= 8 && code.length <= 40) {
       ok = await sessionsRepo.useRecoveryCode(this.deps.db, user.id, recoveryHash(user.id, code));
@@ -185,10 +182,10 @@ export class ConsoleAuthService {
         id_hash: tokenHash(token),
         user_id: user.id,
         csrf_token: csrfToken,
-        expires_at: new Date(Date.now() + this.deps.settings.absoluteSeconds * 1000),
+        expires_at: new Date(this.deps.clock.now() + this.deps.settings.absoluteSeconds * 1000),
         ip,
         user_agent: userAgent?.slice(0, 300) ?? null,
-      });
+      }, this.deps.clock.sqlNow());
       await recordAudit(q, { userId: user.id, label: user.email, ip }, { orgId: user.org_id, action: 'session.signed_in', targetType: 'user', targetId: user.id });
     });
     return { token, csrfToken, user };
@@ -201,7 +198,7 @@ export class ConsoleAuthService {
   async resolve(token: string, opts: { poll?: boolean } = {}): Promise<CurrentSession | null> {
     if (token.length === 0 || token.length > 100) return null;
     const hash = tokenHash(token);
-    const s = await sessionsRepo.touchSession(this.deps.db, hash, this.deps.settings.idleSeconds, { extend: opts.poll !== true });
+    const s = await sessionsRepo.touchSession(this.deps.db, hash, this.deps.settings.idleSeconds, { extend: opts.poll !== true, at: this.deps.clock.sqlNow() });
     if (!s) return null;
     const user = await repo.findUser(this.deps.db, s.user_id);
     if (!user || user.status !== 'active') return null;

@@ -2,6 +2,7 @@
  * The live provider check of an open order that a retrieval (API GET, checkout page) makes: at most
  * one per order per LIVE_CHECK_INTERVAL_MS across all instances, its answer applied and logged.
  */
+import type { Clock } from '../../clock.js';
 import { isOpen } from '../../domain/payment-order.js';
 import type { Logger } from '../../observability/logger.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
@@ -9,8 +10,7 @@ import type { Db } from '../../store/db.js';
 import * as reads from '../../store/repos/payment-order-reads-repo.js';
 import * as repo from '../../store/repos/payment-orders-repo.js';
 import type { PaymentOrderRow, PaymentOrderViewRow } from '../../store/repos/payment-orders-repo.js';
-import { askProvider, collectionAnswer, noAnswer, recordBestEffort, recordOrderCheck } from '../providers/provider-checks.js';
-import { applyCollectionStatus, lockOrder } from './payment-order-transitions.js';
+import { checkOrderWithProvider } from './payment-order-check.js';
 
 /** API §8: a live check only when the previous one is older than this. */
 export const LIVE_CHECK_INTERVAL_MS = 2_000;
@@ -20,6 +20,8 @@ export const LIVE_CHECK_TIMEOUT_MS = 1_500;
 export interface LiveCheckDeps {
   db: Db;
   log: Logger;
+  /** The 2 s gate is measured by it (src/clock.ts). */
+  clock: Clock;
   providers: Pick<ProviderRegistry, 'forAccount'>;
 }
 
@@ -30,24 +32,13 @@ export interface LiveCheckDeps {
  */
 export async function liveCheck<R extends PaymentOrderViewRow>(deps: LiveCheckDeps, row: R): Promise<R | PaymentOrderRow> {
   if (!isOpen(row.status) || row.upi_uri === null) return row;
-  if (!(await reads.claimLiveCheck(deps.db, row.id, LIVE_CHECK_INTERVAL_MS))) return row;
+  if (!(await reads.claimLiveCheck(deps.db, row.id, LIVE_CHECK_INTERVAL_MS, deps.clock.sqlNow()))) return row;
   // Each call is kept in the provider checks log (the console's order page); see provider-checks.ts.
-  const call = await askProvider({
-    reason: 'live_check', reference: row.order_id, provider: () => deps.providers.forAccount(row.provider_account_id),
-    ask: (provider) => provider.collectionStatus(row.order_id, { timeoutMs: LIVE_CHECK_TIMEOUT_MS }), timeoutMs: LIVE_CHECK_TIMEOUT_MS,
-  });
-  if ('error' in call.result) {
-    deps.log.warn({ order_id: row.order_id, err: call.result.error.message }, 'live provider check got no answer');
-    const facts = call.facts(noAnswer(call.result.error), 'no change: no answer');
-    await recordBestEffort(deps.log, () => recordOrderCheck(deps.db, row.id, facts));
-    return row;
-  }
-  const known = call.result.answer;
-  return deps.db.tx(async (tx) => {
-    const locked = await lockOrder(tx, row.id);
-    const result = await applyCollectionStatus(tx, locked, known, 'live_check');
-    await recordOrderCheck(tx, row.id, call.facts(collectionAnswer(known), result));
-    return (await repo.findByIdOrOrderId(tx, { id: row.id })) as PaymentOrderRow;
-  });
+  const checked = await checkOrderWithProvider(
+    deps,
+    row,
+    { reason: 'live_check', timeoutMs: LIVE_CHECK_TIMEOUT_MS, noAnswerLog: 'live provider check got no answer' },
+    async (tx) => (await repo.findByIdOrOrderId(tx, { id: row.id })) as PaymentOrderRow,
+  );
+  return checked.answered && checked.value !== undefined ? checked.value : row;
 }
-

@@ -3,6 +3,7 @@
  * checkout's steps. Every status change goes through transitionOrder(); every provider outcome
  * through applyCollectionStatus().
  */
+import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import { AppError, validationError } from '../../domain/errors.js';
 import { normaliseIndianMobile } from '../../domain/phone.js';
@@ -53,6 +54,8 @@ export interface PaymentOrdersDeps {
   db: Db;
   vault: Vault;
   log: Logger;
+  /** The clock of the live check's gate (src/clock.ts). */
+  clock: Clock;
   config: Pick<Config, 'callbackAllowPrivateNetworks'>;
   /** Origin of the checkout links. */
   publicBaseUrl(): string;

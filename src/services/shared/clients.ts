@@ -10,6 +10,7 @@ import { hashSecret, newClientId, newClientSecret, secretMatches } from '../../s
 import { ipAllowed, normalizeAllowEntry } from '../../security/ip.js';
 import { type ChangeHook, checkClientChanges, checkNewClient, type ClientChangeAudit, type ClientChanges, type ClientSettings, type CreateClientInput, MAX_OVERLAP_HOURS, settingsOf } from './client-input.js';
 import type { Principal } from './principal.js';
+import type { Clock } from '../../clock.js';
 import type { Db, Queryable } from '../../store/db.js';
 import * as repo from '../../store/repos/clients-repo.js';
 
@@ -29,8 +30,11 @@ export const CLIENT_CACHE_ENTRIES = 10_000;
 export type ClientLookupSource = 'cache' | 'unknown_cache' | 'database';
 
 export interface ClientsServiceOptions {
-  /** The clock of the caches (tests freeze it). */
-  now?: () => number;
+  /**
+   * The clock of the caches and of a rotated secret's overlap (tests move it); without one the caches
+   * use lru-cache's own (performance.now()) and the overlap Date.now().
+   */
+  clock?: Clock | undefined;
   /** Told of every look-up's source (the `tijori_client_lookups_total` metric; tests count). */
   onLookup?: (source: ClientLookupSource) => void;
 }
@@ -46,6 +50,7 @@ export class ClientsService {
   private readonly known: LRUCache<string, repo.ClientRow>;
   private readonly unknown: LRUCache<string, true>;
   private readonly onLookup: (source: ClientLookupSource) => void;
+  private readonly now: () => number;
   /**
    * Organization names by id, so an INTENT create or a checkout page costs no round trip for it.
    * An admin can rename the organization in the console: this instance forgets the name at once
@@ -57,7 +62,9 @@ export class ClientsService {
     private readonly db: Db,
     options: ClientsServiceOptions = {},
   ) {
-    const perf = options.now ? { now: options.now } : undefined;
+    const clock = options.clock;
+    this.now = clock ? () => clock.now() : () => Date.now();
+    const perf = clock ? { now: () => clock.now() } : undefined;
     this.known = new LRUCache({ max: CLIENT_CACHE_ENTRIES, ttl: CLIENT_CACHE_MS, ...(perf ? { perf } : {}) });
     this.unknown = new LRUCache({ max: CLIENT_CACHE_ENTRIES, ttl: UNKNOWN_CLIENT_CACHE_MS, ...(perf ? { perf } : {}) });
     this.orgNames = new LRUCache({ max: CLIENT_CACHE_ENTRIES, ttl: ORG_NAME_CACHE_MS, ...(perf ? { perf } : {}) });
@@ -258,7 +265,7 @@ export class ClientsService {
     }
     const row = await this.lookup(clientId);
     const current = row !== null && secretMatches(secret, row.secret_hash);
-    if (!row || !row.active || !(current || previousSecretMatches(secret, row))) {
+    if (!row || !row.active || !(current || previousSecretMatches(secret, row, this.now()))) {
       throw new AppError('API_AUTH_FAILED', 'Missing or invalid X-Service-Client-Id or Authorization: Bearer credentials.');
     }
     if (!ipAllowed(ip, row.allowed_ips)) throw new AppError('API_IP_NOT_ALLOWED', 'Requests from this source address are not allowed for this client.');
@@ -269,8 +276,8 @@ export class ClientsService {
 }
 
 /** The replaced secret of a rotation with an overlap, until its expiry. */
-function previousSecretMatches(secret: string, row: repo.ClientRow): boolean {
+function previousSecretMatches(secret: string, row: repo.ClientRow, now: number): boolean {
   const hash = row.previous_secret_hash;
   const until = row.previous_secret_expires_at;
-  return hash !== null && hash !== undefined && until !== null && until !== undefined && until.getTime() > Date.now() && secretMatches(secret, hash);
+  return hash !== null && hash !== undefined && until !== null && until !== undefined && until.getTime() > now && secretMatches(secret, hash);
 }

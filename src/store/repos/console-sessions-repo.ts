@@ -11,30 +11,33 @@ export interface SessionRow {
 export async function insertSession(
   q: Queryable,
   s: { id_hash: Buffer; user_id: string; csrf_token: string; expires_at: Date; ip: string; user_agent: string | null },
+  at: Date | null = null,
 ): Promise<void> {
+  // `at`: the service clock's now (src/clock.ts); null: the database's, as the column's default.
   await q.query(
-    'INSERT INTO console_sessions (id_hash, user_id, csrf_token, expires_at, ip, user_agent) VALUES ($1, $2, $3, $4, $5, $6)',
-    [s.id_hash, s.user_id, s.csrf_token, s.expires_at, s.ip, s.user_agent],
+    'INSERT INTO console_sessions (id_hash, user_id, csrf_token, expires_at, ip, user_agent, last_seen_at) VALUES ($1, $2, $3, $4, $5, $6, COALESCE($7::timestamptz, now()))',
+    [s.id_hash, s.user_id, s.csrf_token, s.expires_at, s.ip, s.user_agent, at],
   );
 }
 
 /**
  * The live session with this id, its last-seen time moved to now: one statement, so an idle
- * session is refused by the same check that keeps an active one alive.
+ * session is refused by the same check that keeps an active one alive. `at`: the service clock's
+ * now (src/clock.ts); null: the database's.
  */
-export async function touchSession(q: Queryable, idHash: Buffer, idleSeconds: number, opts: { extend?: boolean } = {}): Promise<SessionRow | null> {
+export async function touchSession(q: Queryable, idHash: Buffer, idleSeconds: number, opts: { extend?: boolean; at?: Date | null } = {}): Promise<SessionRow | null> {
   // A page's automatic poll is not use (issue #29 item 5): it is checked by the same rule, without
   // moving last_seen_at, so an idle session still ends while a page polls.
   const r = await q.query<SessionRow>(
     opts.extend === false
       ? `SELECT user_id, csrf_token, created_at, expires_at FROM console_sessions
-          WHERE id_hash = $1 AND revoked_at IS NULL AND expires_at > now()
-            AND last_seen_at > now() - make_interval(secs => $2)`
-      : `UPDATE console_sessions SET last_seen_at = now()
-          WHERE id_hash = $1 AND revoked_at IS NULL AND expires_at > now()
-            AND last_seen_at > now() - make_interval(secs => $2)
+          WHERE id_hash = $1 AND revoked_at IS NULL AND expires_at > COALESCE($3::timestamptz, now())
+            AND last_seen_at > COALESCE($3::timestamptz, now()) - make_interval(secs => $2)`
+      : `UPDATE console_sessions SET last_seen_at = COALESCE($3::timestamptz, now())
+          WHERE id_hash = $1 AND revoked_at IS NULL AND expires_at > COALESCE($3::timestamptz, now())
+            AND last_seen_at > COALESCE($3::timestamptz, now()) - make_interval(secs => $2)
           RETURNING user_id, csrf_token, created_at, expires_at`,
-    [idHash, idleSeconds],
+    [idHash, idleSeconds, opts.at ?? null],
   );
   return r.rows[0] ?? null;
 }

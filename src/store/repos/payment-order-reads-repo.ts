@@ -12,13 +12,14 @@ import { ORDER_SETTLEMENT_COLUMNS, ORDER_SETTLEMENT_JOIN, type PaymentOrderRow, 
  * The cross-instance 2-second gate of the live check: true for the one caller that may ask the
  * provider now. The database clock decides, so instances with skewed clocks agree.
  */
-export async function claimLiveCheck(q: Queryable, id: string, minIntervalMs: number): Promise<boolean> {
+export async function claimLiveCheck(q: Queryable, id: string, minIntervalMs: number, at: Date | null = null): Promise<boolean> {
+  // `at`: the service clock's now (src/clock.ts); null: the database's.
   const r = await q.query(
-    `UPDATE payment_orders SET last_provider_check_at = now()
+    `UPDATE payment_orders SET last_provider_check_at = COALESCE($4::timestamptz, now())
       WHERE id = $1 AND status = ANY($3::text[])
-        AND (last_provider_check_at IS NULL OR last_provider_check_at <= now() - make_interval(secs => $2::double precision / 1000))
+        AND (last_provider_check_at IS NULL OR last_provider_check_at <= COALESCE($4::timestamptz, now()) - make_interval(secs => $2::double precision / 1000))
       RETURNING 1`,
-    [id, minIntervalMs, OPEN_ORDER_STATUSES],
+    [id, minIntervalMs, OPEN_ORDER_STATUSES, at],
   );
   return r.rowCount === 1;
 }
