@@ -29,19 +29,20 @@ export async function claimLiveCheck(q: Queryable, id: string, minIntervalMs: nu
  * ends `checkoutLinkMinutes` after creation) for the expiry worker. SKIP LOCKED + lease: several
  * instances share the work, and an instance that dies mid-check releases its batch by timeout.
  */
-export async function claimExpiredOrders(q: Queryable, o: { limit: number; leaseMs: number; checkoutLinkMinutes: number }): Promise<PaymentOrderRow[]> {
+/** The SQL form of domain/payment-order.ts windowEnded, with its constants as parameters. */
+export async function claimExpiredOrders(q: Queryable, o: { limit: number; leaseMs: number; checkoutLinkMinutes: number; linkWindowStatus: string }): Promise<PaymentOrderRow[]> {
   const r = await q.query<PaymentOrderRow>(
     `UPDATE payment_orders SET expiry_claimed_until = now() + make_interval(secs => $2::double precision / 1000)
       WHERE id IN (
         SELECT id FROM payment_orders
          WHERE status = ANY($4::text[])
-           AND (expires_at <= now() OR (expires_at IS NULL AND status = 'AWAITING_CUSTOMER' AND created_at <= now() - make_interval(mins => $3)))
+           AND (expires_at <= now() OR (expires_at IS NULL AND status = $5 AND created_at <= now() - make_interval(mins => $3)))
            AND (expiry_claimed_until IS NULL OR expiry_claimed_until <= now())
          ORDER BY expires_at NULLS FIRST
          LIMIT $1
          FOR NO KEY UPDATE SKIP LOCKED)
       RETURNING *`,
-    [o.limit, o.leaseMs, o.checkoutLinkMinutes, OPEN_ORDER_STATUSES],
+    [o.limit, o.leaseMs, o.checkoutLinkMinutes, OPEN_ORDER_STATUSES, o.linkWindowStatus],
   );
   return r.rows;
 }
