@@ -9,6 +9,7 @@ import { Readiness } from './readiness.js';
 import type { Config } from './config.js';
 import type { RateLimiter } from './security/rate-limiter.js';
 import { SourceLimits } from './security/source-limits.js';
+import { type Clock, realClock } from './clock.js';
 import type { Logger } from './observability/logger.js';
 import { Metrics } from './observability/metrics.js';
 import { Vault } from './security/vault.js';
@@ -72,6 +73,8 @@ export class ListenerUrls {
 
 export interface AppContext {
   config: Config;
+  /** The clock every time-based rule reads (src/clock.ts): real in production, a TestClock in some tests. */
+  clock: Clock;
   db: Db;
   log: Logger;
   metrics: Metrics;
@@ -144,6 +147,8 @@ export interface AppContext {
 }
 
 export interface ContextDeps {
+  /** The clock of the time-based rules (src/clock.ts); the real one unless a test hands its own. */
+  clock?: Clock | undefined;
   config: Config;
   db: Db;
   log: Logger;
@@ -154,6 +159,7 @@ export interface ContextDeps {
 
 export function buildContext(deps: ContextDeps): AppContext {
   const { config, db, log, rateLimiter, provider } = deps;
+  const clock = deps.clock ?? realClock;
   const sandbox = deps.sandbox;
   // Keep the IFSC dataset load (~15 ms) off the first payout request.
   loadIfscData();
@@ -165,7 +171,7 @@ export function buildContext(deps: ContextDeps): AppContext {
   const publicBaseUrl = () => urls.publicBaseUrl();
   const providerCallbackBaseUrl = () => urls.providerCallbackBaseUrl();
   const clientLookups = metrics.counter('tijori_client_lookups_total', 'Authentications by where the client row came from: cache, unknown_cache (a known-unknown id) or database', ['source']);
-  const clients = new ClientsService(db, { onLookup: (source) => clientLookups.inc({ source }) });
+  const clients = new ClientsService(db, { clock: deps.clock, onLookup: (source) => clientLookups.inc({ source }) });
   const sourceLimits = new SourceLimits(rateLimiter, { authFailuresPerMinute: config.authFailureLimitPerMinute, checkoutPerMinute: config.checkoutRateLimitPerMinute }, log);
   const idempotency = new IdempotencyService(db);
 
@@ -193,7 +199,7 @@ export function buildContext(deps: ContextDeps): AppContext {
   const providerAccounts = new ProviderAccountsService({ db, vault, config, providerCallbackBaseUrl, providers });
 
   // PayIn.
-  const paymentOrders = new PaymentOrdersService({ db, vault, log, config, publicBaseUrl, providers, clients, idempotency, sandbox });
+  const paymentOrders = new PaymentOrdersService({ db, vault, log, clock, config, publicBaseUrl, providers, clients, idempotency, sandbox });
   const orderExpiry = new OrderExpiry({ db, log, providers });
   const reviews = new OperationsReviewService({ db });
 
@@ -220,10 +226,10 @@ export function buildContext(deps: ContextDeps): AppContext {
 
   // SMTP_URL set: console invitations and reset links are mailed, never shown (docs/console.md).
   const mailer = config.smtp ? smtpMailer(config.smtp) : undefined;
-  const consoleServices = buildConsoleServices({ db, vault, rateLimiter, clients, destinations, settings: config.console, publicBaseUrl, mailer, log });
+  const consoleServices = buildConsoleServices({ db, vault, rateLimiter, clock, clients, destinations, settings: config.console, publicBaseUrl, mailer, log });
 
   return {
-    config, db, log, metrics, vault, rateLimiter, urls, sourceLimits, clients, idempotency, destinations, deliveries, events,
+    config, clock, db, log, metrics, vault, rateLimiter, urls, sourceLimits, clients, idempotency, destinations, deliveries, events,
     providers, providerAnomalies, providerAccounts, providerCallbackBaseUrl, sandbox, bankConnections, beneficiaries, payouts, payoutSubmission,
     payoutApprovals, payoutAccounts, bulkPayouts, payoutOutcomes, publicBaseUrl, paymentOrders, orderExpiry, providerIntake,
     console: consoleServices, refunds, refundSubmission, reviews, ledger: new LedgerService({ db }), settlementSync, settlements,

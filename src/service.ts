@@ -20,6 +20,7 @@ import { type EmbeddedPostgresHandle, startEmbeddedPostgres } from './store/embe
 import { StartupError } from './startup-error.js';
 import { lookupKeyMismatch } from './services/keys/master-key-rotation.js';
 import { migrate } from './store/migrate.js';
+import type { Clock } from './clock.js';
 import type { Worker } from './workers/polling-worker.js';
 import { createWorkers } from './workers/registry.js';
 
@@ -33,6 +34,8 @@ export interface RunningService {
 
 export interface StartOptions {
   log?: Logger;
+  /** The clock of the time-based rules (tests: a TestClock); the real one by default. */
+  clock?: Clock;
 }
 
 /** A start the operator's configuration forbids: said in one line, nothing was started. */
@@ -83,7 +86,7 @@ export async function startService(config: Config, opts: StartOptions = {}): Pro
     for (const stop of started.reverse()) await stop().catch((err: unknown) => log.warn({ err: (err as Error).message }, 'while undoing a failed start'));
   };
   try {
-    return await startInOrder(config, log, started);
+    return await startInOrder(config, log, started, opts.clock);
   } catch (err) {
     await undo();
     removeGeneratedSecrets(config);
@@ -132,7 +135,7 @@ function describeStartFailure(err: unknown, config: Config): unknown {
   return new StartupError(`${e.address ?? '127.0.0.1'}:${e.port} is already in use (${which}): stop what listens there, or set ${which === 'the port' ? 'another port' : `${which} to another port (0: any free port)`}`);
 }
 
-async function startInOrder(config: Config, log: Logger, started: Array<() => Promise<unknown>>): Promise<RunningService> {
+async function startInOrder(config: Config, log: Logger, started: Array<() => Promise<unknown>>, clock: Clock | undefined): Promise<RunningService> {
   // The provider is decided first, so a refused start touches nothing (no database, no port).
   if (config.provider !== 'sandbox') throw new StartRefusedError(`unknown PROVIDER "${config.provider}" (available: sandbox)`);
   const signingSecret = sandboxSigningSecret(config.masterKey);
@@ -170,7 +173,7 @@ async function startInOrder(config: Config, log: Logger, started: Array<() => Pr
   const rateLimiter = await createRateLimiter(config.redisUrl);
   started.push(() => rateLimiter.close());
   let internalUrl = '';
-  const ctx = buildContext({ config, db, log, rateLimiter, provider, sandbox: provider.controls });
+  const ctx = buildContext({ config, db, log, rateLimiter, provider, sandbox: provider.controls, clock });
   const lookupMismatch = await lookupKeyMismatch(db, ctx.vault);
   if (lookupMismatch !== null) throw new StartupError(lookupMismatch);
   ctx.readiness.ready('database'); // connected and migrated

@@ -34,6 +34,19 @@ export const EXPIRES_IN_MINUTES_MAX = 1_440;
 export const EXPIRES_IN_MINUTES_DEFAULT = 30;
 /** A hosted checkout link whose payer never gives details expires this long after creation. */
 export const CHECKOUT_LINK_MINUTES = 1_440;
+/** The status of an order whose window is its checkout link's (no payer details, so no expires_at yet). */
+export const LINK_WINDOW_STATUS = 'AWAITING_CUSTOMER' satisfies PaymentOrderStatus;
+
+/**
+ * Whether an order's payer window has ended at `now`: at its expires_at, or, for a checkout link
+ * never given payer details, CHECKOUT_LINK_MINUTES after creation. The expiry worker's claim
+ * (payment-order-reads-repo claimExpiredOrders) states the same rule in SQL, with
+ * LINK_WINDOW_STATUS and CHECKOUT_LINK_MINUTES as its parameters.
+ */
+export function windowEnded(o: { expires_at: Date | null; status: string; created_at: Date }, now: Date): boolean {
+  if (o.expires_at !== null) return o.expires_at.getTime() <= now.getTime();
+  return o.status === LINK_WINDOW_STATUS && o.created_at.getTime() + CHECKOUT_LINK_MINUTES * 60_000 <= now.getTime();
+}
 
 export const ORDER_TRIGGERS = [
   'payer_details',

@@ -9,6 +9,7 @@ import * as OTPAuth from 'otpauth';
 import { parseJsonOutput, runTijori } from '../support/cli.js';
 import { consoleCaller, GOOD_PASSWORD, invite, signedInUser } from '../support/console.js';
 import { startTestService, type TestService } from '../support/service.js';
+import { TestClock } from '../../src/clock.js';
 
 let ts: TestService;
 let orgA: string;
@@ -178,15 +179,19 @@ test('sessions: sign out, sign out everywhere, and the idle time-out', async () 
   await c.call('POST', '/session', { email: 'sess@example.com', password: GOOD_PASSWORD });
   assert.equal((await c.call('DELETE', '/session')).status, 200);
   assert.equal(c.cookie, null, 'sign-out clears the cookie');
-  // The idle time-out, on a second instance of the same database set to 2 seconds.
-  const short = await startTestService({ CONSOLE_IDLE_TIMEOUT_S: '2' }, { database: ts.database });
+  // The idle time-out, on a second instance of the same database set to 60 seconds, whose clock
+  // the test moves (src/clock.ts): no waiting, and one second short of the time-out is still alive.
+  const clock = new TestClock();
+  const short = await startTestService({ CONSOLE_IDLE_TIMEOUT_S: '60' }, { database: ts.database, clock });
   try {
     const d = consoleCaller(short);
     assert.equal((await d.call('POST', '/session', { email: 'sess@example.com', password: GOOD_PASSWORD })).status, 200);
     assert.equal((await d.call('GET', '/session')).status, 200);
-    await new Promise((r) => setTimeout(r, 1_200));
-    assert.equal((await d.call('GET', '/session')).status, 200, 'use keeps the session alive');
-    await new Promise((r) => setTimeout(r, 2_500));
+    clock.advance(59_000);
+    assert.equal((await d.call('GET', '/session')).status, 200, '59 s after its last use: alive, and this use keeps it alive');
+    clock.advance(59_000);
+    assert.equal((await d.call('GET', '/session')).status, 200, '118 s after sign-in, 59 s after its last use: alive');
+    clock.advance(61_000);
     assert.equal((await d.call('GET', '/session')).status, 401, 'idle past the time-out');
   } finally {
     await short.stop();

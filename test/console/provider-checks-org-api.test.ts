@@ -22,8 +22,10 @@ import { createOrder, forceExpiry, intentBody, sandboxPay } from '../refunds/hel
 import { FAST_PAYOUT_ENV, payoutBody } from '../payout/helpers.js';
 import { type ConsoleCaller, signedInUser } from '../support/console.js';
 import { poll } from '../support/poll.js';
-import { sleep } from '../payin/helpers.js';
 import { startTestService, type TestClient, type TestService } from '../support/service.js';
+import { TestClock } from '../../src/clock.js';
+
+const clock = new TestClock();
 
 let ts: TestService;
 let a: TestClient;
@@ -34,7 +36,7 @@ let devA: ConsoleCaller;
 let adminB: ConsoleCaller;
 
 before(async () => {
-  ts = await startTestService(FAST_PAYOUT_ENV);
+  ts = await startTestService(FAST_PAYOUT_ENV, { clock });
   a = await ts.createClient({});
   b = await ts.createClient({});
   assert.equal((await ts.admin('POST', '/routes', { org: a.orgId, modes: ['IMPS'] })).status, 201);
@@ -66,7 +68,13 @@ test("an order's live checks and its final check before expiry are listed, oldes
 
   // Paid at the sandbox without a callback: only a status check can find it.
   await sandboxPay(ts, order.order_id, { callback: false, utr: '135792468013' });
-  await sleep(2_100); // one live check per order per 2 s
+  // One live check per order per 2 s, by the service's clock (src/clock.ts): a GET just short of it
+  // asks nobody, one just past it asks.
+  clock.advance(1_900);
+  const early = await ts.api('GET', `/merchant/payment-orders/${order.order_id}`, { client: a });
+  assert.equal(early.body.data.status, 'PENDING_PAYMENT', 'inside the 2 s: no live check');
+  assert.equal((await checksOf(viewerA, order.order_id)).checks.length, 1);
+  clock.advance(200);
   const paid = await ts.api('GET', `/merchant/payment-orders/${order.order_id}`, { client: a });
   assert.equal(paid.body.data.status, 'PAID', paid.text);
   data = await checksOf(viewerA, order.order_id);

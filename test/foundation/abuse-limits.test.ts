@@ -10,6 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import { loadConfig } from '../../src/config.js';
 import { sourceKey } from '../../src/security/source-limits.js';
 import { type ClientLookupSource, ClientsService } from '../../src/services/shared/clients.js';
+import { realClock } from '../../src/clock.js';
 import { startTestService, type TestClient, type TestService } from '../support/service.js';
 
 /** A fresh address per call, so runs sharing one Redis never meet each other's counters. */
@@ -153,7 +154,7 @@ test('the client cache keeps a client in use while 20,000 unknown ids are tried;
     const hot = await ts.createClient({});
     const counts: Record<ClientLookupSource, number> = { cache: 0, unknown_cache: 0, database: 0 };
     const now = 1_000_000; // a frozen clock: only eviction can make the hot client leave the cache
-    const clients = new ClientsService(ts.database.db, { now: () => now, onLookup: (s) => counts[s]++ });
+    const clients = new ClientsService(ts.database.db, { clock: { ...realClock, now: () => now }, onLookup: (s) => counts[s]++ });
     const authHot = () => clients.authenticate(hot.clientId, `Bearer ${hot.secret}`, '127.0.0.1');
     await authHot();
     assert.deepEqual(counts, { cache: 0, unknown_cache: 0, database: 1 });

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { startTestService } from '../support/service.js';
+import { TestClock } from '../../src/clock.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
 
 let database: TestDatabase;
@@ -34,9 +35,12 @@ function viaProxy(url: string, port: number): string {
 }
 
 test('database down: 503 in the envelope within the bound, then recovery without restart', async () => {
-  const ts = await startTestService({ DATABASE_URL: viaProxy(database.url, proxy.port) }, { database: { ...database, drop: async () => {} } });
+  // The service's clock (src/clock.ts) is moved by the test: the 2 s client cache without waiting.
+  const clock = new TestClock();
+  const ts = await startTestService({ DATABASE_URL: viaProxy(database.url, proxy.port) }, { database: { ...database, drop: async () => {} }, clock });
   try {
     const c = await ts.createClient({ scopes: ['collections:write'] });
+    assert.equal((await ts.api('GET', '/merchant/payment-orders/x', { client: c })).status, 403, 'the client authenticates (and is cached); the scope is not enough');
     proxy.cut();
     const started = Date.now();
     const r = await ts.admin('POST', '/orgs', { name: 'while down' });
@@ -47,7 +51,7 @@ test('database down: 503 in the envelope within the bound, then recovery without
     const ready = await fetch(`${ts.svc.publicUrl}/readyz`);
     assert.equal(ready.status, 503);
     // authentication needs the database too (after the 2 s client cache): 503, not 401
-    await new Promise((res) => setTimeout(res, 2_100));
+    clock.advance(2_001);
     const authed = await ts.api('GET', '/merchant/payment-orders/x', { client: c });
     assert.equal(authed.status, 503);
     assert.equal(authed.body.error.code, 'SERVICE_UNAVAILABLE');

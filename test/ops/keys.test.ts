@@ -13,6 +13,7 @@ import { pageOfEncrypted } from '../../src/store/repos/key-rotation-repo.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { parseJsonOutput, runTijori } from '../support/cli.js';
 import { startTestService, type TestClient, type TestService } from '../support/service.js';
+import { TestClock } from '../../src/clock.js';
 import { FAST_PAYOUT_ENV, payoutBody } from '../payout/helpers.js';
 import { checkoutBody, createOrder } from '../payin/helpers.js';
 
@@ -27,9 +28,9 @@ after(async () => {
   await database?.drop();
 });
 
-async function start(env: Record<string, string>): Promise<TestService> {
+async function start(env: Record<string, string>, clock?: TestClock): Promise<TestService> {
   database ??= await createTestDatabase();
-  const s = await startTestService({ ...FAST_PAYOUT_ENV, ...env }, { database });
+  const s = await startTestService({ ...FAST_PAYOUT_ENV, ...env }, { database, ...(clock ? { clock } : {}) });
   running.push(s);
   return s;
 }
@@ -164,7 +165,9 @@ test('master key: a second rotation while the service keeps writing (orders, ben
 
 test('API client secret: rotated with an overlap, both secrets work until it ends; without one the old stops at once; audited', async () => {
   // (The database is shared with the rotations above: its look-ups stay under key A.)
-  const t = await start({ LOOKUP_KEY: b64(keyA) });
+  // The service's clock (src/clock.ts) is moved by the test: the 2 s client cache without waiting.
+  const clock = new TestClock();
+  const t = await start({ LOOKUP_KEY: b64(keyA) }, clock);
   const client = await t.createClient({});
   const probe = async (secret: string) => (await t.api('GET', `/merchant/payment-orders/${randomUUID()}`, { client: { ...client, secret } })).status;
   assert.equal(await probe(client.secret), 404);
@@ -179,8 +182,10 @@ test('API client secret: rotated with an overlap, both secrets work until it end
   assert.equal(await probe(client.secret), 404, 'the old secret still works during the overlap');
 
   // The overlap ends (its end moved into the past): the old secret stops, once the 2 s client cache has expired.
-  await database!.db.query("UPDATE api_clients SET previous_secret_expires_at = now() - interval '1 second' WHERE client_id = $1", [client.clientId]);
-  await new Promise((res) => setTimeout(res, 2_200));
+  await database!.db.query('UPDATE api_clients SET previous_secret_expires_at = $2 WHERE client_id = $1', [client.clientId, new Date(clock.now() - 1_000)]);
+  clock.advance(2_000);
+  assert.equal(await probe(client.secret), 404, 'the cached row (its overlap still open) serves for 2 s');
+  clock.advance(1);
   assert.equal(await probe(client.secret), 401);
   assert.equal(await probe(r.client_secret), 404);
 

@@ -14,7 +14,8 @@ import { orderIdFor } from '../../src/services/payin/payment-order-view.js';
 import { isDataOrDeadlockError } from '../../src/store/db.js';
 import { insertLeases, type NewLease } from '../../src/store/repos/idempotency-keys-repo.js';
 import { insertCollections, type NewSandboxCollection } from '../../src/sandbox/repos/psp-repo.js';
-import { findManyForClient, insertCheckoutCreates, insertLeasedCreates, type OrderCreate } from '../../src/store/repos/payment-orders-repo.js';
+import { insertCheckoutCreates, insertLeasedCreates, type OrderCreate } from '../../src/store/repos/payment-order-creates-repo.js';
+import { findManyForClient } from '../../src/store/repos/payment-orders-repo.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 
 let t: TestDatabase;

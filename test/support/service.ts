@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { after, before } from 'node:test';
+import type { Clock } from '../../src/clock.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { type RunningService, startService } from '../../src/service.js';
@@ -58,7 +59,7 @@ async function call<T>(url: string, init: RequestInit): Promise<ApiResponse<T>> 
   return { status: res.status, headers: res.headers, body: body as T, text };
 }
 
-export async function startTestService(env: Record<string, string> = {}, opts: { database?: TestDatabase } = {}): Promise<TestService> {
+export async function startTestService(env: Record<string, string> = {}, opts: { database?: TestDatabase; clock?: Clock } = {}): Promise<TestService> {
   const database = opts.database ?? (await createTestDatabase());
   const dataDir = mkdtempSync(join(tmpdir(), 'tijori-svc-'));
   // TEST_PGBOUNCER=1: the service talks to its database through a transaction-mode PgBouncer (docs/scaling.md).
@@ -83,7 +84,7 @@ export async function startTestService(env: Record<string, string> = {}, opts: {
       cb();
     },
   });
-  const svc = await startService(config, { log: createLogger(config.logLevel, sink) });
+  const svc = await startService(config, { log: createLogger(config.logLevel, sink), ...(opts.clock ? { clock: opts.clock } : {}) });
 
   const admin = <T>(method: string, path: string, body?: unknown) =>
     call<T>(`${svc.internalUrl}/admin${path}`, {

@@ -3,6 +3,7 @@ import { list, optionalInt, optionalString, requireString } from '../args.js';
 import type { CliCommand } from '../command.js';
 import { UsageError } from '../errors.js';
 import { SCOPES } from '../../domain/scopes.js';
+import { DEFAULT_RATE_LIMIT_PER_MINUTE } from '../../domain/rate-limit.js';
 
 export const clientCreate: CliCommand = {
   name: 'client create',
@@ -12,7 +13,7 @@ export const clientCreate: CliCommand = {
     scopes: { type: 'string', required: true, multiple: true, list: true, value: 'S1,S2', help: `comma-separated: ${SCOPES.join(', ')}` },
     name: { type: 'string', value: 'N', help: 'a name to recognise the client by' },
     'allow-ip': { type: 'string', multiple: true, value: 'IP', help: 'an address or CIDR the client may call from (default: any)' },
-    'rate-limit': { type: 'string', value: 'PER_MINUTE', help: 'requests per minute (default 600)' },
+    'rate-limit': { type: 'string', value: 'PER_MINUTE', help: `requests per minute (default ${DEFAULT_RATE_LIMIT_PER_MINUTE})` },
   },
   async run({ admin, flags }) {
     const scopes = list(flags, 'scopes');

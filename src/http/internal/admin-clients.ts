@@ -6,7 +6,7 @@ import { OPERATOR, recordAudit } from '../../services/console/audit.js';
 import { Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { validationError } from '../../domain/errors.js';
-import { MAX_OVERLAP_HOURS } from '../../services/shared/clients.js';
+import { MAX_OVERLAP_HOURS } from '../../services/shared/client-input.js';
 import { okEnvelope } from '../plugins/envelope.js';
 
 /** `--overlap-hours N`: how long the old secret keeps working (0–MAX_OVERLAP_HOURS, default 0). */

@@ -9,7 +9,7 @@ import type { FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastif
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../domain/errors.js';
 import type { Scope } from '../../domain/scopes.js';
-import { type Principal, requireScope } from '../../services/shared/clients.js';
+import { type Principal, requireScope } from '../../services/shared/principal.js';
 import type { RateDecision } from '../../security/rate-limiter.js';
 import { rateLimitedError } from '../../security/source-limits.js';
 

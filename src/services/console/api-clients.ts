@@ -13,7 +13,8 @@ import type { Db } from '../../store/db.js';
 import { newRowId } from '../../store/row-id.js';
 import * as requestsRepo from '../../store/repos/api-client-requests-repo.js';
 import * as repo from '../../store/repos/clients-repo.js';
-import type { ClientChanges, ClientsService } from '../shared/clients.js';
+import type { ClientChanges } from '../shared/client-input.js';
+import type { ClientsService } from '../shared/clients.js';
 import { type Actor, recordAudit } from './audit.js';
 
 /** A change that would hand out a payouts:write credential: it becomes a request for a second admin. */

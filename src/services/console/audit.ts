@@ -5,7 +5,7 @@
  */
 import { newRowId } from '../../store/row-id.js';
 import type { Db, Queryable } from '../../store/db.js';
-import * as repo from '../../store/repos/console-repo.js';
+import * as auditRepo from '../../store/repos/console-audit-repo.js';
 import { rowsPage } from '../shared/list-page.js';
 
 /** Who acts: a console user, or the operator through the CLI (admin API). */
@@ -45,7 +45,7 @@ export interface AuditView {
 }
 
 export async function recordAudit(q: Queryable, actor: Actor, e: AuditEntry): Promise<void> {
-  await repo.insertAudit(q, {
+  await auditRepo.insertAudit(q, {
     id: newRowId(),
     org_id: e.orgId,
     actor_id: actor.userId,
@@ -66,7 +66,7 @@ export class AuditService {
   async list(f: { orgId: string; action?: string; actor?: string; from?: Date; to?: Date; cursor?: string; limit: number }): Promise<{ rows: AuditView[]; next_cursor: string | null }> {
     const beforeId = f.cursor && UUID_RE.test(f.cursor) ? f.cursor : undefined;
     // A list: from the standby while it is within REPLICA_MAX_LAG_MS (contract §10).
-    const rows = await this.db.replicaReads.read((r) => repo.listAudit(r, { orgId: f.orgId, action: f.action, actor: f.actor, from: f.from, to: f.to, beforeId, limit: f.limit + 1 }));
+    const rows = await this.db.replicaReads.read((r) => auditRepo.listAudit(r, { orgId: f.orgId, action: f.action, actor: f.actor, from: f.from, to: f.to, beforeId, limit: f.limit + 1 }));
     return rowsPage(
       rows,
       f.limit,

@@ -4,12 +4,14 @@
  * server-side sessions with idle and absolute time-outs, sign out and sign out everywhere, and
  * enrolment of the second factor.
  */
+import type { Clock } from '../../clock.js';
 import { createHash, randomBytes } from 'node:crypto';
 import * as OTPAuth from 'otpauth';
 import { AppError, validationError } from '../../domain/errors.js';
 import type { RateLimiter } from '../../security/rate-limiter.js';
 import type { Vault } from '../../security/vault.js';
 import type { Db } from '../../store/db.js';
+import * as sessionsRepo from '../../store/repos/console-sessions-repo.js';
 import * as repo from '../../store/repos/console-repo.js';
 import { type Actor, recordAudit } from './audit.js';
 import { dummyHash, verifyPassword } from './passwords.js';
@@ -68,7 +70,7 @@ function lockedError(lockedUntil: Date | null): AppError {
 }
 
 export class ConsoleAuthService {
-  constructor(private readonly deps: { db: Db; vault: Vault; rateLimiter: RateLimiter; settings: SessionSettings }) {}
+  constructor(private readonly deps: { db: Db; vault: Vault; rateLimiter: RateLimiter; clock: Clock; settings: SessionSettings }) {}
 
   get settings(): SessionSettings {
     return this.deps.settings;
@@ -126,7 +128,7 @@ export class ConsoleAuthService {
   async passwordChecked(user: repo.UserRow, ip: string, userAgent: string | null): Promise<{ session: SignedIn } | { challenge: string }> {
     if (user.totp_secret_enc !== null) {
       const challenge = randomBytes(32).toString('base64url');
-      await repo.insertMfaChallenge(this.deps.db, tokenHash(challenge), user.id, new Date(Date.now() + MFA_CHALLENGE_TTL_MS));
+      await sessionsRepo.insertMfaChallenge(this.deps.db, tokenHash(challenge), user.id, new Date(Date.now() + MFA_CHALLENGE_TTL_MS));
       return { challenge };
     }
     return { session: await this.startSession(user, ip, userAgent) };
@@ -135,7 +137,7 @@ export class ConsoleAuthService {
   /** Step two: a 6-digit TOTP code or one recovery code for a password-checked challenge. */
   async verifySecondFactor(input: { challenge: string; code: string; ip: string; userAgent: string | null }): Promise<SignedIn> {
     const hash = tokenHash(input.challenge);
-    const userId = input.challenge.length <= 100 ? await repo.attemptMfaChallenge(this.deps.db, hash, MFA_MAX_ATTEMPTS) : null;
+    const userId = input.challenge.length <= 100 ? await sessionsRepo.attemptMfaChallenge(this.deps.db, hash, MFA_MAX_ATTEMPTS) : null;
     const user = userId ? await repo.findUser(this.deps.db, userId) : null;
     if (!user || user.status !== 'active' || user.totp_secret_enc === null) {
       throw new AppError('API_AUTH_FAILED', 'The sign-in has expired or was tried too often. Start again with your email and password.');
@@ -148,21 +150,17 @@ export class ConsoleAuthService {
       const step = this.acceptTotp(user, this.deps.vault.decrypt(user.totp_secret_enc, totpContext(user.id)), code);
       if (step !== null) {
         // A code is good once: only a step later than the last accepted one counts.
-        const r = await this.deps.db.query(
-          'UPDATE console_users SET totp_last_step = $2 WHERE id = $1 AND (totp_last_step IS NULL OR totp_last_step < $2)',
-          [user.id, step],
-        );
-        ok = (r.rowCount ?? 0) === 1;
+        ok = await repo.acceptTotpStep(this.deps.db, user.id, step);
       }
     } else if (code.length >= 8 && code.length <= 40) {
-      ok = await repo.useRecoveryCode(this.deps.db, user.id, recoveryHash(user.id, code));
+      ok = await sessionsRepo.useRecoveryCode(this.deps.db, user.id, recoveryHash(user.id, code));
       if (ok) await recordAudit(this.deps.db, { userId: user.id, label: user.email, ip: input.ip }, { orgId: user.org_id, action: 'user.recovery_code_used', targetType: 'user', targetId: user.id });
     }
     if (!ok) {
       await this.failedAttempt(user, attempt, input.ip);
       throw new AppError('API_AUTH_FAILED', 'That code is not right.');
     }
-    await repo.useMfaChallenge(this.deps.db, hash);
+    await sessionsRepo.useMfaChallenge(this.deps.db, hash);
     return this.startSession(user, input.ip, input.userAgent);
   }
 
@@ -180,14 +178,14 @@ export class ConsoleAuthService {
       // Only a completed sign-in forgets the attempts: a right password alone does not, when a
       // second factor follows (else each new challenge would bring five more code guesses).
       await repo.clearSigninAttempts(q, user.id);
-      await repo.insertSession(q, {
+      await sessionsRepo.insertSession(q, {
         id_hash: tokenHash(token),
         user_id: user.id,
         csrf_token: csrfToken,
-        expires_at: new Date(Date.now() + this.deps.settings.absoluteSeconds * 1000),
+        expires_at: new Date(this.deps.clock.now() + this.deps.settings.absoluteSeconds * 1000),
         ip,
         user_agent: userAgent?.slice(0, 300) ?? null,
-      });
+      }, this.deps.clock.sqlNow());
       await recordAudit(q, { userId: user.id, label: user.email, ip }, { orgId: user.org_id, action: 'session.signed_in', targetType: 'user', targetId: user.id });
     });
     return { token, csrfToken, user };
@@ -200,7 +198,7 @@ export class ConsoleAuthService {
   async resolve(token: string, opts: { poll?: boolean } = {}): Promise<CurrentSession | null> {
     if (token.length === 0 || token.length > 100) return null;
     const hash = tokenHash(token);
-    const s = await repo.touchSession(this.deps.db, hash, this.deps.settings.idleSeconds, { extend: opts.poll !== true });
+    const s = await sessionsRepo.touchSession(this.deps.db, hash, this.deps.settings.idleSeconds, { extend: opts.poll !== true, at: this.deps.clock.sqlNow() });
     if (!s) return null;
     const user = await repo.findUser(this.deps.db, s.user_id);
     if (!user || user.status !== 'active') return null;
@@ -209,14 +207,14 @@ export class ConsoleAuthService {
 
   async signOut(session: CurrentSession, ip: string): Promise<void> {
     await this.deps.db.tx(async (q) => {
-      await repo.revokeSession(q, session.tokenHash);
+      await sessionsRepo.revokeSession(q, session.tokenHash);
       await recordAudit(q, { userId: session.user.id, label: session.user.email, ip }, { orgId: session.user.org_id, action: 'session.signed_out', targetType: 'user', targetId: session.user.id });
     });
   }
 
   async signOutEverywhere(session: CurrentSession, ip: string): Promise<number> {
     return this.deps.db.tx(async (q) => {
-      const n = await repo.revokeUserSessions(q, session.user.id);
+      const n = await sessionsRepo.revokeUserSessions(q, session.user.id);
       await recordAudit(q, { userId: session.user.id, label: session.user.email, ip }, { orgId: session.user.org_id, action: 'session.signed_out_everywhere', targetType: 'user', targetId: session.user.id, after: { sessions_ended: n } });
       return n;
     });
@@ -243,7 +241,7 @@ export class ConsoleAuthService {
         return `${raw.slice(0, 4)}-${raw.slice(4, 8)}-${raw.slice(8, 12)}-${raw.slice(12)}`;
       });
       await repo.updateUser(q, user.id, { totp_secret_enc: fresh.totp_pending_enc, totp_pending_enc: null, totp_last_step: step });
-      await repo.replaceRecoveryCodes(q, user.id, codes.map((c) => recoveryHash(user.id, c)));
+      await sessionsRepo.replaceRecoveryCodes(q, user.id, codes.map((c) => recoveryHash(user.id, c)));
       await recordAudit(q, actor, { orgId: user.org_id, action: 'user.totp_enabled', targetType: 'user', targetId: user.id, before: { totp_enabled: false }, after: { totp_enabled: true } });
       return { recovery_codes: codes };
     });
@@ -255,7 +253,7 @@ export class ConsoleAuthService {
     }
     await this.deps.db.tx(async (q) => {
       await repo.updateUser(q, user.id, { totp_secret_enc: null, totp_pending_enc: null, totp_last_step: null });
-      await repo.replaceRecoveryCodes(q, user.id, []);
+      await sessionsRepo.replaceRecoveryCodes(q, user.id, []);
       await recordAudit(q, actor, { orgId: user.org_id, action: 'user.totp_disabled', targetType: 'user', targetId: user.id, before: { totp_enabled: true }, after: { totp_enabled: false } });
     });
   }

@@ -7,6 +7,7 @@ import type { DestinationsService } from '../callbacks/destinations.js';
 import { ConsoleApiClients } from './api-clients.js';
 import { AuditService } from './audit.js';
 import { ConsoleAuthService, type SessionSettings } from './auth.js';
+import type { Clock } from '../../clock.js';
 import { ConsoleDestinations } from './destinations.js';
 import { ConsoleMoney } from './money.js';
 import { ConsoleOverview } from './overview.js';
@@ -41,6 +42,7 @@ export function buildConsoleServices(deps: {
   db: Db;
   vault: Vault;
   rateLimiter: RateLimiter;
+  clock: Clock;
   clients: ClientsService;
   destinations: DestinationsService;
   settings: SessionSettings;
@@ -53,7 +55,7 @@ export function buildConsoleServices(deps: {
   return {
     users,
     account: new ConsoleAccount({ db: deps.db, rateLimiter: deps.rateLimiter, users, log: deps.log }),
-    auth: new ConsoleAuthService({ db: deps.db, vault: deps.vault, rateLimiter: deps.rateLimiter, settings: deps.settings }),
+    auth: new ConsoleAuthService({ db: deps.db, vault: deps.vault, rateLimiter: deps.rateLimiter, clock: deps.clock, settings: deps.settings }),
     audit: new AuditService(deps.db),
     apiClients: new ConsoleApiClients({ db: deps.db, clients: deps.clients }),
     destinations: new ConsoleDestinations({ db: deps.db, destinations: deps.destinations }),

@@ -9,6 +9,7 @@ import type { Mailer } from '../../net/mailer.js';
 import type { Db, Queryable } from '../../store/db.js';
 import * as clientsRepo from '../../store/repos/clients-repo.js';
 import * as accountRepo from '../../store/repos/console-account-repo.js';
+import * as sessionsRepo from '../../store/repos/console-sessions-repo.js';
 import * as repo from '../../store/repos/console-repo.js';
 import { type Actor, recordAudit } from './audit.js';
 import { hashPassword, passwordProblem } from './passwords.js';
@@ -161,7 +162,7 @@ export class UsersService {
       const u = await this.ofOrg(q, orgId, userId);
       if (u.status === 'disabled') return userView(u);
       await repo.updateUser(q, u.id, { status: 'disabled' });
-      await repo.revokeUserSessions(q, u.id);
+      await sessionsRepo.revokeUserSessions(q, u.id);
       await recordAudit(q, actor, { orgId, action: 'user.disabled', targetType: 'user', targetId: u.id, before: { status: u.status }, after: { status: 'disabled' } });
       return userView({ ...u, status: 'disabled' });
     });
@@ -197,7 +198,7 @@ export class UsersService {
       if (problem) throw validationError([{ field: 'password', issue: problem }]);
       await repo.updateUser(q, u.id, { password_hash: await hashPassword(password), status: 'active', failed_signins: 0, locked_until: null });
       await repo.setCredentialsIssuedBy(q, u.id, link?.issuedBy ?? null);
-      await repo.revokeUserSessions(q, u.id);
+      await sessionsRepo.revokeUserSessions(q, u.id);
       await recordAudit(q, { userId: u.id, label: u.email, ip }, {
         orgId: u.org_id,
         action: 'user.password_set',

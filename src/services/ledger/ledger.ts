@@ -8,6 +8,7 @@ import { AppError } from '../../domain/errors.js';
 import { type AccountBalance, type BalanceMismatch, compareBalances, CONFIRMED_ORDER_STATUSES } from '../../domain/ledger.js';
 import { isUuid } from '../../domain/text.js';
 import { setLongStatementTimeout, withLongStatements } from '../../store/long-query.js';
+import { readOneSnapshot } from '../../store/tx-steps.js';
 import type { Db, Queryable } from '../../store/db.js';
 import * as records from '../../store/repos/ledger-records-repo.js';
 import * as repo from '../../store/repos/ledger-repo.js';
@@ -51,7 +52,7 @@ export class LedgerService {
     await this.requireOrg(this.deps.db, orgId);
     return this.deps.db.tx(
       async (tx) => {
-        await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
+        await readOneSnapshot(tx);
         // Over a journal of millions of entries a statement takes longer than a request's 10 s
         // (docs/performance.md: 10,000,000 entries): verify's own limit, not the pool's.
         await setLongStatementTimeout(tx);

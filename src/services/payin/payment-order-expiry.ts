@@ -4,7 +4,7 @@
  * check, then EXPIRED only if the provider has no payment. Kept apart from the request paths of
  * payment-orders.ts.
  */
-import { CHECKOUT_LINK_MINUTES, isOpen } from '../../domain/payment-order.js';
+import { CHECKOUT_LINK_MINUTES, isOpen, LINK_WINDOW_STATUS, windowEnded } from '../../domain/payment-order.js';
 import type { Logger } from '../../observability/logger.js';
 import type { CollectionStatus } from '../../providers/provider.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
@@ -33,7 +33,7 @@ export class OrderExpiry {
 
   /** Leases up to `limit` orders whose window ended and expires each after its final check; returns how many were leased. */
   async expireDue(limit = 20): Promise<number> {
-    const due = await reads.claimExpiredOrders(this.ctx.db, { limit, leaseMs: LEASE_MS, checkoutLinkMinutes: CHECKOUT_LINK_MINUTES });
+    const due = await reads.claimExpiredOrders(this.ctx.db, { limit, leaseMs: LEASE_MS, checkoutLinkMinutes: CHECKOUT_LINK_MINUTES, linkWindowStatus: LINK_WINDOW_STATUS });
     for (const row of due) {
       try {
         await this.expireAfterFinalCheck(row);
@@ -108,7 +108,3 @@ async function expireAfterFinalCheck(ctx: OrderExpiryDeps, row: PaymentOrderRow,
   });
 }
 
-export function windowEnded(o: PaymentOrderRow, now: Date): boolean {
-  if (o.expires_at !== null) return o.expires_at.getTime() <= now.getTime();
-  return o.status === 'AWAITING_CUSTOMER' && o.created_at.getTime() + CHECKOUT_LINK_MINUTES * 60_000 <= now.getTime();
-}

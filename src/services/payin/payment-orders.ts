@@ -3,23 +3,26 @@
  * checkout's steps. Every status change goes through transitionOrder(); every provider outcome
  * through applyCollectionStatus().
  */
+import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import { AppError, validationError } from '../../domain/errors.js';
 import { normaliseIndianMobile } from '../../domain/phone.js';
-import { initialOrderStatus, isOpen } from '../../domain/payment-order.js';
-import { collectingMerchant, type CollectionIssued, type Provider, ProviderError, type ProviderCallback } from '../../providers/provider.js';
+import { isOpen } from '../../domain/payment-order.js';
+import type { Provider, ProviderCallback } from '../../providers/provider.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
 import type { SandboxControls } from '../../providers/sandbox/adapter.js';
 import type { Logger } from '../../observability/logger.js';
 import type { Vault } from '../../security/vault.js';
-import type { ClientsService, Principal } from '../shared/clients.js';
+import type { ClientsService } from '../shared/clients.js';
+import type { Principal } from '../shared/principal.js';
 import type { CreateResponse, IdempotencyScope, IdempotencyService } from '../shared/idempotency.js';
 import * as reads from '../../store/repos/payment-order-reads-repo.js';
+import * as creates from '../../store/repos/payment-order-creates-repo.js';
 import * as repo from '../../store/repos/payment-orders-repo.js';
 import type { PaymentOrderRow, PaymentOrderViewRow } from '../../store/repos/payment-orders-repo.js';
 import type { Db, Tx } from '../../store/db.js';
-import { type CreatePaymentOrderBody, type CreatePaymentOrderInput, type PayerDetails, payerDetailsIssues, validateCreatePaymentOrder } from './payment-order-input.js';
-import { applyCollectionStatus, applyCollectionStatusesByReference, lockOrder, type ProviderOutcomeResult, transitionOrder } from './payment-order-transitions.js';
+import { type CreatePaymentOrderBody, type PayerDetails, payerDetailsIssues, validateCreatePaymentOrder } from './payment-order-input.js';
+import { applyCollectionStatusesByReference, lockOrder, type ProviderOutcomeResult, transitionOrder } from './payment-order-transitions.js';
 import {
   type CheckoutView,
   checkoutTokenFor,
@@ -32,20 +35,12 @@ import {
   type PaymentOrderView,
 } from './payment-order-view.js';
 import { callbackSecretContext } from './payment-order-secrets.js';
-import { askProvider, collectionAnswer, noAnswer, recordBestEffort, recordOrderCheck } from '../providers/provider-checks.js';
+import { issueCollection, newOrderRow } from './payment-order-issue.js';
+import { LIVE_CHECK_INTERVAL_MS, LIVE_CHECK_TIMEOUT_MS, liveCheck } from './payment-order-live-check.js';
 import { type ListQuery, listFilterOf, pageOf } from '../shared/list-page.js';
 import { sandboxDecide, sandboxDecideByRef, type SandboxDecisionOptions } from './sandbox-decisions.js';
 
-/** API §8: a live check only when the previous one is older than this. */
-export const LIVE_CHECK_INTERVAL_MS = 2_000;
-/** Upper bound of the provider call inside a retrieval; the GET answers within about this. */
-export const LIVE_CHECK_TIMEOUT_MS = 1_500;
-
 const UTR = /^[0-9]{12}$/;
-
-function providerUnavailable(err: unknown): AppError {
-  return new AppError('SERVICE_UNAVAILABLE', 'The payment provider is temporarily unavailable. Retry with the same Idempotency-Key.', { cause: err });
-}
 
 export interface CreateRequest {
   principal: Principal;
@@ -59,6 +54,8 @@ export interface PaymentOrdersDeps {
   db: Db;
   vault: Vault;
   log: Logger;
+  /** The clock of the live check's gate (src/clock.ts). */
+  clock: Clock;
   config: Pick<Config, 'callbackAllowPrivateNetworks'>;
   /** Origin of the checkout links. */
   publicBaseUrl(): string;
@@ -86,68 +83,6 @@ export class PaymentOrdersService {
     return this.ctx.providers.forAccount(o.provider_account_id);
   }
 
-  private newRow(
-    id: string,
-    principal: Principal,
-    input: CreatePaymentOrderInput,
-    issued: (CollectionIssued & { expiresAt: Date }) | null,
-    chosen: { accountId: string | null; provider: Provider },
-  ): repo.NewPaymentOrder {
-    const status = initialOrderStatus(input.responseMode);
-    return {
-      id,
-      order_id: orderIdFor(id),
-      org_id: principal.orgId,
-      client_pk: principal.pk,
-      merchant_order_reference: input.merchantOrderReference,
-      amount_paise: input.amountPaise,
-      currency: 'INR',
-      purpose: input.purpose,
-      response_mode: input.responseMode,
-      status,
-      provider: chosen.provider.name,
-      livemode: chosen.provider.livemode,
-      provider_account_id: chosen.accountId,
-      provider_status: issued ? 'PENDING' : 'NOT_INITIATED',
-      provider_reference: issued?.providerReference ?? null,
-      upi_uri: issued?.upiUri ?? null,
-      customer_name: input.customer.name,
-      customer_email: input.customer.email,
-      customer_phone: input.customer.phone,
-      customer_consent_at: input.customer.consent ? new Date() : null,
-      expires_in_minutes: input.expiresInMinutes,
-      expires_at: issued?.expiresAt ?? null,
-      callback_url: input.callback?.url ?? null,
-      callback_secret_enc: input.callback ? this.ctx.vault.encrypt(input.callback.secret, callbackSecretContext(id)) : null,
-      return_url: input.returnUrl,
-    };
-  }
-
-  private async issueCollection(
-    provider: Provider,
-    o: { orderId: string; orgId: string; accountId: string | null; amountPaise: number; purpose: string; expiresInMinutes: number; customer: { name: string | null; email: string | null; phone: string | null } },
-  ): Promise<CollectionIssued & { expiresAt: Date }> {
-    const orgName = await this.ctx.clients.orgName(o.orgId);
-    const expiresAt = new Date(Date.now() + o.expiresInMinutes * 60_000);
-    try {
-      const issued = await provider.createCollection({
-        reference: o.orderId,
-        amountPaise: o.amountPaise,
-        note: o.purpose,
-        payeeName: orgName ?? 'Merchant',
-        expiresAt,
-        customer: o.customer,
-        // Whose settlement covers the payment (the sandbox settles per merchant, contract §9): the
-        // account that collects it, so its settlement is that account's.
-        merchant: collectingMerchant(o.orgId, o.accountId),
-      });
-      return { ...issued, expiresAt };
-    } catch (err) {
-      if (err instanceof ProviderError) throw providerUnavailable(err);
-      throw err;
-    }
-  }
-
   /**
    * POST /merchant/payment-orders. CHECKOUT: key, order, history in one statement. INTENT: the
    * provider must issue the intent before we can answer, so the key is leased while it does; the
@@ -161,7 +96,7 @@ export class PaymentOrdersService {
     const leased = input.responseMode === 'INTENT';
     const { response } = await this.ctx.idempotency.run(req.scope, { leased }, async ({ resourceId, keyFor }) => {
       const issued = leased
-        ? await this.issueCollection(chosen.provider, {
+        ? await issueCollection(this.ctx.clients, chosen.provider, {
             orderId: orderIdFor(resourceId),
             orgId: req.principal.orgId,
             accountId: chosen.accountId,
@@ -172,15 +107,15 @@ export class PaymentOrdersService {
           })
         : null;
       const createdAt = new Date();
-      const order = { ...this.newRow(resourceId, req.principal, input, issued, chosen), created_at: createdAt };
+      const order = { ...newOrderRow(this.ctx.vault, resourceId, req.principal, input, issued, chosen), created_at: createdAt };
       const key = keyFor({
         status: 201,
-        body: { success: true, data: this.view(repo.rowAsInserted(order, createdAt)), request_id: req.requestId },
+        body: { success: true, data: this.view(creates.rowAsInserted(order, createdAt)), request_id: req.requestId },
         resourceType: 'payment_order',
         resourceId,
       });
       // Order, history and the completed key in one statement, shared with concurrent creates.
-      return { key, written: await repo.insertCreate(this.ctx.db, { order, key }), made: order };
+      return { key, written: await creates.insertCreate(this.ctx.db, { order, key }), made: order };
     });
     return response;
   }
@@ -208,32 +143,9 @@ export class PaymentOrdersService {
     return pageOf(await this.ctx.db.replicaReads.read((q) => reads.listForClient(q, filter)), filter.limit, (row) => this.view(row));
   }
 
-  /**
-   * At most one provider inquiry per order per LIVE_CHECK_INTERVAL_MS across all instances (an
-   * atomic claim on last_provider_check_at), made outside any transaction and bounded by
-   * LIVE_CHECK_TIMEOUT_MS. A slow or failing provider leaves the state as it is.
-   */
-  async liveCheck<R extends PaymentOrderViewRow>(row: R): Promise<R | PaymentOrderRow> {
-    if (!isOpen(row.status) || row.upi_uri === null) return row;
-    if (!(await reads.claimLiveCheck(this.ctx.db, row.id, LIVE_CHECK_INTERVAL_MS))) return row;
-    // Each call is kept in the provider checks log (the console's order page); see provider-checks.ts.
-    const call = await askProvider({
-      reason: 'live_check', reference: row.order_id, provider: () => this.providerOf(row),
-      ask: (provider) => provider.collectionStatus(row.order_id, { timeoutMs: LIVE_CHECK_TIMEOUT_MS }), timeoutMs: LIVE_CHECK_TIMEOUT_MS,
-    });
-    if ('error' in call.result) {
-      this.ctx.log.warn({ order_id: row.order_id, err: call.result.error.message }, 'live provider check got no answer');
-      const facts = call.facts(noAnswer(call.result.error), 'no change: no answer');
-      await recordBestEffort(this.ctx.log, () => recordOrderCheck(this.ctx.db, row.id, facts));
-      return row;
-    }
-    const known = call.result.answer;
-    return this.ctx.db.tx(async (tx) => {
-      const locked = await lockOrder(tx, row.id);
-      const result = await applyCollectionStatus(tx, locked, known, 'live_check');
-      await recordOrderCheck(tx, row.id, call.facts(collectionAnswer(known), result));
-      return (await repo.findByIdOrOrderId(tx, { id: row.id })) as PaymentOrderRow;
-    });
+  /** The live check (payment-order-live-check.ts) of a retrieved order. */
+  liveCheck<R extends PaymentOrderViewRow>(row: R): Promise<R | PaymentOrderRow> {
+    return liveCheck(this.ctx, row);
   }
 
   /** POST /merchant/payment-orders/{order}/cancel: open orders only (409 INVALID_STATE otherwise). */
@@ -291,7 +203,7 @@ export class PaymentOrdersService {
     const row = await this.byToken(token);
     if (row.status === 'PENDING_PAYMENT' || row.status === 'AWAITING_CONFIRMATION') return this.checkout(row);
     if (row.status !== 'AWAITING_CUSTOMER') throw new AppError('INVALID_STATE', `This payment is ${row.status}.`);
-    const issued = await this.issueCollection(await this.providerOf(row), {
+    const issued = await issueCollection(this.ctx.clients, await this.providerOf(row), {
       orderId: row.order_id,
       orgId: row.org_id,
       accountId: row.provider_account_id,
@@ -346,4 +258,4 @@ export class PaymentOrdersService {
   }
 }
 
-export { callbackSecretContext };
+export { callbackSecretContext, LIVE_CHECK_INTERVAL_MS, LIVE_CHECK_TIMEOUT_MS };

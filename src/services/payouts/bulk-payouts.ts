@@ -87,8 +87,8 @@ export class BulkPayoutsService {
     // trailing newline, a space in the header, a BOM or another row order is the same payroll.
     const sha256 = payrollDigest(rows);
     if (issues.length === 0) {
-      const dup = await this.ctx.db.query<{ file_name: string }>('SELECT file_name FROM bulk_payout_files WHERE org_id = $1 AND sha256 = $2', [person.orgId, sha256]);
-      if (dup.rows[0]) throw new AppError('DUPLICATE_FILE', `These payouts were uploaded before (as ${dup.rows[0].file_name}); the same rows are not accepted twice.`);
+      const earlier = await repo.fileNameOfDigest(this.ctx.db, person.orgId, sha256);
+      if (earlier !== null) throw new AppError('DUPLICATE_FILE', `These payouts were uploaded before (as ${earlier}); the same rows are not accepted twice.`);
     }
     // The organization's default bank connection must carry every row's mode, as for a single payout.
     const bankConnection = await bankConnectionsRepo.findUsableBankConnection(this.ctx.db, { orgId: person.orgId, bankConnectionId: null });

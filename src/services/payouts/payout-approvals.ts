@@ -24,7 +24,7 @@ import { completeHeldKey } from '../../store/repos/idempotency-keys-repo.js';
 import * as approvalsRepo from '../../store/repos/payout-approvals-repo.js';
 import * as repo from '../../store/repos/payouts-repo.js';
 import type { BeneficiariesService } from './beneficiaries.js';
-import type { Principal } from '../shared/clients.js';
+import type { Principal } from '../shared/principal.js';
 import { type Actor, recordAudit } from '../console/audit.js';
 import { createPayout, decideApproval, lockOrgPayout } from './payout-writer.js';
 import { type CreateResponse, type IdempotencyScope, type IdempotencyService, keyNotHeld } from '../shared/idempotency.js';

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type { Config } from '../../config.js';
 import { AppError } from '../../domain/errors.js';
 import { isUuid } from '../../domain/text.js';
-import type { Principal } from '../shared/clients.js';
+import type { Principal } from '../shared/principal.js';
 import type { CreateResponse, IdempotencyScope, IdempotencyService } from '../shared/idempotency.js';
 import type { BeneficiariesService, ResolvedBeneficiary } from './beneficiaries.js';
 import { type CreatePayoutBody, type InlineBeneficiary, validateCreatePayout } from './payout-input.js';

@@ -15,6 +15,7 @@ import type { ProviderCallback } from '../../providers/provider.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
 import { type Db, DatabaseUnavailableError, type Tx } from '../../store/db.js';
 import * as repo from '../../store/repos/provider-events-repo.js';
+import { inSavepoint } from '../../store/tx-steps.js';
 import * as accountsRepo from '../../store/repos/provider-accounts-repo.js';
 import { idForOrderId } from '../payin/payment-order-view.js';
 import type { PaymentOrdersService } from '../payin/payment-orders.js';
@@ -205,14 +206,15 @@ export class ProviderIntake {
     return this.ctx.db.tx(async (tx) => {
       const [ev] = await repo.claimDue(tx, 1);
       if (!ev) return false;
-      await tx.query('SAVEPOINT provider_event');
-      try {
-        await repo.markProcessed(tx, await this.apply(tx, [ev]));
-      } catch (err) {
-        await tx.query('ROLLBACK TO SAVEPOINT provider_event');
-        this.ctx.log.warn({ provider_event: ev.id, err: (err as Error).message }, 'provider event processing failed');
-        await repo.markRetry(tx, ev.id, (err as Error).message, retryDelayMs(ev.attempts));
-      }
+      await inSavepoint(
+        tx,
+        'provider_event',
+        async () => repo.markProcessed(tx, await this.apply(tx, [ev])),
+        async (err) => {
+          this.ctx.log.warn({ provider_event: ev.id, err: (err as Error).message }, 'provider event processing failed');
+          await repo.markRetry(tx, ev.id, (err as Error).message, retryDelayMs(ev.attempts));
+        },
+      );
       return true;
     });
   }

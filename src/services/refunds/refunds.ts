@@ -20,7 +20,7 @@ import * as repo from '../../store/repos/refunds-repo.js';
 import type { RefundRow, RefundWithOrder } from '../../store/repos/refunds-repo.js';
 import type { Logger } from '../../observability/logger.js';
 import type { Db, Queryable } from '../../store/db.js';
-import type { Principal } from '../shared/clients.js';
+import type { Principal } from '../shared/principal.js';
 import { type CreateResponse, type IdempotencyScope, type IdempotencyService, keyNotHeld } from '../shared/idempotency.js';
 import { orderRefFor } from '../payin/payment-order-view.js';
 import { createRefund, lockRefund, reviewRefund } from './refund-writer.js';

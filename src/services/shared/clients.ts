@@ -1,86 +1,19 @@
 /**
  * Organizations and API clients: creation, IP allow lists, secret rotation and authentication of
- * merchant requests. The HTTP layer and the admin API both call this service.
+ * merchant requests. The HTTP layer and the admin API both call this service. What a change may
+ * be and its checks: client-input.ts; the authenticated caller: principal.ts.
  */
-import { DEFAULT_RATE_LIMIT_PER_MINUTE, isValidRateLimit, RATE_LIMIT_ISSUE } from '../../domain/rate-limit.js';
 import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { AppError, validationError } from '../../domain/errors.js';
-import { isScope, type Scope, SCOPES } from '../../domain/scopes.js';
 import { hashSecret, newClientId, newClientSecret, secretMatches } from '../../security/secrets.js';
 import { ipAllowed, normalizeAllowEntry } from '../../security/ip.js';
+import { type ChangeHook, checkClientChanges, checkNewClient, type ClientChangeAudit, type ClientChanges, type ClientSettings, type CreateClientInput, MAX_OVERLAP_HOURS, settingsOf } from './client-input.js';
+import type { Principal } from './principal.js';
+import type { Clock } from '../../clock.js';
 import type { Db, Queryable } from '../../store/db.js';
 import * as repo from '../../store/repos/clients-repo.js';
 
-/** The authenticated caller of a merchant API request. */
-export interface Principal {
-  pk: string;
-  clientId: string;
-  orgId: string;
-  scopes: readonly Scope[];
-  rateLimitPerMinute: number;
-  /**
-   * The console user who was shown the secret this request authenticated with (migration 0092);
-   * null: the operator's CLI made it. A refund made with it is not approved by that person.
-   */
-  secretIssuedBy?: string | null;
-}
-
-export interface CreateClientInput {
-  orgId: string;
-  scopes: string[];
-  name?: string | undefined;
-  allowIps?: string[] | undefined;
-  rateLimitPerMinute?: number | undefined;
-  /** The console user shown the new secret (dual control); absent: the operator's CLI. */
-  issuedBy?: string | null | undefined;
-}
-
-/**
- * A change of a client's settings (`tijori client set`, the console's API clients page): each
- * field given replaces the old value; the allow list is replaced whole (empty: any address).
- */
-export interface ClientChanges {
-  /** The console only (the CLI's `client set` has no name flag): a blank name removes it. */
-  name?: string | null | undefined;
-  scopes?: string[] | undefined;
-  allowIps?: string[] | undefined;
-  rateLimitPerMinute?: number | undefined;
-}
-
-/** The settings an audit entry shows before and after a change (never a secret). */
-export interface ClientSettings {
-  scopes: Scope[];
-  allowed_ips: string[];
-  rate_limit_per_minute: number;
-}
-
-/** What the change hook sees: the settings, and the name when the change renamed the client. */
-export type ClientChangeAudit = ClientSettings & { name?: string | null };
-
-/**
- * Runs inside the change's own transaction, after the change: the console writes its audit entry
- * here, so a change and its audit entry commit together or not at all (docs/console.md).
- */
-export type ChangeHook<T> = (tx: Queryable, changed: T) => Promise<void>;
-
-export { DEFAULT_RATE_LIMIT_PER_MINUTE } from '../../domain/rate-limit.js';
-/** The longest overlap of an API client secret rotation (contract §11: 0–168 hours). */
-export const MAX_OVERLAP_HOURS = 168;
-const SCOPES_ISSUE = `must be one or more of ${SCOPES.join(', ')}`;
-
-/** Allow-list entries normalised; one issue per bad entry, naming its position (`allow_ip[2]`) so a form can show it on its line. */
-function checkAllowList(raw: readonly string[], field: string, issues: { field: string; issue: string }[]): string[] {
-  const out: string[] = [];
-  raw.forEach((entry, i) => {
-    const n = normalizeAllowEntry(entry);
-    if ('issue' in n) issues.push({ field: `${field}[${i}]`, issue: n.issue });
-    else if (!out.includes(n.value)) out.push(n.value);
-  });
-  return out;
-}
-
-const settingsOf = (r: repo.ClientRow): ClientSettings => ({ scopes: r.scopes, allowed_ips: r.allowed_ips, rate_limit_per_minute: r.rate_limit_per_minute });
 /**
  * Client rows are cached this long per instance, so authentication costs no database round trip on
  * the hot path. A rotated secret or changed allow list therefore takes effect within this time.
@@ -97,8 +30,11 @@ export const CLIENT_CACHE_ENTRIES = 10_000;
 export type ClientLookupSource = 'cache' | 'unknown_cache' | 'database';
 
 export interface ClientsServiceOptions {
-  /** The clock of the caches (tests freeze it). */
-  now?: () => number;
+  /**
+   * The clock of the caches and of a rotated secret's overlap (tests move it); without one the caches
+   * use lru-cache's own (performance.now()) and the overlap Date.now().
+   */
+  clock?: Clock | undefined;
   /** Told of every look-up's source (the `tijori_client_lookups_total` metric; tests count). */
   onLookup?: (source: ClientLookupSource) => void;
 }
@@ -114,6 +50,7 @@ export class ClientsService {
   private readonly known: LRUCache<string, repo.ClientRow>;
   private readonly unknown: LRUCache<string, true>;
   private readonly onLookup: (source: ClientLookupSource) => void;
+  private readonly now: () => number;
   /**
    * Organization names by id, so an INTENT create or a checkout page costs no round trip for it.
    * An admin can rename the organization in the console: this instance forgets the name at once
@@ -125,7 +62,9 @@ export class ClientsService {
     private readonly db: Db,
     options: ClientsServiceOptions = {},
   ) {
-    const perf = options.now ? { now: options.now } : undefined;
+    const clock = options.clock;
+    this.now = clock ? () => clock.now() : () => Date.now();
+    const perf = clock ? { now: () => clock.now() } : undefined;
     this.known = new LRUCache({ max: CLIENT_CACHE_ENTRIES, ttl: CLIENT_CACHE_MS, ...(perf ? { perf } : {}) });
     this.unknown = new LRUCache({ max: CLIENT_CACHE_ENTRIES, ttl: UNKNOWN_CLIENT_CACHE_MS, ...(perf ? { perf } : {}) });
     this.orgNames = new LRUCache({ max: CLIENT_CACHE_ENTRIES, ttl: ORG_NAME_CACHE_MS, ...(perf ? { perf } : {}) });
@@ -139,14 +78,7 @@ export class ClientsService {
   }
 
   async createClient(input: CreateClientInput, onCreated?: ChangeHook<repo.ClientRow>): Promise<{ row: repo.ClientRow; secret: string }> {
-    const issues = [];
-    if (!UUID_RE.test(input.orgId)) issues.push({ field: 'org', issue: 'must be an organization id (UUID)' });
-    const scopes = [...new Set(input.scopes)];
-    if (scopes.length === 0 || !scopes.every(isScope)) issues.push({ field: 'scopes', issue: SCOPES_ISSUE });
-    const ips = checkAllowList(input.allowIps ?? [], 'allow_ip', issues);
-    const rate = input.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE;
-    if (!isValidRateLimit(rate)) issues.push({ field: 'rate_limit', issue: RATE_LIMIT_ISSUE });
-    if (issues.length > 0) throw validationError(issues);
+    const { scopes, ips, rate } = checkNewClient(input, UUID_RE.test(input.orgId));
     if (!UUID_RE.test(input.orgId) || !(await repo.findOrg(this.db, input.orgId))) throw new AppError('NOT_FOUND', 'No such organization.');
     const secret = newClientSecret();
     const row = await this.db.tx(async (tx) => {
@@ -156,7 +88,7 @@ export class ClientsService {
         org_id: input.orgId,
         name: input.name ?? null,
         secret_hash: hashSecret(secret),
-        scopes: scopes as Scope[],
+        scopes,
         allowed_ips: ips,
         rate_limit_per_minute: rate,
         secret_issued_by: input.issuedBy ?? null,
@@ -196,23 +128,7 @@ export class ClientsService {
     changes: ClientChanges,
     opts: { orgId?: string; onChanged?: (q: Queryable, change: { orgId: string; before: ClientChangeAudit; after: ClientChangeAudit }) => Promise<void> } = {},
   ): Promise<ClientSettings> {
-    const issues: { field: string; issue: string }[] = [];
-    let scopes: Scope[] | undefined;
-    if (changes.scopes !== undefined) {
-      const unique = [...new Set(changes.scopes)];
-      if (unique.length === 0 || !unique.every(isScope)) issues.push({ field: 'scopes', issue: SCOPES_ISSUE });
-      else scopes = unique;
-    }
-    const ips = changes.allowIps === undefined ? undefined : checkAllowList(changes.allowIps, 'allowed_ips', issues);
-    const rate = changes.rateLimitPerMinute;
-    if (rate !== undefined && !isValidRateLimit(rate)) issues.push({ field: 'rate_limit_per_minute', issue: RATE_LIMIT_ISSUE });
-    // A name is a label for people: trimmed, blank removes it, at most 200 characters, no control characters.
-    const name = changes.name === undefined ? undefined : changes.name === null || changes.name.trim() === '' ? null : changes.name.trim();
-    if (typeof name === 'string' && (name.length > 200 || /\p{Cc}/u.test(name))) issues.push({ field: 'name', issue: 'must be at most 200 characters, without control characters' });
-    if (scopes === undefined && ips === undefined && rate === undefined && name === undefined && issues.length === 0) {
-      issues.push({ field: 'changes', issue: 'name at least one of scopes, allowed IPs, rate limit' });
-    }
-    if (issues.length > 0) throw validationError(issues);
+    const { scopes, ips, rate, name } = checkClientChanges(changes);
     const after = await this.db.tx(async (q) => {
       const row = clientId.length <= 100 ? await repo.lockClient(q, clientId) : null;
       if (!row || (opts.orgId !== undefined && row.org_id !== opts.orgId)) throw new AppError('NOT_FOUND', 'No such API client.');
@@ -349,7 +265,7 @@ export class ClientsService {
     }
     const row = await this.lookup(clientId);
     const current = row !== null && secretMatches(secret, row.secret_hash);
-    if (!row || !row.active || !(current || previousSecretMatches(secret, row))) {
+    if (!row || !row.active || !(current || previousSecretMatches(secret, row, this.now()))) {
       throw new AppError('API_AUTH_FAILED', 'Missing or invalid X-Service-Client-Id or Authorization: Bearer credentials.');
     }
     if (!ipAllowed(ip, row.allowed_ips)) throw new AppError('API_IP_NOT_ALLOWED', 'Requests from this source address are not allowed for this client.');
@@ -360,12 +276,8 @@ export class ClientsService {
 }
 
 /** The replaced secret of a rotation with an overlap, until its expiry. */
-function previousSecretMatches(secret: string, row: repo.ClientRow): boolean {
+function previousSecretMatches(secret: string, row: repo.ClientRow, now: number): boolean {
   const hash = row.previous_secret_hash;
   const until = row.previous_secret_expires_at;
-  return hash !== null && hash !== undefined && until !== null && until !== undefined && until.getTime() > Date.now() && secretMatches(secret, hash);
-}
-
-export function requireScope(principal: Principal, scope: Scope): void {
-  if (!principal.scopes.includes(scope)) throw new AppError('API_SCOPE_DENIED', `This client lacks the ${scope} scope.`);
+  return hash !== null && hash !== undefined && until !== null && until !== undefined && until.getTime() > now && secretMatches(secret, hash);
 }

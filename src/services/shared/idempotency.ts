@@ -17,7 +17,7 @@
 import { createHash } from 'node:crypto';
 import { AppError } from '../../domain/errors.js';
 import type { Db, Queryable } from '../../store/db.js';
-import { type CreateKey, insertLease, insertLeases, type NewLease } from '../../store/repos/idempotency-keys-repo.js';
+import { type CreateKey, endLease, findKey, insertLease, insertLeases, type NewLease, takeOverExpiredLease } from '../../store/repos/idempotency-keys-repo.js';
 import { newRowId } from '../../store/row-id.js';
 
 export interface IdempotencyScope {
@@ -54,15 +54,6 @@ export function canonicalJson(value: unknown): string {
 
 export function fingerprint(scope: IdempotencyScope): string {
   return createHash('sha256').update(`${scope.method.toUpperCase()} ${scope.path}\n${canonicalJson(scope.body)}`).digest('hex');
-}
-
-interface KeyRow {
-  fingerprint: string;
-  state: 'in_progress' | 'completed';
-  locked: boolean;
-  response_status: number | null;
-  response_body: string | null;
-  resource_id: string | null;
 }
 
 type Claim = { kind: 'new'; resourceId: string } | { kind: 'replay'; status: number; bodyText: string };
@@ -121,12 +112,7 @@ export class IdempotencyService {
    * (still held); 'absent' when there is no row, 'expired' when its holder's lease ran out.
    */
   private async lookUp(q: Queryable, scope: IdempotencyScope, fp: string): Promise<{ kind: 'replay'; status: number; bodyText: string } | { kind: 'absent' } | { kind: 'expired'; resourceId: string | null }> {
-    const existing = await q.query<KeyRow>(
-      `SELECT fingerprint, state, locked_until > now() AS locked, response_status, response_body, resource_id
-         FROM idempotency_keys WHERE client_pk = $1 AND key = $2`,
-      [scope.clientPk, scope.key],
-    );
-    const row = existing.rows[0];
+    const row = await findKey(q, scope.clientPk, scope.key);
     if (!row) return { kind: 'absent' };
     if (row.fingerprint !== fp) {
       throw new AppError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request.');
@@ -154,12 +140,7 @@ export class IdempotencyService {
     const found = await this.lookUp(q, scope, fp);
     if (found.kind === 'absent') return this.claim(q, scope, fp, leaseMs, take); // the holder rolled back: try again
     if (found.kind === 'replay') return found;
-    const taken = await q.query(
-      `UPDATE idempotency_keys SET locked_until = now() + make_interval(secs => $3::double precision / 1000)
-        WHERE client_pk = $1 AND key = $2 AND state = 'in_progress' AND locked_until <= now() RETURNING 1`,
-      [scope.clientPk, scope.key, leaseMs],
-    );
-    if (taken.rowCount !== 1) throw new AppError('IDEMPOTENCY_KEY_IN_PROGRESS', 'A request with this Idempotency-Key is still being processed. Retry shortly.');
+    if (!(await takeOverExpiredLease(q, scope.clientPk, scope.key, leaseMs))) throw new AppError('IDEMPOTENCY_KEY_IN_PROGRESS', 'A request with this Idempotency-Key is still being processed. Retry shortly.');
     return { kind: 'new', resourceId: found.resourceId ?? newRowId() };
   }
 
@@ -208,9 +189,7 @@ export class IdempotencyService {
       if (!held.written) throw keyNotHeld();
     } catch (err) {
       // Nothing was completed: end the lease (a key completed by another request is left as it is).
-      await this.db
-        .query(`UPDATE idempotency_keys SET locked_until = now() WHERE client_pk = $1 AND key = $2 AND state = 'in_progress'`, [scope.clientPk, scope.key])
-        .catch(() => undefined); // unreachable database: the lease expires by itself
+      await endLease(this.db, scope.clientPk, scope.key).catch(() => undefined); // unreachable database: the lease expires by itself
       throw err;
     }
     return answered(held);

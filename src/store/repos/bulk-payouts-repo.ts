@@ -184,3 +184,9 @@ export async function resultRows(q: Queryable, fileId: string, afterLine: number
   );
   return r.rows;
 }
+
+/** The name of the organization's earlier file with this payroll digest, or null (the same payroll is not accepted twice). */
+export async function fileNameOfDigest(q: Queryable, orgId: string, sha256: Buffer): Promise<string | null> {
+  const r = await q.query<{ file_name: string }>('SELECT file_name FROM bulk_payout_files WHERE org_id = $1 AND sha256 = $2', [orgId, sha256]);
+  return r.rows[0]?.file_name ?? null;
+}

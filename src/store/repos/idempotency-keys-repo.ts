@@ -144,3 +144,37 @@ export async function completeHeldKey(q: Queryable, key: CompletedKeyValues, res
 
 /** Takes one leased create's key, in a statement shared with the leases taken together (see insertLeases). */
 export const insertLease = batched('idempotencyLeases', insertLeases);
+
+/** A key row as a repeat of its request reads it (`locked`: its holder's lease has not run out). */
+export interface KeyRow {
+  fingerprint: string;
+  state: 'in_progress' | 'completed';
+  locked: boolean;
+  response_status: number | null;
+  response_body: string | null;
+  resource_id: string | null;
+}
+
+export async function findKey(q: Queryable, clientPk: string, key: string): Promise<KeyRow | null> {
+  const r = await q.query<KeyRow>(
+    `SELECT fingerprint, state, locked_until > now() AS locked, response_status, response_body, resource_id
+       FROM idempotency_keys WHERE client_pk = $1 AND key = $2`,
+    [clientPk, key],
+  );
+  return r.rows[0] ?? null;
+}
+
+/** Takes over a key whose holder's lease ran out, with a lease of `leaseMs`; false when another request has it. */
+export async function takeOverExpiredLease(q: Queryable, clientPk: string, key: string, leaseMs: number): Promise<boolean> {
+  const r = await q.query(
+    `UPDATE idempotency_keys SET locked_until = now() + make_interval(secs => $3::double precision / 1000)
+      WHERE client_pk = $1 AND key = $2 AND state = 'in_progress' AND locked_until <= now() RETURNING 1`,
+    [clientPk, key, leaseMs],
+  );
+  return r.rowCount === 1;
+}
+
+/** Ends the lease of a key still in progress (a try that failed): a retry takes it over at once. */
+export async function endLease(q: Queryable, clientPk: string, key: string): Promise<void> {
+  await q.query(`UPDATE idempotency_keys SET locked_until = now() WHERE client_pk = $1 AND key = $2 AND state = 'in_progress'`, [clientPk, key]);
+}

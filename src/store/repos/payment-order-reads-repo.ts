@@ -12,13 +12,14 @@ import { ORDER_SETTLEMENT_COLUMNS, ORDER_SETTLEMENT_JOIN, type PaymentOrderRow, 
  * The cross-instance 2-second gate of the live check: true for the one caller that may ask the
  * provider now. The database clock decides, so instances with skewed clocks agree.
  */
-export async function claimLiveCheck(q: Queryable, id: string, minIntervalMs: number): Promise<boolean> {
+export async function claimLiveCheck(q: Queryable, id: string, minIntervalMs: number, at: Date | null = null): Promise<boolean> {
+  // `at`: the service clock's now (src/clock.ts); null: the database's.
   const r = await q.query(
-    `UPDATE payment_orders SET last_provider_check_at = now()
+    `UPDATE payment_orders SET last_provider_check_at = COALESCE($4::timestamptz, now())
       WHERE id = $1 AND status = ANY($3::text[])
-        AND (last_provider_check_at IS NULL OR last_provider_check_at <= now() - make_interval(secs => $2::double precision / 1000))
+        AND (last_provider_check_at IS NULL OR last_provider_check_at <= COALESCE($4::timestamptz, now()) - make_interval(secs => $2::double precision / 1000))
       RETURNING 1`,
-    [id, minIntervalMs, OPEN_ORDER_STATUSES],
+    [id, minIntervalMs, OPEN_ORDER_STATUSES, at],
   );
   return r.rowCount === 1;
 }
@@ -28,19 +29,20 @@ export async function claimLiveCheck(q: Queryable, id: string, minIntervalMs: nu
  * ends `checkoutLinkMinutes` after creation) for the expiry worker. SKIP LOCKED + lease: several
  * instances share the work, and an instance that dies mid-check releases its batch by timeout.
  */
-export async function claimExpiredOrders(q: Queryable, o: { limit: number; leaseMs: number; checkoutLinkMinutes: number }): Promise<PaymentOrderRow[]> {
+/** The SQL form of domain/payment-order.ts windowEnded, with its constants as parameters. */
+export async function claimExpiredOrders(q: Queryable, o: { limit: number; leaseMs: number; checkoutLinkMinutes: number; linkWindowStatus: string }): Promise<PaymentOrderRow[]> {
   const r = await q.query<PaymentOrderRow>(
     `UPDATE payment_orders SET expiry_claimed_until = now() + make_interval(secs => $2::double precision / 1000)
       WHERE id IN (
         SELECT id FROM payment_orders
          WHERE status = ANY($4::text[])
-           AND (expires_at <= now() OR (expires_at IS NULL AND status = 'AWAITING_CUSTOMER' AND created_at <= now() - make_interval(mins => $3)))
+           AND (expires_at <= now() OR (expires_at IS NULL AND status = $5 AND created_at <= now() - make_interval(mins => $3)))
            AND (expiry_claimed_until IS NULL OR expiry_claimed_until <= now())
          ORDER BY expires_at NULLS FIRST
          LIMIT $1
          FOR NO KEY UPDATE SKIP LOCKED)
       RETURNING *`,
-    [o.limit, o.leaseMs, o.checkoutLinkMinutes, OPEN_ORDER_STATUSES],
+    [o.limit, o.leaseMs, o.checkoutLinkMinutes, OPEN_ORDER_STATUSES, o.linkWindowStatus],
   );
   return r.rows;
 }

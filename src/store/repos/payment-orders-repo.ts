@@ -1,13 +1,12 @@
 /**
  * SQL for payment orders, their append-only history and late confirmations. Status changes are
  * written only by updateStatusWithHistory(), which the one transition step of
- * src/services/payin/payment-order-transitions.ts calls.
+ * src/services/payin/payment-order-transitions.ts calls. The creates: payment-order-creates-repo.ts.
  */
 import { type OrderTrigger, type PaymentOrderStatus } from '../../domain/payment-order.js';
 import { batched } from '../batched.js';
 import { coalesced, coalescedLookup } from '../coalesced.js';
-import { type Db, prepared, type PreparedStatement, type Queryable } from '../db.js';
-import { type CompletedKeyValues, type CreateKey, keyedCreateStatements, writeKeyedCreates } from './idempotency-keys-repo.js';
+import { prepared, type PreparedStatement, type Queryable } from '../db.js';
 
 export interface PaymentOrderRow {
   id: string;
@@ -56,17 +55,6 @@ const ORDER_COLUMNS = [
 ] as const satisfies readonly (keyof PaymentOrderRow)[];
 const ROW = ORDER_COLUMNS.join(', ');
 
-export type NewPaymentOrder = Omit<
-  PaymentOrderRow,
-  'review_required' | 'last_provider_check_at' | 'created_at' | 'updated_at' | 'bank_transaction_id' | 'confirmed_at' | 'failure_reason' | 'payer_reference'
->;
-
-const INSERT_COLUMNS = [
-  'id', 'order_id', 'org_id', 'client_pk', 'merchant_order_reference', 'amount_paise', 'currency', 'purpose', 'response_mode',
-  'status', 'provider', 'livemode', 'provider_account_id', 'provider_status', 'provider_reference', 'upi_uri', 'customer_name', 'customer_email', 'customer_phone',
-  'customer_consent_at', 'expires_in_minutes', 'expires_at', 'callback_url', 'callback_secret_enc', 'return_url',
-] as const satisfies readonly (keyof NewPaymentOrder)[];
-
 /** Columns a transition may set besides the status. */
 export const UPDATABLE_COLUMNS = [
   'provider_status', 'provider_reference', 'upi_uri', 'customer_name', 'customer_email', 'customer_phone', 'customer_consent_at',
@@ -74,81 +62,6 @@ export const UPDATABLE_COLUMNS = [
 ] as const satisfies readonly (keyof PaymentOrderRow)[];
 export type OrderColumnChanges = Partial<Pick<PaymentOrderRow, (typeof UPDATABLE_COLUMNS)[number]>>;
 
-const CREATE_COLUMNS = [...INSERT_COLUMNS, 'created_at', 'updated_at'] as const;
-/** An order to create with the idempotency key row that answers for it. */
-export interface OrderCreate {
-  order: NewPaymentOrder & { created_at: Date };
-  key: CompletedKeyValues;
-}
-
-/** The SQL type of every column a batched create carries (json_to_recordset needs them spelt out). */
-const CREATE_COLUMN_TYPES: Record<(typeof CREATE_COLUMNS)[number], string> = {
-  id: 'uuid', order_id: 'text', org_id: 'uuid', client_pk: 'uuid', merchant_order_reference: 'text', amount_paise: 'bigint',
-  currency: 'text', purpose: 'text', response_mode: 'text', status: 'text', provider: 'text', livemode: 'boolean', provider_account_id: 'uuid', provider_status: 'text',
-  provider_reference: 'text', upi_uri: 'text', customer_name: 'text', customer_email: 'text', customer_phone: 'text',
-  customer_consent_at: 'timestamptz', expires_in_minutes: 'integer', expires_at: 'timestamptz', callback_url: 'text',
-  callback_secret_enc: 'text', return_url: 'text', created_at: 'timestamptz', updated_at: 'timestamptz',
-};
-
-/**
- * Many creates in ONE statement (one round trip, one commit): each order, its creation history
- * row and its completed idempotency key, all passed as one JSON array (idempotency-keys-repo
- * keyedCreateStatements). An order is written only if its key row was.
- */
-const CREATES = keyedCreateStatements(
-  CREATE_COLUMNS.map((c) => `${c} ${CREATE_COLUMN_TYPES[c]}`).join(', '),
-  `o AS (INSERT INTO payment_orders (${CREATE_COLUMNS.join(', ')})
-           SELECT ${CREATE_COLUMNS.map((c) => (c === 'callback_secret_enc' ? `decode(v.${c}, 'base64')` : `v.${c}`)).join(', ')}
-             FROM v JOIN k ON k.resource_id = v.id RETURNING id, status, created_at),
-     h AS (INSERT INTO payment_order_transitions (order_pk, from_status, to_status, trigger, created_at)
-           SELECT id, NULL, status, 'created', created_at FROM o)
-  SELECT id FROM o`,
-);
-
-function writeCreates(q: Queryable, statement: PreparedStatement, creates: OrderCreate[]): Promise<boolean[]> {
-  return writeKeyedCreates(q, statement, creates, ({ order }) => ({
-    ...order,
-    callback_secret_enc: order.callback_secret_enc?.toString('base64') ?? null,
-    updated_at: order.created_at,
-  }));
-}
-
-/** Writes the CHECKOUT creates of a batch; for each, whether it was written (false: its key already existed). */
-export function insertCheckoutCreates(q: Queryable, creates: OrderCreate[]): Promise<boolean[]> {
-  return writeCreates(q, CREATES.newKey, creates);
-}
-
-/** Writes the leased (INTENT) creates of a batch; for each, whether it was written (false: its key was no longer held). */
-export function insertLeasedCreates(q: Queryable, creates: OrderCreate[]): Promise<boolean[]> {
-  return writeCreates(q, CREATES.heldKey, creates);
-}
-
-const insertNewKeyCreate = batched('orderCreates', insertCheckoutCreates);
-const insertHeldKeyCreate = batched('heldOrderCreates', insertLeasedCreates);
-
-/**
- * One create, with its key as `key.held` says (a new key, or one this request holds), in a
- * statement shared with the creates that arrive together: whether it was written (false: a new
- * key already existed; a held one was no longer held).
- */
-export function insertCreate(db: Db, c: { order: OrderCreate['order']; key: CreateKey }): Promise<boolean> {
-  return c.key.held ? insertHeldKeyCreate(db, c) : insertNewKeyCreate(db, c);
-}
-
-/** The row as the batched creates write it, for answering before the write. */
-export function rowAsInserted(o: NewPaymentOrder, createdAt: Date): PaymentOrderRow {
-  return {
-    ...o,
-    review_required: false,
-    last_provider_check_at: null,
-    created_at: createdAt,
-    updated_at: createdAt,
-    bank_transaction_id: null,
-    confirmed_at: null,
-    failure_reason: null,
-    payer_reference: null,
-  };
-}
 
 /**
  * Look-ups by order_id go through the primary key: order_id is orderIdFor(id), a reversible

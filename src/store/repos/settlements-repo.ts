@@ -1,5 +1,4 @@
 /** SQL of settlements, their lines, reconciliation breaks and settlement anomalies (migration 0110). */
-import { idForOrderId } from '../../domain/order-id.js';
 import type { Queryable } from '../db.js';
 
 export interface NewSettlement {
@@ -19,38 +18,6 @@ export interface NewSettlement {
   settled_at: Date;
 }
 
-export interface NewLine {
-  id: string;
-  settlement_id: string;
-  org_id: string;
-  provider_line_id: string;
-  type: string;
-  reported_type: string;
-  order_reference: string | null;
-  refund_reference: string | null;
-  provider_payment_id: string | null;
-  order_pk: string | null;
-  refund_pk: string | null;
-  amount_paise: number;
-  fee_paise: number;
-  tax_paise: number;
-  net_paise: number;
-  currency: string;
-  match: string;
-}
-
-export interface NewBreak {
-  id: string;
-  org_id: string;
-  kind: string;
-  settlement_id: string | null;
-  line_id: string | null;
-  order_pk: string | null;
-  refund_pk: string | null;
-  expected_paise: number | null;
-  reported_paise: number | null;
-}
-
 /** The new settlement's id, or null when this (org, account, provider id) is stored already (waits for a concurrent insert to decide). */
 export async function insertSettlement(q: Queryable, s: NewSettlement): Promise<boolean> {
   const r = await q.query(
@@ -61,31 +28,6 @@ export async function insertSettlement(q: Queryable, s: NewSettlement): Promise<
     [s.id, s.org_id, s.provider_account_id, s.provider, s.provider_settlement_id, s.utr, s.currency, s.gross_paise, s.fees_paise, s.tax_paise, s.refunds_paise, s.adjustments_paise, s.net_paise, s.settled_at],
   );
   return r.rowCount === 1;
-}
-
-export async function insertLines(q: Queryable, lines: NewLine[]): Promise<void> {
-  if (lines.length === 0) return;
-  await q.query(
-    `INSERT INTO settlement_lines (id, settlement_id, org_id, provider_line_id, type, reported_type, order_reference, refund_reference, provider_payment_id,
-       order_pk, refund_pk, amount_paise, fee_paise, tax_paise, net_paise, currency, match)
-     SELECT id, settlement_id, org_id, provider_line_id, type, reported_type, order_reference, refund_reference, provider_payment_id,
-       order_pk, refund_pk, amount_paise, fee_paise, tax_paise, net_paise, currency, match
-       FROM json_to_recordset($1::json) AS v(id uuid, settlement_id uuid, org_id uuid, provider_line_id text, type text, reported_type text,
-         order_reference text, refund_reference text, provider_payment_id text, order_pk uuid, refund_pk uuid, amount_paise bigint, fee_paise bigint,
-         tax_paise bigint, net_paise bigint, currency text, match text)`,
-    [JSON.stringify(lines)],
-  );
-}
-
-export async function insertBreaks(q: Queryable, breaks: NewBreak[]): Promise<void> {
-  if (breaks.length === 0) return;
-  await q.query(
-    `INSERT INTO recon_breaks (id, org_id, kind, settlement_id, line_id, order_pk, refund_pk, expected_paise, reported_paise)
-     SELECT id, org_id, kind, settlement_id, line_id, order_pk, refund_pk, expected_paise, reported_paise
-       FROM json_to_recordset($1::json) AS v(id uuid, org_id uuid, kind text, settlement_id uuid, line_id uuid, order_pk uuid, refund_pk uuid,
-         expected_paise bigint, reported_paise bigint)`,
-    [JSON.stringify(breaks)],
-  );
 }
 
 /** True when this anomaly was not recorded before (the metric and the log count it once). */
@@ -100,54 +42,6 @@ export async function insertAnomaly(
     [a.id, a.org_id, a.provider_account_id, a.provider_settlement_id, a.provider_line_id, a.kind, a.detail.slice(0, 600)],
   );
   return r.rowCount === 1;
-}
-
-export interface OrderForRecon {
-  id: string;
-  order_id: string;
-  status: string;
-  amount_paise: number;
-  provider_account_id: string | null;
-}
-
-/**
- * The orders these order_ids name, by primary key: an order_id is a reversible encoding of the id
- * (idForOrderId) and has no index of its own (migration 0007); a reference that decodes to no id
- * names no order of ours.
- */
-export async function ordersByOrderId(q: Queryable, orgId: string, orderIds: string[]): Promise<OrderForRecon[]> {
-  const ids = [...new Set(orderIds.map(idForOrderId).filter((id): id is string => id !== null))];
-  if (ids.length === 0) return [];
-  const r = await q.query<OrderForRecon>(
-    'SELECT id, order_id, status, amount_paise, provider_account_id FROM payment_orders WHERE id = ANY($2::uuid[]) AND org_id = $1 AND order_id = ANY($3::text[])',
-    [orgId, ids, orderIds],
-  );
-  return r.rows;
-}
-
-export async function refundsByRefundId(q: Queryable, orgId: string, refundIds: string[]): Promise<Array<{ id: string; refund_id: string; status: string; amount_paise: number }>> {
-  if (refundIds.length === 0) return [];
-  const r = await q.query<{ id: string; refund_id: string; status: string; amount_paise: number }>(
-    'SELECT id, refund_id, status, amount_paise FROM refunds WHERE org_id = $1 AND refund_id = ANY($2::text[])',
-    [orgId, refundIds],
-  );
-  return r.rows;
-}
-
-/** Which of these orders (payments) or refunds some stored settlement line covers already. */
-export async function alreadySettled(q: Queryable, orderPks: string[], refundPks: string[]): Promise<{ orders: Set<string>; refunds: Set<string> }> {
-  const r = await q.query<{ order_pk: string | null; refund_pk: string | null; type: string }>(
-    `SELECT DISTINCT order_pk, refund_pk, type FROM settlement_lines
-      WHERE (type = 'PAYMENT' AND order_pk = ANY($1::uuid[])) OR (type = 'REFUND' AND refund_pk = ANY($2::uuid[]))`,
-    [orderPks, refundPks],
-  );
-  const orders = new Set<string>();
-  const refunds = new Set<string>();
-  for (const row of r.rows) {
-    if (row.type === 'PAYMENT' && row.order_pk) orders.add(row.order_pk);
-    if (row.type === 'REFUND' && row.refund_pk) refunds.add(row.refund_pk);
-  }
-  return { orders, refunds };
 }
 
 /** The newest settlement stored for an account (null: the built-in sandbox): where the next sync starts looking. */

@@ -194,7 +194,7 @@ export const Balances = Type.Object({
   time_zone: Str(),
   today: Str(),
   accounts: List(
-    Type.Object({ provider_account_id: Str(), name: Str(), provider: Str(), ...FigureFields, daily: List(LedgerDay, { description: "This account's collected against settled, per day." }) }),
+    Type.Object({ provider_account_id: Str(), name: Str(), provider: Str(), ...FigureFields, daily: List(LedgerDay) }),
   ),
   totals: Figures,
   daily: List(LedgerDay),
