@@ -90,7 +90,14 @@ export function migrationFiles(): string[] {
     .sort();
 }
 
-export async function migrate(db: Db): Promise<string[]> {
+export interface MigrateOptions {
+  /** Only the files whose name sorts before this one (tests that build an older schema). */
+  before?: string;
+  /** Called after each file with how long it took (the online partition test reports them). */
+  onApplied?: (file: string, ms: number) => void;
+}
+
+export async function migrate(db: Db, opts: MigrateOptions = {}): Promise<string[]> {
   return db.withClient(async (client) => {
     for (;;) {
       const got = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [LOCK_KEY]);
@@ -104,6 +111,8 @@ export async function migrate(db: Db): Promise<string[]> {
       const applied: string[] = [];
       for (const file of migrationFiles()) {
         if (done.has(file)) continue;
+        if (opts.before !== undefined && file >= opts.before) break;
+        const started = performance.now();
         const sql = readFileSync(join(MIGRATIONS_DIR, file), 'utf8');
         if (isNonTransactional(sql)) {
           try {
@@ -113,6 +122,7 @@ export async function migrate(db: Db): Promise<string[]> {
             throw new Error(`migration ${file} failed: ${(err as Error).message}`);
           }
           applied.push(file);
+          opts.onApplied?.(file, performance.now() - started);
           continue;
         }
         await client.query('BEGIN');
@@ -125,6 +135,7 @@ export async function migrate(db: Db): Promise<string[]> {
           throw new Error(`migration ${file} failed: ${(err as Error).message}`);
         }
         applied.push(file);
+        opts.onApplied?.(file, performance.now() - started);
       }
       return applied;
     } finally {

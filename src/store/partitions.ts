@@ -55,6 +55,32 @@ export async function partitionsOf(q: Pick<Client, 'query'>, parent: string): Pr
     .sort((a, b) => a.to.getTime() - b.to.getTime());
 }
 
+/** Creates the missing weekly partitions of `table` until `upto`, one per statement (one short transaction each). */
+async function createAhead(q: Pick<Client, 'query'>, table: string, upto: Date): Promise<number> {
+  let made = 0;
+  for (;;) {
+    const r = await q.query<{ n: number }>('SELECT tijori_create_partitions($1, $2, 1) AS n', [table, upto]);
+    if ((r.rows[0]?.n ?? 0) === 0) return made;
+    made++;
+  }
+}
+
+/** At start, after migrating: partitions up to `aheadWeeks` ahead, so inserts have somewhere to go even before the worker runs. */
+export async function ensurePartitionsAhead(db: Db, opts: { now: Date; aheadWeeks?: number }): Promise<void> {
+  const upto = new Date(opts.now.getTime() + (opts.aheadWeeks ?? 4) * 7 * DAY_MS);
+  await db.withClient(async (client) => {
+    const got = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [LOCK_KEY]);
+    // Another instance is at it (or its worker is): it makes them.
+    if (got.rows[0]?.ok !== true) return;
+    try {
+      const tables = (await client.query<{ table_name: string }>('SELECT table_name FROM partitioned_tables ORDER BY table_name')).rows.map((r) => r.table_name);
+      for (const table of tables) await createAhead(client, table, upto);
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [LOCK_KEY]).catch(() => undefined);
+    }
+  });
+}
+
 export async function maintainPartitions(db: Db, opts: { now: Date; retentionDays: number; aheadWeeks?: number }): Promise<PartitionRound> {
   const round: PartitionRound = { ran: false, created: {}, dropped: {}, aheadMs: {}, partitions: {}, keysDeleted: 0 };
   const aheadWeeks = opts.aheadWeeks ?? 4;
@@ -70,8 +96,7 @@ export async function maintainPartitions(db: Db, opts: { now: Date; retentionDay
       const tables = (await client.query<{ table_name: string }>('SELECT table_name FROM partitioned_tables ORDER BY table_name')).rows.map((r) => r.table_name);
       for (const table of tables) {
         const upto = new Date(opts.now.getTime() + aheadWeeks * 7 * DAY_MS);
-        const made = await client.query<{ n: number }>('SELECT tijori_create_partitions($1, $2) AS n', [table, upto]);
-        round.created[table] = made.rows[0]?.n ?? 0;
+        round.created[table] = await createAhead(client, table, upto);
         round.dropped[table] = [];
         const parts = await partitionsOf(client, table);
         // Never the last partition: there is always somewhere for new rows to go.

@@ -9,7 +9,8 @@
 --   0153 (outside a transaction): CREATE UNIQUE INDEX CONCURRENTLY of the keys that include the
 --        partition key, on the big tables.
 --   0154: rename, attach each table as the legacy partition (no scan: the validated CHECK proves the
---        range; the indexes exist), create the first weekly partitions; brief locks only.
+--        range; the indexes exist); brief locks only. The weekly partitions are created after it,
+--        one short transaction each, by the service at start and by the partition worker.
 -- After that the partition worker (src/workers/partition-worker.ts) creates partitions ahead and
 -- detaches and drops those older than RETENTION_DAYS; the legacy partition ages out like the others.
 
@@ -92,10 +93,12 @@ END;
 $$;
 
 -- Creates the weekly partitions (Monday 00:00 UTC to the next) of `parent` from the end of its last
--- partition until `upto` is covered; returns how many it created. Each is made as a plain table and
--- then attached (SHARE UPDATE EXCLUSIVE on the parent: inserts and reads go on), which is instant
--- for an empty table. Used by migration 0154 and the partition worker.
-CREATE FUNCTION tijori_create_partitions(parent text, upto timestamptz) RETURNS integer LANGUAGE plpgsql AS $$
+-- partition until `upto` is covered, at most `max_new` of them; returns how many it created. Each
+-- is made as a plain table and then attached (SHARE UPDATE EXCLUSIVE on the parent: inserts and
+-- reads go on; the foreign key of a new delivery or session partition takes a brief SHARE ROW
+-- EXCLUSIVE on events or console_users), which takes milliseconds for an empty table. The
+-- partition worker calls it with max_new 1, so each such lock ends with its own short transaction.
+CREATE FUNCTION tijori_create_partitions(parent text, upto timestamptz, max_new integer DEFAULT 1000) RETURNS integer LANGUAGE plpgsql AS $$
 DECLARE
   last_end timestamptz;
   part text;
@@ -108,7 +111,7 @@ BEGIN
   IF last_end IS NULL THEN
     RAISE EXCEPTION '% has no partition to continue from', parent;
   END IF;
-  WHILE last_end <= upto LOOP
+  WHILE last_end <= upto AND made < max_new LOOP
     part := parent || '_p' || to_char(last_end AT TIME ZONE 'UTC', 'YYYYMMDD');
     EXECUTE format('CREATE TABLE %I (LIKE %I INCLUDING DEFAULTS INCLUDING CONSTRAINTS)', part, parent);
     EXECUTE format('ALTER TABLE %I ATTACH PARTITION %I FOR VALUES FROM (%L) TO (%L)', parent, part, last_end, last_end + interval '1 week');

@@ -59,7 +59,10 @@ DECLARE
 BEGIN
   FOR t IN SELECT table_name, key_column, legacy_upto FROM partitioned_tables ORDER BY table_name LOOP
     EXECUTE format('ALTER TABLE %I ATTACH PARTITION %I FOR VALUES FROM (MINVALUE) TO (%L)', t.table_name, t.table_name || '_legacy', t.legacy_upto);
-    -- Four weeks past the cutover; the worker keeps them ahead from now on.
-    PERFORM tijori_create_partitions(t.table_name, t.legacy_upto + interval '3 weeks');
   END LOOP;
+  -- No weekly partition is made here: each takes tens of milliseconds, all held under this
+  -- transaction's locks. The legacy partition takes rows until the cutover, days ahead; the service
+  -- creates the weekly partitions after migrating, one short transaction each (src/store/partitions.ts
+  -- ensurePartitionsAhead), and the partition worker keeps them ahead.
+
 END $$;
