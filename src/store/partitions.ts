@@ -11,7 +11,7 @@
  * outside any transaction, as DETACH ... CONCURRENTLY requires. A detach interrupted half-way
  * (the partition left "detach pending") is finished with DETACH ... FINALIZE on the next round.
  */
-import type { Db } from './db.js';
+import type { Db, Queryable } from './db.js';
 
 const LOCK_KEY = 7_346_311_150; // arbitrary, constant: "tijori partition upkeep"
 const DAY_MS = 86_400_000;
@@ -39,7 +39,7 @@ export interface PartitionBounds {
 
 type Client = Parameters<Parameters<Db['withClient']>[0]>[0];
 
-export async function partitionsOf(q: Pick<Client, 'query'>, parent: string): Promise<PartitionBounds[]> {
+export async function partitionsOf(q: Queryable, parent: string): Promise<PartitionBounds[]> {
   const r = await q.query<{ name: string; bound: string; detach_pending: boolean }>(
     `SELECT c.relname AS name, pg_get_expr(c.relpartbound, c.oid) AS bound, i.inhdetachpending AS detach_pending
        FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
