@@ -24,6 +24,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type pg from 'pg';
 import type { Db } from './db.js';
 
 const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
@@ -56,6 +57,16 @@ export function concurrentIndexNames(statements: string[]): string[] {
     if (m?.[1]) names.push(m[1]);
   }
   return names;
+}
+
+/** The client-side limit of one migration statement (the server-side one is off): a day. */
+const MIGRATION_QUERY_TIMEOUT_MS = 86_400_000;
+
+/** `client` whose queries wait up to MIGRATION_QUERY_TIMEOUT_MS instead of the pool's query timeout. */
+export function longClient(client: pg.ClientBase, timeoutMs = MIGRATION_QUERY_TIMEOUT_MS): Client {
+  return {
+    query: (text: string, values?: unknown[]) => client.query({ text, values, query_timeout: timeoutMs } as pg.QueryConfig),
+  };
 }
 
 type Client = { query: (text: string, values?: unknown[]) => Promise<{ rows: Array<Record<string, unknown>> }> };
@@ -104,7 +115,11 @@ export async function migrate(db: Db, opts: MigrateOptions = {}): Promise<string
       if (got.rows[0]?.ok === true) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
+    // A migration may scan or index a large table (0151, 0153 on millions of rows): neither the
+    // pool's statement timeout nor its client-side query timeout applies to it.
+    const long = longClient(client);
     try {
+      await client.query('SET statement_timeout = 0');
       await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
         name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
       const done = new Set((await client.query<{ name: string }>('SELECT name FROM schema_migrations')).rows.map((r) => r.name));
@@ -116,7 +131,7 @@ export async function migrate(db: Db, opts: MigrateOptions = {}): Promise<string
         const sql = readFileSync(join(MIGRATIONS_DIR, file), 'utf8');
         if (isNonTransactional(sql)) {
           try {
-            await runNonTransactional(client, sql);
+            await runNonTransactional(long, sql);
             await client.query('INSERT INTO schema_migrations (name) VALUES ($1)', [file]);
           } catch (err) {
             throw new Error(`migration ${file} failed: ${(err as Error).message}`);
@@ -127,7 +142,7 @@ export async function migrate(db: Db, opts: MigrateOptions = {}): Promise<string
         }
         await client.query('BEGIN');
         try {
-          await client.query(sql);
+          await long.query(sql);
           await client.query('INSERT INTO schema_migrations (name) VALUES ($1)', [file]);
           await client.query('COMMIT');
         } catch (err) {
@@ -139,6 +154,7 @@ export async function migrate(db: Db, opts: MigrateOptions = {}): Promise<string
       }
       return applied;
     } finally {
+      await client.query('RESET statement_timeout').catch(() => undefined);
       await client.query('SELECT pg_advisory_unlock($1)', [LOCK_KEY]);
     }
   });

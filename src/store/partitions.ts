@@ -12,6 +12,7 @@
  * (the partition left "detach pending") is finished with DETACH ... FINALIZE on the next round.
  */
 import type { Db, Queryable } from './db.js';
+import { withLongStatements } from './long-query.js';
 
 const LOCK_KEY = 7_346_311_150; // arbitrary, constant: "tijori partition upkeep"
 const DAY_MS = 86_400_000;
@@ -37,7 +38,6 @@ export interface PartitionBounds {
   detachPending: boolean;
 }
 
-type Client = Parameters<Parameters<Db['withClient']>[0]>[0];
 
 export async function partitionsOf(q: Queryable, parent: string): Promise<PartitionBounds[]> {
   const r = await q.query<{ name: string; bound: string; detach_pending: boolean }>(
@@ -56,7 +56,7 @@ export async function partitionsOf(q: Queryable, parent: string): Promise<Partit
 }
 
 /** Creates the missing weekly partitions of `table` until `upto`, one per statement (one short transaction each). */
-async function createAhead(q: Pick<Client, 'query'>, table: string, upto: Date): Promise<number> {
+async function createAhead(q: Queryable, table: string, upto: Date): Promise<number> {
   let made = 0;
   for (;;) {
     const r = await q.query<{ n: number }>('SELECT tijori_create_partitions($1, $2, 1) AS n', [table, upto]);
@@ -85,14 +85,18 @@ export async function maintainPartitions(db: Db, opts: { now: Date; retentionDay
   const round: PartitionRound = { ran: false, created: {}, dropped: {}, aheadMs: {}, partitions: {}, keysDeleted: 0 };
   const aheadWeeks = opts.aheadWeeks ?? 4;
   const cutoff = new Date(opts.now.getTime() - opts.retentionDays * DAY_MS);
-  await db.withClient(async (client) => {
-    const got = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [LOCK_KEY]);
+  await db.withClient(async (session) => {
+    const got = await session.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [LOCK_KEY]);
     if (got.rows[0]?.ok !== true) return;
     round.ran = true;
+    const client = withLongStatements(session, 3_600_000);
     try {
       // A lock wait (a long transaction on a parent) fails the step instead of queueing every
       // later query of that table behind it; the next round tries again (weeks of slack ahead).
       await client.query("SET lock_timeout = '2s'");
+      // DETACH ... CONCURRENTLY waits for the transactions that started before it; deleting keys
+      // may take a while after a large drop: not the pool's 10 s statement timeout.
+      await client.query('SET statement_timeout = 0');
       const tables = (await client.query<{ table_name: string }>('SELECT table_name FROM partitioned_tables ORDER BY table_name')).rows.map((r) => r.table_name);
       for (const table of tables) {
         const upto = new Date(opts.now.getTime() + aheadWeeks * 7 * DAY_MS);
@@ -128,6 +132,7 @@ export async function maintainPartitions(db: Db, opts: { now: Date; retentionDay
       }
     } finally {
       await client.query('RESET lock_timeout').catch(() => undefined);
+      await client.query('RESET statement_timeout').catch(() => undefined);
       await client.query('SELECT pg_advisory_unlock($1)', [LOCK_KEY]).catch(() => undefined);
     }
   });
