@@ -14,6 +14,10 @@
 -- After that the partition worker (src/workers/partition-worker.ts) creates partitions ahead and
 -- detaches and drops those older than RETENTION_DAYS; the legacy partition ages out like the others.
 
+-- Locks first, in the order writers take them, so no writer deadlocks with this migration: an
+-- attempt's insert locks callback_delivery_attempts, then callback_deliveries (its foreign key).
+LOCK TABLE callback_delivery_attempts, callback_deliveries, provider_events, provider_checks, console_sessions IN ACCESS EXCLUSIVE MODE;
+
 -- Which tables are partitioned, by which column, where the legacy partition ends, and the lower
 -- bound of the oldest partition still kept (NULL while the legacy partition, which has no lower
 -- bound, is there): an insert older than that has no partition and is not attempted.

@@ -6,6 +6,12 @@
 -- A running transaction on one of these tables delays the renames; lock_timeout turns a long wait
 -- (which would queue every later query behind it) into a failed start that is simply retried.
 SET LOCAL lock_timeout = '20s';
+-- Locks first, in the order writers take them, so no writer deadlocks with this migration: an
+-- event's transaction writes events, then its deliveries; a sign-in writes console_sessions and
+-- checks console_users (a ROW SHARE, which SHARE ROW EXCLUSIVE lets through); recordAttempts writes
+-- attempts, then deliveries. The two parents of the foreign keys added below first.
+LOCK TABLE events, console_users IN SHARE ROW EXCLUSIVE MODE;
+LOCK TABLE callback_delivery_attempts, callback_deliveries, provider_events, provider_checks, console_sessions IN ACCESS EXCLUSIVE MODE;
 
 -- callback_deliveries. Keys: (id, created_at), and (event_id, target, created_at), which is unique
 -- per (event_id, target) because created_at is the event's created_at for every delivery written
