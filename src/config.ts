@@ -21,6 +21,8 @@ export interface Config {
   /** DATABASE_REPLICA_URL: a streaming standby for list reads while its lag is within replicaMaxLagMs (REPLICA_MAX_LAG_MS). */
   databaseReplicaUrl: string | undefined;
   replicaMaxLagMs: number;
+  /** RETENTION_DAYS: how long the time-partitioned tables keep rows (default 90, at least 7; docs/scaling.md). */
+  retentionDays: number;
   dataDir: string;
   publicBaseUrl: string | undefined;
   /**
@@ -153,6 +155,21 @@ function intFrom(env: Env, name: string, fallback: number): number {
   return n;
 }
 
+/**
+ * RETENTION_DAYS: days the time-partitioned tables (callback deliveries and attempts, provider
+ * events and checks, console sessions) are kept; whole weekly partitions older are dropped. At
+ * least 7, and longer than a console session can live (its row must outlast it).
+ */
+function retentionDaysFrom(env: Env): number {
+  const raw = env.RETENTION_DAYS;
+  if (raw === undefined || raw === '') return 90;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 7 || n > 36_500) throw new Error(`RETENTION_DAYS must be a whole number of days, at least 7, got "${raw}"`);
+  const sessionSeconds = intFrom(env, 'CONSOLE_ABSOLUTE_TIMEOUT_S', 12 * 60 * 60);
+  if (sessionSeconds > n * 86_400) throw new Error(`RETENTION_DAYS (${n}) must be longer than CONSOLE_ABSOLUTE_TIMEOUT_S (${sessionSeconds} s): a console session's row must outlast it`);
+  return n;
+}
+
 function scaleFrom(env: Env, name: string): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return 1;
@@ -238,6 +255,7 @@ function readConfig(env: Env, generated: string[]): Omit<Config, 'generatedSecre
   const providerTimeoutMs = intFrom(env, 'PROVIDER_TIMEOUT_MS', 3_000);
   const adminToken = env.ADMIN_TOKEN || fileSecret(dataDir, 'admin-token', () => randomBytes(32).toString('base64url'), generated);
   const callbackAllowPrivateNetworks = boolFrom(env, 'CALLBACK_ALLOW_PRIVATE_NETWORKS', false);
+  const retentionDays = retentionDaysFrom(env);
   return {
     production,
     host,
@@ -250,6 +268,7 @@ function readConfig(env: Env, generated: string[]): Omit<Config, 'generatedSecre
     databaseDirectUrl: env.DATABASE_URL ? env.DATABASE_DIRECT_URL || undefined : undefined,
     databaseReplicaUrl: env.DATABASE_URL ? env.DATABASE_REPLICA_URL || undefined : undefined,
     replicaMaxLagMs: intFrom(env, 'REPLICA_MAX_LAG_MS', 5_000),
+    retentionDays,
     dataDir,
     publicBaseUrl: env.PUBLIC_BASE_URL ? env.PUBLIC_BASE_URL.replace(/\/+$/, '') : undefined,
     providerCallbackBaseUrl: env.PROVIDER_CALLBACK_BASE_URL ? env.PROVIDER_CALLBACK_BASE_URL.replace(/\/+$/, '') : undefined,

@@ -23,6 +23,7 @@ import { migrate } from './store/migrate.js';
 import type { Clock } from './clock.js';
 import type { Worker } from './workers/polling-worker.js';
 import { createWorkers } from './workers/registry.js';
+import { ensurePartitionsAhead } from './store/partitions.js';
 
 export interface RunningService {
   ctx: AppContext;
@@ -169,6 +170,9 @@ async function startInOrder(config: Config, log: Logger, started: Array<() => Pr
   started.push(() => db.close());
   const applied = await migrate(db);
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
+  // The time-partitioned tables get their weekly partitions ahead before any traffic (whether or
+  // not this instance runs workers; the partition worker keeps them ahead and drops old ones).
+  await ensurePartitionsAhead(db, { now: new Date() });
 
   const rateLimiter = await createRateLimiter(config.redisUrl);
   started.push(() => rateLimiter.close());

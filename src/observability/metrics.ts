@@ -7,6 +7,9 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
  * the series from the first scrape instead of only after the first event (issue #28). The code
  * that counts gets the same family back from counter()/gauge() by name.
  */
+/** The time-partitioned tables (migration 0150, src/store/partitions.ts). */
+const PARTITIONED_TABLES = ['callback_deliveries', 'callback_delivery_attempts', 'provider_events', 'provider_checks', 'console_sessions'] as const;
+
 const KNOWN_FAMILIES: Array<{ type: 'counter' | 'gauge'; name: string; help: string; label: string; values: readonly string[] }> = [
   { type: 'counter', name: 'tijori_payout_submissions_total', help: 'Payout submissions by provider answer', label: 'outcome', values: ['ACCEPTED', 'REJECTED', 'UNKNOWN'] },
   { type: 'counter', name: 'tijori_payout_inquiries_total', help: 'Payout status inquiries by answer', label: 'answer', values: ['NOT_FOUND', 'PENDING', 'SUCCESS', 'FAILED', 'REVERSED', 'NO_ANSWER'] },
@@ -20,6 +23,8 @@ const KNOWN_FAMILIES: Array<{ type: 'counter' | 'gauge'; name: string; help: str
     values: ['delivered', 'timeout', 'connect_timeout', 'host_unreachable', 'network_error', 'tls_error', 'redirect_not_followed'],
   },
   { type: 'counter', name: 'tijori_client_lookups_total', help: 'Authentications by where the client row came from: cache, unknown_cache (a known-unknown id) or database', label: 'source', values: ['cache', 'unknown_cache', 'database'] },
+  { type: 'counter', name: 'tijori_partitions_created_total', help: 'Time partitions created ahead, by table', label: 'table', values: PARTITIONED_TABLES },
+  { type: 'counter', name: 'tijori_partitions_dropped_total', help: 'Time partitions detached and dropped (older than RETENTION_DAYS), by table', label: 'table', values: PARTITIONED_TABLES },
   { type: 'gauge', name: 'tijori_payout_attempts_unresolved', help: 'Payout attempts not yet decided, by status', label: 'status', values: ['PENDING_SUBMIT', 'PROCESSING', 'UNKNOWN'] },
   { type: 'gauge', name: 'tijori_payout_attempt_oldest_unresolved_seconds', help: 'Age of the oldest undecided payout attempt, by status', label: 'status', values: ['PENDING_SUBMIT', 'PROCESSING', 'UNKNOWN'] },
   { type: 'gauge', name: 'tijori_refunds_unresolved', help: 'Refunds PROCESSING at the provider, by submission state', label: 'submission', values: ['NOT_SENT', 'ACCEPTED', 'UNKNOWN'] },

@@ -3,6 +3,7 @@ import type { AppContext } from '../context.js';
 import { CallbackDeliveryWorker } from './callback-delivery-worker.js';
 import { createDestinationHealthWorker } from './destination-health-worker.js';
 import { createOrderExpiryWorker } from './order-expiry-worker.js';
+import { createPartitionWorker } from './partition-worker.js';
 import { createPayoutWorker } from './payout-worker.js';
 import { createBulkPayoutWorker } from './bulk-payout-worker.js';
 import type { Worker } from './polling-worker.js';
@@ -20,5 +21,6 @@ export function createWorkers(ctx: AppContext): Worker[] {
     new CallbackDeliveryWorker(ctx),
     createDestinationHealthWorker(ctx),
     createSettlementSyncWorker(ctx),
+    createPartitionWorker(ctx),
   ];
 }

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { migrateSandbox, sandboxMigrationFiles } from '../../src/sandbox/migrate.js';
 import type { Db } from '../../src/store/db.js';
-import { migrate, migrationFiles, MOVED_OUT } from '../../src/store/migrate.js';
+import { isNonTransactional, migrate, migrationFiles, MOVED_OUT, runNonTransactional } from '../../src/store/migrate.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { startTestService } from '../support/service.js';
 import { intentBody, waitFor } from '../payin/helpers.js';
@@ -42,8 +42,15 @@ async function applyOldChain(db: Db): Promise<void> {
   };
   await db.query('CREATE TABLE schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
   for (const name of [...migrationFiles(), ...Object.keys(MOVED_OUT)].sort()) {
+    const text = oldText(name);
+    if (isNonTransactional(text)) {
+      // As the runner does: outside a transaction (CREATE INDEX CONCURRENTLY), then recorded.
+      await db.withClient((c) => runNonTransactional(c, text));
+      await db.query('INSERT INTO schema_migrations (name) VALUES ($1)', [name]);
+      continue;
+    }
     await db.tx(async (tx) => {
-      await tx.query(oldText(name));
+      await tx.query(text);
       await tx.query('INSERT INTO schema_migrations (name) VALUES ($1)', [name]);
     });
   }

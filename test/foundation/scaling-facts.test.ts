@@ -38,7 +38,9 @@ test('every table is placed: distributed with org_id, distributed once org_id is
   const r = await t.db.query<{ name: string; has_org: boolean }>(
     `SELECT c.relname AS name,
             EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attname = 'org_id' AND NOT a.attisdropped) AS has_org
-       FROM pg_class c WHERE c.relnamespace = 'public'::regnamespace AND c.relkind IN ('r', 'p') AND c.relname NOT LIKE 'sandbox\\_%'`,
+       FROM pg_class c WHERE c.relnamespace = 'public'::regnamespace AND c.relkind IN ('r', 'p') AND c.relname NOT LIKE 'sandbox\\_%'
+        -- A partition (docs/scaling.md "Partitions and retention") is placed with its parent.
+        AND NOT c.relispartition`,
   );
   const hasOrg = new Map(r.rows.map((row) => [row.name, row.has_org]));
   const placed = factRows('tables').map(([table, place]) => ({ table: code(table!), place: code(place!) }));
@@ -70,7 +72,9 @@ test('the foreign keys between distributed tables, and which include org_id', as
     `SELECT c.conrelid::regclass::text AS child, c.confrelid::regclass::text AS parent,
             ARRAY(SELECT a.attname::text FROM unnest(c.conkey) WITH ORDINALITY k(attnum, n) JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k.attnum ORDER BY k.n) AS cols,
             ARRAY(SELECT a.attname::text FROM unnest(c.confkey) WITH ORDINALITY k(attnum, n) JOIN pg_attribute a ON a.attrelid = c.confrelid AND a.attnum = k.attnum ORDER BY k.n) AS pcols
-       FROM pg_constraint c WHERE c.contype = 'f' AND c.connamespace = 'public'::regnamespace`,
+       FROM pg_constraint c WHERE c.contype = 'f' AND c.connamespace = 'public'::regnamespace
+        -- A partition's copy of its parent's foreign key is the parent's.
+        AND c.conparentid = 0`,
   );
   const dist = new Set(distributed());
   const between = r.rows.filter((row) => dist.has(row.child) && dist.has(row.parent));

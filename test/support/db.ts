@@ -2,13 +2,15 @@
  * A fresh, migrated database per test file on the PostgreSQL under test (TEST_DATABASE_URL, set by
  * `npm test` to CI's server or to an embedded one). Dropped again by `drop()`. Migrated as a
  * running product leaves it: the service's migrations and the sandbox's own (which the sandbox
- * applies when it starts), so a test may read sandbox_* tables before any sandbox started.
+ * applies when it starts), so a test may read sandbox_* tables before any sandbox started; and
+ * the weekly partitions ahead that the service creates at start (src/store/partitions.ts).
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { Db } from '../../src/store/db.js';
 import { migrateSandbox } from '../../src/sandbox/migrate.js';
 import { migrate } from '../../src/store/migrate.js';
+import { ensurePartitionsAhead } from '../../src/store/partitions.js';
 
 export interface TestDatabase {
   url: string;
@@ -42,6 +44,7 @@ export async function createTestDatabase(opts: { migrated?: boolean } = {}): Pro
   const db = new Db({ url, poolSize: 4 });
   if (opts.migrated !== false) {
     await migrate(db);
+    await ensurePartitionsAhead(db, { now: new Date() });
     await migrateSandbox(db);
   }
   return {

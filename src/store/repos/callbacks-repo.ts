@@ -72,13 +72,13 @@ const INSERT_EVENTS_WITH_DELIVERIES = prepared(
        INSERT INTO events (id, org_id, kind, aggregate_type, aggregate_id, body, created_at)
        SELECT id, org_id, kind, aggregate_type, aggregate_id, body, created_at FROM v
      ), org_dest AS (
-       INSERT INTO callback_deliveries (id, event_id, org_id, target, status, next_attempt_at)
-       SELECT uuid_v7(), v.id, c.org_id, c.kind, CASE WHEN c.status = 'disabled' THEN 'parked' ELSE 'pending' END, now()
+       INSERT INTO callback_deliveries (id, event_id, org_id, target, status, next_attempt_at, created_at)
+       SELECT uuid_v7(), v.id, c.org_id, c.kind, CASE WHEN c.status = 'disabled' THEN 'parked' ELSE 'pending' END, now(), v.created_at
          FROM v JOIN callback_destinations c ON c.org_id = v.org_id AND c.kind = v.target AND v.kind = ANY (c.events)
        RETURNING event_id
      ), extra_dest AS (
-       INSERT INTO callback_deliveries (id, event_id, org_id, target, url, secret_enc, secret_context, next_attempt_at)
-       SELECT uuid_v7(), v.id, v.org_id, 'order', v.extra_url, decode(v.extra_secret_enc, 'base64'), v.extra_secret_context, now()
+       INSERT INTO callback_deliveries (id, event_id, org_id, target, url, secret_enc, secret_context, next_attempt_at, created_at)
+       SELECT uuid_v7(), v.id, v.org_id, 'order', v.extra_url, decode(v.extra_secret_enc, 'base64'), v.extra_secret_context, now(), v.created_at
          FROM v WHERE v.extra_url IS NOT NULL
        RETURNING event_id
      ), created AS (
@@ -115,7 +115,7 @@ export interface ClaimedDelivery {
 export async function claimDueDeliveries(q: Queryable, c: { limit: number; leaseSeconds: number; claimToken: string }): Promise<ClaimedDelivery[]> {
   const r = await q.query<ClaimedDelivery>(
     prepared(`WITH due AS (
-       SELECT id FROM callback_deliveries
+       SELECT id, created_at FROM callback_deliveries
         WHERE status = 'pending' AND next_attempt_at <= now()
         ORDER BY next_attempt_at
         LIMIT $1
@@ -124,7 +124,7 @@ export async function claimDueDeliveries(q: Queryable, c: { limit: number; lease
      UPDATE callback_deliveries d
         SET claim_token = $3, next_attempt_at = now() + make_interval(secs => $2), updated_at = now()
        FROM due
-      WHERE d.id = due.id
+      WHERE d.id = due.id AND d.created_at = due.created_at
      RETURNING d.id, d.event_id, d.org_id, d.target, d.attempts, d.schedule_step, d.claim_token, d.secret_context,
        COALESCE(d.url, (SELECT c.url FROM callback_destinations c WHERE c.org_id = d.org_id AND c.kind = d.target)) AS url,
        COALESCE(d.secret_enc, (SELECT CASE WHEN c.next_secret_active_from <= now() THEN c.next_secret_enc ELSE c.secret_enc END
@@ -229,11 +229,17 @@ export function requeueSet(d: string, status?: 'pending'): string {
 export async function requeueEvent(q: Queryable, e: { eventId: string; orgId: string; kind: string; target: DestinationKind | null; only?: DeliveryTarget | undefined }): Promise<number> {
   const r = await q.query<{ requeued: number }>(
     `WITH added AS (
-       INSERT INTO callback_deliveries (id, event_id, org_id, target, status, next_attempt_at)
-       SELECT uuid_v7(), $1, org_id, kind, CASE WHEN status = 'disabled' THEN 'parked' ELSE 'pending' END, now()
-         FROM callback_destinations
-        WHERE org_id = $2 AND kind = $3 AND $4 = ANY (events) AND ($5::text IS NULL OR $5 = kind)
-       ON CONFLICT (event_id, target) DO NOTHING
+       -- A delivery's created_at is its event's (the partition key: docs/scaling.md "Partitions and
+       -- retention"), so (event_id, target, created_at) is unique per (event_id, target). A delivery
+       -- written before partitioning may carry another created_at: NOT EXISTS finds it. An event
+       -- older than the oldest kept partition gets no new delivery (its time has no partition).
+       INSERT INTO callback_deliveries (id, event_id, org_id, target, status, next_attempt_at, created_at)
+       SELECT uuid_v7(), $1, c.org_id, c.kind, CASE WHEN c.status = 'disabled' THEN 'parked' ELSE 'pending' END, now(), e.created_at
+         FROM callback_destinations c JOIN events e ON e.id = $1
+        WHERE c.org_id = $2 AND c.kind = $3 AND $4 = ANY (c.events) AND ($5::text IS NULL OR $5 = c.kind)
+          AND NOT EXISTS (SELECT 1 FROM callback_deliveries x WHERE x.event_id = $1 AND x.target = c.kind)
+          AND e.created_at >= COALESCE((SELECT kept_from FROM partitioned_tables WHERE table_name = 'callback_deliveries'), '-infinity')
+       ON CONFLICT (event_id, target, created_at) DO NOTHING
        RETURNING 1
      ), reset AS (
        UPDATE callback_deliveries d

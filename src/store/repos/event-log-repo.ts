@@ -185,8 +185,8 @@ export async function insertTestEvent(q: Queryable, e: { id: string; orgId: stri
        SELECT $1, $2, 'test', 'destination', $2, $4, $5 FROM dest
        RETURNING id
      ), del AS (
-       INSERT INTO callback_deliveries (id, event_id, org_id, target, next_attempt_at)
-       SELECT uuid_v7(), ev.id, $2, $3, now() FROM ev
+       INSERT INTO callback_deliveries (id, event_id, org_id, target, next_attempt_at, created_at)
+       SELECT uuid_v7(), ev.id, $2, $3, now(), $5 FROM ev
        RETURNING 1
      )
      SELECT (SELECT count(*) FROM del)::int AS n, pg_notify('${DELIVERIES_CHANNEL}', '') AS notified`,

@@ -28,8 +28,8 @@ export interface NewProviderEvent {
 
 /**
  * The stored event id: the provider's own id qualified by the account that verified it, so one
- * account's events never de-duplicate another's under the unique (provider, event_id) that the
- * previous release's INSERT ... ON CONFLICT still names (migration 0036).
+ * account's events never de-duplicate another's under the unique (provider, event_id) (migration
+ * 0036; since 0150 that key lives in provider_event_keys).
  */
 export function accountEventId(providerAccountId: string | null, eventId: string): string {
   return providerAccountId === null ? eventId : `${providerAccountId}:${eventId}`;
@@ -38,11 +38,14 @@ export function accountEventId(providerAccountId: string | null, eventId: string
 const INSERT_EVENTS = prepared(`INSERT INTO provider_events (id, provider, event_id, provider_account_id, kind, reference, payload, raw_body)
   SELECT id, provider, event_id, provider_account_id, kind, reference, payload, raw_body
     FROM json_to_recordset($1::json) AS v(id uuid, provider text, event_id text, provider_account_id uuid, kind text, reference text, payload jsonb, raw_body text)
-  ON CONFLICT (provider, event_id) DO NOTHING RETURNING id`);
+  RETURNING id`);
 
 /**
  * Stores callbacks that arrived together in one statement (one commit). For each: true when stored
  * now, false when its (provider, event_id) was already stored, or repeats an earlier one of the batch.
+ * provider_events is partitioned by received_at, so (provider, event_id) cannot be unique there:
+ * the trigger provider_event_first (migration 0150) records the key in provider_event_keys and
+ * skips the row of a key already recorded, so RETURNING leaves it out.
  */
 export async function insertEvents(q: Queryable, events: NewProviderEvent[]): Promise<boolean[]> {
   const records = events.map((e) => ({
