@@ -316,9 +316,14 @@ describe('the CLI', () => {
   test('event list filters by type, date and delivery state with keyset pages; event replay one and --failed', async () => {
     const org = await orgWithDestinations();
     const evs = [];
-    // One millisecond apart: "newest first" is by time, and ids of one millisecond are unordered.
+    // One millisecond apart: "newest first" is by id, whose first bits are the millisecond it was
+    // made (newRowId); ids made in one millisecond are unordered, so each event waits for the next.
     const t0 = Date.now() - 1_000;
-    for (let i = 0; i < 5; i++) evs.push(await emit(ts, { orgId: org, kind: i % 2 === 0 ? 'collection.received' : 'payout.success', at: new Date(t0 + i) }));
+    for (let i = 0; i < 5; i++) {
+      const before = Date.now();
+      while (Date.now() === before) await new Promise((r) => setImmediate(r));
+      evs.push(await emit(ts, { orgId: org, kind: i % 2 === 0 ? 'collection.received' : 'payout.success', at: new Date(t0 + i) }));
+    }
     await ts.svc.ctx.db.query("UPDATE callback_deliveries SET status = 'exhausted' WHERE event_id = $1", [evs[1]!.id]);
     await ts.svc.ctx.db.query("UPDATE callback_deliveries SET status = 'delivered' WHERE event_id = $1", [evs[2]!.id]);
 
