@@ -52,6 +52,7 @@ export const ENCRYPTED_COLUMNS: readonly EncryptedColumn[] = [
  */
 export const NOT_ENCRYPTED: Readonly<Record<string, string>> = {
   'api_clients.secret_hash': 'SHA-256 of a 256-bit random secret; never decrypted',
+  'partitioned_tables.key_column': 'the name of a partitioned table\'s time column (the partition worker\'s registry), not a key',
   'api_clients.previous_secret_hash': 'SHA-256 of the replaced secret during an overlap',
   'api_clients.secret_rotated_at': 'a time',
   'api_clients.previous_secret_expires_at': 'a time',
