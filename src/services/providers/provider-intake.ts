@@ -156,12 +156,17 @@ export class ProviderIntake {
 
   /** Processes up to `limit` due events; returns how many were handled. */
   async processBatch(limit = 20, lanes = PROCESSING_LANES): Promise<number> {
-    // Several lanes, each applying up to EVENTS_PER_TRANSACTION events per transaction: one lane
-    // spends most of its time waiting for round trips and its commit. SKIP LOCKED keeps lanes (and
-    // instances) off each other's events; events of one order are serialised by the order's row
-    // lock, in whatever order they are claimed, exactly as between instances.
+    // Up to `lanes` lanes, each applying up to EVENTS_PER_TRANSACTION events per transaction: one
+    // lane spends most of its time waiting for round trips and its commit. SKIP LOCKED keeps lanes
+    // (and instances) off each other's events; events of one order are serialised by the order's
+    // row lock, in whatever order they are claimed, exactly as between instances.
+    // Lanes open only as the work needs them: one lane first, another each time a claim came back
+    // full (more is waiting). Opening all of them for every poke made each callback that arrived
+    // alone cost seven empty transactions besides its own (BEGIN, a SKIP LOCKED claim, COMMIT:
+    // ~530 of 594 claims in a payout benchmark run, issue #36).
     let claimed = 0;
     let handled = 0;
+    const running: Array<Promise<void>> = [];
     const lane = async (): Promise<void> => {
       while (claimed < limit) {
         const want = Math.min(EVENTS_PER_TRANSACTION, limit - claimed);
@@ -170,9 +175,11 @@ export class ProviderIntake {
         claimed -= want - n;
         handled += n;
         if (n < want) return; // nothing more is due
+        if (running.length < Math.max(1, Math.min(lanes, limit))) running.push(lane());
       }
     };
-    await Promise.all(Array.from({ length: Math.max(1, Math.min(lanes, limit)) }, lane));
+    running.push(lane());
+    for (let i = 0; i < running.length; i++) await running[i];
     return handled;
   }
 
