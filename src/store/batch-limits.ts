@@ -39,7 +39,7 @@ export const BATCH_LIMITS = {
   beneficiaryUpserts: { maxBatch: 128, concurrency: 1 },
   /** Units of work: submit and inquiry answers of held payout attempts, in one transaction (units.ts; payout-units changeHeldAttempt). */
   payoutOutcomes: { maxBatch: 64, concurrency: 2 },
-  /** Verified provider callbacks stored for the intake worker (provider-events-repo insertEvent). */
+  /** Verified provider callbacks: the accounts of what they name, then the events stored for the intake worker (provider-events-repo storeCallback). */
   providerEvents: { maxBatch: 256, concurrency: 1 },
   /** Results of callback delivery attempts (callbacks-repo recordAttempt). */
   deliveryAttempts: { maxBatch: 500, concurrency: 1 },

@@ -106,21 +106,27 @@ export class ProviderIntake {
       if (target !== 'sandbox') await this.unusable(target, providerName, 'unstorable', { reason: 'values PostgreSQL cannot store, or an over-long id', body_bytes: Buffer.byteLength(rawBody) });
       throw validationError([{ field: 'body', issue: 'the callback carries values that cannot be stored' }]);
     }
-    await this.assertResourceOfAccount(target, cb);
-    // Callbacks that arrive together are stored with one statement and one commit.
+    // Callbacks that arrive together are stored with one statement and one commit, after one
+    // look-up of the accounts of everything they name (see speaksFor).
     // Keyed by the account that verified it (issue #29 item 3): another account's event with the
     // same provider id is another event, never a "duplicate" of this one.
     const accountId = target === 'sandbox' ? null : target;
-    const stored = await repo.insertEvent(this.ctx.db, {
-      id: newRowId(),
-      provider: providerName,
-      eventId: repo.accountEventId(accountId, cb.eventId),
-      providerAccountId: accountId,
-      kind: cb.kind,
-      reference: cb.reference,
-      payload: cb,
-      rawBody,
+    const outcome = await repo.storeCallback(this.ctx.db, {
+      event: {
+        id: newRowId(),
+        provider: providerName,
+        eventId: repo.accountEventId(accountId, cb.eventId),
+        providerAccountId: accountId,
+        kind: cb.kind,
+        reference: cb.reference,
+        payload: cb,
+        rawBody,
+      },
+      subject: subjectOf(cb),
+      speaksFor: (owner) => speaksFor(target, owner),
     });
+    if (outcome === 'foreign') throw new AppError('NOT_FOUND', 'The callback names no order or payout of this provider account.');
+    const stored = outcome === 'stored';
     if (stored) for (const l of this.listeners) l();
     return stored ? 'stored' : 'duplicate';
   }
@@ -132,26 +138,6 @@ export class ProviderIntake {
       .inc({ provider, kind });
     this.ctx.log.error({ provider, provider_account_id: accountId, anomaly: kind, ...detail }, 'unusable provider callback; no money state moved');
     await this.ctx.providerAnomalies.record(accountId, provider, { kind, operation: 'webhook', detail });
-  }
-
-  /**
-   * A callback is verified with the secret of the account it was sent to, so it may only speak of
-   * that account's orders and payouts: otherwise the holder of any account (its own webhook secret)
-   * could settle another organization's payout or order. The built-in sandbox intake speaks for
-   * resources of no account and of sandbox accounts. A reference nothing knows yet is stored as
-   * before (applying it finds no resource of another account either).
-   */
-  private async assertResourceOfAccount(target: string, cb: Exclude<ProviderCallback, { kind: 'none' }>): Promise<void> {
-    let owner: accountsRepo.ResourceAccount | undefined;
-    if (cb.kind === 'collection') {
-      const pk = idForOrderId(cb.reference);
-      owner = pk === null ? undefined : await accountsRepo.accountOfOrder(this.ctx.db, pk);
-    } else {
-      owner = await accountsRepo.accountOfPayout(this.ctx.db, cb.reference);
-    }
-    if (owner === undefined) return;
-    const ours = target === 'sandbox' ? owner.account_id === null || owner.provider === 'sandbox' : owner.account_id === target;
-    if (!ours) throw new AppError('NOT_FOUND', 'The callback names no order or payout of this provider account.');
   }
 
   /** Processes up to `limit` due events; returns how many were handled. */
@@ -256,4 +242,23 @@ export class ProviderIntake {
     }
     return done;
   }
+}
+
+/**
+ * A callback is verified with the secret of the account it was sent to, so it may only speak of
+ * that account's orders and payouts: otherwise the holder of any account (its own webhook secret)
+ * could settle another organization's payout or order. The built-in sandbox intake speaks for
+ * resources of no account and of sandbox accounts. A reference nothing knows yet is stored as
+ * before (applying it finds no resource of another account either).
+ */
+function speaksFor(target: string, owner: accountsRepo.ResourceAccount | undefined): boolean {
+  if (owner === undefined) return true;
+  return target === 'sandbox' ? owner.account_id === null || owner.provider === 'sandbox' : owner.account_id === target;
+}
+
+/** The order or payout a callback names (an order reference that is no order id names nothing). */
+function subjectOf(cb: Exclude<ProviderCallback, { kind: 'none' }>): accountsRepo.CallbackSubject | null {
+  if (cb.kind !== 'collection') return { payout: cb.reference };
+  const pk = idForOrderId(cb.reference);
+  return pk === null ? null : { order: pk };
 }

@@ -1,5 +1,5 @@
 /** SQL for provider accounts (contract §8) and which account an organization's collections use. */
-import type { Queryable } from '../db.js';
+import { prepared, type Queryable } from '../db.js';
 
 export interface ProviderAccountRow {
   id: string;
@@ -73,22 +73,33 @@ export interface ResourceAccount {
   provider: string | null;
 }
 
-export async function accountOfOrder(q: Queryable, orderPk: string): Promise<ResourceAccount | undefined> {
-  const r = await q.query<ResourceAccount>(
-    `SELECT o.provider_account_id AS account_id, a.provider FROM payment_orders o LEFT JOIN provider_accounts a ON a.id = o.provider_account_id WHERE o.id = $1`,
-    [orderPk],
-  );
-  return r.rows[0];
+/** What a callback names: an order (its row id) or a payout (its transaction id). */
+export type CallbackSubject = { order: string } | { payout: string };
+
+const ACCOUNTS_OF_SUBJECTS = prepared(`SELECT 'order:' || o.id AS key, o.provider_account_id AS account_id, a.provider
+    FROM payment_orders o LEFT JOIN provider_accounts a ON a.id = o.provider_account_id WHERE o.id = ANY($1::uuid[])
+  UNION ALL
+  SELECT 'payout:' || p.transaction_id, b.provider_account_id, a.provider
+    FROM payouts p JOIN bank_connections b ON b.id = p.bank_connection_id LEFT JOIN provider_accounts a ON a.id = b.provider_account_id
+   WHERE p.transaction_id = ANY($2::text[])`);
+
+/**
+ * The accounts of many callbacks' subjects in one statement (the intake's batch of callbacks):
+ * `order:<pk>` / `payout:<transaction id>` keys; a subject no row has is absent.
+ */
+export async function accountsOfSubjects(q: Queryable, subjects: CallbackSubject[]): Promise<Map<string, ResourceAccount>> {
+  const orders = subjects.flatMap((s) => ('order' in s ? [s.order] : []));
+  const payouts = subjects.flatMap((s) => ('payout' in s ? [s.payout] : []));
+  const out = new Map<string, ResourceAccount>();
+  if (orders.length === 0 && payouts.length === 0) return out;
+  const r = await q.query<ResourceAccount & { key: string }>(ACCOUNTS_OF_SUBJECTS, [orders, payouts]);
+  for (const row of r.rows) out.set(row.key, { account_id: row.account_id, provider: row.provider });
+  return out;
 }
 
-export async function accountOfPayout(q: Queryable, transactionId: string): Promise<ResourceAccount | undefined> {
-  const r = await q.query<ResourceAccount>(
-    `SELECT b.provider_account_id AS account_id, a.provider
-       FROM payouts p JOIN bank_connections b ON b.id = p.bank_connection_id LEFT JOIN provider_accounts a ON a.id = b.provider_account_id
-      WHERE p.transaction_id = $1`,
-    [transactionId],
-  );
-  return r.rows[0];
+/** The key of a subject in accountsOfSubjects' answer. */
+export function subjectKey(s: CallbackSubject): string {
+  return 'order' in s ? `order:${s.order}` : `payout:${s.payout}`;
 }
 
 /** Records the console user who entered the account's credentials (migration 0094). */

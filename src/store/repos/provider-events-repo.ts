@@ -1,5 +1,6 @@
 /** SQL of the provider callback intake (provider_events). */
 import { batched } from '../batched.js';
+import { accountsOfSubjects, type CallbackSubject, type ResourceAccount, subjectKey } from './provider-accounts-repo.js';
 import { prepared, type Queryable } from '../db.js';
 
 export interface ProviderEventRow {
@@ -140,4 +141,28 @@ export async function findByEventId(q: Queryable, provider: string, eventId: str
 }
 
 /** Stores one verified callback (insertEvents), in a statement shared with those that arrive together: false for a duplicate. */
-export const insertEvent = batched('providerEvents', insertEvents);
+/**
+ * A verified callback to store, with what it names and the intake's rule for whether the account
+ * that verified it may speak of that (`speaksFor`; undefined: nothing has that reference yet).
+ */
+export interface CallbackToStore {
+  event: NewProviderEvent;
+  subject: CallbackSubject | null;
+  speaksFor: (owner: ResourceAccount | undefined) => boolean;
+}
+
+/**
+ * Callbacks that arrive together: the accounts of everything they name in one statement, then the
+ * ones whose account may speak of it stored in one statement (one commit). Per callback: 'stored',
+ * 'duplicate' (already stored, or repeats an earlier one of the batch) or 'foreign' (it names
+ * another account's order or payout: nothing stored).
+ */
+export const storeCallback = batched('providerEvents', async (db, items: CallbackToStore[]): Promise<Array<'stored' | 'duplicate' | 'foreign'>> => {
+  const subjects = items.flatMap((i) => (i.subject ? [i.subject] : []));
+  const owners = await accountsOfSubjects(db, subjects);
+  const allowed = items.map((i) => i.speaksFor(i.subject ? owners.get(subjectKey(i.subject)) : undefined));
+  const toStore = items.filter((_, k) => allowed[k]).map((i) => i.event);
+  const stored = toStore.length > 0 ? await insertEvents(db, toStore) : [];
+  let n = 0;
+  return items.map((_, k) => (allowed[k] ? (stored[n++] ? 'stored' : 'duplicate') : 'foreign'));
+});
