@@ -16,7 +16,8 @@
  * - the console's first page load: compressed JavaScript (≤ 300 KB).
  */
 import pg from 'pg';
-import { listFilterOf, encodeCursor as merchantCursor, type ListQuery } from '../src/services/shared/list-page.js';
+import type { ListQuery } from '../src/contract/lists.js';
+import { listFilterOf, encodeCursor as merchantCursor } from '../src/services/shared/list-page.js';
 import { ConsoleMoney, encodeCursor as consoleCursor, type MoneyListQuery } from '../src/services/console/money.js';
 import type { Db, PreparedStatement, Queryable } from '../src/store/db.js';
 import * as ordersRepo from '../src/store/repos/payment-order-reads-repo.js';

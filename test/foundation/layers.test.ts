@@ -1,8 +1,8 @@
 /**
  * The house's import rules (docs/architecture.md "Layers"), checked on the sources: no import
  * circle between modules, and no arrow from a lower layer up (the domain imports nothing of ours
- * outside itself; the store knows no service, provider or HTTP; services and providers know no
- * HTTP route). Type-only imports are erased by the compiler and create no load-order circle, but
+ * outside itself; the contract's request schemas import only the domain; the store knows no
+ * service, provider or HTTP; services and providers know no HTTP route). Type-only imports are erased by the compiler and create no load-order circle, but
  * an upward arrow is refused even when it is type-only. No service or provider imports the
  * composition root (context.ts): each is given what it uses by its constructor. The sandbox
  * (src/sandbox/) is a module of its own, joined to the service only over HTTP and at the two
@@ -83,13 +83,16 @@ test('no import circle in src/ at all, type-only imports included (issue #17 ite
 
 /** For each layer, the layers it must never import (even for types). */
 const FORBIDDEN: Record<string, string[]> = {
-  domain: ['store', 'services', 'providers', 'http', 'workers', 'cli', 'callbacks', 'net', 'security', 'observability', 'context.ts', 'service.ts', 'config.ts'],
-  store: ['services', 'providers', 'http', 'workers', 'cli', 'context.ts', 'service.ts'],
+  domain: ['contract', 'store', 'services', 'providers', 'http', 'workers', 'cli', 'callbacks', 'net', 'security', 'observability', 'context.ts', 'service.ts', 'config.ts'],
+  // The request schemas services take their input types from (issue #30 item 3): above the domain
+  // only, so that both HTTP and services may import them; no HTTP, SQL or service in them.
+  contract: ['store', 'services', 'providers', 'http', 'workers', 'cli', 'callbacks', 'net', 'security', 'observability', 'sandbox', 'context.ts', 'service.ts', 'config.ts'],
+  store: ['contract', 'services', 'providers', 'http', 'workers', 'cli', 'context.ts', 'service.ts'],
   security: ['services', 'providers', 'http', 'workers', 'cli', 'store'],
   net: ['services', 'providers', 'http', 'workers', 'cli', 'store'],
   callbacks: ['services', 'providers', 'http', 'workers', 'cli'],
   services: ['http', 'workers', 'cli', 'context.ts', 'service.ts'],
-  providers: ['services', 'http', 'workers', 'cli', 'context.ts', 'service.ts'],
+  providers: ['contract', 'services', 'http', 'workers', 'cli', 'context.ts', 'service.ts'],
   // Workers call services; only services touch the store (docs/architecture.md "Layers").
   workers: ['http', 'cli', 'store'],
   // The composition root builds services; what HTTP needs of them lives beside them (issue #30 item 7).
@@ -120,7 +123,7 @@ const SANDBOX_STARTERS: Record<string, string[]> = {
   [join('src', 'cli', 'commands', 'sandbox-serve.ts')]: [join('src', 'sandbox', 'standalone.ts')],
 };
 const SANDBOX_MAY_USE_FROM_STORE = ['db.ts', 'batcher.ts', 'batched.ts', 'batch-limits.ts', 'row-id.ts'].map((f) => join('src', 'store', f));
-const SANDBOX_FORBIDDEN = ['services', 'providers', 'http', 'workers', 'cli', 'callbacks', 'net', 'security', 'context.ts', 'service.ts', 'main.ts'];
+const SANDBOX_FORBIDDEN = ['contract', 'services', 'providers', 'http', 'workers', 'cli', 'callbacks', 'net', 'security', 'context.ts', 'service.ts', 'main.ts'];
 
 test('nothing of the service imports the sandbox but what starts it, and only its entry points', () => {
   const wrong: string[] = [];
@@ -177,6 +180,9 @@ test('the checker sees what it checks: known arrows are found', () => {
   const edges = graph.get(service('payouts.ts')) ?? [];
   assert.ok(edges.some((e) => e.to === service('payout-input.ts') && !e.typeOnly));
   assert.ok(edges.some((e) => e.to === service('principal.ts') && e.typeOnly));
+  // A service's input type comes from the contract layer's request schema (type-only).
+  assert.ok(edges.some((e) => e.to === join('src', 'contract', 'payouts.ts') && e.typeOnly));
+  assert.ok((graph.get(join('src', 'http', 'public', 'schemas', 'payouts.ts')) ?? []).some((e) => e.to === join('src', 'contract', 'payouts.ts') && !e.typeOnly));
   assert.ok(edges.some((e) => e.to === service('payout-units.ts') && !e.typeOnly));
   assert.ok((graph.get(service('payout-units.ts')) ?? []).some((e) => e.to === join('src', 'store', 'units.ts') && !e.typeOnly));
   assert.ok((graph.get(join('src', 'context.ts')) ?? []).some((e) => e.to === join('src', 'security', 'source-limits.ts')));

@@ -32,16 +32,14 @@ export const settlementsSync: CliCommand = {
   },
 };
 
-/** What GET /admin/settlements answers: the settlement as the merchant API shows it (one view, merchant-settlements.ts). */
-type SettlementRow = SettlementView;
-
 export const settlementsList: CliCommand = {
   name: 'settlements list',
   summary: "Lists the organization's settlements, newest first, with their totals and counts of lines and breaks.",
   flags: { org: ORG_FLAG },
   async run({ admin, flags }) {
     const org = requireString(flags, 'org');
-    const rows = await admin.request<SettlementRow[]>('GET', `/admin/settlements?org=${encodeURIComponent(org)}`);
+    // GET /admin/settlements answers the settlement as the merchant API shows it (one view, merchant-settlements.ts).
+    const rows = await admin.request<SettlementView[]>('GET', `/admin/settlements?org=${encodeURIComponent(org)}`);
     const json = rows.map((s) => ({
       settlement_id: s.settlement_id,
       provider_account_id: s.provider_account_id,

@@ -32,17 +32,8 @@ export interface AuditEntry {
   after?: Record<string, unknown> | null;
 }
 
-export interface AuditView {
-  id: string;
-  at: string;
-  actor: string;
-  action: string;
-  target_type: string;
-  target_id: string | null;
-  before: unknown;
-  after: unknown;
-  ip: string | null;
-}
+/** An entry as the console shows it: the stored row's fields, with `at` for `created_at` and no ids of organization or user. */
+export type AuditView = { id: string; at: string } & Pick<auditRepo.AuditRow, 'actor' | 'action' | 'target_type' | 'target_id' | 'before' | 'after' | 'ip'>;
 
 export async function recordAudit(q: Queryable, actor: Actor, e: AuditEntry): Promise<void> {
   await auditRepo.insertAudit(q, {

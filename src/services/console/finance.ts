@@ -5,6 +5,7 @@
  * LedgerService's (the journal's, as `tijori ledger balances` prints them), only renamed and signed
  * for reading: no second computation of money. Reads only; scoped to the organization.
  */
+import type { ConsolePageQuery } from '../../contract/console.js';
 import { notFound, validationError } from '../../domain/errors.js';
 import { BUILT_IN_SANDBOX_ACCOUNT } from '../../domain/ledger.js';
 import { isUuid } from '../../domain/text.js';
@@ -152,7 +153,7 @@ export class ConsoleFinance {
   }
 
   /** A page of settlements, newest settled first. */
-  async settlements(orgId: string, q: { cursor?: string | undefined; limit?: string | undefined }) {
+  async settlements(orgId: string, q: ConsolePageQuery) {
     const limit = pageLimit(q.limit, 100);
     const after = cursorKey(q.cursor, SETTLED_TS);
     const rows = await repo.settlementsPage(this.deps.db, orgId, after, limit);
@@ -180,7 +181,7 @@ export class ConsoleFinance {
   }
 
   /** A page of a settlement's lines (404 for another organization's settlement). */
-  async lines(orgId: string, settlementId: string, q: { cursor?: string | undefined; limit?: string | undefined }) {
+  async lines(orgId: string, settlementId: string, q: ConsolePageQuery) {
     await this.settlement(orgId, settlementId);
     const limit = pageLimit(q.limit, 500);
     const after = cursorKey(q.cursor, LINE_POS);

@@ -1,9 +1,11 @@
 /**
  * The rules of API §4.1 and §8 that a JSON schema cannot say (the schema in
- * src/http/public/payment-orders.ts covers types, lengths, bounds and unknown fields): INTENT needs
- * the customer and consent, URLs are HTTPS, callback URL and secret come together.
+ * src/contract/payment-orders.ts covers types, lengths, bounds and unknown fields, and is this
+ * module's input type): INTENT needs the customer and consent, URLs are HTTPS, callback URL and
+ * secret come together.
  */
 import { destinationUrlIssue } from '../../callbacks/destination-url.js';
+import type { CreatePaymentOrderBody } from '../../contract/payment-orders.js';
 import { type FieldIssue, validationError } from '../../domain/errors.js';
 import { isValidAmountPaise } from '../../domain/money.js';
 import { EXPIRES_IN_MINUTES_DEFAULT, EXPIRES_IN_MINUTES_MAX, EXPIRES_IN_MINUTES_MIN } from '../../domain/payment-order.js';
@@ -13,21 +15,6 @@ import { charLength, isEmail, isHttpsUrl, isStorableText } from '../../domain/te
 /** When expires_in_minutes is absent. */
 /** Re-exported under its old name for the service's callers; the value lives in the domain. */
 export const DEFAULT_EXPIRES_IN_MINUTES = EXPIRES_IN_MINUTES_DEFAULT;
-
-export interface CreatePaymentOrderBody {
-  amount_paise: number;
-  purpose: string;
-  merchant_order_reference?: string;
-  response_mode?: 'CHECKOUT' | 'INTENT';
-  customer_name?: string;
-  customer_email?: string;
-  customer_phone?: string;
-  customer_consent?: boolean;
-  expires_in_minutes?: number;
-  callback_url?: string;
-  callback_secret?: string;
-  return_url?: string;
-}
 
 export interface PayerDetails {
   name: string;

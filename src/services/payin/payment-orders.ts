@@ -5,6 +5,8 @@
  */
 import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
+import type { CreatePaymentOrderBody } from '../../contract/payment-orders.js';
+import type { ListQuery } from '../../contract/lists.js';
 import { AppError, validationError } from '../../domain/errors.js';
 import { normaliseIndianMobile } from '../../domain/phone.js';
 import { isOpen } from '../../domain/payment-order.js';
@@ -21,7 +23,7 @@ import * as creates from '../../store/repos/payment-order-creates-repo.js';
 import * as repo from '../../store/repos/payment-orders-repo.js';
 import type { PaymentOrderRow, PaymentOrderViewRow } from '../../store/repos/payment-orders-repo.js';
 import type { Db, Tx } from '../../store/db.js';
-import { type CreatePaymentOrderBody, type PayerDetails, payerDetailsIssues, validateCreatePaymentOrder } from './payment-order-input.js';
+import { type PayerDetails, payerDetailsIssues, validateCreatePaymentOrder } from './payment-order-input.js';
 import { applyCollectionStatusesByReference, lockOrder, type ProviderOutcomeResult, transitionOrder } from './payment-order-transitions.js';
 import {
   type CheckoutView,
@@ -37,7 +39,7 @@ import {
 import { callbackSecretContext } from './payment-order-secrets.js';
 import { issueCollection, newOrderRow } from './payment-order-issue.js';
 import { LIVE_CHECK_INTERVAL_MS, LIVE_CHECK_TIMEOUT_MS, liveCheck } from './payment-order-live-check.js';
-import { type ListQuery, listFilterOf, pageOf } from '../shared/list-page.js';
+import { listFilterOf, pageOf } from '../shared/list-page.js';
 import { sandboxDecide, sandboxDecideByRef, type SandboxDecisionOptions } from './sandbox-decisions.js';
 
 const UTR = /^[0-9]{12}$/;

@@ -16,6 +16,7 @@
  */
 import { assertTwoPeople } from '../shared/dual-control.js';
 import type { Config } from '../../config.js';
+import type { ConsolePayoutInput } from '../../contract/payouts.js';
 import { AppError, notFound, validationError } from '../../domain/errors.js';
 import { charLength, isStorableText, isUuid } from '../../domain/text.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
@@ -39,11 +40,6 @@ export interface ConsolePerson {
   userId: string;
   actor: Actor;
 }
-
-/** A console payout instruction: the form's fields (inline details are confirmed by the maker seeing the bank's name). */
-export type ConsolePayoutInput = Omit<PayoutInstruction, 'beneficiary'> & {
-  beneficiary?: { name: string; account_number: string; ifsc: string; mobile: string } | undefined;
-};
 
 export const DECISION_NOTE_MAX = 500;
 
@@ -107,7 +103,7 @@ export class PayoutApprovalsService {
     const scope: IdempotencyScope = { clientPk: principal.pk, key, method: 'POST', path: CONSOLE_PAYOUTS_PATH, body: { maker_user_id: maker.userId, form: input } };
     // Bank connection and beneficiary are resolved before the key is taken (as for an API payout), so a form
     // refused for them can be corrected and sent again with the same key.
-    const resolved = await this.ctx.payouts.resolve(principal, { ...body, amount_paise: body.amount_paise, mode: body.mode }, inline, scope);
+    const resolved = await this.ctx.payouts.resolve(principal, body, inline, scope);
     if ('earlier' in resolved) return resolved.earlier;
     const { bankConnection, ben } = resolved;
     // Live or test is the bank connection's provider account's (as for an API payout), not the built-in sandbox's.

@@ -7,30 +7,20 @@
  * (src/domain/payout.ts). `checkPayoutInstruction` returns the issues and never throws, so a bulk
  * file can report every row's problems before anything is created.
  */
+import type { Static } from '@sinclair/typebox';
+import type { CreatePayoutBody, InlineBeneficiary as InlineBeneficiarySchema } from '../../contract/payouts.js';
 import { type FieldIssue, validationError } from '../../domain/errors.js';
 import { lookupIfsc } from '../../domain/ifsc.js';
 import { AMOUNT_MAX_PAISE, AMOUNT_MIN_PAISE } from '../../domain/money.js';
-import { BENEFICIARY_NAME_MAX, CLIENT_REFERENCE_MAX, checkRailRules, isPayoutMode, type PayoutMode, REMARKS_MAX } from '../../domain/payout.js';
+import { BENEFICIARY_NAME_MAX, CLIENT_REFERENCE_MAX, checkRailRules, isPayoutMode, REMARKS_MAX } from '../../domain/payout.js';
 import { isIndianMobile } from '../../domain/phone.js';
 import { charLength, isStorableText, isUuid } from '../../domain/text.js';
 
-export interface CreatePayoutBody {
-  beneficiary_id?: string;
-  beneficiary?: InlineBeneficiaryInput;
-  bank_connection_id?: string;
-  amount_paise: number;
-  mode: PayoutMode;
-  client_reference?: string;
-  remarks?: string;
-}
-
-export interface InlineBeneficiaryInput {
-  name: string;
-  account_number: string;
-  ifsc: string;
-  mobile: string;
-  details_confirmation: boolean;
-}
+/**
+ * An inline beneficiary as the API's schema has it, but with a confirmation that may be false: the
+ * console's form and bulk files have no schema saying `true`, so this module checks it.
+ */
+export type InlineBeneficiaryInput = Omit<Static<typeof InlineBeneficiarySchema>, 'details_confirmation'> & { details_confirmation: boolean };
 
 export interface InlineBeneficiary {
   name: string;
@@ -39,7 +29,6 @@ export interface InlineBeneficiary {
   bankName: string;
   mobile: string;
 }
-
 
 function checkText(issues: FieldIssue[], field: string, value: string | undefined, max: number): void {
   if (value !== undefined && (!isStorableText(value) || charLength(value) > max)) issues.push({ field, issue: `must be at most ${max} characters of text` });
@@ -60,14 +49,8 @@ export function checkInlineBeneficiary(input: InlineBeneficiaryInput, issues: Fi
   return { name, accountNumber: input.account_number, ifsc, bankName: info.bankName, mobile: input.mobile };
 }
 
-export interface PayoutInstruction {
-  beneficiary_id?: string | undefined;
-  beneficiary?: InlineBeneficiaryInput | undefined;
-  amount_paise: number;
-  mode: PayoutMode;
-  client_reference?: string | undefined;
-  remarks?: string | undefined;
-}
+/** A payout instruction of any channel: the API's body without the bank connection (console and bulk files choose theirs). */
+export type PayoutInstruction = Omit<CreatePayoutBody, 'bank_connection_id' | 'beneficiary'> & { beneficiary?: InlineBeneficiaryInput | undefined };
 
 const ACCOUNT_NUMBER = /^[0-9]{8,20}$/;
 
@@ -92,7 +75,7 @@ export function checkPayoutInstruction(body: PayoutInstruction): { issues: Field
 }
 
 /** The same rules for a caller that answers VALIDATION_FAILED with every issue at once (the merchant API). */
-export function validateCreatePayout(body: CreatePayoutBody): { inline: InlineBeneficiary | null } {
+export function validateCreatePayout(body: PayoutInstruction): { inline: InlineBeneficiary | null } {
   const { issues, inline } = checkPayoutInstruction(body);
   if (issues.length > 0) throw validationError(issues);
   return { inline };

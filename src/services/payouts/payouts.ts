@@ -7,23 +7,26 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../../config.js';
+import type { CreatePayoutBody } from '../../contract/payouts.js';
+import type { ListQuery } from '../../contract/lists.js';
 import { AppError } from '../../domain/errors.js';
 import { isUuid } from '../../domain/text.js';
 import type { Principal } from '../shared/principal.js';
 import type { CreateResponse, IdempotencyScope, IdempotencyService } from '../shared/idempotency.js';
 import type { BeneficiariesService, ResolvedBeneficiary } from './beneficiaries.js';
-import { type CreatePayoutBody, type InlineBeneficiary, validateCreatePayout } from './payout-input.js';
+import { type InlineBeneficiary, validateCreatePayout } from './payout-input.js';
 import { writeApiCreate } from './payout-units.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
 import type { Db } from '../../store/db.js';
 import type { BankConnectionRow } from '../../store/repos/bank-connections-repo.js';
 import type { PayoutSubmitter, SubmissionInput } from './payout-submission.js';
 import { merchantPayoutView, payoutView } from './payout-view.js';
-import { type ListQuery, listFilterOf, pageOf } from '../shared/list-page.js';
+import { listFilterOf, pageOf } from '../shared/list-page.js';
 import * as bankConnectionsRepo from '../../store/repos/bank-connections-repo.js';
 import * as repo from '../../store/repos/payouts-repo.js';
 
-export type { CreatePayoutBody } from './payout-input.js';
+/** What a create names that must exist and be usable: its bank connection, mode and saved beneficiary. */
+type PayoutTarget = Pick<CreatePayoutBody, 'bank_connection_id' | 'mode' | 'beneficiary_id'>;
 
 export const CREATE_MESSAGE = 'Payout submitted to the bank; final status arrives by callback or status retrieval.';
 
@@ -55,7 +58,7 @@ export class PayoutsService {
    */
   async resolve(
     principal: Principal,
-    body: CreatePayoutBody,
+    body: PayoutTarget,
     inline: InlineBeneficiary | null,
     scope: IdempotencyScope,
   ): Promise<{ bankConnection: BankConnectionRow; ben: ResolvedBeneficiary } | { earlier: CreateResponse }> {
@@ -70,7 +73,7 @@ export class PayoutsService {
     }
   }
 
-  private async lookUp(principal: Principal, body: CreatePayoutBody, inline: InlineBeneficiary | null): Promise<{ bankConnection: BankConnectionRow; ben: ResolvedBeneficiary }> {
+  private async lookUp(principal: Principal, body: PayoutTarget, inline: InlineBeneficiary | null): Promise<{ bankConnection: BankConnectionRow; ben: ResolvedBeneficiary }> {
     // Look-ups and inline beneficiaries of creates that arrive together share their statements (src/store/batched.ts).
     const bankConnection = await bankConnectionsRepo.findUsableBankConnection(this.ctx.db, { orgId: principal.orgId, bankConnectionId: body.bank_connection_id ?? null });
     if (!bankConnection) {

@@ -9,6 +9,7 @@
 import { assertNotSecretHolder, assertTwoPeople } from '../shared/dual-control.js';
 import { secretHolders } from '../../store/repos/clients-repo.js';
 import type { Config } from '../../config.js';
+import type { CreateRefundBody } from '../../contract/refunds.js';
 import { AppError, notFound, validationError } from '../../domain/errors.js';
 import { isRefundable } from '../../domain/payment-order.js';
 import { initialRefundStatus, REFUND_REASON_MAX, REFUND_STATUSES, refundAmount, type RefundReview, type RefundStatus } from '../../domain/refund.js';
@@ -26,11 +27,6 @@ import { orderRefFor } from '../payin/payment-order-view.js';
 import { createRefund, lockRefund, reviewRefund } from './refund-writer.js';
 import { refundWithOrder, type RefundSubmitter } from './refund-submission.js';
 import { refundIdFor, type RefundView, refundView } from './refund-view.js';
-
-export interface CreateRefundBody {
-  amount_paise?: number;
-  reason?: string;
-}
 
 export interface RefundDecision {
   /** The refund's id or refund_id. */

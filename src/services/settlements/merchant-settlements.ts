@@ -4,6 +4,7 @@
  * settlements newest first, one settlement with the fields of `tijori settlements list`, and a
  * settlement's lines, each list in keyset pages with the cursors of contract §7.
  */
+import type { SettlementLinesQuery, SettlementListQuery } from '../../contract/settlements.js';
 import { AppError, notFound } from '../../domain/errors.js';
 import { isUuid } from '../../domain/text.js';
 import type { Db } from '../../store/db.js';
@@ -45,14 +46,6 @@ function lineView(l: reads.LineRow) {
     net_paise: l.type === 'PAYMENT' ? l.net_paise : -l.net_paise,
     match: l.match,
   };
-}
-
-/** The query of the settlements list, as the route's schema checked it (strings). */
-export interface SettlementListQuery {
-  created_from?: string;
-  created_to?: string;
-  limit?: string;
-  cursor?: string;
 }
 
 const badCursor = () => new AppError('VALIDATION_FAILED', 'The cursor is not one this API issued.', { details: [{ field: 'cursor', issue: 'is not a next_cursor of this list' }] });
@@ -101,7 +94,7 @@ export class MerchantSettlementsService {
   }
 
   /** GET /merchant/settlements/{settlement}/lines: the lines in a stable order (a settlement's lines never change). */
-  async lines(orgId: string, id: string, query: { limit?: string; cursor?: string }): Promise<{ data: Array<ReturnType<typeof lineView>>; next_cursor: string | null }> {
+  async lines(orgId: string, id: string, query: SettlementLinesQuery): Promise<{ data: Array<ReturnType<typeof lineView>>; next_cursor: string | null }> {
     const key = query.cursor === undefined ? undefined : decodeCursor(query.cursor, LINE_POSITION);
     if (key === null) throw badCursor();
     const s = isUuid(id) ? await reads.settlementOfOrg(this.deps.db, orgId, id.toLowerCase()) : null;

@@ -7,6 +7,7 @@
  * The cursor (keyset-cursor.ts) is opaque: base64url of `<created_at in µs since the epoch>.<id>`,
  * the exact timestamptz (JavaScript Dates hold only milliseconds). Anything else is 422 VALIDATION_FAILED.
  */
+import type { ListQuery } from '../../contract/lists.js';
 import { AppError } from '../../domain/errors.js';
 import { decodeCursor, encodeCursor as encodeKeysetCursor } from './keyset-cursor.js';
 import type { ListFilter, ListKey } from '../../store/repos/list-keyset.js';
@@ -15,15 +16,6 @@ export type { ListFilter } from '../../store/repos/list-keyset.js';
 
 export const LIST_LIMIT_DEFAULT = 20;
 export const LIST_LIMIT_MAX = 100;
-
-/** The query of a list request, as the route's schema has checked it (strings, no coercion). */
-export interface ListQuery {
-  status?: string;
-  created_from?: string;
-  created_to?: string;
-  limit?: string;
-  cursor?: string;
-}
 
 /** The position of a merchant list's cursor: the row's created_at in µs since the epoch. */
 const CREATED_US = /^[0-9]{1,17}$/;

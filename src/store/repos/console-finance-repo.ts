@@ -5,7 +5,7 @@
  * the organization.
  */
 import type { Queryable } from '../db.js';
-import type { SettlementListRow } from './settlements-repo.js';
+import type { NewSettlement, SettlementListRow } from './settlements-repo.js';
 
 export interface AccountName {
   id: string;
@@ -63,11 +63,9 @@ export interface FinanceKey {
 }
 
 /** The settlements list row (settlements-repo.ts) with what the console adds: provider, names, currency, import time, open breaks. */
-export interface SettlementRow extends SettlementListRow {
-  provider: string;
+export interface SettlementRow extends SettlementListRow, Pick<NewSettlement, 'provider' | 'currency'> {
   /** The provider account's name; the built-in sandbox (no account row) is named so. */
   provider_account_name: string;
-  currency: string;
   imported_at: Date;
   open_breaks: number;
   key_ts: string;

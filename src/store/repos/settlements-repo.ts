@@ -1,6 +1,7 @@
 /** SQL of settlements, their lines, reconciliation breaks and settlement anomalies (migration 0110). */
 import type { Queryable } from '../db.js';
 
+/** A settlement as an import stores it (the source of the settlement row types: the list's, the console's). */
 export interface NewSettlement {
   id: string;
   org_id: string;
@@ -101,21 +102,8 @@ export async function openUnsettledBreaks(q: Queryable, orgId: string, accountId
   return n;
 }
 
-export interface SettlementListRow {
-  id: string;
-  provider_account_id: string | null;
-  provider_settlement_id: string;
-  utr: string | null;
-  gross_paise: number;
-  fees_paise: number;
-  tax_paise: number;
-  refunds_paise: number;
-  adjustments_paise: number;
-  net_paise: number;
-  settled_at: Date;
-  lines: number;
-  breaks: number;
-}
+/** The settlements list row: the stored settlement without its organization, provider and currency, with the counts of its lines and breaks. */
+export type SettlementListRow = Omit<NewSettlement, 'org_id' | 'provider' | 'currency'> & { lines: number; breaks: number };
 
 export async function listSettlements(q: Queryable, orgId: string, limit: number): Promise<SettlementListRow[]> {
   const r = await q.query<SettlementListRow>(

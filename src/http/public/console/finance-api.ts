@@ -12,7 +12,8 @@ import type { AppContext } from '../../../context.js';
 import { ConsoleFinance, type LineView, type SettlementView } from '../../../services/console/finance.js';
 import { okEnvelope } from '../../plugins/envelope.js';
 import { csvStream, rupeesOf } from './csv.js';
-import { consoleCsvOperation, consoleOperation as op, LimitText, strict } from './schemas/common.js';
+import { PageQuery } from '../../../contract/console.js';
+import { consoleCsvOperation, consoleOperation as op, strict } from './schemas/common.js';
 import { sessionOf } from './session.js';
 import * as A from './schemas/answers.js';
 
@@ -34,7 +35,6 @@ export const FINANCE_OPS = {
 };
 
 const BalancesQuery = Type.Object({ tz: Type.Optional(Type.String({ maxLength: 64, description: 'IANA time zone of the viewer; default Asia/Kolkata' })) }, strict);
-const PageQuery = Type.Object({ cursor: Type.Optional(Type.String({ maxLength: 200 })), limit: Type.Optional(LimitText) }, strict);
 const SettlementParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 
 /**

@@ -8,10 +8,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../context.js';
-import { AMOUNT_MAX_PAISE, AMOUNT_MIN_PAISE } from '../../../domain/money.js';
+import { ConsolePayoutBody } from '../../../contract/payouts.js';
 import { lookupIfsc } from '../../../domain/ifsc.js';
 import { notFound } from '../../../domain/errors.js';
-import { CLIENT_REFERENCE_MAX, PAYOUT_MODES, REMARKS_MAX } from '../../../domain/payout.js';
 import { type ConsolePerson, DECISION_NOTE_MAX } from '../../../services/payouts/payout-approvals.js';
 import { okEnvelope } from '../../plugins/envelope.js';
 import { idempotencyKeyOf, sendCreateResponse } from '../../plugins/idempotency.js';
@@ -23,23 +22,6 @@ import * as A from './schemas/answers.js';
 const strict = { additionalProperties: false } as const;
 const IfscParams = Type.Object({ code: Type.String({ minLength: 1, maxLength: 11 }) });
 const RefParams = Type.Object({ ref: Type.String({ minLength: 1, maxLength: 100 }) });
-/** Shapes only; every rule of a payout is checked by the service (services/payouts/payout-input.ts). */
-const ConsolePayoutBody = Type.Object(
-  {
-    beneficiary_id: Type.Optional(Type.String({ maxLength: 64 })),
-    beneficiary: Type.Optional(
-      Type.Object(
-        { name: Type.String({ maxLength: 400 }), account_number: Type.String({ maxLength: 40 }), ifsc: Type.String({ maxLength: 20 }), mobile: Type.String({ maxLength: 20 }) },
-        strict,
-      ),
-    ),
-    amount_paise: Type.Integer({ minimum: AMOUNT_MIN_PAISE, maximum: AMOUNT_MAX_PAISE }),
-    mode: Type.Union(PAYOUT_MODES.map((m) => Type.Literal(m))),
-    client_reference: Type.Optional(Type.String({ maxLength: CLIENT_REFERENCE_MAX })),
-    remarks: Type.Optional(Type.String({ maxLength: REMARKS_MAX })),
-  },
-  strict,
-);
 const RejectBody = Type.Object({ note: Type.String({ minLength: 1, maxLength: DECISION_NOTE_MAX }) }, strict);
 
 export function personOf(request: FastifyRequest): ConsolePerson {

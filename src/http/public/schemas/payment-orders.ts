@@ -1,67 +1,20 @@
 /**
- * Payment orders (API §2.2, §4.1, §4.2; contract §4): the create request with every rule JSON
- * Schema can state, the resource with both `next_action` variants, and the envelopes. What a schema
- * cannot say (a real e-mail domain is not checked; callback_url must not name a private address
- * unless allowed) stays in services/payin/payment-order-input.ts and is described here.
+ * Payment orders (API §2.2, §4.1, §4.2; contract §4): the resource with both `next_action`
+ * variants, and the envelopes. The create request is in the contract layer
+ * (src/contract/payment-orders.ts: the service takes its type), re-exported here.
  */
 import { type Static, Type } from '@sinclair/typebox';
-import { AMOUNT_MAX_PAISE, AMOUNT_MIN_PAISE } from '../../../domain/money.js';
-import { EXPIRES_IN_MINUTES_DEFAULT, EXPIRES_IN_MINUTES_MAX, EXPIRES_IN_MINUTES_MIN, PAYMENT_ORDER_STATUSES } from '../../../domain/payment-order.js';
-import { INDIAN_MOBILE_PATTERN } from '../../../domain/phone.js';
-import { EMAIL_PATTERN, HTTPS_URL_SHAPE } from '../../../domain/text.js';
+import { PAYMENT_ORDER_STATUSES } from '../../../domain/payment-order.js';
 import { VERIFICATION_MODE } from '../../../services/payin/payment-order-view.js';
-import { Nullable, refTo, Text, Timestamp, Uuid, Livemode, StringEnum } from './common.js';
+import { CreatePaymentOrderRequest, ResponseMode } from '../../../contract/payment-orders.js';
+import { Nullable, refTo, Timestamp, Uuid, Livemode, StringEnum } from './common.js';
 import { listQuery, NEXT_CURSOR_DESCRIPTION } from './lists.js';
 
-export const ResponseMode = StringEnum(['CHECKOUT', 'INTENT'], { $id: 'ResponseMode' });
+export { CreatePaymentOrderRequest, ResponseMode };
+
 export const PaymentOrderStatus = StringEnum(
   PAYMENT_ORDER_STATUSES,
   { $id: 'PaymentOrderStatus', description: 'API §3.1' },
-);
-
-const httpsUrl = (description: string) =>
-  Type.String({ maxLength: 2048, pattern: HTTPS_URL_SHAPE, 'x-issue': 'must be an HTTPS URL', description });
-
-export const CreatePaymentOrderRequest = Type.Object(
-  {
-    amount_paise: Type.Integer({ minimum: AMOUNT_MIN_PAISE, maximum: AMOUNT_MAX_PAISE, description: 'INR, in paise' }),
-    purpose: Text(3, 255),
-    merchant_order_reference: Type.Optional(Text(1, 120, 'echoed back; max 120 characters')),
-    response_mode: Type.Optional(refTo(ResponseMode)),
-    customer_name: Type.Optional(Text(1, 120, 'required for INTENT')),
-    customer_email: Type.Optional(
-      Type.String({ maxLength: 190, pattern: EMAIL_PATTERN.source, 'x-issue': 'must be an email address of at most 190 characters', description: 'required for INTENT' }),
-    ),
-    customer_phone: Type.Optional(
-      Type.String({ pattern: INDIAN_MOBILE_PATTERN.source, 'x-issue': 'must be an Indian 10-digit mobile number', description: 'Indian 10-digit mobile, no +91; required for INTENT' }),
-    ),
-    customer_consent: Type.Optional(Type.Boolean({ description: 'must be true for INTENT' })),
-    expires_in_minutes: Type.Optional(
-      Type.Integer({
-        minimum: EXPIRES_IN_MINUTES_MIN,
-        maximum: EXPIRES_IN_MINUTES_MAX,
-        description: `default ${EXPIRES_IN_MINUTES_DEFAULT}; the window starts when payer details are given`,
-      }),
-    ),
-    callback_url: Type.Optional(
-      httpsUrl('this order\'s own callback destination; required together with callback_secret. Loopback, private, link-local and metadata addresses are refused unless the operator allows them.'),
-    ),
-    callback_secret: Type.Optional(Type.String({ minLength: 32, maxLength: 500, description: 'signing secret for callback_url; required together with callback_url' })),
-    return_url: Type.Optional(httpsUrl('where the hosted page sends the payer back; a browser convenience only, never proof of payment')),
-  },
-  {
-    $id: 'CreatePaymentOrderRequest',
-    additionalProperties: false,
-    description: 'API §4.1. CHECKOUT (default): the hosted page collects payer details. INTENT: customer fields and explicit consent are required.',
-    allOf: [
-      {
-        if: { properties: { response_mode: { const: 'INTENT' } }, required: ['response_mode'] },
-        then: { required: ['customer_name', 'customer_email', 'customer_phone', 'customer_consent'], properties: { customer_consent: { const: true } } },
-      },
-      { if: { required: ['callback_url'] }, then: { required: ['callback_secret'], 'x-issue': 'is required together with callback_url' } },
-      { if: { required: ['callback_secret'] }, then: { required: ['callback_url'], 'x-issue': 'is required together with callback_secret' } },
-    ],
-  },
 );
 
 export const HostedCheckoutAction = Type.Object(

@@ -1,72 +1,17 @@
 /**
- * Payouts (API §2.3, §2.4, §4.3, §4.4; contract §4): the create request with every rule JSON
- * Schema can state (beneficiary_id XOR beneficiary, IFSC and mobile shapes, the rail limits of
- * IMPS and RTGS), the payout with its attempts, the beneficiary as returned, and the envelopes.
- * Whether an IFSC names a real bank branch, and whether a beneficiary, bank connection or mode is usable,
- * is decided by services/payouts/payouts.ts (422 VALIDATION_FAILED / BENEFICIARY_INVALID / ROUTE_INVALID /
- * MODE_NOT_ENABLED).
+ * Payouts (API §2.3, §2.4, §4.3, §4.4; contract §4): the payout with its attempts, the beneficiary
+ * as returned, and the envelopes. The create request is in the contract layer
+ * (src/contract/payouts.ts: the service takes its type), re-exported here.
  */
 import { Type } from '@sinclair/typebox';
-import { AMOUNT_MAX_PAISE, AMOUNT_MIN_PAISE } from '../../../domain/money.js';
-import {
-  API_PAYOUT_STATUSES, BENEFICIARY_NAME_MAX, checkRailRules, CLIENT_REFERENCE_MAX, IMPS_MAX_PAISE, PAYOUT_MODES, REMARKS_MAX, RTGS_MIN_PAISE,
-} from '../../../domain/payout.js';
-import { INDIAN_MOBILE_PATTERN } from '../../../domain/phone.js';
-import { Nullable, refTo, Text, Timestamp, UUID_PATTERN, Uuid, Livemode, StringEnum } from './common.js';
+import { CreatePayoutRequest, InlineBeneficiary, PayoutMode } from '../../../contract/payouts.js';
+import { API_PAYOUT_STATUSES } from '../../../domain/payout.js';
+import { Nullable, refTo, Timestamp, Uuid, Livemode, StringEnum } from './common.js';
 import { listQuery, NEXT_CURSOR_DESCRIPTION } from './lists.js';
 
-export const PayoutMode = StringEnum(PAYOUT_MODES, { $id: 'PayoutMode', description: 'as enabled on the payout route' });
+export { CreatePayoutRequest, InlineBeneficiary, PayoutMode };
+
 export const PayoutStatus = StringEnum(API_PAYOUT_STATUSES, { $id: 'PayoutStatus', description: 'API §3.2, contract §4' });
-
-/** domain/ifsc.ts IFSC_PATTERN in either case (the service upper-cases an IFSC before looking it up). */
-const IFSC_EITHER_CASE = '^[A-Za-z]{4}0[A-Za-z0-9]{6}$';
-const IFSC_ISSUE = 'is not a valid Indian IFSC (format, bank and branch are checked)';
-
-export const InlineBeneficiary = Type.Object(
-  {
-    name: Text(1, BENEFICIARY_NAME_MAX),
-    account_number: Type.String({ pattern: '^[0-9]{8,20}$', description: '8 to 20 digits; never returned' }),
-    ifsc: Type.String({ pattern: IFSC_EITHER_CASE, 'x-issue': IFSC_ISSUE, description: 'valid 11-character Indian IFSC; bank and branch are checked' }),
-    mobile: Type.String({ pattern: INDIAN_MOBILE_PATTERN.source, 'x-issue': 'must be an Indian 10-digit mobile number', description: 'Indian 10-digit mobile, no +91' }),
-    details_confirmation: Type.Literal(true, { description: 'the merchant confirms the details; stored as a reusable, confirmed beneficiary' }),
-  },
-  { $id: 'InlineBeneficiary', additionalProperties: false },
-);
-
-/** The issue text of a rail limit, taken from the rule itself (domain/payout.ts checkRailRules). */
-const railIssue = (mode: 'IMPS' | 'RTGS', amount: number): string => checkRailRules(mode, amount)[0]?.issue ?? '';
-
-export const CreatePayoutRequest = Type.Object(
-  {
-    beneficiary_id: Type.Optional(Type.String({ pattern: UUID_PATTERN, description: 'an active confirmed beneficiary; required when beneficiary is omitted' })),
-    beneficiary: Type.Optional(refTo(InlineBeneficiary)),
-    bank_connection_id: Type.Optional(Type.String({ pattern: UUID_PATTERN, description: 'an active payout route; the default route when omitted' })),
-    amount_paise: Type.Integer({
-      minimum: AMOUNT_MIN_PAISE,
-      maximum: AMOUNT_MAX_PAISE,
-      description: `INR, in paise. IMPS at most ${IMPS_MAX_PAISE}, RTGS at least ${RTGS_MIN_PAISE}.`,
-    }),
-    mode: refTo(PayoutMode),
-    client_reference: Type.Optional(Type.String({ maxLength: CLIENT_REFERENCE_MAX })),
-    remarks: Type.Optional(Type.String({ maxLength: REMARKS_MAX })),
-  },
-  {
-    $id: 'CreatePayoutRequest',
-    additionalProperties: false,
-    description: 'API §4.3. Exactly one of beneficiary_id and beneficiary.',
-    allOf: [
-      { oneOf: [{ required: ['beneficiary_id'] }, { required: ['beneficiary'] }], 'x-field': 'beneficiary', 'x-issue': 'exactly one of beneficiary_id and beneficiary is required' },
-      {
-        if: { properties: { mode: { const: 'IMPS' } }, required: ['mode'] },
-        then: { properties: { amount_paise: { maximum: IMPS_MAX_PAISE, 'x-issue': railIssue('IMPS', IMPS_MAX_PAISE + 1) } } },
-      },
-      {
-        if: { properties: { mode: { const: 'RTGS' } }, required: ['mode'] },
-        then: { properties: { amount_paise: { minimum: RTGS_MIN_PAISE, 'x-issue': railIssue('RTGS', RTGS_MIN_PAISE - 1) } } },
-      },
-    ],
-  },
-);
 
 export const Beneficiary = Type.Object(
   {

@@ -1,19 +1,17 @@
-/** Refunds of payment orders (contract §6): the request, the refund and its envelopes. */
+/**
+ * Refunds of payment orders (contract §6): the refund and its envelopes. The create request is in
+ * the contract layer (src/contract/refunds.ts: the service takes its type), re-exported here.
+ */
 import { Type } from '@sinclair/typebox';
-import { REFUND_REASON_MAX, REFUND_STATUSES } from '../../../domain/refund.js';
+import { CreateRefundRequest } from '../../../contract/refunds.js';
+import { REFUND_STATUSES } from '../../../domain/refund.js';
 import { Livemode, Nullable, refTo, Timestamp, Uuid, StringEnum } from './common.js';
+
+export { CreateRefundRequest };
 
 export const RefundStatus = StringEnum(
   REFUND_STATUSES,
   { $id: 'RefundStatus', description: 'PENDING_REVIEW → PROCESSING → COMPLETED; or REJECTED (by a reviewer) or FAILED (at the provider)' },
-);
-
-export const CreateRefundRequest = Type.Object(
-  {
-    amount_paise: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000_000_000, description: 'INR paise; defaults to what is left to refund' })),
-    reason: Type.Optional(Type.String({ maxLength: REFUND_REASON_MAX })),
-  },
-  { $id: 'CreateRefundRequest', additionalProperties: false },
 );
 
 export const Refund = Type.Object(

@@ -6,7 +6,6 @@ import { Type } from '@sinclair/typebox';
 import { BREAK_KINDS, LINE_TYPES } from '../../../domain/reconciliation.js';
 import { Nullable, refTo, StringEnum, Timestamp, Uuid, UUID_PATTERN } from './common.js';
 import { NEXT_CURSOR_DESCRIPTION } from './lists.js';
-import { listQuery } from './lists.js';
 
 export const Settlement = Type.Object(
   {
@@ -59,10 +58,7 @@ export const SettlementLineListEnvelope = Type.Object(
   { $id: 'SettlementLineListEnvelope', additionalProperties: false, description: 'contract §9: one page of a settlement\'s lines' },
 );
 
-/** The list's query: contract §7's, without `status`; created_from/created_to bound `settled_at`. */
-const { status: _noStatus, ...listProps } = listQuery(Type.String()).properties;
-export const ListSettlementsQuery = Type.Object(listProps, { additionalProperties: false });
-export const ListSettlementLinesQuery = Type.Object({ limit: listProps.limit, cursor: listProps.cursor }, { additionalProperties: false });
+export { ListSettlementLinesQuery, ListSettlementsQuery } from '../../../contract/settlements.js';
 
 export const SettlementParams = Type.Object({
   settlement: Type.String({ maxLength: 36, pattern: UUID_PATTERN, 'x-issue': 'must be a settlement_id (a UUID)', description: 'the settlement_id' }),

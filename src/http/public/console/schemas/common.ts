@@ -11,8 +11,7 @@ import { ErrorEnvelope } from '../../schemas/errors.js';
 
 export const ISO_TIME = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,6})?)?(Z|[+-]\\d{2}:\\d{2})$';
 export const strict = { additionalProperties: false } as const;
-/** `limit` of a console list: digits (query strings are not coerced); the route clamps the number. */
-export const LimitText = Type.String({ pattern: '^[0-9]{1,3}$' });
+export { LimitText } from '../../../../contract/console.js';
 
 /** The security schemes of the console (openapi.ts declares them under components.securitySchemes). */
 export const CONSOLE_SECURITY_SCHEMES = {
