@@ -17,13 +17,12 @@ import { STATEMENT_BREAK_KINDS } from '../src/domain/payout-statement.js';
 import { BREAK_KINDS } from '../src/domain/reconciliation.js';
 import { PAYMENT_ORDER_STATUSES } from '../src/domain/payment-order.js';
 import { PAYOUT_STATUSES } from '../src/domain/payout.js';
-import { BENEFICIARY_NAME_MAX, PAYOUT_MODES, REMARKS_MAX } from '../src/domain/payout-rails.js';
+import { BENEFICIARY_NAME_MAX, DECISION_NOTE_MAX, PAYOUT_MODES, REMARKS_MAX } from '../src/domain/payout-rails.js';
 import { RATE_LIMIT_MAX_PER_MINUTE, RATE_LIMIT_MIN_PER_MINUTE } from '../src/domain/rate-limit.js';
 import { REFUND_REASON_MAX, REFUND_STATUSES } from '../src/domain/refund.js';
 import { SCOPES } from '../src/domain/scopes.js';
 import { consoleDocument, openApiDocument } from '../src/http/public/openapi.js';
 import { WEBHOOK_EVENT_TYPES } from '../src/http/public/schemas/webhooks.js';
-import { DECISION_NOTE_MAX } from '../src/services/payouts/payout-approvals.js';
 import { ROLES } from '../src/services/console/roles.js';
 
 export const CONSOLE_TYPES_FILE = fileURLToPath(new URL('../console/src/generated/openapi.ts', import.meta.url));

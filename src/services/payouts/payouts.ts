@@ -5,14 +5,13 @@
  * the bank hears anything; the submission follows outside it (payout-submission.ts). A crash in
  * between is resumed by the payout worker.
  */
-import { randomBytes } from 'node:crypto';
 import type { Config } from '../../config.js';
 import { AppError } from '../../domain/errors.js';
 import { isUuid } from '../../domain/text.js';
 import type { Principal } from '../shared/principal.js';
 import type { CreateResponse, IdempotencyScope, IdempotencyService } from '../shared/idempotency.js';
 import type { BeneficiariesService, ResolvedBeneficiary } from './beneficiaries.js';
-import { type CreatePayoutBody, type InlineBeneficiary, validateCreatePayout } from './payout-input.js';
+import { type CreatePayoutBody, type InlineBeneficiary, newTransactionId, validateCreatePayout } from './payout-input.js';
 import { writeApiCreate } from './payout-units.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
 import type { Db } from '../../store/db.js';
@@ -26,11 +25,6 @@ import * as repo from '../../store/repos/payouts-repo.js';
 export type { CreatePayoutBody } from './payout-input.js';
 
 export const CREATE_MESSAGE = 'Payout submitted to the bank; final status arrives by callback or status retrieval.';
-
-/** Our reference at the bank: unique, alphanumeric, at most 35 characters. */
-export function newTransactionId(): string {
-  return `TJP${randomBytes(10).toString('hex').toUpperCase()}`;
-}
 
 /** What PayoutsService uses; built by the composition root (context.ts). */
 export interface PayoutsDeps {
