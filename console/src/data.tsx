@@ -20,7 +20,7 @@
 import { type InfiniteData, QueryClient, QueryClientProvider, useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { api, apiPage, describe } from './api.js';
-import { ErrorLine } from './components.js';
+import { ErrorLine, Loading } from './components.js';
 
 export const queryClient = new QueryClient({
   defaultOptions: {
@@ -150,7 +150,7 @@ export function Loadable<T>({ data, error, showError = true, children }: { data:
   return (
     <>
       {showError ? <ErrorLine error={error} /> : null}
-      {data === null ? error ? null : <p>Loading…</p> : children(data)}
+      {data === null ? error ? null : <Loading /> : children(data)}
     </>
   );
 }
