@@ -17,13 +17,12 @@ import { STATEMENT_BREAK_KINDS } from '../src/domain/payout-statement.js';
 import { BREAK_KINDS } from '../src/domain/reconciliation.js';
 import { PAYMENT_ORDER_STATUSES } from '../src/domain/payment-order.js';
 import { PAYOUT_STATUSES } from '../src/domain/payout.js';
-import { BENEFICIARY_NAME_MAX, PAYOUT_MODES, REMARKS_MAX } from '../src/domain/payout-rails.js';
-import { RATE_LIMIT_MAX_PER_MINUTE, RATE_LIMIT_MIN_PER_MINUTE } from '../src/domain/rate-limit.js';
+import { BENEFICIARY_NAME_MAX, DECISION_NOTE_MAX, PAYOUT_MODES, REMARKS_MAX } from '../src/domain/payout-rails.js';
+import { DEFAULT_RATE_LIMIT_PER_MINUTE, RATE_LIMIT_MAX_PER_MINUTE, RATE_LIMIT_MIN_PER_MINUTE } from '../src/domain/rate-limit.js';
 import { REFUND_REASON_MAX, REFUND_STATUSES } from '../src/domain/refund.js';
 import { SCOPES } from '../src/domain/scopes.js';
 import { consoleDocument, openApiDocument } from '../src/http/public/openapi.js';
 import { WEBHOOK_EVENT_TYPES } from '../src/http/public/schemas/webhooks.js';
-import { DECISION_NOTE_MAX } from '../src/services/payouts/payout-approvals.js';
 import { ROLES } from '../src/services/console/roles.js';
 
 export const CONSOLE_TYPES_FILE = fileURLToPath(new URL('../console/src/generated/openapi.ts', import.meta.url));
@@ -51,7 +50,10 @@ const CONSTANTS = {
   SCOPES: { value: SCOPES, doc: 'The scopes of an API client.' },
   BREAK_KINDS: { value: [...BREAK_KINDS, ...STATEMENT_BREAK_KINDS], doc: 'The kinds of a reconciliation break: a settlement\'s, then a payout statement\'s.' },
   EVENT_TYPES: { value: WEBHOOK_EVENT_TYPES, doc: 'Every event type a destination may receive (and `test`).' },
-  RATE_LIMIT_PER_MINUTE: { value: { min: RATE_LIMIT_MIN_PER_MINUTE, max: RATE_LIMIT_MAX_PER_MINUTE }, doc: "The bounds of an API client's rate limit." },
+  RATE_LIMIT_PER_MINUTE: {
+    value: { min: RATE_LIMIT_MIN_PER_MINUTE, max: RATE_LIMIT_MAX_PER_MINUTE, default: DEFAULT_RATE_LIMIT_PER_MINUTE },
+    doc: "The bounds of an API client's rate limit, and the one a new client gets.",
+  },
   TEXT_LIMITS: {
     value: { beneficiaryName: BENEFICIARY_NAME_MAX, remarks: REMARKS_MAX, refundReason: REFUND_REASON_MAX, decisionNote: DECISION_NOTE_MAX },
     doc: 'The longest text (in characters) the server takes in these fields.',

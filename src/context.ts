@@ -43,6 +43,7 @@ import { ProviderAnomalies } from './services/providers/provider-anomalies.js';
 import { OperationsReviewService } from './services/payin/operations-review.js';
 import { RefundSubmitter } from './services/refunds/refund-submission.js';
 import { LedgerService } from './services/ledger/ledger.js';
+import { MasterKeyRotation } from './services/keys/master-key-rotation.js';
 import { RefundsService } from './services/refunds/refunds.js';
 import type { Db } from './store/db.js';
 
@@ -144,6 +145,8 @@ export interface AppContext {
   settlements: SettlementsService;
   /** The merchant API's settlements and their lines (scope settlements:read, contract §9). */
   merchantSettlements: MerchantSettlementsService;
+  /** The master key rotation of the encrypted columns (admin API, `tijori keys rotate-master`). */
+  keyRotation: MasterKeyRotation;
 }
 
 export interface ContextDeps {
@@ -226,14 +229,16 @@ export function buildContext(deps: ContextDeps): AppContext {
 
   // SMTP_URL set: console invitations and reset links are mailed, never shown (docs/console.md).
   const mailer = config.smtp ? smtpMailer(config.smtp) : undefined;
-  const consoleServices = buildConsoleServices({ db, vault, rateLimiter, clock, clients, destinations, settings: config.console, publicBaseUrl, mailer, log });
+  const ledger = new LedgerService({ db });
+  const consoleServices = buildConsoleServices({ db, vault, rateLimiter, clock, clients, destinations, ledger, settings: config.console, publicBaseUrl, mailer, log });
 
   return {
     config, clock, db, log, metrics, vault, rateLimiter, urls, sourceLimits, clients, idempotency, destinations, deliveries, events,
     providers, providerAnomalies, providerAccounts, providerCallbackBaseUrl, sandbox, bankConnections, beneficiaries, payouts, payoutSubmission,
     payoutApprovals, payoutAccounts, bulkPayouts, payoutOutcomes, publicBaseUrl, paymentOrders, orderExpiry, providerIntake,
-    console: consoleServices, refunds, refundSubmission, reviews, ledger: new LedgerService({ db }), settlementSync, settlements,
+    console: consoleServices, refunds, refundSubmission, reviews, ledger, settlementSync, settlements,
     merchantSettlements: new MerchantSettlementsService({ db }),
+    keyRotation: new MasterKeyRotation({ db, vault }),
     readiness: new Readiness(),
   };
 }

@@ -4,6 +4,7 @@
  */
 import { Suspense, useCallback, useEffect, useState } from 'react';
 import { api, onSessionEnded, type SessionInfo, setCsrfToken } from './api.js';
+import { Loading } from './components.js';
 import { DataProvider, queryClient } from './data.js';
 import { Layout } from './Layout.js';
 import { SetupPage } from './pages/SetupPage.js';
@@ -53,7 +54,7 @@ function Console() {
   }, [path, session]);
 
   if (path === '/setup' && !session) return <SetupPage onSignedIn={signedIn} />;
-  if (session === undefined) return <p className="loading">Loading…</p>;
+  if (session === undefined) return <Loading page />;
   if (session === null) {
     return (
       <SignInPage
@@ -89,7 +90,7 @@ function Console() {
   return (
     <PermissionsContext.Provider value={session.permissions}>
       <Layout session={session} path={path} onSignOut={() => void signOut()}>
-        <Suspense fallback={<p className="loading">Loading…</p>}>{page}</Suspense>
+        <Suspense fallback={<Loading page />}>{page}</Suspense>
       </Layout>
     </PermissionsContext.Provider>
   );

@@ -24,6 +24,14 @@ function useInView<T extends HTMLElement>(key: unknown) {
   return ref;
 }
 
+/**
+ * The one "Loading…" of the console (a read not answered yet): a line of its own, a whole page's
+ * (`page`: the frame waiting for the session or a page's code), or words inside a sentence (`inline`).
+ */
+export function Loading({ page = false, inline = false }: { page?: boolean; inline?: boolean }) {
+  return inline ? <span>Loading…</span> : <p className={page ? 'loading' : undefined}>Loading…</p>;
+}
+
 /** An error, announced (role alert) and scrolled into view. */
 export function ErrorLine({ error }: { error: string | null }) {
   const ref = useInView<HTMLParagraphElement>(error);

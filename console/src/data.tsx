@@ -3,7 +3,8 @@
  * from node_modules like React): every read of the console API goes through one of the hooks here,
  * keyed by its path, so no page keeps its own `useEffect`, liveness flag or reload counter.
  *
- * - `useResource(path)`: one GET, read when first shown and again whenever its resource changes.
+ * - `useResource(path)`: one GET, read when first shown and again whenever its resource changes;
+ *   `useLookup(key, read)` the same for a read that is not a GET (the set-up link's look-up).
  * - `useCursorPages(endpoint, params)`: a list a page at a time ("Previous"/"Next", CursorPages.tsx).
  * - `usePagedList(path)`: a list that grows with "Load older …" (events, audit log, delivery log).
  * - `useChange()`: a change (POST, PUT, PATCH, DELETE) with `busy` and an error line; after a
@@ -20,7 +21,7 @@
 import { type InfiniteData, QueryClient, QueryClientProvider, useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { api, apiPage, describe } from './api.js';
-import { ErrorLine } from './components.js';
+import { ErrorLine, Loading } from './components.js';
 
 export const queryClient = new QueryClient({
   defaultOptions: {
@@ -74,6 +75,15 @@ function useGet<T>(path: string | null, get: (path: string, poll: boolean) => Pr
 /** GET `path` (null: nothing to read yet, or not allowed); `poll`: see `Poll`. */
 export function useResource<T>(path: string | null, opts: { poll?: Poll<T> } = {}): Loaded<T> {
   return useGet<T>(path, (p, poll) => api<T>('GET', p, undefined, undefined, undefined, { poll }), opts.poll);
+}
+
+/**
+ * A read that is not a GET: the set-up link's look-up, a POST so that its token stays out of
+ * addresses and logs. `key` names it (null: nothing to read).
+ */
+export function useLookup<T>(key: string | null, read: () => Promise<T>): Loaded<T> {
+  const q = useQuery({ queryKey: ['/lookup', key ?? ''], queryFn: read, enabled: key !== null });
+  return { data: q.data ?? null, error: q.error ? describe(q.error) : null, reload: () => void q.refetch() };
 }
 
 /** One page of a keyset list: its rows and the cursor of the next page. */
@@ -150,7 +160,7 @@ export function Loadable<T>({ data, error, showError = true, children }: { data:
   return (
     <>
       {showError ? <ErrorLine error={error} /> : null}
-      {data === null ? error ? null : <p>Loading…</p> : children(data)}
+      {data === null ? error ? null : <Loading /> : children(data)}
     </>
   );
 }

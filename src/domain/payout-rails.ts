@@ -40,3 +40,5 @@ export function isValidUtr(mode: PayoutMode, utr: string): boolean {
 export const CLIENT_REFERENCE_MAX = 100;
 export const REMARKS_MAX = 255;
 export const BENEFICIARY_NAME_MAX = 160;
+/** A checker's note on a console payout or a bulk file (the rejection's reason). */
+export const DECISION_NOTE_MAX = 500;

@@ -9,6 +9,7 @@ import { isValidUtr, type PayoutMode } from './payout-rails.js';
 
 export {
   PAYOUT_MODES, type PayoutMode, isPayoutMode, IMPS_MAX_PAISE, RTGS_MIN_PAISE, checkRailRules, isValidUtr, CLIENT_REFERENCE_MAX, REMARKS_MAX, BENEFICIARY_NAME_MAX,
+  DECISION_NOTE_MAX,
 } from './payout-rails.js';
 
 /**

@@ -1,5 +1,6 @@
 /**
- * Small rooms (issue #30 item 7): no source file under src/ is longer than 300 lines, so a module
+ * Small rooms (issue #30 item 7): no source file of the service (src/), the console app
+ * (console/src/) or the SDK (sdk/src/) is longer than 300 lines, generated files aside, so a module
  * holds one purpose a reader can take in at once. A file that grows past it is split by purpose
  * (e.g. payment-orders-repo.ts and payment-order-creates-repo.ts), not trimmed by squeezing lines.
  * And store/ holds every SQL statement.
@@ -11,11 +12,11 @@ import { test } from 'node:test';
 
 export const MAX_LINES = 300;
 
-function sources(dir: string): string[] {
+function sources(dir: string, ext: RegExp = /\.ts$/): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) return sources(path);
-    return name.endsWith('.ts') ? [path] : [];
+    if (statSync(path).isDirectory()) return sources(path, ext);
+    return ext.test(name) ? [path] : [];
   });
 }
 
@@ -25,6 +26,13 @@ const linesOf = (text: string): number => (text.match(/\n/g) ?? []).length;
 test('no source file in src/ is over 300 lines', () => {
   const files = sources('src');
   assert.ok(files.length > 100, 'the walk finds the sources');
+  const long = files.map((f) => ({ f, n: linesOf(readFileSync(f, 'utf8')) })).filter(({ n }) => n > MAX_LINES);
+  assert.deepEqual(long.map(({ f, n }) => `${f}: ${n} lines`), []);
+});
+
+test('no source file of the console app or the SDK is over 300 lines (generated files aside)', () => {
+  const files = ['console/src', 'sdk/src'].flatMap((d) => sources(d, /\.tsx?$/)).filter((f) => !f.split(/[\\/]/).includes('generated'));
+  assert.ok(files.some((f) => f.endsWith('.tsx')) && files.some((f) => f.startsWith(join('sdk', 'src'))), 'the walk finds both');
   const long = files.map((f) => ({ f, n: linesOf(readFileSync(f, 'utf8')) })).filter(({ n }) => n > MAX_LINES);
   assert.deepEqual(long.map(({ f, n }) => `${f}: ${n} lines`), []);
 });

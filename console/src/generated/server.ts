@@ -26,8 +26,8 @@ export const BREAK_KINDS = ["AMOUNT_MISMATCH","UNKNOWN_ORDER","NOT_PAID_IN_TIJOR
 /** Every event type a destination may receive (and `test`). */
 export const EVENT_TYPES = ["collection.received","collection.refund.requested","collection.refund.completed","payout.created","payout.success","payout.failed","collection.failed","collection.expired","collection.cancelled","payout.rejected","payout.reversed","settlement.created","test"] as const;
 
-/** The bounds of an API client's rate limit. */
-export const RATE_LIMIT_PER_MINUTE = {"min":1,"max":1000000} as const;
+/** The bounds of an API client's rate limit, and the one a new client gets. */
+export const RATE_LIMIT_PER_MINUTE = {"min":1,"max":1000000,"default":600} as const;
 
 /** The longest text (in characters) the server takes in these fields. */
 export const TEXT_LIMITS = {"beneficiaryName":160,"remarks":255,"refundReason":255,"decisionNote":500} as const;

@@ -40,7 +40,7 @@ export function ApiClientsPage({ canManage, canApprove }: { canManage: boolean; 
   const [name, setName] = useState('');
   const [scopes, setScopes] = useState<string[]>(['collections:write', 'collections:read']);
   const [ips, setIps] = useState('');
-  const [rate, setRate] = useState('600');
+  const [rate, setRate] = useState(String(RATE_LIMIT_PER_MINUTE.default));
   const [editing, setEditing] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const requests = useListActions<ClientRequest>('/api-client-requests');
@@ -170,7 +170,7 @@ export function ApiClientsPage({ canManage, canApprove }: { canManage: boolean; 
       {canManage && editing ? (
         <ClientEditForm
           key={editing}
-          client={clients?.find((c) => c.client_id === editing) ?? { client_id: editing, name: null, scopes: [], allowed_ips: [], rate_limit_per_minute: 600 }}
+          client={clients?.find((c) => c.client_id === editing) ?? { client_id: editing, name: null, scopes: [], allowed_ips: [], rate_limit_per_minute: RATE_LIMIT_PER_MINUTE.default }}
           onCancel={() => setEditing(null)}
           onSaved={(waits) => {
             setEditing(null);

@@ -8,6 +8,7 @@ import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { describe } from '../api.js';
 import { ErrorLine, Notice } from '../components.js';
 import { useInvalidate } from '../data.js';
+import { TEXT_LIMITS } from '../generated/server.js';
 
 export interface DecisionAction {
   label: string;
@@ -125,7 +126,7 @@ export function ApproveOrReject({
     <DecisionForm
       busy={busy}
       noteLabel="Note (required to reject)"
-      noteMax={500}
+      noteMax={TEXT_LIMITS.decisionNote}
       hint={hint}
       actions={[
         { label: 'Approve', needsNote: false, confirm: { question: `Approve ${what}: ${amount} leaves your account?`, yes: `Yes, approve ${amount}` }, run: (note) => decide('approve', note) },

@@ -5,7 +5,7 @@
  */
 import { type FormEvent, useState } from 'react';
 import { api, describe } from '../api.js';
-import { ErrorLine } from '../components.js';
+import { ErrorLine, Loading } from '../components.js';
 import { useResource } from '../data.js';
 
 export function ForgotPassword({ onBack }: { onBack: () => void }) {
@@ -40,7 +40,7 @@ export function ForgotPassword({ onBack }: { onBack: () => void }) {
       <h2 id="forgot-title">Forgot your password?</h2>
       <ErrorLine error={error} />
       {byMail === null ? (
-        error ? back : <p>Loading…</p>
+        error ? back : <Loading />
       ) : !byMail ? (
         <>
           <p>Ask an admin of your organization for a new set-up link: on the Users page, "New set-up link" next to your email. The link lets you choose a new password.</p>

@@ -1,24 +1,20 @@
 /** Set-up from the one-time link: the user chooses a password (first time, or after an admin's reset). */
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { api, describe, type SessionInfo } from '../api.js';
 import { ErrorLine } from '../components.js';
+import { useLookup } from '../data.js';
 import { navigate } from '../router.js';
 
 export function SetupPage({ onSignedIn }: { onSignedIn: (s: SessionInfo) => void }) {
   const [token] = useState(() => new URLSearchParams(window.location.hash.slice(1)).get('token') ?? '');
-  const [email, setEmail] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  // The link's email, asked once through the data layer (the token in a POST body, never in an address).
+  const link = useLookup<{ email: string }>(token ? `/setup/inspect#${token}` : null, () => api<{ email: string }>('POST', '/setup/inspect', { token }));
+  const email = link.data?.email ?? null;
+  const [submitError, setError] = useState<string | null>(null);
+  const error = submitError ?? (token ? link.error : 'This page needs the set-up link you were sent. Ask an admin for a new one.');
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [busy, setBusy] = useState(false);
-
-  useEffect(() => {
-    if (!token) {
-      setError('This page needs the set-up link you were sent. Ask an admin for a new one.');
-      return;
-    }
-    api<{ email: string }>('POST', '/setup/inspect', { token }).then((r) => setEmail(r.email), (e) => setError(describe(e)));
-  }, [token]);
 
   async function submit(e: FormEvent) {
     e.preventDefault();

@@ -9,7 +9,6 @@ import { Value } from '@sinclair/typebox/value';
 import { validationError } from '../../domain/errors.js';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { MasterKeyRotation } from '../../services/keys/master-key-rotation.js';
 import { okEnvelope } from '../plugins/envelope.js';
 
 const RotateBody = Type.Object(
@@ -27,7 +26,7 @@ const RotateBody = Type.Object(
 
 export async function registerAdminKeyRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const admin = app;
-  const rotation = new MasterKeyRotation({ db: ctx.db, vault: ctx.vault });
+  const rotation = ctx.keyRotation;
 
   admin.post('/keys/rotate-master', async (request) => {
     // The body is optional (a bare POST starts from the beginning), so it is checked here rather than by a route schema.

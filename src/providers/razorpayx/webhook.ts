@@ -5,7 +5,7 @@
  * bytes are verified, never a re-serialisation (Razorpay escapes `/` as `\/`). Compared in
  * constant time, unlike Razorpay's own SDKs. `x-razorpay-event-id` identifies an event across
  * retries (the intake deduplicates on it); arrival order is not guaranteed, which the payout
- * state rules absorb (a late `processing` after `processed` is stale, see payout-state.ts).
+ * state rules absorb (a late `processing` after `processed` is stale: `decide` in src/domain/payout.ts).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { RazorpayXConfig } from './config.js';

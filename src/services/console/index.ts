@@ -9,6 +9,8 @@ import { AuditService } from './audit.js';
 import { ConsoleAuthService, type SessionSettings } from './auth.js';
 import type { Clock } from '../../clock.js';
 import { ConsoleDestinations } from './destinations.js';
+import { ConsoleFinance } from './finance.js';
+import type { LedgerService } from '../ledger/ledger.js';
 import { ConsoleMoney } from './money.js';
 import { ConsoleOverview } from './overview.js';
 import { ConsolePayoutSetup } from './payout-setup.js';
@@ -36,6 +38,8 @@ export interface ConsoleServices {
   organization: ConsoleOrganization;
   /** Provider checks on an order's page, inquiries on a payout's. */
   providerChecks: ConsoleProviderChecks;
+  /** The finance pages: balances, settlements and their lines, exports. */
+  finance: ConsoleFinance;
 }
 
 export function buildConsoleServices(deps: {
@@ -45,6 +49,7 @@ export function buildConsoleServices(deps: {
   clock: Clock;
   clients: ClientsService;
   destinations: DestinationsService;
+  ledger: LedgerService;
   settings: SessionSettings;
   publicBaseUrl: () => string;
   /** SMTP_URL set: invitations and set-up links are mailed. */
@@ -64,5 +69,6 @@ export function buildConsoleServices(deps: {
     payoutSetup: new ConsolePayoutSetup(deps.db),
     organization: new ConsoleOrganization({ db: deps.db, onRenamed: (orgId) => deps.clients.forgetOrgName(orgId) }),
     providerChecks: new ConsoleProviderChecks(deps.db),
+    finance: new ConsoleFinance({ db: deps.db, ledger: deps.ledger }),
   };
 }

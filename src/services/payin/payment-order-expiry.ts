@@ -6,14 +6,13 @@
  */
 import { CHECKOUT_LINK_MINUTES, isOpen, LINK_WINDOW_STATUS, windowEnded } from '../../domain/payment-order.js';
 import type { Logger } from '../../observability/logger.js';
-import type { CollectionStatus } from '../../providers/provider.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
 import type { Db } from '../../store/db.js';
 import * as reads from '../../store/repos/payment-order-reads-repo.js';
 import type { PaymentOrderRow } from '../../store/repos/payment-orders-repo.js';
 import * as reviewRepo from '../../store/repos/review-items-repo.js';
 import { applyCollectionStatus, lockOrder, type ProviderOutcomeResult, transitionOrder } from './payment-order-transitions.js';
-import { askProvider, collectionAnswer, noAnswer, type ProviderCall, recordBestEffort, recordOrderCheck } from '../providers/provider-checks.js';
+import { askAboutOrder, type OrderAnswer } from './payment-order-check.js';
 
 /** Bound of the final provider check before an order expires (a worker, not a request). */
 export const FINAL_CHECK_TIMEOUT_MS = 5_000;
@@ -56,27 +55,22 @@ export class OrderExpiry {
  * asked leaves the order for the next round. Returns what happened.
  */
 async function expireAfterFinalCheck(ctx: OrderExpiryDeps, row: PaymentOrderRow, now: () => Date = () => new Date()): Promise<ProviderOutcomeResult | 'expired' | 'deferred'> {
-  // Each call is kept in the provider checks log (the console's order page); see provider-checks.ts.
-  let call: ProviderCall<CollectionStatus> | null = null;
+  // Each call is kept in the provider checks log (the console's order page); see payment-order-check.ts.
+  let asked: OrderAnswer | null = null;
   if (row.upi_uri !== null) {
-    call = await askProvider({
-      reason: 'expiry_check', reference: row.order_id, provider: () => ctx.providers.forAccount(row.provider_account_id),
-      ask: (provider) => provider.collectionStatus(row.order_id, { timeoutMs: FINAL_CHECK_TIMEOUT_MS }), timeoutMs: FINAL_CHECK_TIMEOUT_MS,
+    asked = await askAboutOrder(ctx, row, {
+      reason: 'expiry_check', timeoutMs: FINAL_CHECK_TIMEOUT_MS,
+      noAnswerLog: 'final provider check before expiry got no answer', noAnswerOutcome: 'deferred: asked again later',
     });
-    if ('error' in call.result) {
-      ctx.log.warn({ order_id: row.order_id, err: call.result.error.message }, 'final provider check before expiry got no answer');
-      const facts = call.facts(noAnswer(call.result.error), 'deferred: asked again later');
-      await recordBestEffort(ctx.log, () => recordOrderCheck(ctx.db, row.id, facts));
-      return 'deferred';
-    }
+    if (!asked) return 'deferred';
   }
-  const known = call && 'answer' in call.result ? call.result.answer : null;
+  const known = asked?.answer ?? null;
   return ctx.db.tx(async (tx) => {
     const locked = await lockOrder(tx, row.id);
     // What the check led to is logged with it, in this transaction.
     let alsoSeen = '';
     const logged = async <T extends string>(outcome: T): Promise<T> => {
-      if (known && call) await recordOrderCheck(tx, row.id, call.facts(collectionAnswer(known), `${outcome}${alsoSeen}`));
+      if (asked) await asked.record(tx, `${outcome}${alsoSeen}`);
       return outcome;
     };
     if (!isOpen(locked.status)) return logged('unchanged');

@@ -3,13 +3,13 @@
  * `name,account_number,ifsc,mobile,amount_paise,mode,remarks,client_reference`, parsed by
  * csv-parse as a stream (records are checked one by one as they are read; a UTF-8 BOM, CRLF line
  * ends and quoted fields with commas or line breaks are CSV, not errors). Every row is checked by
- * the rules of a single payout (payout-input.ts via PayoutApprovalsService.check) and every
+ * the rules of a single payout (payout-input.ts checkConsoleInstruction, as the console's form) and every
  * problem is reported with its line number; values are never echoed back in a message.
  */
 import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import type { PayoutMode } from '../../domain/payout.js';
-import { PayoutApprovalsService } from './payout-approvals.js';
+import { checkConsoleInstruction } from './payout-input.js';
 
 export const BULK_HEADER = ['name', 'account_number', 'ifsc', 'mobile', 'amount_paise', 'mode', 'remarks', 'client_reference'] as const;
 export const BULK_MAX_ROWS = 10_000;
@@ -66,7 +66,7 @@ export async function readBulkCsv(content: Buffer): Promise<{ rows: CheckedRow[]
       }
       const [name, account, ifsc, mobile, amount, mode, remarks, reference] = record.map((v) => v.trim()) as string[] as [string, string, string, string, string, string, string, string];
       const amountPaise = /^[0-9]{1,15}$/.test(amount) ? Number(amount) : Number.NaN;
-      const { issues: found } = PayoutApprovalsService.check({
+      const { issues: found } = checkConsoleInstruction({
         beneficiary: { name, account_number: account, ifsc, mobile },
         amount_paise: amountPaise,
         mode: mode.toUpperCase() as PayoutMode,

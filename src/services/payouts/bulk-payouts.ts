@@ -12,6 +12,7 @@ import { assertTwoPeople } from '../shared/dual-control.js';
 import { createHash } from 'node:crypto';
 import type { Config } from '../../config.js';
 import { AppError, notFound, validationError } from '../../domain/errors.js';
+import { DECISION_NOTE_MAX } from '../../domain/payout.js';
 import { charLength, isStorableText, isUuid } from '../../domain/text.js';
 import type { Logger } from '../../observability/logger.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
@@ -24,10 +25,10 @@ import { lookupIfsc } from '../../domain/ifsc.js';
 import { recordAudit } from '../console/audit.js';
 import { type BulkRowIssue, readBulkCsv } from './bulk-csv.js';
 import type { BeneficiariesService } from './beneficiaries.js';
-import { type ConsolePerson, DECISION_NOTE_MAX, type PayoutApprovalsService } from './payout-approvals.js';
+import type { ConsolePerson, PayoutApprovalsService } from './payout-approvals.js';
+import { newTransactionId } from './payout-input.js';
 import type { PayoutSubmitter } from './payout-submission.js';
 import { createPayout, type PayoutDraft } from './payout-writer.js';
-import { newTransactionId } from './payouts.js';
 
 export const rowContext = (fileId: string, line: number) => `bulk_row:${fileId}:${line}`;
 /** Issues listed in one answer; the message gives the full count. */

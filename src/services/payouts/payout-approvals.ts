@@ -18,6 +18,7 @@ import { assertTwoPeople } from '../shared/dual-control.js';
 import type { Config } from '../../config.js';
 import type { ConsolePayoutInput } from '../../contract/payouts.js';
 import { AppError, notFound, validationError } from '../../domain/errors.js';
+import { DECISION_NOTE_MAX } from '../../domain/payout.js';
 import { charLength, isStorableText, isUuid } from '../../domain/text.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
 import type { Db } from '../../store/db.js';
@@ -29,10 +30,10 @@ import type { Principal } from '../shared/principal.js';
 import { type Actor, recordAudit } from '../console/audit.js';
 import { createPayout, decideApproval, lockOrgPayout } from './payout-writer.js';
 import { type CreateResponse, type IdempotencyScope, type IdempotencyService, keyNotHeld } from '../shared/idempotency.js';
-import { type PayoutInstruction, checkPayoutInstruction } from './payout-input.js';
+import { checkConsoleInstruction, newTransactionId } from './payout-input.js';
 import type { PayoutSubmitter } from './payout-submission.js';
 import { payoutView } from './payout-view.js';
-import { newTransactionId, type PayoutsService } from './payouts.js';
+import type { PayoutsService } from './payouts.js';
 
 /** The person acting, as the console knows them. */
 export interface ConsolePerson {
@@ -40,8 +41,6 @@ export interface ConsolePerson {
   userId: string;
   actor: Actor;
 }
-
-export const DECISION_NOTE_MAX = 500;
 
 /** The path an idempotency key of a console payout is fingerprinted with (the bank connection's, under /console/api). */
 const CONSOLE_PAYOUTS_PATH = '/console/api/payouts';
@@ -79,15 +78,6 @@ export class PayoutApprovalsService {
     return { pk: p.pk, clientId: p.clientId, orgId, scopes: [], rateLimitPerMinute: 1 };
   }
 
-  /** Checks an instruction by the rules of every payout; VALIDATION_FAILED with every issue. */
-  static check(input: ConsolePayoutInput) {
-    const body: PayoutInstruction = {
-      ...input,
-      beneficiary: input.beneficiary ? { ...input.beneficiary, details_confirmation: true } : undefined,
-    };
-    return { body, ...checkPayoutInstruction(body) };
-  }
-
   /**
    * A maker's payout: stored PENDING_APPROVAL, audited; nothing is sent to the bank. Idempotent by
    * `key` (the form's Idempotency-Key) exactly as a merchant create is: a repeat of the same form
@@ -95,7 +85,7 @@ export class PayoutApprovalsService {
    * the same key with another body is 422 IDEMPOTENCY_KEY_REUSED, one still being created 409.
    */
   async create(maker: ConsolePerson, input: ConsolePayoutInput, key: string, requestId: string): Promise<CreateResponse> {
-    const { body, issues, inline } = PayoutApprovalsService.check(input);
+    const { body, issues, inline } = checkConsoleInstruction(input);
     if (issues.length > 0) throw validationError(issues);
     const principal = await this.principal(maker.orgId);
     // The key lives with the organization's console principal; its fingerprint covers the maker, so

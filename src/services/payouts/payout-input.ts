@@ -7,8 +7,9 @@
  * (src/domain/payout.ts). `checkPayoutInstruction` returns the issues and never throws, so a bulk
  * file can report every row's problems before anything is created.
  */
+import { randomBytes } from 'node:crypto';
 import type { Static } from '@sinclair/typebox';
-import type { CreatePayoutBody, InlineBeneficiary as InlineBeneficiarySchema } from '../../contract/payouts.js';
+import type { ConsolePayoutInput, CreatePayoutBody, InlineBeneficiary as InlineBeneficiarySchema } from '../../contract/payouts.js';
 import { type FieldIssue, validationError } from '../../domain/errors.js';
 import { lookupIfsc } from '../../domain/ifsc.js';
 import { AMOUNT_MAX_PAISE, AMOUNT_MIN_PAISE } from '../../domain/money.js';
@@ -72,6 +73,23 @@ export function checkPayoutInstruction(body: PayoutInstruction): { issues: Field
   checkText(issues, 'remarks', body.remarks, REMARKS_MAX);
   if (amountOk && isPayoutMode(body.mode)) issues.push(...checkRailRules(body.mode, body.amount_paise));
   return { issues, inline: issues.length === 0 ? inline : null };
+}
+
+/**
+ * checkPayoutInstruction for a console instruction (the payout form, a bulk file's row: inline
+ * details are confirmed by the maker seeing the bank's name); `body` is the instruction as checked.
+ */
+export function checkConsoleInstruction(input: ConsolePayoutInput): { body: PayoutInstruction; issues: FieldIssue[]; inline: InlineBeneficiary | null } {
+  const body: PayoutInstruction = {
+    ...input,
+    beneficiary: input.beneficiary ? { ...input.beneficiary, details_confirmation: true } : undefined,
+  };
+  return { body, ...checkPayoutInstruction(body) };
+}
+
+/** Our reference at the bank for a new payout, whatever its channel: unique, alphanumeric, at most 35 characters. */
+export function newTransactionId(): string {
+  return `TJP${randomBytes(10).toString('hex').toUpperCase()}`;
 }
 
 /** The same rules for a caller that answers VALIDATION_FAILED with every issue at once (the merchant API). */

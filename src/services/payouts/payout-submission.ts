@@ -247,7 +247,7 @@ async function inquire(ctx: PayoutSubmissionDeps, claimed: repo.ClaimedAttempt):
  * Entry point for the provider callback intake (POST /provider/sandbox/callbacks): verified payout
  * updates from the bank (`ProviderCallback` of kind 'payout'), applied in the intake's transaction
  * to each payout's live (latest) attempt, in order: each callback is a unit of work of its own
- * (payout-writer.ts `changeLatestAttempts`: one statement locks them all, and those of the same
+ * (payout-units.ts `changeLatestAttempts`: one statement locks them all, and those of the same
  * payout run one after the other). NOT_FOUND is not news and is ignored. Safe to call repeatedly
  * with the same callback. Inquiry alone also settles every payout, so a lost callback costs only
  * latency.

@@ -8,14 +8,17 @@
  * `decide(state, command)` of src/domain/payout.ts on rows the caller locked
  * (payout-writes-repo lockAttempt / lockLatestAttempt / lockOrgPayout); this module writes exactly
  * that decision and nothing else writes a payout row. The channels (payouts.ts, payout-approvals.ts,
- * bulk-payouts.ts, payout-outcomes.ts) are entry points over it.
+ * bulk-payouts.ts, payout-outcomes.ts) are entry points over it. Not a change of state, so not
+ * here: the payout worker's lease on an attempt and, when an inquiry brings no news, when to ask
+ * next (payouts-repo claimDueAttempts, scheduleChecks; payout-submission.ts).
  *
  * One PayoutMove is one piece of news about one payout. The writer hands its work to the store as
- * units of work (payout-units.ts over store/units.ts), and its callers get single-item functions:
- * `writeApiCreate`, `changeHeldAttempt`, `changeLatestAttempts`; how units are grouped is the store's. Units with the
- * same key run one after the other (the intake's callbacks are keyed by the payout's reference, so
- * each decides on what the one before wrote); held attempts are keyed by attempt, and a payout row
- * met twice in one coalesced write fails it, so that every unit runs again alone (writeMove).
+ * units of work (payout-units.ts over store/units.ts), and its callers get single-item functions
+ * there: `writeApiCreate`, `changeHeldAttempt`, `changeLatestAttempts`; how units are grouped is
+ * the store's. Units with the same key run one after the other (the intake's callbacks are keyed
+ * by the payout's reference, so each decides on what the one before wrote); held attempts are
+ * keyed by attempt, and a payout row met twice in one coalesced write fails it, so that every unit
+ * runs again alone (writeMove).
  * The attempt locks are taken only in payout-units.ts, inside a unit.
  */
 import { AppError } from '../../domain/errors.js';

@@ -5,7 +5,6 @@
  * the bank hears anything; the submission follows outside it (payout-submission.ts). A crash in
  * between is resumed by the payout worker.
  */
-import { randomBytes } from 'node:crypto';
 import type { Config } from '../../config.js';
 import type { CreatePayoutBody } from '../../contract/payouts.js';
 import type { ListQuery } from '../../contract/lists.js';
@@ -14,7 +13,7 @@ import { isUuid } from '../../domain/text.js';
 import type { Principal } from '../shared/principal.js';
 import type { CreateResponse, IdempotencyScope, IdempotencyService } from '../shared/idempotency.js';
 import type { BeneficiariesService, ResolvedBeneficiary } from './beneficiaries.js';
-import { type InlineBeneficiary, validateCreatePayout } from './payout-input.js';
+import { type InlineBeneficiary, newTransactionId, validateCreatePayout } from './payout-input.js';
 import { writeApiCreate } from './payout-units.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
 import type { Db } from '../../store/db.js';
@@ -29,11 +28,6 @@ import * as repo from '../../store/repos/payouts-repo.js';
 type PayoutTarget = Pick<CreatePayoutBody, 'bank_connection_id' | 'mode' | 'beneficiary_id'>;
 
 export const CREATE_MESSAGE = 'Payout submitted to the bank; final status arrives by callback or status retrieval.';
-
-/** Our reference at the bank: unique, alphanumeric, at most 35 characters. */
-export function newTransactionId(): string {
-  return `TJP${randomBytes(10).toString('hex').toUpperCase()}`;
-}
 
 /** What PayoutsService uses; built by the composition root (context.ts). */
 export interface PayoutsDeps {

@@ -4,7 +4,7 @@
  * calendar days: the browser's time zone is sent to the API (which defaults to Asia/Kolkata).
  */
 import { lazy, Suspense } from 'react';
-import { ErrorLine } from '../../components.js';
+import { ErrorLine, Loading } from '../../components.js';
 import { Loadable, useResource } from '../../data.js';
 import { formatPaise } from '../../format.js';
 import { type Column, RowsTable } from '../columns.js';
@@ -96,7 +96,7 @@ function Unsettled() {
       <h2 id="unsettled-title">Unsettled</h2>
       <ErrorLine error={error} />
       <p data-testid="overview-unsettled">
-        {paise === null ? (error ? null : 'Loading…') : <><strong>{formatPaise(paise)}</strong> collected and not yet settled to your bank by the providers. </>}
+        {paise === null ? (error ? null : <Loading inline />) : <><strong>{formatPaise(paise)}</strong> collected and not yet settled to your bank by the providers. </>}
         <AppLink to="/balances">See Balances</AppLink>
       </p>
     </section>

@@ -7,7 +7,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../context.js';
-import { DECISION_NOTE_MAX } from '../../../services/payouts/payout-approvals.js';
+import { DECISION_NOTE_MAX } from '../../../domain/payout.js';
 import { okEnvelope } from '../../plugins/envelope.js';
 import { consoleCsvOperation, consoleOperation as op } from './schemas/common.js';
 import { csvStream, rupeesOf } from './csv.js';

@@ -9,7 +9,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppContext } from '../../../context.js';
-import { ConsoleFinance, type LineView, type SettlementView } from '../../../services/console/finance.js';
+import type { LineView, SettlementView } from '../../../services/console/finance.js';
 import { okEnvelope } from '../../plugins/envelope.js';
 import { csvStream, rupeesOf } from './csv.js';
 import { PageQuery } from '../../../contract/console.js';
@@ -86,9 +86,8 @@ const LINE_COLUMNS: Parameters<typeof csvStream<LineView>>[1] = [
 
 export async function registerFinanceApi(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
-  // Built when a request comes, not at registration: the OpenAPI document registers these routes without a service.
-  let built: ConsoleFinance | undefined;
-  const finance = () => (built ??= new ConsoleFinance({ db: ctx.db, ledger: ctx.ledger }));
+  // Read when a request comes, not at registration: the OpenAPI document registers these routes without a context.
+  const finance = () => ctx.console.finance;
   const orgOf = (request: Parameters<typeof sessionOf>[0]) => sessionOf(request).user.org_id;
 
   api.get('/balances', { schema: { ...FINANCE_OPS.balances, querystring: BalancesQuery }, config: { console: 'read' } }, async (request) => {
