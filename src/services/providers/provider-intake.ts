@@ -16,7 +16,7 @@ import type { ProviderRegistry } from '../../providers/registry.js';
 import { type Db, DatabaseUnavailableError, type Tx } from '../../store/db.js';
 import * as repo from '../../store/repos/provider-events-repo.js';
 import { inSavepoint } from '../../store/tx-steps.js';
-import * as accountsRepo from '../../store/repos/provider-accounts-repo.js';
+import type * as accountsRepo from '../../store/repos/provider-accounts-repo.js';
 import { idForOrderId } from '../payin/payment-order-view.js';
 import type { PaymentOrdersService } from '../payin/payment-orders.js';
 import type { PayoutSubmitter } from '../payouts/payout-submission.js';
