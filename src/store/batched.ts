@@ -95,7 +95,8 @@ export function concurrencyFor(name: BatchName, poolSize: number): number {
   return Math.max(1, Math.floor((concurrency * poolSize) / DESIGN_POOL_SIZE));
 }
 
-// The queue behind every batched call (exported for its unit test, src/store/batched.test.ts).
+// The queue behind every batched call. Exported for its tests only: the service makes one nowhere
+// but in `batched` below (test/foundation/batch-limits.test.ts).
 
 /**
  * The default of `isolateFailures`: every failure but an unreachable database or a statement that
