@@ -109,7 +109,7 @@ export { DatabaseUnavailableError, inLockOrder, isDataOrDeadlockError, isUnavail
 
 export class Db implements Queryable {
   readonly pool: pg.Pool;
-  /** Connections of the pool (the batched statements are sized against it: src/store/batch-limits.ts). */
+  /** Connections of the pool (the batched statements are sized against it: src/store/batched.ts). */
   readonly poolSize: number;
 
   /** Where LISTEN and session advisory locks go: the direct pool, or `pool` itself without DATABASE_DIRECT_URL. */
@@ -254,4 +254,31 @@ function unnamed(client: pg.PoolClient): Queryable {
     query: <R extends pg.QueryResultRow>(text: string | PreparedStatement, values?: unknown[]) =>
       client.query<R>(typeof text === 'string' ? text : text.text, values),
   };
+}
+
+/*
+ * Statements that shape a transaction rather than read or write an aggregate: a savepoint around
+ * one step, one read-only snapshot for a whole transaction. Both take a `Tx`: outside a transaction
+ * they would mean nothing (or fail).
+ */
+
+/**
+ * Runs `step` after a savepoint named `name`; if it throws, the transaction is rolled back to the
+ * savepoint (what the step wrote is undone, the transaction goes on) and `onFailure` is told the
+ * error. A failure of the savepoint statement itself is thrown.
+ */
+export async function inSavepoint(tx: Tx, name: string, step: () => Promise<void>, onFailure: (err: unknown) => Promise<void>): Promise<void> {
+  if (!/^[a-z_]+$/.test(name)) throw new Error(`bad savepoint name ${name}`);
+  await tx.query(`SAVEPOINT ${name}`);
+  try {
+    await step();
+  } catch (err) {
+    await tx.query(`ROLLBACK TO SAVEPOINT ${name}`);
+    await onFailure(err);
+  }
+}
+
+/** The transaction reads one snapshot and writes nothing (its first statement). */
+export async function readOneSnapshot(tx: Tx): Promise<void> {
+  await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
 }

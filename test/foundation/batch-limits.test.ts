@@ -1,5 +1,5 @@
 /**
- * The one table of batch sizes (src/store/batch-limits.ts) against the configuration: the batched
+ * The one table of batch sizes (src/store/batched.ts) against the configuration: the batched
  * statements that may run at once stay below DB_POOL_SIZE with room for the work that is not
  * batched; every batch of the service is a row of the table (no Batcher is made anywhere else), and
  * every row is used by exactly one single-item call.
@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { loadConfig } from '../../src/config.js';
-import { BATCH_LIMITS, type BatchName, concurrencyFor, DESIGN_POOL_SIZE, RESERVED_CONNECTIONS, totalConcurrency } from '../../src/store/batch-limits.js';
+import { BATCH_LIMITS, type BatchName, concurrencyFor, DESIGN_POOL_SIZE, RESERVED_CONNECTIONS, totalConcurrency } from '../../src/store/batched.js';
 
 const config = loadConfig({ MASTER_KEY: randomBytes(32).toString('base64'), ADMIN_TOKEN: 'test', DATA_DIR: join(tmpdir(), 'tijori-batch-limits') });
 const names = Object.keys(BATCH_LIMITS) as BatchName[];

@@ -122,7 +122,7 @@ const SANDBOX_STARTERS: Record<string, string[]> = {
   // `tijori sandbox serve`: the sandbox as a process of its own.
   [join('src', 'cli', 'commands', 'sandbox-serve.ts')]: [join('src', 'sandbox', 'standalone.ts')],
 };
-const SANDBOX_MAY_USE_FROM_STORE = ['db.ts', 'batcher.ts', 'batched.ts', 'batch-limits.ts', 'row-id.ts'].map((f) => join('src', 'store', f));
+const SANDBOX_MAY_USE_FROM_STORE = ['db.ts', 'batched.ts', 'row-id.ts'].map((f) => join('src', 'store', f));
 const SANDBOX_FORBIDDEN = ['contract', 'services', 'providers', 'http', 'workers', 'cli', 'callbacks', 'net', 'security', 'context.ts', 'service.ts', 'main.ts'];
 
 test('nothing of the service imports the sandbox but what starts it, and only its entry points', () => {
@@ -155,10 +155,12 @@ const service = (name: string): string => {
 
 /**
  * Services never choose a batching mechanism (issue #30 item 2): they call single-item functions
- * of the writers and repos, and the store decides how to group them. Only the writers hand units of
- * work to the store (store/units.ts); batched and coalesced statements are the repos' own.
+ * of the writers and repos, and the store decides how to group them. The store has two ways:
+ * batched statements (store/batched.ts), the repos' own, and shared transactions
+ * (store/shared-transactions.ts), to which only the writers hand their units of work.
  */
-const GROUPING = ['units.ts', 'batched.ts', 'batcher.ts', 'batch-limits.ts', 'coalesced.ts'].map((f) => join('src', 'store', f));
+const GROUPING = ['batched.ts', 'shared-transactions.ts'].map((f) => join('src', 'store', f));
+const SHARED_TRANSACTIONS = join('src', 'store', 'shared-transactions.ts');
 const UNIT_WRITERS = ['payout-units.ts', 'payment-order-transitions.ts'];
 
 test('no service imports a batching mechanism of the store but the writers, and they only units of work', () => {
@@ -167,12 +169,12 @@ test('no service imports a batching mechanism of the store but the writers, and 
     if (layerOf(from) !== 'services') continue;
     for (const e of edges) {
       if (!GROUPING.includes(e.to)) continue;
-      if (UNIT_WRITERS.includes(basename(from)) && e.to === join('src', 'store', 'units.ts')) continue;
+      if (UNIT_WRITERS.includes(basename(from)) && e.to === SHARED_TRANSACTIONS) continue;
       wrong.push(`${from} -> ${e.to}`);
     }
   }
   assert.deepEqual(wrong, []);
-  for (const w of UNIT_WRITERS) assert.ok((graph.get(service(w)) ?? []).some((e) => e.to === join('src', 'store', 'units.ts')), `${w} hands its units to the store`);
+  for (const w of UNIT_WRITERS) assert.ok((graph.get(service(w)) ?? []).some((e) => e.to === SHARED_TRANSACTIONS), `${w} hands its units to the store`);
 });
 
 test('the checker sees what it checks: known arrows are found', () => {
@@ -184,7 +186,7 @@ test('the checker sees what it checks: known arrows are found', () => {
   assert.ok(edges.some((e) => e.to === join('src', 'contract', 'payouts.ts') && e.typeOnly));
   assert.ok((graph.get(join('src', 'http', 'public', 'schemas', 'payouts.ts')) ?? []).some((e) => e.to === join('src', 'contract', 'payouts.ts') && !e.typeOnly));
   assert.ok(edges.some((e) => e.to === service('payout-units.ts') && !e.typeOnly));
-  assert.ok((graph.get(service('payout-units.ts')) ?? []).some((e) => e.to === join('src', 'store', 'units.ts') && !e.typeOnly));
+  assert.ok((graph.get(service('payout-units.ts')) ?? []).some((e) => e.to === SHARED_TRANSACTIONS && !e.typeOnly));
   assert.ok((graph.get(join('src', 'context.ts')) ?? []).some((e) => e.to === join('src', 'security', 'source-limits.ts')));
   assert.ok((graph.get(join('src', 'context.ts')) ?? []).some((e) => e.to === service('payouts.ts') && !e.typeOnly));
   // Type-only arrows across folders are seen too: the workers are handed the composition root's bag.

@@ -1,15 +1,14 @@
 /**
- * Units of work that share a transaction, against real PostgreSQL (src/store/units.ts,
- * coalesced.ts): single-item statements of units running side by side go out as one statement;
+ * Units of work that share a transaction, against real PostgreSQL (src/store/shared-transactions.ts):
+ * single-item statements of units running side by side go out as one statement;
  * units with the same key run one after the other and see what the earlier one wrote; a failing
  * unit rolls the shared transaction back, after every unit has finished, and is then the only one
  * to fail. The wrong uses the types refuse are listed at the end (checked by `tsc`, npm run check).
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { coalesced } from '../../src/store/coalesced.js';
 import type { Queryable, Tx } from '../../src/store/db.js';
-import { unitsInTransaction, unitsOfKind } from '../../src/store/units.js';
+import { coalesced, unitsInTransaction, unitsOfKind } from '../../src/store/shared-transactions.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 import { countingStatements } from '../support/statements.js';
 
@@ -56,9 +55,11 @@ test('single-item calls of units side by side in one transaction take one statem
   assert.equal(statements, 2, 'one read and one write for five units');
 });
 
-test('outside a transaction a call is its own statement', async () => {
-  const [x, y] = await Promise.all([bump(t.db, 'b1'), bump(t.db, 'b1')]);
-  assert.deepEqual([x, y].sort(), [1, 2], 'two statements, the second sees the first');
+test('outside a transaction a coalesced statement is refused, never sent on the pool', async () => {
+  // @ts-expect-error the pool is not a Tx: a coalesced statement belongs to a transaction
+  await assert.rejects(bump(t.db, 'b1'), /outside a transaction/);
+  const rows = await t.db.query("SELECT name FROM counters WHERE name = 'b1'");
+  assert.equal(rows.rowCount, 0);
 });
 
 test('units with the same key run one after the other, each seeing what the one before wrote; order per key is kept', async () => {
@@ -158,5 +159,8 @@ export function refusedAtCompileTime(): void {
     // A bare connection is not a transaction either.
     // @ts-expect-error a Queryable is not a Tx
     await unit({ query: t.db.query.bind(t.db) } as Queryable);
+    // A coalesced statement on the pool (it would coalesce nothing and lock nothing past its statement).
+    // @ts-expect-error the pool is not a Tx
+    await bump(t.db, 'x');
   });
 }

@@ -1,6 +1,6 @@
 /**
  * Batched statements against real PostgreSQL (src/store/repos/payment-orders-repo.ts, behind
- * src/store/batcher.ts). CHECKOUT creates: every create of a batch gets its own answer; a key
+ * src/store/batched.ts). CHECKOUT creates: every create of a batch gets its own answer; a key
  * that exists or repeats in the batch writes nothing; one bad row fails only its own create;
  * batches sharing keys in opposite orders do not deadlock. INTENT (leased) creates: keys taken in
  * one statement; an order is written only with a key still held. Merchant GETs: each look-up sees
@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
-import { Batcher } from '../../src/store/batcher.js';
+import { Batcher } from '../../src/store/batched.js';
 import { orderIdFor } from '../../src/services/payin/payment-order-view.js';
 import { isDataOrDeadlockError } from '../../src/store/db.js';
 import { insertLeases, type NewLease } from '../../src/store/repos/idempotency-keys-repo.js';

@@ -1,6 +1,6 @@
 /**
  * Counts the statements a transaction sends while `fn` runs: for the tests that show the units of
- * work of a shared transaction coalescing their single-item statements (src/store/coalesced.ts).
+ * work of a shared transaction coalescing their single-item statements (src/store/shared-transactions.ts).
  */
 import type { Queryable } from '../../src/store/db.js';
 

@@ -11,7 +11,7 @@
  * delivery worker is woken once the transaction commits (see delivery-signal.ts).
  */
 import { newRowId } from '../../store/row-id.js';
-import { afterCommit, type Queryable } from '../../store/db.js';
+import { afterCommit, type Tx } from '../../store/db.js';
 import { type DestinationKind, insertEventWithDeliveries } from '../../store/repos/callbacks-repo.js';
 import { deliveriesCommitted, hasLocalDeliveryWorker } from './delivery-signal.js';
 
@@ -99,7 +99,7 @@ export interface RecordedEvent {
  * Writes one event with its deliveries in the transaction `q` (the events of a shared transaction
  * take one statement: callbacks-repo insertEventWithDeliveries).
  */
-export async function recordEvent(q: Queryable, input: EventInput, now: Date = new Date()): Promise<RecordedEvent> {
+export async function recordEvent(q: Tx, input: EventInput, now: Date = new Date()): Promise<RecordedEvent> {
   const localWorker = hasLocalDeliveryWorker();
   const id = newRowId();
   const body = JSON.stringify({ event: input.kind, event_id: id, created_at: now.toISOString(), data: input.data });

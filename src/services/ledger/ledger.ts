@@ -8,8 +8,7 @@ import { AppError } from '../../domain/errors.js';
 import { type AccountBalance, type BalanceMismatch, compareBalances, CONFIRMED_ORDER_STATUSES } from '../../domain/ledger.js';
 import { isUuid } from '../../domain/text.js';
 import { setLongStatementTimeout, withLongStatements } from '../../store/long-query.js';
-import { readOneSnapshot } from '../../store/tx-steps.js';
-import type { Db, Queryable } from '../../store/db.js';
+import { type Db, type Queryable, readOneSnapshot } from '../../store/db.js';
 import * as records from '../../store/repos/ledger-records-repo.js';
 import * as repo from '../../store/repos/ledger-repo.js';
 

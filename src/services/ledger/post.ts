@@ -5,7 +5,7 @@
  * See docs/accounting.md.
  */
 import { type EntryPlan, isBalanced } from '../../domain/ledger.js';
-import type { Queryable } from '../../store/db.js';
+import type { Tx } from '../../store/db.js';
 import * as repo from '../../store/repos/ledger-repo.js';
 import { newRowId } from '../../store/row-id.js';
 
@@ -33,9 +33,9 @@ export const LEDGER_OFF_FOR_BENCH = process.env.BENCH_LEDGER_OFF === '1';
  * Posts one entry in the caller's transaction `q`. Returns false when the same (kind, source) was
  * posted before (a retried unit of work): nothing is written twice. An entry with no postings (a
  * settlement of nothing) is not written. Entries of the units of a shared transaction take one
- * statement (store/coalesced.ts).
+ * statement (store/shared-transactions.ts).
  */
-export async function postLedgerEntry(q: Queryable, input: LedgerEntryInput): Promise<boolean> {
+export async function postLedgerEntry(q: Tx, input: LedgerEntryInput): Promise<boolean> {
   const { entry } = input;
   if (entry.postings.length === 0 || LEDGER_OFF_FOR_BENCH) return false;
   // The database checks it too, at commit; failing here names the caller.

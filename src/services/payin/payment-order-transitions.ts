@@ -24,7 +24,7 @@ import * as reviewRepo from '../../store/repos/review-items-repo.js';
 import type { OrderColumnChanges, PaymentOrderRow } from '../../store/repos/payment-orders-repo.js';
 import { type EventKind, recordEvent } from '../callbacks/events.js';
 import { postLedgerEntry } from '../ledger/post.js';
-import { unitsInTransaction } from '../../store/units.js';
+import { unitsInTransaction } from '../../store/shared-transactions.js';
 import { callbackSecretContext } from './payment-order-secrets.js';
 import { idForOrderId } from './payment-order-view.js';
 
@@ -77,7 +77,7 @@ function planTransition(order: PaymentOrderRow, to: PaymentOrderStatus, trigger:
  * The one place where payment order statuses are written: a checked move, its history row and,
  * for PAID and MANUALLY_CONFIRMED, its `collection.received` event and its ledger entry (for FAILED,
  * EXPIRED, CANCELLED: the opt-in closed event), in the caller's transaction. The moves and events of the units of work
- * that share a transaction take one statement each (store/coalesced.ts).
+ * that share a transaction take one statement each (store/shared-transactions.ts).
  */
 async function writeTransition(tx: Tx, move: repo.OrderMoveWrite): Promise<PaymentOrderRow> {
   const row = await repo.updateStatusWithHistory(tx, move);
@@ -267,7 +267,7 @@ export interface CollectionNews {
  * applyCollectionStatus for several pieces of news in one transaction, in their order: each is a
  * unit of work of its own (lock its order, decide, write), run side by side with the others so
  * that their locks, moves and events take a few statements in all; news about the same order is
- * decided after the one before it was written (store/units.ts). 'unknown_order' for a
+ * decided after the one before it was written (store/shared-transactions.ts). 'unknown_order' for a
  * reference we never issued.
  */
 export function applyCollectionStatusesByReference(tx: Tx, news: CollectionNews[]): Promise<ProviderOutcomeResult[]> {

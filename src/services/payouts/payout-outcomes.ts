@@ -3,7 +3,7 @@
  * callback — as one unit of work: lock the attempt (with its payout), decide and write the move,
  * history, event and next inquiry through the one writer (payout-writer.ts), handed to the store
  * by its single-item entry points (payout-units.ts `changeHeldAttempt`, `changeLatestAttempts`).
- * How the units are grouped is the store's (store/units.ts): the news of held attempts that
+ * How the units are grouped is the store's (store/shared-transactions.ts): the news of held attempts that
  * arrives together shares a transaction, and a lane's callbacks share the intake's, where their
  * single-item statements coalesce: N concurrent submissions cost one transaction of ~4 round
  * trips instead of N of ~7 each.

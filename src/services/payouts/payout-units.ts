@@ -1,18 +1,18 @@
 /**
  * The payout writer's units of work (payout-writer.ts): the single-item functions the channels call
  * for work the store may group — an API create, news of a held attempt, bank callbacks in the
- * intake's transaction. Each hands the store (store/units.ts) a unit written for one payout: lock,
+ * intake's transaction. Each hands the store (store/shared-transactions.ts) a unit written for one payout: lock,
  * then the writer's decision and write. How units run together is the store's; the attempt locks
  * are taken only here, inside a unit.
  */
 import type { Db, Tx } from '../../store/db.js';
 import type { CreateKey } from '../../store/repos/idempotency-keys-repo.js';
 import * as writes from '../../store/repos/payout-writes-repo.js';
-import { unitsInTransaction, unitsOfKind } from '../../store/units.js';
+import { unitsInTransaction, unitsOfKind } from '../../store/shared-transactions.js';
 import { createPayout, type Locked, type PayoutDraft } from './payout-writer.js';
 
 
-/** API creates that arrive together share a transaction (a row of store/batch-limits.ts). */
+/** API creates that arrive together share a transaction (a row of the table in store/batched.ts). */
 const apiCreates = unitsOfKind('payoutCreates');
 
 /**
@@ -29,7 +29,7 @@ export function writeApiCreate(db: Db, draft: PayoutDraft, key: CreateKey): Prom
   return key.held ? db.tx(unit) : apiCreates(db, draft.id, unit);
 }
 
-/** News of held attempts that arrives together shares a transaction (a row of store/batch-limits.ts). */
+/** News of held attempts that arrives together shares a transaction (a row of the table in store/batched.ts). */
 const heldAttemptNews = unitsOfKind('payoutOutcomes');
 
 /**

@@ -13,7 +13,7 @@
  * next (payouts-repo claimDueAttempts, scheduleChecks; payout-submission.ts).
  *
  * One PayoutMove is one piece of news about one payout. The writer hands its work to the store as
- * units of work (payout-units.ts over store/units.ts), and its callers get single-item functions
+ * units of work (payout-units.ts over store/shared-transactions.ts), and its callers get single-item functions
  * there: `writeApiCreate`, `changeHeldAttempt`, `changeLatestAttempts`; how units are grouped is
  * the store's. Units with the same key run one after the other (the intake's callbacks are keyed
  * by the payout's reference, so each decides on what the one before wrote); held attempts are

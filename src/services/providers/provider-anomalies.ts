@@ -3,7 +3,7 @@
  * connectors report through a sink bound to their account (src/providers/anomalies.ts); the sink
  * writes the row in the background, so a connector's synchronous paths (webhook parsing) stay
  * synchronous. Anomalies are rare (a provider that answers outside its documents), so each is one
- * plain insert: not batched, not in the store's batch table (src/store/batch-limits.ts). The callback intake waits for the writes of the anomalies its request caused
+ * plain insert: not batched, not in the store's batch table (src/store/batched.ts). The callback intake waits for the writes of the anomalies its request caused
  * (`settled`) before it answers, so a provider that gets its answer finds its anomaly recorded.
  * A failed write is logged and dropped: the anomaly is also in the log and the metric, and never
  * moved money.

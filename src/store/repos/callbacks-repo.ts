@@ -2,7 +2,7 @@
 import { batched } from '../batched.js';
 import type { DeliveryStatus } from '../../callbacks/outcome.js';
 import type { SigningScheme } from '../../callbacks/signature.js';
-import { coalesced } from '../coalesced.js';
+import { coalesced } from '../shared-transactions.js';
 import { prepared, type Queryable } from '../db.js';
 
 /** The channel on which committed deliveries wake the delivery workers of every instance. */

@@ -3,7 +3,7 @@
  * the database refuses updates and deletes and checks every entry's balance at commit.
  */
 import { BUILT_IN_SANDBOX_ACCOUNT, type LedgerEntryKind, type LedgerSourceType } from '../../domain/ledger.js';
-import { coalesced } from '../coalesced.js';
+import { coalesced } from '../shared-transactions.js';
 import { prepared, type Queryable } from '../db.js';
 
 /** One entry to write. Payouts name the payout whose route's provider account keeps the entry (a payout row knows its route, not its account). */

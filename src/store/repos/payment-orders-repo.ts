@@ -5,7 +5,7 @@
  */
 import { type OrderTrigger, type PaymentOrderStatus } from '../../domain/payment-order.js';
 import { batched } from '../batched.js';
-import { coalesced, coalescedLookup } from '../coalesced.js';
+import { coalesced, coalescedLookup } from '../shared-transactions.js';
 import { prepared, type PreparedStatement, type Queryable } from '../db.js';
 
 export interface PaymentOrderRow {
@@ -220,7 +220,7 @@ async function updateStatusesWithHistory(q: Queryable, moves: OrderMoveWrite[]):
 /**
  * A status change with its history row (see updateStatusesWithHistory); null where the guard
  * failed. The moves of a shared transaction take one statement per set of changed columns, so
- * each order must be in at most one of them (store/units.ts runs news about the same order
+ * each order must be in at most one of them (store/shared-transactions.ts runs news about the same order
  * one after the other).
  */
 export const updateStatusWithHistory = coalesced<OrderMoveWrite, PaymentOrderRow | null>((q, moves) => {

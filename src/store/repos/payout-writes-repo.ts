@@ -4,7 +4,7 @@
  * Used only by the payout writer (services/payouts/payout-writer.ts), which decides what to write.
  */
 import type { PayoutAttemptStatus, PayoutMode, PayoutStatus } from '../../domain/payout.js';
-import { coalesced, coalescedLookup } from '../coalesced.js';
+import { coalesced, coalescedLookup } from '../shared-transactions.js';
 import { type PreparedStatement, prepared, type Queryable } from '../db.js';
 import { type CompletedKeyValues, keyedCreateStatements, writeKeyedCreates } from './idempotency-keys-repo.js';
 import { APPROVAL_COLUMNS, type ApprovalRow } from './payout-approvals-repo.js';
@@ -255,7 +255,7 @@ export interface PayoutMoveWrite {
 /**
  * Writes a payout's state change with its history rows and its attempt's next inquiry; the rows
  * must be locked by the caller. The moves of a shared transaction take one statement, so each
- * row may be in at most one of them (units.ts runs units with the same key one after the
+ * row may be in at most one of them (shared-transactions.ts runs units with the same key one after the
  * other); a row met twice fails the statement (the count check below), and the shared
  * transaction's units then run again one by one.
  */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Batcher } from './batcher.js';
+import { Batcher } from './batched.js';
 
 test('items added together are written in one call; later ones in the next', async () => {
   const calls: number[][] = [];
