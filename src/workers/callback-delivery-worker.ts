@@ -65,6 +65,13 @@ export class CallbackDeliveryWorker implements Worker {
     return claimed.length;
   }
 
+  /** The loop's rounds, then the attempts they started (not those already in flight before: one may be held open). */
+  async rounds(n = 1): Promise<void> {
+    const before = new Set(this.inFlight);
+    await this.loop.rounds(n);
+    await Promise.allSettled([...this.inFlight].filter((p) => !before.has(p)));
+  }
+
   /** Stops claiming, lets attempts in flight finish and be recorded (at most ~10 s), then closes. */
   async stop(): Promise<void> {
     await this.subscription?.close();

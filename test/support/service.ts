@@ -42,6 +42,12 @@ export interface TestService {
     path: string,
     opts?: { client?: TestClient; body?: unknown; rawBody?: string; headers?: Record<string, string>; idempotencyKey?: string },
   ): Promise<ApiResponse<T>>;
+  /**
+   * Runs `n` rounds (default 2) of the named worker now and resolves when they are done, with the work they
+   * started: "nothing more happens" is asserted after rounds that surely saw the change, instead of
+   * after a sleep of "several intervals" (src/workers/polling-worker.ts `rounds`).
+   */
+  workerRounds(name: string, n?: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -133,6 +139,20 @@ export async function startTestService(env: Record<string, string> = {}, opts: {
       const problems = checker.check(method, path, res.status, res.headers, res.body, res.text);
       if (problems.length > 0) throw new Error(`the answer breaks the served OpenAPI document:\n${problems.join('\n')}`);
       return res;
+    },
+    async workerRounds(name, n = 2) {
+      const worker = svc.workers.find((w) => w.name === name);
+      if (!worker) throw new Error(`no worker "${name}" (workers: ${svc.workers.map((w) => w.name).join(', ') || 'none'})`);
+      // A guard, not a wait: a round that never ends fails the test with its name.
+      let guard: NodeJS.Timeout | undefined;
+      const stuck = new Promise<never>((_, reject) => {
+        guard = setTimeout(() => reject(new Error(`worker "${name}": ${n} rounds not done in 30 s`)), 30_000);
+      });
+      try {
+        await Promise.race([worker.rounds(n), stuck]);
+      } finally {
+        clearTimeout(guard);
+      }
     },
     async stop() {
       await svc.stop();
