@@ -65,11 +65,10 @@ export class CallbackDeliveryWorker implements Worker {
     return claimed.length;
   }
 
-  /** The loop's rounds, then the attempts they started (not those already in flight before: one may be held open). */
+  /** The loop's rounds, then every attempt in flight once they end, recorded (one held open holds this too). */
   async rounds(n = 1): Promise<void> {
-    const before = new Set(this.inFlight);
     await this.loop.rounds(n);
-    await Promise.allSettled([...this.inFlight].filter((p) => !before.has(p)));
+    await Promise.allSettled([...this.inFlight]);
   }
 
   /** Stops claiming, lets attempts in flight finish and be recorded (at most ~10 s), then closes. */
