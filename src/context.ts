@@ -201,6 +201,7 @@ export function buildContext(deps: ContextDeps): AppContext {
     timeoutMs: config.providerTimeoutMs,
     sandbox: provider,
     anomalySink: (accountId, providerName) => providerAnomalies.sinkFor(accountId, providerName),
+    now: () => clock.now(),
   });
   const providerAccounts = new ProviderAccountsService({ db, vault, config, providerCallbackBaseUrl, providers });
 

@@ -14,6 +14,7 @@ import { createLogger } from '../../src/observability/logger.js';
 import { type RunningService, startService } from '../../src/service.js';
 import { createTestDatabase, serverUrl, type TestDatabase } from './db.js';
 import { sharedPgBouncer } from './pgbouncer.js';
+import { poll } from './poll.js';
 import { type ResponseChecker, responseCheckerFor } from './openapi-responses.js';
 
 export interface TestClient {
@@ -48,6 +49,11 @@ export interface TestService {
    * after a sleep of "several intervals" (src/workers/polling-worker.ts `rounds`).
    */
   workerRounds(name: string, n?: number): Promise<void>;
+  /**
+   * Resolves once every line logged before the call is in `logs`: a marker request's line is
+   * awaited (pino writes one stream in order), instead of sleeping for the asynchronous writes.
+   */
+  logsWritten(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -153,6 +159,12 @@ export async function startTestService(env: Record<string, string> = {}, opts: {
       } finally {
         clearTimeout(guard);
       }
+    },
+    async logsWritten() {
+      const marker = await call<{ request_id?: string }>(`${svc.publicUrl}/api/v1/log-marker`, { method: 'GET' });
+      const id = marker.body.request_id;
+      if (!id) throw new Error(`the marker request has no request_id: ${marker.status} ${marker.text}`);
+      await poll(async () => logs.some((l) => l.includes(id) && l.includes('latency_ms')), { what: 'the log marker', timeoutMs: 10_000, stepMs: 10 });
     },
     async stop() {
       await svc.stop();
