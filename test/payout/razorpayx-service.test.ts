@@ -114,8 +114,18 @@ test('a lost create answer: the payout stays PROCESSING, is found by reference_i
       'SELECT a.status, a.bank_reference FROM payout_attempts a JOIN payouts p ON p.id = a.payout_id WHERE p.transaction_id = $1', [txn]);
     return a.rows[0]?.status === 'PROCESSING' && a.rows[0].bank_reference === p.id ? true : undefined;
   });
-  // processing for a long time is never a failure
-  await new Promise((res) => setTimeout(res, 1_500));
+  // processing for a long time is never a failure: three more inquiries, each made due at once
+  // (its back-off moved to now rather than waited for), find it processing and leave it so.
+  const inquiries = async () => (await w.t.database.db.query<{ n: number }>(
+    'SELECT a.inquiry_count AS n FROM payout_attempts a JOIN payouts p ON p.id = a.payout_id WHERE p.transaction_id = $1', [txn])).rows[0]!.n;
+  let seen = await inquiries();
+  for (let i = 1; i <= 3; i++) {
+    await w.t.database.db.query('UPDATE payout_attempts a SET next_check_at = now() FROM payouts p WHERE p.id = a.payout_id AND p.transaction_id = $1', [txn]);
+    await w.t.workerRounds('payout-inquiry');
+    const now = await inquiries();
+    assert.ok(now > seen, `inquiry ${i} made (${seen} → ${now})`);
+    seen = now;
+  }
   assert.equal((await w.t.api('GET', `/merchant/payouts/${id}`, { client: w.client })).body.data.status, 'PROCESSING');
   sim.move(p.id as string, 'processed', { utr: '412345678901' });
   const ok = await waitForStatus(w, id, 'SUCCESS');
