@@ -26,7 +26,7 @@ export interface PartitionUpkeepDeps {
 export class PartitionUpkeep {
   private readonly created;
   private readonly dropped;
-  private readonly ahead_;
+  private readonly aheadSeconds;
   private readonly count;
   /** `ahead` made them and no round has run since: the next round need not create them again. */
   private madeAhead = false;
@@ -35,7 +35,7 @@ export class PartitionUpkeep {
     const m = deps.metrics;
     this.created = m.counter('tijori_partitions_created_total', 'Time partitions created ahead, by table', ['table']);
     this.dropped = m.counter('tijori_partitions_dropped_total', 'Time partitions detached and dropped (older than RETENTION_DAYS), by table', ['table']);
-    this.ahead_ = m.gauge('tijori_partition_ahead_seconds', 'How far ahead of now the last partition of each partitioned table ends (inserts past it would fail)', ['table']);
+    this.aheadSeconds = m.gauge('tijori_partition_ahead_seconds', 'How far ahead of now the last partition of each partitioned table ends (inserts past it would fail)', ['table']);
     this.count = m.gauge('tijori_partitions', 'Partitions of each partitioned table', ['table']);
   }
 
@@ -58,7 +58,7 @@ export class PartitionUpkeep {
       this.dropped.inc({ table }, names.length);
       this.deps.log.info({ table, partitions: names, retentionDays: this.deps.config.retentionDays }, 'partitions older than the retention dropped');
     }
-    for (const [table, ms] of Object.entries(round.aheadMs)) this.ahead_.set({ table }, Math.round(ms / 1000));
+    for (const [table, ms] of Object.entries(round.aheadMs)) this.aheadSeconds.set({ table }, Math.round(ms / 1000));
     for (const [table, n] of Object.entries(round.partitions)) this.count.set({ table }, n);
   }
 }
