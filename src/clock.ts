@@ -67,3 +67,41 @@ export class TestClock implements Clock {
     for (const s of due) s.wake();
   }
 }
+
+/**
+ * A clock for tests whose service must see time pass as usual (caches, gates, worker rounds) and
+ * also jump a window at once: real time plus what `advance` added. While nothing was added,
+ * `sqlNow()` is null, so SQL uses the database's own now() exactly as with the real clock.
+ */
+export class RunningTestClock implements Clock {
+  private offsetMs = 0;
+  private sleepers: Array<{ at: number; wake: () => void }> = [];
+
+  now(): number {
+    return Date.now() + this.offsetMs;
+  }
+
+  sqlNow(): Date | null {
+    return this.offsetMs === 0 ? null : new Date(this.now());
+  }
+
+  sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const sleeper = { at: this.now() + ms, wake: () => {} };
+      const timer = setTimeout(() => sleeper.wake(), ms);
+      sleeper.wake = () => {
+        clearTimeout(timer);
+        this.sleepers = this.sleepers.filter((s) => s !== sleeper);
+        resolve();
+      };
+      this.sleepers.push(sleeper);
+    });
+  }
+
+  /** Moves the clock `ms` ahead of real time (added up) and wakes the sleepers whose time has come. */
+  advance(ms: number): void {
+    if (!(ms >= 0)) throw new Error('a clock only moves forward');
+    this.offsetMs += ms;
+    for (const s of this.sleepers.filter((x) => x.at <= this.now())) s.wake();
+  }
+}

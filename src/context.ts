@@ -45,6 +45,7 @@ import { RefundSubmitter } from './services/refunds/refund-submission.js';
 import { LedgerService } from './services/ledger/ledger.js';
 import { MasterKeyRotation } from './services/keys/master-key-rotation.js';
 import { RefundsService } from './services/refunds/refunds.js';
+import { PartitionUpkeep } from './services/shared/partition-upkeep.js';
 import type { Db } from './store/db.js';
 
 /**
@@ -139,6 +140,8 @@ export interface AppContext {
   reviews: OperationsReviewService;
   /** The ledger's balances and its verification (contract §9); entries are posted by the writers. */
   ledger: LedgerService;
+  /** The time-partitioned tables' partitions ahead (at start) and retention (the partition worker's rounds). */
+  partitionUpkeep: PartitionUpkeep;
   /** Settlements from the providers, imported and reconciled (contract §9). */
   settlementSync: SettlementSyncService;
   /** Settlements, reconciliation breaks and their resolution, the expected days setting (contract §9). */
@@ -198,6 +201,7 @@ export function buildContext(deps: ContextDeps): AppContext {
     timeoutMs: config.providerTimeoutMs,
     sandbox: provider,
     anomalySink: (accountId, providerName) => providerAnomalies.sinkFor(accountId, providerName),
+    now: () => clock.now(),
   });
   const providerAccounts = new ProviderAccountsService({ db, vault, config, providerCallbackBaseUrl, providers });
 
@@ -239,6 +243,7 @@ export function buildContext(deps: ContextDeps): AppContext {
     console: consoleServices, refunds, refundSubmission, reviews, ledger, settlementSync, settlements,
     merchantSettlements: new MerchantSettlementsService({ db }),
     keyRotation: new MasterKeyRotation({ db, vault }),
+    partitionUpkeep: new PartitionUpkeep({ db, log, metrics, config }),
     readiness: new Readiness(),
   };
 }

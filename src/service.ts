@@ -23,13 +23,14 @@ import { migrate } from './store/migrate.js';
 import type { Clock } from './clock.js';
 import type { Worker } from './workers/polling-worker.js';
 import { createWorkers } from './workers/registry.js';
-import { ensurePartitionsAhead } from './store/partitions.js';
 
 export interface RunningService {
   ctx: AppContext;
   publicUrl: string;
   internalUrl: string;
   sandboxUrl: string | undefined;
+  /** The background workers this instance runs (none with RUN_WORKERS=false); tests ask them for rounds. */
+  workers: readonly Worker[];
   stop(): Promise<void>;
 }
 
@@ -170,14 +171,15 @@ async function startInOrder(config: Config, log: Logger, started: Array<() => Pr
   started.push(() => db.close());
   const applied = await migrate(db);
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
-  // The time-partitioned tables get their weekly partitions ahead before any traffic (whether or
-  // not this instance runs workers; the partition worker keeps them ahead and drops old ones).
-  await ensurePartitionsAhead(db, { now: new Date() });
 
   const rateLimiter = await createRateLimiter(config.redisUrl);
   started.push(() => rateLimiter.close());
   let internalUrl = '';
   const ctx = buildContext({ config, db, log, rateLimiter, provider, sandbox: provider.controls, clock });
+  // The time-partitioned tables get their weekly partitions ahead before any traffic (whether or
+  // not this instance runs workers; the partition worker's first round, which follows at once,
+  // drops the old ones and does not create them again).
+  await ctx.partitionUpkeep.ahead(new Date(ctx.clock.now()));
   const lookupMismatch = await lookupKeyMismatch(db, ctx.vault);
   if (lookupMismatch !== null) throw new StartupError(lookupMismatch);
   ctx.readiness.ready('database'); // connected and migrated
@@ -224,5 +226,5 @@ async function startInOrder(config: Config, log: Logger, started: Array<() => Pr
     })();
     return stopping;
   };
-  return { ctx, publicUrl, internalUrl, sandboxUrl: sandbox.url, stop };
+  return { ctx, publicUrl, internalUrl, sandboxUrl: sandbox.url, workers, stop };
 }

@@ -15,4 +15,6 @@ export interface ProviderFactoryDeps {
   timeoutMs: number;
   /** Where the connector records the anomalies it counts (bound to this account). */
   anomalies?: AnomalySink;
+  /** Milliseconds since the epoch, for waits a provider imposes (Cashfree's rate-limit window); the service's clock. */
+  now?: () => number;
 }

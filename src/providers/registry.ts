@@ -49,6 +49,8 @@ export interface ProviderRegistryDeps {
   sandbox: Provider;
   /** The anomaly sink of an account's connector (src/services/providers/provider-anomalies.ts). */
   anomalySink?: (accountId: string, provider: string) => AnomalySink;
+  /** The service's clock (src/clock.ts) for the connectors' waits; Date.now when absent. */
+  now?: () => number;
 }
 
 /** How long an organization's choice of collections account is cached per instance (see forCollections). */
@@ -95,7 +97,7 @@ export class ProviderRegistry {
     if (row.provider === 'sandbox') return this.deps.sandbox;
     const config = JSON.parse(this.deps.vault.decrypt(row.config_enc, providerConfigContext(row.id))) as ProviderAccountConfig;
     const anomalies = this.deps.anomalySink?.(accountId, config.provider);
-    const base = { accountId, livemode: row.livemode, log: this.deps.log, metrics: this.deps.metrics, timeoutMs: this.deps.timeoutMs, ...(anomalies ? { anomalies } : {}) };
+    const base = { accountId, livemode: row.livemode, log: this.deps.log, metrics: this.deps.metrics, timeoutMs: this.deps.timeoutMs, ...(anomalies ? { anomalies } : {}), ...(this.deps.now ? { now: this.deps.now } : {}) };
     switch (config.provider) {
       case 'sandbox':
         return this.deps.sandbox;

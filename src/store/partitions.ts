@@ -65,78 +65,100 @@ async function createAhead(q: Queryable, table: string, upto: Date): Promise<num
   }
 }
 
-/** At start, after migrating: partitions up to `aheadWeeks` ahead, so inserts have somewhere to go even before the worker runs. */
-export async function ensurePartitionsAhead(db: Db, opts: { now: Date; aheadWeeks?: number }): Promise<void> {
-  const upto = new Date(opts.now.getTime() + (opts.aheadWeeks ?? 4) * 7 * DAY_MS);
-  await db.withClient(async (client) => {
-    const got = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [LOCK_KEY]);
-    // Another instance is at it (or its worker is): it makes them.
-    if (got.rows[0]?.ok !== true) return;
-    try {
-      const tables = (await client.query<{ table_name: string }>('SELECT table_name FROM partitioned_tables ORDER BY table_name')).rows.map((r) => r.table_name);
-      for (const table of tables) await createAhead(client, table, upto);
-    } finally {
-      await client.query('SELECT pg_advisory_unlock($1)', [LOCK_KEY]).catch(() => undefined);
-    }
-  });
+export interface PartitionRoundOptions {
+  now: Date;
+  /**
+   * Days kept: partitions wholly older are detached and dropped. null: the start's step, which
+   * only creates the partitions ahead (no drop, no report, the pool's own time limits).
+   */
+  retentionDays: number | null;
+  aheadWeeks?: number;
+  /** false: skip the creation ahead (the start made them moments ago; see PartitionUpkeep). */
+  create?: boolean;
 }
 
-export async function maintainPartitions(db: Db, opts: { now: Date; retentionDays: number; aheadWeeks?: number }): Promise<PartitionRound> {
+/**
+ * One round under the advisory lock: per table, the partitions `aheadWeeks` ahead of `now`, then
+ * (with a retention) the drop of those wholly older and what is left. The service runs it at start
+ * with `retentionDays: null` (so inserts have somewhere to go before any traffic), and the
+ * partition worker runs it whole, hourly.
+ */
+export async function maintainPartitions(db: Db, opts: PartitionRoundOptions): Promise<PartitionRound> {
   const round: PartitionRound = { ran: false, created: {}, dropped: {}, aheadMs: {}, partitions: {}, keysDeleted: 0 };
-  const aheadWeeks = opts.aheadWeeks ?? 4;
-  const cutoff = new Date(opts.now.getTime() - opts.retentionDays * DAY_MS);
+  const upto = new Date(opts.now.getTime() + (opts.aheadWeeks ?? 4) * 7 * DAY_MS);
+  const retentionDays = opts.retentionDays;
   await db.withClient(async (session) => {
     const got = await session.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [LOCK_KEY]);
+    // Another instance is at it (its start or its worker): it makes them.
     if (got.rows[0]?.ok !== true) return;
     round.ran = true;
-    const client = withLongStatements(session, 3_600_000);
     try {
-      // A lock wait (a long transaction on a parent) fails the step instead of queueing every
-      // later query of that table behind it; the next round tries again (weeks of slack ahead).
-      await client.query("SET lock_timeout = '2s'");
-      // DETACH ... CONCURRENTLY waits for the transactions that started before it; deleting keys
-      // may take a while after a large drop: not the pool's 10 s statement timeout.
-      await client.query('SET statement_timeout = 0');
-      const tables = (await client.query<{ table_name: string }>('SELECT table_name FROM partitioned_tables ORDER BY table_name')).rows.map((r) => r.table_name);
-      for (const table of tables) {
-        const upto = new Date(opts.now.getTime() + aheadWeeks * 7 * DAY_MS);
-        round.created[table] = await createAhead(client, table, upto);
-        round.dropped[table] = [];
-        const parts = await partitionsOf(client, table);
-        // Never the last partition: there is always somewhere for new rows to go.
-        for (const p of parts.slice(0, -1)) {
-          if (p.to.getTime() > cutoff.getTime()) break;
-          // First recorded, then detached: requeueEvent does not aim an insert at a dropped range.
-          await client.query('UPDATE partitioned_tables SET kept_from = $2 WHERE table_name = $1 AND (kept_from IS NULL OR kept_from < $2)', [table, p.to]);
-          await client.query(`ALTER TABLE ${ident(table)} DETACH PARTITION ${ident(p.name)} ${p.detachPending ? 'FINALIZE' : 'CONCURRENTLY'}`);
-          await client.query(`DROP TABLE ${ident(p.name)}`);
-          round.dropped[table].push(p.name);
-        }
-        const left = await partitionsOf(client, table);
-        round.partitions[table] = left.length;
-        round.aheadMs[table] = (left.at(-1)?.to.getTime() ?? opts.now.getTime()) - opts.now.getTime();
+      if (retentionDays === null) {
+        for (const table of await partitionedTables(session)) round.created[table] = await createAhead(session, table, upto);
+        return;
       }
-      // The de-duplication keys of provider events whose partitions are all gone.
-      const kept = await client.query<{ kept_from: Date | null }>("SELECT kept_from FROM partitioned_tables WHERE table_name = 'provider_events'");
-      const keptFrom = kept.rows[0]?.kept_from ?? null;
-      if (keptFrom !== null) {
-        for (;;) {
-          const del = await client.query(
-            `DELETE FROM provider_event_keys WHERE (provider, event_id) IN (
-               SELECT provider, event_id FROM provider_event_keys WHERE received_at < $1 LIMIT 10000)`,
-            [keptFrom],
-          );
-          round.keysDeleted += del.rowCount ?? 0;
-          if ((del.rowCount ?? 0) < 10000) break;
-        }
-      }
+      await dropRound(withLongStatements(session, 3_600_000), { ...opts, retentionDays, upto, create: opts.create ?? true }, round);
     } finally {
-      await client.query('RESET lock_timeout').catch(() => undefined);
-      await client.query('RESET statement_timeout').catch(() => undefined);
-      await client.query('SELECT pg_advisory_unlock($1)', [LOCK_KEY]).catch(() => undefined);
+      await session.query('SELECT pg_advisory_unlock($1)', [LOCK_KEY]).catch(() => undefined);
     }
   });
   return round;
+}
+
+/** For test set-ups and the start: the partitions ahead only (maintainPartitions without a retention). */
+export async function ensurePartitionsAhead(db: Db, opts: { now: Date; aheadWeeks?: number }): Promise<void> {
+  await maintainPartitions(db, { ...opts, retentionDays: null });
+}
+
+async function partitionedTables(q: Queryable): Promise<string[]> {
+  return (await q.query<{ table_name: string }>('SELECT table_name FROM partitioned_tables ORDER BY table_name')).rows.map((r) => r.table_name);
+}
+
+/** The worker's round (holding the lock): partitions ahead, then the drop of those wholly older than the retention. */
+async function dropRound(client: Queryable, opts: { now: Date; retentionDays: number; upto: Date; create: boolean }, round: PartitionRound): Promise<void> {
+  const cutoff = new Date(opts.now.getTime() - opts.retentionDays * DAY_MS);
+  try {
+    // A lock wait (a long transaction on a parent) fails the step instead of queueing every
+    // later query of that table behind it; the next round tries again (weeks of slack ahead).
+    await client.query("SET lock_timeout = '2s'");
+    // DETACH ... CONCURRENTLY waits for the transactions that started before it; deleting keys
+    // may take a while after a large drop: not the pool's 10 s statement timeout.
+    await client.query('SET statement_timeout = 0');
+    for (const table of await partitionedTables(client)) {
+      round.created[table] = opts.create ? await createAhead(client, table, opts.upto) : 0;
+      round.dropped[table] = [];
+      const parts = await partitionsOf(client, table);
+      // Never the last partition: there is always somewhere for new rows to go.
+      for (const p of parts.slice(0, -1)) {
+        if (p.to.getTime() > cutoff.getTime()) break;
+        // First recorded, then detached: requeueEvent does not aim an insert at a dropped range.
+        await client.query('UPDATE partitioned_tables SET kept_from = $2 WHERE table_name = $1 AND (kept_from IS NULL OR kept_from < $2)', [table, p.to]);
+        await client.query(`ALTER TABLE ${ident(table)} DETACH PARTITION ${ident(p.name)} ${p.detachPending ? 'FINALIZE' : 'CONCURRENTLY'}`);
+        await client.query(`DROP TABLE ${ident(p.name)}`);
+        round.dropped[table].push(p.name);
+      }
+      const left = await partitionsOf(client, table);
+      round.partitions[table] = left.length;
+      round.aheadMs[table] = (left.at(-1)?.to.getTime() ?? opts.now.getTime()) - opts.now.getTime();
+    }
+    // The de-duplication keys of provider events whose partitions are all gone.
+    const kept = await client.query<{ kept_from: Date | null }>("SELECT kept_from FROM partitioned_tables WHERE table_name = 'provider_events'");
+    const keptFrom = kept.rows[0]?.kept_from ?? null;
+    if (keptFrom !== null) {
+      for (;;) {
+        const del = await client.query(
+          `DELETE FROM provider_event_keys WHERE (provider, event_id) IN (
+             SELECT provider, event_id FROM provider_event_keys WHERE received_at < $1 LIMIT 10000)`,
+          [keptFrom],
+        );
+        round.keysDeleted += del.rowCount ?? 0;
+        if ((del.rowCount ?? 0) < 10000) break;
+      }
+    }
+  } finally {
+    await client.query('RESET lock_timeout').catch(() => undefined);
+    await client.query('RESET statement_timeout').catch(() => undefined);
+  }
 }
 
 function ident(name: string): string {

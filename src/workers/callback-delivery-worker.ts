@@ -65,6 +65,12 @@ export class CallbackDeliveryWorker implements Worker {
     return claimed.length;
   }
 
+  /** The loop's rounds, then every attempt in flight once they end, recorded (one held open holds this too). */
+  async rounds(n = 1): Promise<void> {
+    await this.loop.rounds(n);
+    await Promise.allSettled([...this.inFlight]);
+  }
+
   /** Stops claiming, lets attempts in flight finish and be recorded (at most ~10 s), then closes. */
   async stop(): Promise<void> {
     await this.subscription?.close();

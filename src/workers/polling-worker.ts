@@ -2,6 +2,8 @@
  * A background loop: runs `tick` (which claims and processes a batch, returning how many items it
  * handled) again at once while there is work, otherwise every `intervalMs`. Errors are logged and
  * backed off. `stop()` lets the running tick finish, so no claimed work is abandoned mid-way.
+ * `rounds(n)` runs rounds now and resolves when they are done: a test waits for the loop's work
+ * instead of sleeping for "several intervals" (the intervals themselves stay on real timers).
  */
 import type { Logger } from '../observability/logger.js';
 
@@ -9,6 +11,12 @@ export interface Worker {
   readonly name: string;
   start(): void;
   stop(): Promise<void>;
+  /**
+   * Runs `n` rounds at once, one after the other, each begun after this call, and resolves when
+   * the last has finished with the work it started (tests: "nothing more happens" is checked after
+   * rounds that surely saw the change, not after a guessed sleep). Rejects once the worker stops.
+   */
+  rounds(n?: number): Promise<void>;
 }
 
 export interface PollingWorkerOptions {
@@ -28,6 +36,10 @@ export class PollingWorker implements Worker {
   // before the new work was committed, so the loop must look again instead of sleeping.
   private poked = false;
   private failures = 0;
+  /** Ticks begun and finished since start; `rounds` waits on them. */
+  private begun = 0;
+  private finished = 0;
+  private roundWaiters: Array<{ upto: number; done: () => void; fail: (err: Error) => void }> = [];
 
   constructor(private readonly opts: PollingWorkerOptions) {
     this.name = opts.name;
@@ -49,6 +61,7 @@ export class PollingWorker implements Worker {
     while (this.running) {
       let handled = 0;
       this.poked = false;
+      this.begun++;
       try {
         handled = await this.opts.tick();
         this.failures = 0;
@@ -56,7 +69,11 @@ export class PollingWorker implements Worker {
         this.failures++;
         this.opts.log.warn({ worker: this.name, err: (err as Error).message }, 'worker tick failed');
       }
+      this.finished++;
+      this.settleRounds();
       if (!this.running) break;
+      // A test waiting for rounds gets them now (also after a failed tick: no back-off for it).
+      if (this.roundWaiters.length > 0) continue;
       if ((handled > 0 || this.poked) && this.failures === 0) continue;
       const delay = this.failures > 0 ? Math.min(this.opts.intervalMs * 2 ** this.failures, this.opts.maxBackoffMs ?? 10_000) : this.opts.intervalMs;
       await new Promise<void>((resolve) => {
@@ -70,9 +87,26 @@ export class PollingWorker implements Worker {
     }
   }
 
+  rounds(n = 1): Promise<void> {
+    if (!this.running) return Promise.reject(new Error(`worker ${this.name} is not running`));
+    // A tick running now may have looked before the caller's change: it does not count.
+    const upto = this.begun + n;
+    return new Promise<void>((done, fail) => {
+      this.roundWaiters.push({ upto, done, fail });
+      this.poke();
+    });
+  }
+
+  private settleRounds(): void {
+    const due = this.roundWaiters.filter((w) => w.upto <= this.finished);
+    this.roundWaiters = this.roundWaiters.filter((w) => w.upto > this.finished);
+    for (const w of due) w.done();
+  }
+
   async stop(): Promise<void> {
     this.running = false;
     this.wake?.();
     await this.loop;
+    for (const w of this.roundWaiters.splice(0)) w.fail(new Error(`worker ${this.name} stopped`));
   }
 }

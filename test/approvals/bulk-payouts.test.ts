@@ -184,7 +184,8 @@ test('a rejected file pays nothing', async () => {
   assert.equal(rej.status, 200, rej.text);
   assert.equal(rej.body.data.status, 'REJECTED');
   assert.equal(rej.body.data.decision_note, 'wrong month');
-  await new Promise((resolve) => setTimeout(resolve, 500)); // several worker intervals
+  // Rounds of the file worker begun after the rejection: a rejected file is never taken.
+  await w.t.workerRounds('bulk-payouts');
   assert.equal(await count('SELECT count(*)::int AS n FROM payouts WHERE bulk_file_id = $1', [r.body.data.id]), 0);
   assert.equal((await checker.call('POST', `/bulk-payouts/${r.body.data.id}/approve`, {})).status, 409);
 });

@@ -43,7 +43,8 @@ test('two instances deliver 300 events exactly once each', async () => {
     ids.push(...made.map((e) => e.id));
   }
   await r.rx.waitForRequests(start + 300, 20_000);
-  await new Promise((res) => setTimeout(res, 750)); // anything extra would show up by now
+  // Anything extra would be sent by rounds of either instance's worker begun now.
+  await Promise.all([a.workerRounds('callback-delivery'), b.workerRounds('callback-delivery')]);
   const got = r.rx.received.slice(start);
   const hits = new Map<string, number>();
   for (const q of got) {
@@ -70,12 +71,15 @@ test('a delivery claimed by a worker that died is delivered by another once the 
   const ev = await database.db.tx(async (tx) => {
     const { recordEvent } = await import('../../src/services/callbacks/events.js');
     const e = await recordEvent(tx, { orgId: org, kind: 'collection.received', aggregateType: 'payment_order', aggregateId: randomUUID(), data: { status: 'PAID' } });
-    const claimed = await claimDueDeliveries(tx, { limit: 10, leaseSeconds: 2, claimToken: randomUUID() });
+    const claimed = await claimDueDeliveries(tx, { limit: 10, leaseSeconds: 600, claimToken: randomUUID() });
     assert.deepEqual(claimed.map((c) => c.event_id), [e.id]);
     return e;
   });
-  await new Promise((res) => setTimeout(res, 1000));
+  // Rounds of both instances' workers while the lease runs: neither takes it.
+  await Promise.all([a.workerRounds('callback-delivery'), b.workerRounds('callback-delivery')]);
   assert.equal(r.rx.received.filter((q) => q.headers['x-service-event-id'] === ev.id).length, 0, 'not before the lease ends');
+  // The lease ends (its ten minutes moved to now, rather than waited for).
+  await database.db.query('UPDATE callback_deliveries SET next_attempt_at = now() WHERE event_id = $1', [ev.id]);
   await eventually(async () => r.rx.received.some((q) => q.headers['x-service-event-id'] === ev.id && q.answeredStatus === 200), 5000, 'taken over');
 });
 
@@ -103,14 +107,20 @@ test('an instance without a worker notifies the others on commit (and only then)
       ],
       notify,
     );
+  // A marker NOTIFY committed later: PostgreSQL delivers notifications in commit order, so once the
+  // marker is in, anything committed (or wrongly sent) before it is in too.
+  const marker = async (count: number) => {
+    await database.db.query('SELECT pg_notify($1, $2)', [DELIVERIES_CHANNEL, 'marker']);
+    await eventually(async () => notified >= count, 5000, 'the marker notification');
+  };
   await database.db.tx(async (tx) => {
     await insert(tx, true);
-    await new Promise((res) => setTimeout(res, 100));
-    assert.equal(notified, 1, 'nothing before the commit');
+    await marker(2);
+    assert.equal(notified, 2, 'nothing before the commit (only the marker)');
   });
-  await eventually(async () => notified === 2, 2000, 'notification after commit');
+  await eventually(async () => notified === 3, 2000, 'notification after commit');
   await database.db.tx((tx) => insert(tx, false));
-  await new Promise((res) => setTimeout(res, 200));
-  assert.equal(notified, 2);
+  await marker(4);
+  assert.equal(notified, 4, 'only the marker: the insert without notify sent none');
   await sub.close();
 });

@@ -9,6 +9,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import type { Clock } from '../../src/clock.js';
 import { CONSOLE_CSP } from '../../src/http/public/console/static.js';
 import { foreignRequests, launchBrowser, problems, type Recorded } from '../checkout/support.js';
 import { GOOD_PASSWORD } from '../support/console.js';
@@ -26,9 +27,9 @@ export async function buildConsoleApp(): Promise<void> {
 }
 
 /** The console built, then the service (with `env`) started while chromium launches: a test file's `before`. */
-export async function startConsoleAndBrowser(env: Record<string, string> = {}): Promise<{ ts: TestService; browser: Browser }> {
+export async function startConsoleAndBrowser(env: Record<string, string> = {}, opts: { clock?: Clock } = {}): Promise<{ ts: TestService; browser: Browser }> {
   await buildConsoleApp();
-  const [ts, browser] = await Promise.all([startTestService(env), launchBrowser()]);
+  const [ts, browser] = await Promise.all([startTestService(env, opts.clock ? { clock: opts.clock } : {}), launchBrowser()]);
   return { ts, browser };
 }
 

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import * as OTPAuth from 'otpauth';
 import type { Browser } from 'playwright-core';
+import { TestClock } from '../../src/clock.js';
 import { consoleCaller, GOOD_PASSWORD, invite, signedInUser } from '../support/console.js';
 import { startTestService, type TestService } from '../support/service.js';
 import { a11y, assertCleanConsoleRun, NAV_LINKS, openPage, shot, signIn, SKIP_NO_BROWSER, startConsoleAndBrowser, stopConsoleAndBrowser, submitSignIn, WIDTHS } from './browser-support.js';
@@ -249,12 +250,14 @@ describe('merchant console in a browser', { skip: SKIP_NO_BROWSER }, () => {
   });
 
   test('session expiry: idle past the time-out, the next page asks to sign in again', async () => {
-    const short = await startTestService({ CONSOLE_IDLE_TIMEOUT_S: '3' }, { database: ts.database });
+    // Its clock stands still until moved (src/clock.ts): however slow the sign-in, no time-out before the move.
+    const clock = new TestClock();
+    const short = await startTestService({ CONSOLE_IDLE_TIMEOUT_S: '60' }, { database: ts.database, clock });
     const rec = await openPage(browser, 1280);
     const { page } = rec;
     try {
       await signIn(page, short, 'boss@asha.example');
-      await new Promise((r) => setTimeout(r, 4_000));
+      clock.advance(61_000);
       await page.getByRole('navigation').getByRole('link', { name: 'Users' }).click();
       await page.getByText('Your session has ended. Sign in again.').waitFor();
       await page.getByRole('button', { name: 'Sign in' }).waitFor();

@@ -7,11 +7,13 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
+import { TestClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { Metrics } from '../../src/observability/metrics.js';
 import { maintainPartitions, partitionsOf } from '../../src/store/partitions.js';
 import { insertEvents } from '../../src/store/repos/provider-events-repo.js';
+import { PartitionUpkeep } from '../../src/services/shared/partition-upkeep.js';
 import { createPartitionWorker } from '../../src/workers/partition-worker.js';
 import { createTestDatabase, type TestDatabase } from '../support/db.js';
 
@@ -88,19 +90,45 @@ test('partitions wholly older than the retention are detached and dropped, the l
   assert.deepEqual(Object.values(again.created), [0, 0, 0, 0, 0]);
 });
 
-test('the worker counts what it dropped on /metrics', async () => {
+test('the worker reads the clock: a week later it drops the next week and counts it on /metrics', async () => {
   const metrics = new Metrics();
-  const now = new Date(cutover.getTime() + 107 * DAY);
-  const worker = createPartitionWorker({ db: t.db, log: createLogger('silent'), metrics, config: { retentionDays: 90 } as never }, 60_000, () => now);
+  const log = createLogger('silent');
+  const partitionUpkeep = new PartitionUpkeep({ db: t.db, log, metrics, config: { retentionDays: 90 } });
+  // A week after the round above (as seen by the worker's clock): the second week has aged out.
+  const clock = new TestClock(cutover.getTime() + 107 * DAY);
+  const worker = createPartitionWorker({ partitionUpkeep, clock, log }, 60_000);
   worker.start();
-  let text = '';
-  for (let i = 0; i < 100 && !text.includes('tijori_partitions_dropped_total{table="provider_events"} 1'); i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    text = await metrics.registry.metrics();
+  try {
+    await worker.rounds(1);
+    const text = await metrics.registry.metrics();
+    assert.ok(text.includes('tijori_partitions_dropped_total{table="callback_deliveries"} 1'), text.split('\n').filter((l) => l.includes('partition')).join('\n'));
+    assert.ok(text.includes('tijori_partitions_dropped_total{table="provider_events"} 1'));
+    assert.match(text, /tijori_partition_ahead_seconds\{table="console_sessions"\} \d+/);
+    // One more round at the same instant drops nothing more; a week on, the next week goes.
+    await worker.rounds(1);
+    assert.ok((await metrics.registry.metrics()).includes('tijori_partitions_dropped_total{table="callback_deliveries"} 1'));
+    clock.advance(7 * DAY);
+    await worker.rounds(1);
+    assert.ok((await metrics.registry.metrics()).includes('tijori_partitions_dropped_total{table="callback_deliveries"} 2'));
+  } finally {
+    await worker.stop();
   }
-  await worker.stop();
-  assert.ok(text.includes('tijori_partitions_dropped_total{table="callback_deliveries"} 1'), text.split('\n').filter((l) => l.includes('partition')).join('\n'));
-  assert.match(text, /tijori_partition_ahead_seconds\{table="console_sessions"\} \d+/);
+});
+
+test('the start makes the partitions ahead and the first round after it does not make them again; a later round does', async () => {
+  const metrics = new Metrics();
+  const log = createLogger('silent');
+  const upkeep = new PartitionUpkeep({ db: t.db, log, metrics, config: { retentionDays: 90 } });
+  // Past every partition so far (the test above went to 114 days on): each table needs new weeks.
+  const later = new Date(cutover.getTime() + 160 * DAY);
+  await upkeep.ahead(later);
+  for (const table of TABLES) assert.ok((await partitionsOf(t.db, table)).at(-1)!.to.getTime() >= later.getTime() + 28 * DAY, `${table}: four weeks ahead of the start`);
+  const created = async () => (await metrics.registry.metrics()).split('\n').filter((l) => l.startsWith('tijori_partitions_created_total{')).sort();
+  assert.deepEqual(await created(), TABLES.map((table) => `tijori_partitions_created_total{table="${table}"} 0`), 'the start step counts nothing (an instance without the worker reports no partition figures)');
+  await upkeep.round(new Date(later.getTime() + 7 * DAY));
+  assert.deepEqual(await created(), TABLES.map((table) => `tijori_partitions_created_total{table="${table}"} 0`), 'the first round after the start did not create: a week ahead of the start is still short of its four weeks, and it skipped the creation');
+  await upkeep.round(new Date(later.getTime() + 7 * DAY));
+  assert.deepEqual(await created(), TABLES.map((table) => `tijori_partitions_created_total{table="${table}"} 1`), 'the next round creates the missing week');
 });
 
 test('RETENTION_DAYS: 90 by default; under 7, not a whole number, or shorter than a console session: refused at start', () => {

@@ -201,7 +201,7 @@ describe('provider callbacks', () => {
     assert.equal(stale.status, 401);
     const n = await t.database.db.query('SELECT count(*)::int AS n FROM provider_events WHERE event_id = $1', [cb.id]);
     assert.equal(n.rows[0]!.n, 0);
-    await sleep(200);
+    await t.workerRounds('provider-events');
     assert.equal(await status(o.id), 'PENDING_PAYMENT');
   });
 
@@ -318,12 +318,16 @@ describe('expiry', () => {
     const o = await createOrder(t, client, intentBody());
     const provider = t.svc.ctx.providers.sandbox as any;
     const original = provider.collectionStatus;
+    let asked = 0;
     provider.collectionStatus = async () => {
+      asked++;
       throw new ProviderError('down', true);
     };
     try {
       await endWindow(o.id);
-      await sleep(2_500);
+      // Rounds of the expiry worker begun after the window ended: the first takes the order and finds the provider down.
+      await t.workerRounds('order-expiry');
+      assert.ok(asked >= 1, 'the final check was tried');
       assert.equal((await dbRow(o.id)).status, 'PENDING_PAYMENT');
     } finally {
       provider.collectionStatus = original;

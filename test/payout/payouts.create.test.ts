@@ -165,7 +165,9 @@ test('GET by id or transaction_id, only for the creating client; payouts:read re
 });
 
 test('the full account number never appears in logs, events or stored beneficiaries, and the payout routes are in the OpenAPI document', async () => {
-  await new Promise((r) => setTimeout(r, 1500));
+  // What the payouts above set going (inquiries, bank news, callbacks) has run and logged.
+  for (const worker of ['payout-inquiry', 'provider-events', 'callback-delivery']) await w.t.workerRounds(worker);
+  await w.t.logsWritten();
   assert.ok(!w.t.logs.some((l) => l.includes(ACCOUNT)), 'no log line carries the account number');
   const ev = await w.t.database.db.query('SELECT body FROM events');
   assert.ok(ev.rowCount! > 0);

@@ -114,8 +114,18 @@ test('a lost create answer: the payout stays PROCESSING, is found by reference_i
       'SELECT a.status, a.bank_reference FROM payout_attempts a JOIN payouts p ON p.id = a.payout_id WHERE p.transaction_id = $1', [txn]);
     return a.rows[0]?.status === 'PROCESSING' && a.rows[0].bank_reference === p.id ? true : undefined;
   });
-  // processing for a long time is never a failure
-  await new Promise((res) => setTimeout(res, 1_500));
+  // processing for a long time is never a failure: three more inquiries, each made due at once
+  // (its back-off moved to now rather than waited for), find it processing and leave it so.
+  const inquiries = async () => (await w.t.database.db.query<{ n: number }>(
+    'SELECT a.inquiry_count AS n FROM payout_attempts a JOIN payouts p ON p.id = a.payout_id WHERE p.transaction_id = $1', [txn])).rows[0]!.n;
+  let seen = await inquiries();
+  for (let i = 1; i <= 3; i++) {
+    await w.t.database.db.query('UPDATE payout_attempts a SET next_check_at = now() FROM payouts p WHERE p.id = a.payout_id AND p.transaction_id = $1', [txn]);
+    await w.t.workerRounds('payout-inquiry');
+    const now = await inquiries();
+    assert.ok(now > seen, `inquiry ${i} made (${seen} → ${now})`);
+    seen = now;
+  }
   assert.equal((await w.t.api('GET', `/merchant/payouts/${id}`, { client: w.client })).body.data.status, 'PROCESSING');
   sim.move(p.id as string, 'processed', { utr: '412345678901' });
   const ok = await waitForStatus(w, id, 'SUCCESS');
@@ -133,9 +143,9 @@ test('a refusal at create fails the payout; a reversal before any success is a f
   assert.equal((await deliver(sim.move(pout, 'reversed', { reason: 'beneficiary_bank_offline' }))).status, 200);
   const f = await waitForStatus(w, id, 'FAILED');
   assert.match(f.failure_reason, /reversed by the provider: beneficiary_bank_offline/);
-  // processed arriving later changes nothing
+  // processed arriving later changes nothing (stored when answered 200; processed by the rounds)
   assert.equal((await deliver(sim.move(pout, 'processed', { utr: '412345678902' }))).status, 200);
-  await new Promise((res) => setTimeout(res, 800));
+  await w.t.workerRounds('provider-events');
   assert.equal((await w.t.api('GET', `/merchant/payouts/${id}`, { client: w.client })).body.data.status, 'FAILED');
 });
 
@@ -156,7 +166,7 @@ test("another organization's account cannot settle this organization's payout: i
   assert.equal(res.status, 404, await res.text());
   const stored = await w.t.database.db.query('SELECT 1 FROM provider_events WHERE provider_account_id = $1', [account.body.data.provider_account_id]);
   assert.equal(stored.rowCount, 0);
-  await new Promise((r) => setTimeout(r, 500));
+  await w.t.workerRounds('provider-events');
   assert.equal((await w.t.api('GET', `/merchant/payouts/${id}`, { client: w.client })).body.data.status, 'PROCESSING');
   // The same news from A's own account settles it.
   assert.equal((await deliver(sim.move(pout, 'processed', { utr: '412345678999' }))).status, 200);
@@ -182,7 +192,7 @@ test('issue #29 item 3: a captured webhook replayed under a new event id is a du
   assert.deepEqual((await deliver(sim.sign(JSON.stringify(old)))).body, { received: true, duplicate: false });
   const stored = await w.t.database.db.query<{ event_id: string; provider_account_id: string }>('SELECT event_id, provider_account_id FROM provider_events WHERE reference = $1', [txn]);
   assert.deepEqual(stored.rows, [{ event_id: `${accountId}:payout:${pout}:processed`, provider_account_id: accountId }]);
-  await new Promise((r) => setTimeout(r, 300));
+  await w.t.workerRounds('provider-events');
   assert.equal((await w.t.api('GET', `/merchant/payouts/${id}`, { client: w.client })).body.data.status, 'SUCCESS');
 });
 

@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { RunningTestClock } from '../../src/clock.js';
 import { FAST_PAYOUT_ENV } from '../payout/helpers.js';
 import { createOrder, eventsOf, forceExpiry, intentBody, itemsOnceThere, key, orderRow, reviewItems, settled, waitFor } from '../refunds/helpers.js';
 import { startTestService, type TestClient, type TestService } from '../support/service.js';
@@ -18,11 +19,13 @@ let t: TestService;
 let client: TestClient;
 let sim: CashfreeSimulator;
 let accountId: string;
+// Real time for the rest of the file; the rate-limit window is jumped over instead of slept through.
+const clock = new RunningTestClock();
 
 before(async () => {
   sim = new CashfreeSimulator({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET });
   await sim.start();
-  t = await startTestService({ ...FAST_PAYOUT_ENV, PROVIDER_TIMEOUT_MS: '1500' });
+  t = await startTestService({ ...FAST_PAYOUT_ENV, PROVIDER_TIMEOUT_MS: '1500' }, { clock });
   client = await t.createClient({ rateLimit: 100_000 });
   assert.equal((await t.admin('POST', `/orgs/${client.orgId}/settings`, { refund_review: 'none' })).status, 200);
   const added = await collectThroughSimulator(t, client.orgId, sim, { name: 'Cashfree (simulator)', config: { api_version: '2025-01-01' } });
@@ -202,7 +205,8 @@ test('Cashfree 5xx and 429 on create: 503 to the merchant; after a 429 no call i
   assert.equal(sim.requests.length, calls, 'no call inside the retry window');
   const metrics = await (await fetch(`${t.svc.internalUrl}/metrics`)).text();
   assert.match(metrics, /tijori_provider_rate_limited_total\{provider="cashfree"\} [1-9]/);
-  await new Promise((r) => setTimeout(r, 2_100));
+  // The service's clock moved past the 2 s window (the rest of the file runs on real time).
+  clock.advance(2_000);
   const later = await createOrder(t, client, intentBody());
   assert.equal(later.status, 'PENDING_PAYMENT');
 });

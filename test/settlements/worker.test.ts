@@ -18,7 +18,8 @@ test('the worker imports a new settlement by itself, once', async () => {
   const made = await settle(t, client.orgId);
   const id: string = made.settlements[0].provider_settlement_id;
   await waitFor(async () => (await q(t, 'SELECT 1 FROM settlements WHERE provider_settlement_id = $1', [id])).rows.length === 1, 10_000);
-  await new Promise((r) => setTimeout(r, 900)); // a few more rounds
+  // Three more rounds, each begun after the import (a second import would show as a second settlement).
+  await t.workerRounds('settlement-sync', 3);
   const rows = (await q(t, 'SELECT s.id, (SELECT count(*)::int FROM settlement_lines l WHERE l.settlement_id = s.id) AS lines FROM settlements s WHERE org_id = $1', [client.orgId])).rows;
   assert.deepEqual(rows.map((r) => r.lines), [1]);
 });

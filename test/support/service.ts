@@ -14,6 +14,7 @@ import { createLogger } from '../../src/observability/logger.js';
 import { type RunningService, startService } from '../../src/service.js';
 import { createTestDatabase, serverUrl, type TestDatabase } from './db.js';
 import { sharedPgBouncer } from './pgbouncer.js';
+import { poll } from './poll.js';
 import { type ResponseChecker, responseCheckerFor } from './openapi-responses.js';
 
 export interface TestClient {
@@ -42,6 +43,17 @@ export interface TestService {
     path: string,
     opts?: { client?: TestClient; body?: unknown; rawBody?: string; headers?: Record<string, string>; idempotencyKey?: string },
   ): Promise<ApiResponse<T>>;
+  /**
+   * Runs `n` rounds (default 2) of the named worker now and resolves when they are done, with the work they
+   * started: "nothing more happens" is asserted after rounds that surely saw the change, instead of
+   * after a sleep of "several intervals" (src/workers/polling-worker.ts `rounds`).
+   */
+  workerRounds(name: string, n?: number): Promise<void>;
+  /**
+   * Resolves once every line logged before the call is in `logs`: a marker request's line is
+   * awaited (pino writes one stream in order), instead of sleeping for the asynchronous writes.
+   */
+  logsWritten(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -133,6 +145,26 @@ export async function startTestService(env: Record<string, string> = {}, opts: {
       const problems = checker.check(method, path, res.status, res.headers, res.body, res.text);
       if (problems.length > 0) throw new Error(`the answer breaks the served OpenAPI document:\n${problems.join('\n')}`);
       return res;
+    },
+    async workerRounds(name, n = 2) {
+      const worker = svc.workers.find((w) => w.name === name);
+      if (!worker) throw new Error(`no worker "${name}" (workers: ${svc.workers.map((w) => w.name).join(', ') || 'none'})`);
+      // A guard, not a wait: a round that never ends fails the test with its name.
+      let guard: NodeJS.Timeout | undefined;
+      const stuck = new Promise<never>((_, reject) => {
+        guard = setTimeout(() => reject(new Error(`worker "${name}": ${n} rounds not done in 30 s`)), 30_000);
+      });
+      try {
+        await Promise.race([worker.rounds(n), stuck]);
+      } finally {
+        clearTimeout(guard);
+      }
+    },
+    async logsWritten() {
+      const marker = await call<{ request_id?: string }>(`${svc.publicUrl}/api/v1/log-marker`, { method: 'GET' });
+      const id = marker.body.request_id;
+      if (!id) throw new Error(`the marker request has no request_id: ${marker.status} ${marker.text}`);
+      await poll(async () => logs.some((l) => l.includes(id) && l.includes('latency_ms')), { what: 'the log marker', timeoutMs: 10_000, stepMs: 10 });
     },
     async stop() {
       await svc.stop();

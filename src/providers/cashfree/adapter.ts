@@ -59,7 +59,7 @@ export function createCashfreeProvider(cfg: CashfreeConfig, deps: ProviderFactor
   // The same answers in the metric every connector counts (razorpayx too), by kind.
   const anomalies = deps.metrics.counter('tijori_provider_anomalies_total', 'Provider answers and events that could not be used (unknown status, missing UTR, unparseable), by provider and kind', ['provider', 'kind']);
   const rateLimited = deps.metrics.counter('tijori_provider_rate_limited_total', 'Provider calls answered 429 (retried later)', ['provider']);
-  const client = new CashfreeClient(cfg, deps.timeoutMs, () => rateLimited.inc({ provider: 'cashfree' }));
+  const client = new CashfreeClient(cfg, deps.timeoutMs, () => rateLimited.inc({ provider: 'cashfree' }), deps.now);
   const log = deps.log.child({ provider: 'cashfree', provider_account_id: deps.accountId });
 
   /**

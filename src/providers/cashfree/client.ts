@@ -41,6 +41,8 @@ export class CashfreeClient {
     private readonly cfg: CashfreeConfig,
     private readonly timeoutMs: number,
     private readonly onRateLimited: () => void,
+    /** The service's clock: a test moves it past the window instead of sleeping through it. */
+    private readonly now: () => number = Date.now,
   ) {}
 
   /**
@@ -48,7 +50,7 @@ export class CashfreeClient {
    * acted), a 429 is CashfreeRateLimited (it did not). Any other status is returned to the caller.
    */
   async call(method: 'GET' | 'POST', path: string, o: { body?: string; idempotencyKey?: string; timeoutMs?: number; auth?: boolean } = {}): Promise<CashfreeAnswer> {
-    const now = Date.now();
+    const now = this.now();
     if (now < this.blockedUntil) throw new CashfreeRateLimited(this.blockedUntil - now);
     const headers: Record<string, string> = { 'x-api-version': this.cfg.api_version, accept: 'application/json' };
     if (o.auth !== false) {
@@ -70,7 +72,7 @@ export class CashfreeClient {
     }
     if (status === 429) {
       const wait = retryAfterMs(resHeaders);
-      this.blockedUntil = Date.now() + wait;
+      this.blockedUntil = this.now() + wait;
       this.onRateLimited();
       throw new CashfreeRateLimited(wait);
     }
