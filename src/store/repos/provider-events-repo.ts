@@ -140,7 +140,6 @@ export async function findByEventId(q: Queryable, provider: string, eventId: str
   return r.rows[0] ?? null;
 }
 
-/** Stores one verified callback (insertEvents), in a statement shared with those that arrive together: false for a duplicate. */
 /**
  * A verified callback to store, with what it names and the intake's rule for whether the account
  * that verified it may speak of that (`speaksFor`; undefined: nothing has that reference yet).
