@@ -147,20 +147,25 @@ export async function decideTransfers(q: Queryable, decisions: TransferDecision[
   return r.rows;
 }
 
-/** Claims decided transfers whose callback is due, pushing their next try out (a lease). */
 /**
- * Whether any transfer is due for execution, or any callback for sending: one indexed look-up
- * (both partial indexes), without a transaction, for the executor's idle ticks.
+ * Whether any transfer is due for execution, or any callback for sending: the earliest due time of
+ * each, read off the first entry of its partial index, without a transaction, for the executor's
+ * idle ticks. Written as min() rather than EXISTS (... <= now()): with statistics that count many
+ * PENDING rows (this table is never analyzed where autovacuum is off, as on CI's PostgreSQL) the
+ * planner answered the EXISTS with a sequential scan of every transfer ever made, 40 times a
+ * second while idle (issue #36: 0.9 ms a call after 2,500 payouts, 4.7 ms after 15,000); a min()
+ * over an index's leading column is always its first entry.
  */
 export async function dueWork(q: Queryable): Promise<{ transfers: boolean; callbacks: boolean }> {
   const r = await q.query<{ transfers: boolean; callbacks: boolean }>(
-    `SELECT EXISTS (SELECT 1 FROM sandbox_bank_transfers WHERE status = 'PENDING' AND execute_at <= now()) AS transfers,
-            EXISTS (SELECT 1 FROM sandbox_bank_transfers WHERE callback_due_at <= now()) AS callbacks`,
+    `SELECT coalesce((SELECT min(execute_at) FROM sandbox_bank_transfers WHERE status = 'PENDING') <= now(), false) AS transfers,
+            coalesce((SELECT min(callback_due_at) FROM sandbox_bank_transfers WHERE callback_due_at IS NOT NULL) <= now(), false) AS callbacks`,
   );
   const row = r.rows[0];
   return { transfers: row?.transfers === true, callbacks: row?.callbacks === true };
 }
 
+/** Claims decided transfers whose callback is due, pushing their next try out (a lease). */
 export async function claimDueCallbacks(q: Queryable, limit: number, leaseMs: number): Promise<TransferRow[]> {
   const r = await q.query<TransferRow>(
     `UPDATE sandbox_bank_transfers
