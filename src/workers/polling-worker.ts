@@ -25,6 +25,15 @@ export interface PollingWorkerOptions {
   tick: () => Promise<number>;
   log: Logger;
   maxBackoffMs?: number;
+  /**
+   * The most items one tick handles, when its claims end only once the work is drained. Given, a
+   * tick that handled fewer found everything that was due and the loop waits (for a poke or the
+   * interval) instead of looking again at once; without it any handled item means "look again",
+   * which after a batch that drained the queue costs one empty tick (for the provider intake: a
+   * transaction with a claim that finds nothing after nearly every batch of callbacks, issue #36).
+   * Work that arrives meanwhile pokes the worker, and a poke during a tick is remembered.
+   */
+  tickLimit?: number;
 }
 
 export class PollingWorker implements Worker {
@@ -74,7 +83,8 @@ export class PollingWorker implements Worker {
       if (!this.running) break;
       // A test waiting for rounds gets them now (also after a failed tick: no back-off for it).
       if (this.roundWaiters.length > 0) continue;
-      if ((handled > 0 || this.poked) && this.failures === 0) continue;
+      const more = this.opts.tickLimit === undefined ? handled > 0 : handled >= this.opts.tickLimit;
+      if ((more || this.poked) && this.failures === 0) continue;
       const delay = this.failures > 0 ? Math.min(this.opts.intervalMs * 2 ** this.failures, this.opts.maxBackoffMs ?? 10_000) : this.opts.intervalMs;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, delay);

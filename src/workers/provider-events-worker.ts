@@ -8,7 +8,9 @@ export function createProviderEventsWorker(ctx: AppContext, intervalMs = 1_000):
   // pool to requests and the other workers. A tick lets every lane run several transactions
   // (a tick ends when all its lanes have, so a small limit would idle all but the slowest lane).
   const lanes = Math.max(1, Math.min(PROCESSING_LANES, Math.floor(ctx.config.dbPoolSize / 2)));
-  const worker = new PollingWorker({ name: 'provider-events', intervalMs, log: ctx.log, tick: () => ctx.providerIntake.processBatch(lanes * EVENTS_PER_TRANSACTION * 4, lanes) });
+  // A tick ends when a claim came back short (processBatch): fewer than its limit means drained.
+  const limit = lanes * EVENTS_PER_TRANSACTION * 4;
+  const worker = new PollingWorker({ name: 'provider-events', intervalMs, log: ctx.log, tickLimit: limit, tick: () => ctx.providerIntake.processBatch(limit, lanes) });
   ctx.providerIntake.onStored(() => worker.poke());
   return worker;
 }
