@@ -34,7 +34,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import type { LoadResult, LoadSpec } from './load.js';
-import { backendCpuByPid, cpuMs, freshDatabase, median, SERVICE_NODE_FLAGS, spawnNode } from './support.js';
+import { backendCpuByPid, cpuMs, freshDatabase, median, SERVICE_NODE_FLAGS, spawnNode, vacuumAnalyze } from './support.js';
 
 const run = promisify(execFile);
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -170,24 +170,6 @@ interface Slice {
 }
 
 /**
- * VACUUM ANALYZE of the tree's database before each of its slices, outside the measured window, as
- * autovacuum would have done by then on a production server (CI's PostgreSQL runs without it, and
- * the backends it counts are client backends only, never autovacuum). Without it each slice met
- * the dead row versions of all the slices before it: a payout's PostgreSQL CPU grew from round to
- * round (about 1,300 µs in the first round, 1,700–2,100 µs in the sixth, the same tree twice) and
- * the statistics stayed those of the empty tables the run began with.
- */
-async function vacuum(t: Target): Promise<void> {
-  const c = new pg.Client({ connectionString: t.db.url });
-  await c.connect();
-  try {
-    await c.query('VACUUM (ANALYZE)');
-  } finally {
-    await c.end();
-  }
-}
-
-/**
  * One slice of `t`. The window starts when the load generator sends its first request (it reads
  * the CPU times itself then, so its own start-up is outside) and ends when the work is done (for a
  * payout: when no payout is PROCESSING any more). Meanwhile `other`, the idle tree, is read over
@@ -195,7 +177,11 @@ async function vacuum(t: Target): Promise<void> {
  * ticks) taken under the same machine conditions.
  */
 async function slice(kind: Kind, t: Target, other: Target): Promise<{ busy: Slice; idle: { ms: number; service: number; pg: number } }> {
-  await vacuum(t);
+  // Outside the window, as autovacuum would have by then: without it each slice met the dead row
+  // versions of all the slices before it, and a payout's PostgreSQL CPU grew from round to round
+  // (about 1,300 µs in the first, 1,700–2,100 µs in the sixth, the same tree twice). Autovacuum's
+  // own CPU was never counted (client backends only), so this takes out no cost counted before.
+  await vacuumAnalyze(t.db.url);
   const pids = [t.svc.child.pid as number, ...(await backendPids(t))];
   const o0 = await cpuNow(other);
   const x = await load({ ...spec(kind, t), cpuPids: pids });

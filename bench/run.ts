@@ -35,7 +35,6 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import pg from 'pg';
 import { sandboxSigningSecret as signingSecretFor } from '../src/sandbox/signing.js';
 import { callbackScenarios } from './callbacks-suite.js';
 import type { LoadResult, LoadSpec } from './load.js';
@@ -45,7 +44,7 @@ import { listsScenario } from './lists-scenario.js';
 import { failuresOf, printTable } from './report.js';
 import { seedOrders } from './seed.js';
 import { settlementFailures, type SettlementScaleResult, settlementScaleScenario } from './settlement-scenario.js';
-import { backendCpuMs, cpuMs, freshDatabase, median, peakRssMb, resetPeakRss, SERVICE_NODE_FLAGS, type Spawned, spawnNode } from './support.js';
+import { backendCpuMs, cpuMs, freshDatabase, median, peakRssMb, resetPeakRss, SERVICE_NODE_FLAGS, type Spawned, spawnNode, vacuumAnalyze } from './support.js';
 
 const run = promisify(execFile);
 const smoke = process.env.BENCH_SMOKE === '1';
@@ -221,31 +220,15 @@ function summary(xs: Measured[]) {
   };
 }
 
-/**
- * VACUUM ANALYZE of the whole database, as autovacuum would have done by now on a production
- * server (CI's PostgreSQL runs without it). The service's prepared statements are planned again
- * with these statistics: planned against tables the run started with empty, they would keep
- * scanning whole tables as the tables grow (docs/performance.md, change 25).
- */
-async function analyzeAll(url = dbUrl): Promise<void> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    await c.query('VACUUM (ANALYZE)');
-  } finally {
-    await c.end();
-  }
-}
-
 /** One Tijori-only scenario after a warm-up: median of `rounds` runs and the peak RSS. */
 async function single(label: string, t: Target, spec: LoadSpec) {
   await load({ ...spec, durationSeconds: warmupSeconds });
-  await analyzeAll();
+  await vacuumAnalyze(dbUrl);
   resetPeakRss(servicePid);
   const xs: Measured[] = [];
   for (let r = 0; r < rounds; r++) {
     // Each round meets the tables as autovacuum would leave them, not the dead rows of the last.
-    if (r > 0) await analyzeAll();
+    if (r > 0) await vacuumAnalyze(dbUrl);
     xs.push(await measure(t, spec));
   }
   console.error(`  ${label}: ${xs.map((x) => `${x.rps} req/s p99 ${x.p99} ms, CPU/request ${x.service_cpu_us} + ${x.pg_cpu_us} µs`).join('; ')}`);
@@ -381,7 +364,7 @@ async function main() {
           twins.push(twin);
         }
         const twinSeed = await seedOrders(twinDbs[0].url, seedRows, { floor: false });
-        await analyzeAll(twinDbs[1].url);
+        await vacuumAnalyze(twinDbs[1].url);
         const [withRows, without] = twins as [Target, Target];
         const createVsEmpty = await alternate(`create (CHECKOUT), ${n} orders in table vs none (two fresh instances; floor columns: the unseeded one)`, withRows, without, (t) => createSpec(t, CHECKOUT_BODY), twinSvcs[0]?.child.pid);
         const getVsEmpty = await alternate(`get, ${n} orders in table vs none (two fresh instances; floor columns: the unseeded one)`, withRows, without, (t) => getSpec(t), twinSvcs[0]?.child.pid);

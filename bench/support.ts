@@ -161,6 +161,22 @@ export async function backendCpuByPid(adminUrl: string, dbName: string): Promise
 }
 
 /**
+ * VACUUM ANALYZE of the whole database at `url`, as autovacuum would have done by then on a
+ * production server (CI's PostgreSQL runs without it). The service's prepared statements are then
+ * planned with these statistics, and a measurement meets the tables without the dead row versions
+ * of the load before it (docs/performance.md, change 25 and the fourth pass of issue #36).
+ */
+export async function vacuumAnalyze(url: string): Promise<void> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    await c.query('VACUUM (ANALYZE)');
+  } finally {
+    await c.end();
+  }
+}
+
+/**
  * CPU time used so far by the PostgreSQL backends serving database `dbName` (optionally only those
  * of one application_name), in ms; PostgreSQL must run on this machine.
  */
